@@ -1,0 +1,117 @@
+import Dataset
+import Foundation
+import SQLite
+
+/// One way of storing the publication hierarchy in SQLite.
+///
+/// A strategy owns its layout (DDL) and its queries, one file each; the workloads call only
+/// this protocol. Adding a strategy means one new file plus one line in `Strategies.all`.
+public protocol StorageStrategy: AnyObject {
+    /// What a fetch hands back: a class hierarchy instance, or an enum-typed value.
+    associatedtype Object: Digestible
+
+    /// The name used on the command line and in the CSV (`single-table`, …).
+    static var name: String { get }
+    /// One line for `bench list`.
+    static var summary: String { get }
+
+    /// Wraps a connection to this strategy's store (empty, or populated earlier).
+    init(database: Database)
+
+    var database: Database { get }
+
+    /// Creates tables, indexes and bookkeeping rows in an empty store, then inserts the tags.
+    func createSchema(tags: [TagRecord]) throws
+
+    /// Inserts publications and their tag links as one save (one transaction).
+    func insert(_ publications: [GeneratedPublication]) throws
+
+    /// Every publication, newest first (`publishDate` descending, then `uid` descending), each as its concrete type.
+    func fetchAll() throws -> [Object]
+    /// The newest `limit` publications of all types, in the same order as `fetchAll`.
+    func fetchNewest(limit: Int) throws -> [Object]
+    /// Every Book, in no promised order.
+    func fetchBooks() throws -> [Object]
+    /// Every publication carrying the tag named `name`, in no promised order.
+    func fetchPublications(taggedWith name: String) throws -> [Object]
+    func countAll() throws -> Int
+    func countBooks() throws -> Int
+    /// One count per concrete entity, in `EntityKind.allCases` order.
+    func countByType() throws -> [Int]
+    /// Books with `range.lowerBound <= publishDate < range.upperBound`, in no promised order.
+    func books(publishedIn range: Range<Date>) throws -> [Object]
+    /// The Book with this isbn, if any.
+    func book(isbn: String) throws -> Object?
+
+    /// The SQL that serves each lookup, with sample values bound, for `EXPLAIN QUERY PLAN` checks.
+    func lookupQueries(_ sample: LookupSample) -> [LookupQuery]
+}
+
+/// Sample values for the queries whose plans must use an index.
+public struct LookupSample: Sendable {
+    public var isbn: String
+    public var tagName: String
+    public var window: Range<Date>
+    public init(isbn: String, tagName: String, window: Range<Date>) {
+        self.isbn = isbn; self.tagName = tagName; self.window = window
+    }
+}
+
+/// A query a lookup workload runs, as SQL plus bound values.
+public struct LookupQuery {
+    public var workload: String
+    public var sql: String
+    public var values: [(any SQLiteBindable)?]
+    public init(workload: String, sql: String, values: [(any SQLiteBindable)?]) {
+        self.workload = workload; self.sql = sql; self.values = values
+    }
+}
+
+/// Opens (creating if needed) a store file with the settings every strategy shares:
+/// WAL journal mode (Core Data's default since iOS 7 / OS X 10.9) and `synchronous = NORMAL`.
+public enum StoreFile {
+    public static let journalMode = "wal"
+    public static let synchronous = "NORMAL"
+
+    public static func open(_ path: String) throws -> Database {
+        let database = try Database(path: path)
+        try database.execute("PRAGMA journal_mode = \(journalMode); PRAGMA synchronous = \(synchronous)")
+        return database
+    }
+
+    /// Moves everything from the WAL into the main file, so that the file size is the store's size.
+    public static func checkpoint(_ database: Database) throws {
+        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+}
+
+/// Reads the shared publication columns in the order `uid, title, publishDate, createdate, updatedate`
+/// starting at column `first`.
+extension Statement {
+    func sharedFields(from first: Int32) -> (UUID, String, Date, Date, Date) {
+        (
+            uuid(at: first) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+            string(at: first + 1),
+            Date(timeIntervalSinceReferenceDate: double(at: first + 2)),
+            Date(timeIntervalSinceReferenceDate: double(at: first + 3)),
+            Date(timeIntervalSinceReferenceDate: double(at: first + 4))
+        )
+    }
+
+    /// Binds `uid, title, publishDate, createdate, updatedate` at parameters `first …`.
+    func bindShared(_ item: PublicationItem, from first: Int32) throws {
+        try bind(item.uid, at: first)
+        try bind(item.title, at: first + 1)
+        try bind(item.publishDate.timeIntervalSinceReferenceDate, at: first + 2)
+        try bind(item.createdate.timeIntervalSinceReferenceDate, at: first + 3)
+        try bind(item.updatedate.timeIntervalSinceReferenceDate, at: first + 4)
+    }
+
+    /// Runs a query and collects one object per row.
+    func collect<T>(_ row: (Statement) -> T) throws -> [T] {
+        defer { reset() }
+        var result: [T] = []
+        while try step() { result.append(row(self)) }
+        return result
+    }
+}
