@@ -145,10 +145,11 @@ public struct DatasetGenerator: Sendable {
         }
     }
 
-    /// What a store holding the whole dataset must contain, computed by streaming once.
-    public func census() -> Census {
+    /// What a store holding publications `range` (by default the whole dataset) must contain,
+    /// computed by streaming once.
+    public func census(_ range: Range<Int>? = nil) -> Census {
         var census = Census(countsByKind: Array(repeating: 0, count: EntityKind.allCases.count), tagLinks: 0)
-        for index in 0 ..< configuration.scale {
+        for index in range ?? 0 ..< configuration.scale {
             let publication = publication(at: index)
             census.countsByKind[publication.item.kind.rawValue] += 1
             census.tagLinks += publication.tagIndexes.count

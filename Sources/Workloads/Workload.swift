@@ -1,0 +1,140 @@
+import Dataset
+import Foundation
+import Strategies
+
+/// The workloads, each defined once; every strategy runs the same ones.
+public enum Workload: String, CaseIterable, Sendable, Comparable {
+    case insertBulk = "insert-bulk"
+    case insertSingle = "insert-single"
+    case fetchPolymorphic = "fetch-polymorphic"
+    case fetchPage = "fetch-page"
+    case fetchLeaf = "fetch-leaf"
+    case fetchByTag = "fetch-by-tag"
+    case countAll = "count-all"
+    case countLeaf = "count-leaf"
+    case countByType = "count-by-type"
+    case lookupComposite = "lookup-composite"
+    case lookupAttribute = "lookup-attribute"
+
+    public static func < (lhs: Workload, rhs: Workload) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+
+    /// One line for `bench list` and the README.
+    public var summary: String {
+        switch self {
+        case .insertBulk: "all publications with their tag links, in transactions of --batch objects, into a fresh store"
+        case .insertSingle: "\(Self.singleInsertCount) publications, one transaction (one save) each, into a fresh store"
+        case .fetchPolymorphic: "every publication, newest first, each materialised as its concrete type"
+        case .fetchPage: "the newest \(Self.pageSize) publications of all types"
+        case .fetchLeaf: "every Book"
+        case .fetchByTag: "every publication carrying a given tag: the most popular tag, and the rarest"
+        case .countAll: "count of all publications"
+        case .countLeaf: "count of Books"
+        case .countByType: "one count per entity (five counts)"
+        case .lookupComposite: "Books published in a one-year window, served by a (type, publishDate) index"
+        case .lookupAttribute: "\(Self.lookupCount) Books looked up one by one by isbn"
+        }
+    }
+
+    /// Insert workloads build fresh stores; the others read one populated store per strategy.
+    public var isInsert: Bool { self == .insertBulk || self == .insertSingle }
+
+    /// The cases a workload measures separately (one CSV row each).
+    public var variants: [String] {
+        self == .fetchByTag ? ["popular", "rare"] : [""]
+    }
+
+    /// Untimed repetitions run first, to warm caches and prepare statements.
+    public var warmups: Int {
+        switch self {
+        case .insertBulk, .insertSingle, .fetchPolymorphic, .fetchLeaf, .lookupAttribute: 1
+        default: 5
+        }
+    }
+
+    /// Timed repetitions when `--repetitions` is not given: more for fast workloads.
+    public var defaultRepetitions: Int {
+        switch self {
+        case .insertBulk: 3
+        case .insertSingle: 5
+        case .fetchPolymorphic, .fetchLeaf: 10
+        case .lookupAttribute: 15
+        case .fetchByTag: 20
+        case .fetchPage, .countAll, .countLeaf, .countByType, .lookupComposite: 100
+        }
+    }
+
+    /// Whether the answer's order is part of the contract.
+    var digestOrder: AnswerDigest.Order {
+        switch self {
+        case .fetchPolymorphic, .fetchPage, .countByType, .lookupAttribute, .countAll, .countLeaf: .ordered
+        default: .unordered
+        }
+    }
+
+    public static let pageSize = 50
+    public static let singleInsertCount = 1_000
+    public static let lookupCount = 1_000
+
+    /// Parses a comma-separated list of names; throws a message listing the valid names otherwise.
+    public static func parseList(_ text: String) throws -> [Workload] {
+        try NameList.parse(text, valid: allCases.map(\.rawValue), what: "workload").map { Workload(rawValue: $0)! }
+    }
+}
+
+/// Parses `--strategies` and `--workloads` lists with one clear message per mistake.
+public enum NameList {
+    public struct Error: Swift.Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static func parse(_ text: String, valid: [String], what: String) throws -> [String] {
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        if names.allSatisfy(\.isEmpty) {
+            throw Error(description: "the \(what) list is empty; give one or more of: \(valid.joined(separator: ", "))")
+        }
+        if names.contains(where: \.isEmpty) {
+            throw Error(description: "the \(what) list '\(text)' has an empty name; separate names with single commas")
+        }
+        for name in names where !valid.contains(name) {
+            throw Error(description: "unknown \(what) '\(name)'; valid \(what)s: \(valid.joined(separator: ", "))")
+        }
+        var seen = Set<String>()
+        for name in names where !seen.insert(name).inserted {
+            throw Error(description: "\(what) '\(name)' is listed twice")
+        }
+        return names
+    }
+}
+
+/// The fixed parameters of the read workloads, derived from the dataset's seed.
+public struct WorkloadParameters: Sendable {
+    public var popularTag: String
+    public var rareTag: String
+    /// The `lookup-composite` window: publications of 2014.
+    public var window: Range<Date>
+    /// The isbns `lookup-attribute` looks up, in lookup order (drawn with replacement from the dataset's Books).
+    public var isbns: [String]
+
+    public init(generator: DatasetGenerator) {
+        popularTag = generator.popularTagName
+        rareTag = generator.rareTagName
+        window = Date(timeIntervalSinceReferenceDate: 410_227_200) ..< Date(timeIntervalSinceReferenceDate: 441_763_200)
+        let scale = generator.configuration.scale
+        var rng = SplitMix64(seed: generator.configuration.seed, stream: 0xB00C_5EED)
+        var isbns: [String] = []
+        // Draw random publications until one is a Book; give up on a dataset without Books.
+        var attempts = 0
+        while isbns.count < Workload.lookupCount, scale > 0, attempts < Workload.lookupCount * 200 {
+            attempts += 1
+            let index = Int(rng.next() % UInt64(scale))
+            if case let .book(isbn, _) = generator.publication(at: index).item.content { isbns.append(isbn) }
+        }
+        self.isbns = isbns
+    }
+
+    public var lookupSample: LookupSample {
+        LookupSample(isbn: isbns.first ?? DatasetGenerator.isbn(0), tagName: rareTag, window: window)
+    }
+}
