@@ -3,6 +3,7 @@ public enum Strategies {
     /// Every strategy, in the order tables and CSVs show them; the first is the baseline ratios refer to.
     public static var all: [any StorageStrategy.Type] { [
         SingleTableStrategy.self,
+        TablePerEntityStrategy.self,
         EnumEntityStrategy.self,
     ] }
 
