@@ -69,6 +69,11 @@ public struct PublicationItem: Equatable, Sendable {
 public struct GeneratedPublication: Sendable {
     public var item: PublicationItem
     public var tagIndexes: [Int]
+
+    public init(item: PublicationItem, tagIndexes: [Int]) {
+        self.item = item
+        self.tagIndexes = tagIndexes
+    }
 }
 
 /// A tag: `name` is unique.

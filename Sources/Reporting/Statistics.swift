@@ -9,7 +9,7 @@ public struct Statistics: Equatable, Sendable {
     /// - precondition: `samples` is not empty.
     public init(_ samples: [UInt64]) {
         precondition(!samples.isEmpty, "statistics of no samples")
-        let sorted = samples.sorted().map(Double.init)
+        let sorted = samples.sorted().map { Double($0) }
         count = sorted.count
         min = sorted.first!
         max = sorted.last!
