@@ -48,6 +48,17 @@ public struct WorkloadResult: Sendable {
     /// The store's size in bytes (after a WAL checkpoint).
     public var dbBytes: Int64
 
+    public init(strategy: String, workload: Workload, variant: String, rows: Int, samples: [UInt64], warmups: Int, digest: AnswerDigest, dbBytes: Int64) {
+        self.strategy = strategy
+        self.workload = workload
+        self.variant = variant
+        self.rows = rows
+        self.samples = samples
+        self.warmups = warmups
+        self.digest = digest
+        self.dbBytes = dbBytes
+    }
+
     /// "fetch-by-tag/popular", or just the workload name.
     public var caseName: String { variant.isEmpty ? workload.rawValue : "\(workload.rawValue)/\(variant)" }
 }
@@ -98,8 +109,12 @@ public final class Runner {
     /// The first answer seen for each case, to compare later strategies against.
     private var referenceAnswers: [String: (strategy: String, digest: AnswerDigest)] = [:]
 
-    public init(plan: RunPlan, onEvent: @escaping (RunEvent) -> Void = { _ in }) {
+    /// The strategies `plan.strategies` names are looked up in.
+    private let registry: [any StorageStrategy.Type]
+
+    public init(plan: RunPlan, registry: [any StorageStrategy.Type] = Strategies.all, onEvent: @escaping (RunEvent) -> Void = { _ in }) {
         self.plan = plan
+        self.registry = registry
         generator = DatasetGenerator(plan.dataset)
         parameters = WorkloadParameters(generator: generator)
         temporaryFolder = plan.temporaryParent.appendingPathComponent("inheritance-bench-\(getpid())-\(UUID().uuidString.prefix(8))")
@@ -112,8 +127,8 @@ public final class Runner {
         defer { try? FileManager.default.removeItem(at: temporaryFolder) }
         var results: [WorkloadResult] = []
         for name in plan.strategies {
-            guard let type = Strategies.named(name) else {
-                throw NameList.Error(description: "unknown strategy '\(name)'; valid strategies: \(Strategies.names.joined(separator: ", "))")
+            guard let type = registry.first(where: { $0.name == name }) else {
+                throw NameList.unknown(name, valid: registry.map { $0.name }, what: "strategy")
             }
             try measure(type) { result in
                 try self.checkAgreement(result)
@@ -140,16 +155,23 @@ public final class Runner {
     // MARK: Per strategy
 
     private func measure<S: StorageStrategy>(_: S.Type, report: (WorkloadResult) throws -> Void) throws {
-        for workload in plan.workloads where workload.isInsert {
-            try report(measureInsert(S.self, workload))
-        }
         let reads = plan.workloads.filter { !$0.isInsert }
+        // The last timed insert-bulk repetition builds exactly the store the reads need; keep it.
+        var readStore: (strategy: S, path: String)?
+        defer { if let readStore { removeStore(readStore.path) } }
+        for workload in plan.workloads where workload.isInsert {
+            let (result, kept) = try measureInsert(S.self, workload, keepLastStore: workload == .insertBulk && !reads.isEmpty)
+            if let kept { readStore = kept }
+            try report(result)
+        }
         guard !reads.isEmpty else { return }
-        onEvent(.populating(strategy: S.name, scale: plan.dataset.scale))
-        let path = storePath(S.self, "read")
-        defer { removeStore(path) }
-        let strategy = S(database: try StoreFile.open(path))
-        try StoreBuilder.populate(strategy, generator: generator, batchSize: plan.batchSize, expected: wholeDatasetCensus())
+        if readStore == nil {
+            onEvent(.populating(strategy: S.name, scale: plan.dataset.scale))
+            let path = storePath(S.self, "read")
+            readStore = (S(database: try StoreFile.open(path)), path)
+            try StoreBuilder.populate(readStore!.strategy, generator: generator, batchSize: plan.batchSize, expected: wholeDatasetCensus())
+        }
+        let (strategy, path) = readStore!
         let bytes = fileSize(path)
         for workload in reads {
             for variant in workload.variants {
@@ -204,7 +226,11 @@ public final class Runner {
         }
     }
 
-    private func measureInsert<S: StorageStrategy>(_: S.Type, _ workload: Workload) throws -> WorkloadResult {
+    /// Times an insert workload on fresh stores; with `keepLastStore`, hands back the last
+    /// repetition's store (checked and checkpointed) instead of removing it.
+    private func measureInsert<S: StorageStrategy>(
+        _: S.Type, _ workload: Workload, keepLastStore: Bool
+    ) throws -> (WorkloadResult, (strategy: S, path: String)?) {
         let repetitions = plan.repetitions(for: workload)
         onEvent(.measuring(strategy: S.name, caseName: workload.rawValue, repetitions: repetitions))
         let range = workload == .insertBulk ? 0 ..< plan.dataset.scale : 0 ..< Workload.singleInsertCount
@@ -212,34 +238,44 @@ public final class Runner {
         var samples: [UInt64] = []
         var answer: Sample?
         var bytes: Int64 = 0
-        for repetition in 0 ..< workload.warmups + repetitions {
+        var kept: (strategy: S, path: String)?
+        let total = workload.warmups + repetitions
+        for repetition in 0 ..< total {
             let path = storePath(S.self, "\(workload.rawValue)-\(repetition)")
-            defer { removeStore(path) }
+            let keep = keepLastStore && repetition == total - 1
+            defer { if !keep { removeStore(path) } }
             let strategy = S(database: try StoreFile.open(path))
-            try strategy.createSchema(tags: generator.tags)
-            var elapsed: UInt64 = 0
-            if workload == .insertBulk {
-                for batch in generator.batches(of: plan.batchSize) {
-                    elapsed += try Sample.nanoseconds { try strategy.insert(batch) }
+            do {
+                try strategy.createSchema(tags: generator.tags)
+                var elapsed: UInt64 = 0
+                if workload == .insertBulk {
+                    for batch in generator.batches(of: plan.batchSize) {
+                        elapsed += try Sample.nanoseconds { try strategy.insert(batch) }
+                    }
+                } else {
+                    for index in range {
+                        let one = [generator.publication(at: index)]
+                        elapsed += try Sample.nanoseconds { try strategy.insert(one) }
+                    }
                 }
-            } else {
-                for index in range {
-                    let one = [generator.publication(at: index)]
-                    elapsed += try Sample.nanoseconds { try strategy.insert(one) }
+                try verifyContents(strategy, expected: expected.countsByKind)
+                let sample = Sample(nanoseconds: elapsed, rows: range.count, digest: AnswerDigest(.ordered, of: try strategy.fetchAll()))
+                if let answer, answer.digest != sample.digest {
+                    throw BenchmarkFailure.unstableAnswer(strategy: S.name, caseName: workload.rawValue)
                 }
+                answer = sample
+                try StoreFile.checkpoint(strategy.database)
+                bytes = fileSize(path)
+                if repetition >= workload.warmups { samples.append(elapsed) }
+            } catch {
+                removeStore(path)
+                throw error
             }
-            try verifyContents(strategy, expected: expected.countsByKind)
-            let sample = Sample(nanoseconds: elapsed, rows: range.count, digest: AnswerDigest(.ordered, of: try strategy.fetchAll()))
-            if let answer, answer.digest != sample.digest {
-                throw BenchmarkFailure.unstableAnswer(strategy: S.name, caseName: workload.rawValue)
-            }
-            answer = sample
-            try StoreFile.checkpoint(strategy.database)
-            bytes = fileSize(path)
-            if repetition >= workload.warmups { samples.append(elapsed) }
+            if keep { kept = (strategy, path) }
         }
-        return WorkloadResult(strategy: S.name, workload: workload, variant: "", rows: range.count, samples: samples,
-                           warmups: workload.warmups, digest: answer!.digest, dbBytes: bytes)
+        let result = WorkloadResult(strategy: S.name, workload: workload, variant: "", rows: range.count, samples: samples,
+                                    warmups: workload.warmups, digest: answer!.digest, dbBytes: bytes)
+        return (result, kept)
     }
 
     // MARK: Helpers

@@ -24,7 +24,7 @@ public enum StoreBuilder {
     /// on failure nothing is left behind.
     public static func generate(strategyName: String, dataset: DatasetConfiguration, batchSize: Int, path: String) throws -> DatasetGenerator.Census {
         guard let type = Strategies.named(strategyName) else {
-            throw NameList.Error(description: "unknown strategy '\(strategyName)'; valid strategies: \(Strategies.names.joined(separator: ", "))")
+            throw NameList.unknown(strategyName, valid: Strategies.names, what: "strategy")
         }
         let url = URL(fileURLWithPath: path)
         let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial").path

@@ -89,6 +89,11 @@ public enum NameList {
         public let description: String
     }
 
+    /// "unknown strategy 'x'; choose from: single-table, …"
+    public static func unknown(_ name: String, valid: [String], what: String) -> Error {
+        Error(description: "unknown \(what) '\(name)'; choose from: \(valid.joined(separator: ", "))")
+    }
+
     public static func parse(_ text: String, valid: [String], what: String) throws -> [String] {
         let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         if names.allSatisfy(\.isEmpty) {
@@ -97,9 +102,7 @@ public enum NameList {
         if names.contains(where: \.isEmpty) {
             throw Error(description: "the \(what) list '\(text)' has an empty name; separate names with single commas")
         }
-        for name in names where !valid.contains(name) {
-            throw Error(description: "unknown \(what) '\(name)'; valid \(what)s: \(valid.joined(separator: ", "))")
-        }
+        for name in names where !valid.contains(name) { throw unknown(name, valid: valid, what: what) }
         var seen = Set<String>()
         for name in names where !seen.insert(name).inserted {
             throw Error(description: "\(what) '\(name)' is listed twice")

@@ -22,7 +22,7 @@ struct Generate: ParsableCommand {
 
     func validate() throws {
         guard Strategies.named(strategy) != nil else {
-            throw ValidationError("unknown strategy '\(strategy)'; valid strategies: \(Strategies.names.joined(separator: ", "))")
+            throw ValidationError(NameList.unknown(strategy, valid: Strategies.names, what: "strategy").description)
         }
     }
 

@@ -102,7 +102,9 @@ struct Run: ParsableCommand {
             throw reportFailure(error)
         }
         print(ConsoleTable.render(results, baseline: Strategies.baseline.name), terminator: "")
-        print("\nresults: \(writer.url.path)  (\(results.count) rows, \(elapsed(since: started)))")
+        // The path as the user would type it: relative for the default results folder.
+        let shownPath = output ?? "results/" + writer.url.lastPathComponent
+        print("\nresults: \(shownPath)  (\(results.count) rows, \(elapsed(since: started)))")
         warnIfDebugBuild()
     }
 

@@ -1,0 +1,104 @@
+import Dataset
+import Foundation
+@testable import Reporting
+import Workloads
+import XCTest
+
+final class StatisticsTests: XCTestCase {
+    func testKnownInputsGiveKnownAnswers() {
+        let odd = Statistics([5, 1, 9, 3, 7])
+        XCTAssertEqual(odd.median, 5)
+        XCTAssertEqual(odd.min, 1)
+        XCTAssertEqual(odd.max, 9)
+        XCTAssertEqual(odd.mean, 5)
+        XCTAssertEqual(odd.count, 5)
+        XCTAssertEqual(Statistics([4, 1, 3, 2]).median, 2.5)
+        XCTAssertEqual(Statistics([42]).median, 42)
+        // Large nanosecond values convert by value, not by bit pattern.
+        XCTAssertEqual(Statistics([5_000_000_000, 7_000_000_000]).median, 6e9)
+        XCTAssertEqual(Statistics.quantile([10, 20, 30, 40, 50], 0.9), 46, accuracy: 1e-9)
+    }
+}
+
+final class CSVTests: XCTestCase {
+    func testEscapedFieldsRoundTrip() throws {
+        let records = [["plain", "with, comma", "with \"quotes\"", "line\nbreak", ""], ["a", "b", "c", "d", "e"]]
+        let text = records.map(CSV.line).joined()
+        XCTAssertEqual(try CSV.parse(text), records)
+        let crlf = records.map { $0.map(CSV.escape).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+        XCTAssertEqual(try CSV.parse(crlf), records, "CRLF line ends")
+        XCTAssertEqual(try CSV.parse("x,y"), [["x", "y"]], "no final line end")
+    }
+
+    func testMalformedInputIsRejectedWithALineNumber() {
+        XCTAssertThrowsError(try CSV.parse("a,b\n\"open,c\n")) { XCTAssertEqual(($0 as! CSV.ParseError).line, 2) }
+        XCTAssertThrowsError(try CSV.parse("a,b\nc,d\"e\n")) { XCTAssertEqual(($0 as! CSV.ParseError).line, 2) }
+        XCTAssertThrowsError(try CSV.parse("\"a\"b\n")) { XCTAssertEqual(($0 as! CSV.ParseError).line, 1) }
+    }
+}
+
+final class ResultsCSVTests: XCTestCase {
+    func sampleResult(strategy: String = "single-table", samples: [UInt64] = [3_000, 1_000, 2_000]) -> WorkloadResult {
+        WorkloadResult(strategy: strategy, workload: .fetchByTag, variant: "rare", rows: 10, samples: samples, warmups: 5,
+                       digest: AnswerDigest(.unordered, of: [1, 2, 3]), dbBytes: 4_096)
+    }
+
+    func context() -> RunContext {
+        RunContext(runID: "r1", timestamp: "2026-11-22T00:00:00Z", gitCommit: "abc", gitDirty: false, sqliteVersion: "3.40.1",
+                   swiftVersion: "6.3", build: "release", host: "host, with comma")
+    }
+
+    func testARowHasEveryColumnAndReadsBack() throws {
+        let plan = RunPlan(dataset: DatasetConfiguration(seed: 7, scale: 1_000), batchSize: 100)
+        let text = ResultsCSV.header + ResultsCSV.row(sampleResult(), plan: plan, context: context())
+        let records = try CSV.parse(text)
+        XCTAssertEqual(records.count, 2)
+        XCTAssertEqual(records[0], ResultsCSV.columns.map(\.name))
+        let row = Dictionary(uniqueKeysWithValues: zip(records[0], records[1]))
+        XCTAssertEqual(row["host"], "host, with comma")
+        XCTAssertEqual(row["workload"], "fetch-by-tag")
+        XCTAssertEqual(row["variant"], "rare")
+        XCTAssertEqual(row["median_ns"], "2000")
+        XCTAssertEqual(row["min_ns"], "1000")
+        XCTAssertEqual(row["max_ns"], "3000")
+        XCTAssertEqual(row["iterations"], "3")
+        XCTAssertEqual(row["rows_per_s"], "5000000.0")
+        XCTAssertEqual(row["seed"], "7")
+        XCTAssertEqual(row["scale"], "1000")
+        XCTAssertEqual(row["batch"], "100")
+        XCTAssertEqual(row["schema_version"], String(ResultsCSV.schemaVersion))
+        XCTAssertEqual(row["digest"]?.count, 16)
+    }
+
+    func testTheWriterRefusesToOverwriteAndKeepsTheFileComplete() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("results-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("run.csv")
+        let writer = try ResultsWriter(url: url, force: false)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: url.path), "nothing is written before the first row")
+        let plan = RunPlan()
+        try writer.append(ResultsCSV.row(sampleResult(), plan: plan, context: context()))
+        try writer.append(ResultsCSV.row(sampleResult(strategy: "enum-entity"), plan: plan, context: context()))
+        XCTAssertEqual(try CSV.parse(String(contentsOf: url, encoding: .utf8)).count, 3)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["run.csv"], "no temporary file is left")
+
+        XCTAssertThrowsError(try ResultsWriter(url: url, force: false)) { XCTAssertTrue("\($0)".contains("already exists")) }
+        XCTAssertNoThrow(try ResultsWriter(url: url, force: true))
+        XCTAssertThrowsError(try ResultsWriter(url: folder, force: true)) { XCTAssertTrue("\($0)".contains("is a folder")) }
+        XCTAssertThrowsError(try ResultsWriter(url: folder.appendingPathComponent("missing/run.csv"), force: false)) {
+            XCTAssertTrue("\($0)".contains("does not exist"))
+        }
+        let taken = ResultsWriter.defaultURL(stamp: "run", folder: folder)
+        XCTAssertEqual(taken.lastPathComponent, "run-2.csv", "the default name never replaces a file")
+    }
+
+    func testTheTableShowsRatiosToTheBaseline() {
+        let table = ConsoleTable.render([sampleResult(), sampleResult(strategy: "enum-entity", samples: [4_000, 4_000, 4_000])], baseline: "single-table")
+        XCTAssertTrue(table.contains("fetch-by-tag/rare"))
+        XCTAssertTrue(table.contains("1.00×"))
+        XCTAssertTrue(table.contains("2.00×"), table)
+        XCTAssertEqual(ConsoleTable.duration(1_520_000_000), "1.52 s")
+        XCTAssertEqual(ConsoleTable.duration(45_300), "45.3 µs")
+    }
+}

@@ -1,0 +1,89 @@
+import Dataset
+import Foundation
+import Strategies
+import TestSupport
+@testable import Workloads
+import XCTest
+
+final class RunnerTests: XCTestCase {
+    func testAllStrategiesAgreeOnEveryWorkloadAtSmallScale() throws {
+        let plan = RunPlan(dataset: DatasetConfiguration(seed: 77, scale: 400), batchSize: 64, repetitions: 2)
+        var events: [String] = []
+        let runner = Runner(plan: plan) { event in
+            if case let .measured(result) = event { events.append("\(result.strategy) \(result.caseName)") }
+        }
+        let results = try runner.run()
+        let cases = Workload.allCases.reduce(0) { $0 + $1.variants.count }
+        XCTAssertEqual(results.count, Strategies.all.count * cases)
+        XCTAssertEqual(events.count, results.count, "every result is reported as it completes")
+        for (caseName, group) in Dictionary(grouping: results, by: \.caseName) {
+            XCTAssertEqual(Set(group.map(\.digest.value)).count, 1, "\(caseName): digests differ")
+            XCTAssertEqual(Set(group.map(\.rows)).count, 1, "\(caseName): row counts differ")
+            XCTAssertEqual(group.count, Strategies.all.count)
+        }
+        for result in results {
+            XCTAssertEqual(result.samples.count, 2)
+            XCTAssertTrue(result.samples.allSatisfy { $0 > 0 }, "\(result.strategy) \(result.caseName) has a zero sample")
+            XCTAssertGreaterThan(result.dbBytes, 0)
+        }
+        let byCase = Dictionary(grouping: results, by: \.caseName).mapValues { $0[0].rows }
+        XCTAssertEqual(byCase["insert-bulk"], 400)
+        XCTAssertEqual(byCase["insert-single"], Workload.singleInsertCount)
+        XCTAssertEqual(byCase["fetch-polymorphic"], 400)
+        XCTAssertEqual(byCase["fetch-page"], Workload.pageSize)
+        XCTAssertEqual(byCase["count-by-type"], 5)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: runner.temporaryFolder.path), "temporary stores are removed")
+    }
+
+    func testADisagreementStopsTheRunNamingBothStrategies() throws {
+        let plan = RunPlan(
+            strategies: ["single-table", DroppingBooksStrategy.name], workloads: [.countAll, .fetchLeaf],
+            dataset: DatasetConfiguration(seed: 1, scale: 300), repetitions: 1
+        )
+        let runner = Runner(plan: plan, registry: Strategies.all + [DroppingBooksStrategy.self])
+        XCTAssertThrowsError(try runner.run()) { error in
+            guard case let .disagreement(caseName, first, _, firstRows, second, _, secondRows) = error as? BenchmarkFailure else {
+                return XCTFail("unexpected \(error)")
+            }
+            XCTAssertEqual(caseName, "fetch-leaf")
+            XCTAssertEqual(first, "single-table")
+            XCTAssertEqual(second, DroppingBooksStrategy.name)
+            XCTAssertEqual(firstRows, secondRows + 1)
+            XCTAssertTrue("\(error)".contains("single-table") && "\(error)".contains(DroppingBooksStrategy.name))
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: runner.temporaryFolder.path), "temporary stores are removed after a failure")
+    }
+
+    func testReadsWithoutInsertBulkPopulateTheirOwnStore() throws {
+        let plan = RunPlan(strategies: ["enum-entity"], workloads: [.countByType], dataset: DatasetConfiguration(seed: 2, scale: 123), repetitions: 1)
+        let results = try Runner(plan: plan).run()
+        XCTAssertEqual(results.map(\.caseName), ["count-by-type"])
+        XCTAssertEqual(results[0].digest, AnswerDigest(.ordered, of: DatasetGenerator(plan.dataset).census().countsByKind))
+    }
+
+    func testLookupParametersAreBooksOfTheDataset() {
+        let generator = DatasetGenerator(DatasetConfiguration(seed: 8, scale: 3_000))
+        let parameters = WorkloadParameters(generator: generator)
+        XCTAssertEqual(parameters.isbns.count, Workload.lookupCount)
+        let isbns = Set(generator.publications(0 ..< 3_000).compactMap { p -> String? in
+            if case let .book(isbn, _) = p.item.content { isbn } else { nil }
+        })
+        XCTAssertTrue(parameters.isbns.allSatisfy(isbns.contains))
+        XCTAssertEqual(parameters.popularTag, DatasetGenerator.tagName(0))
+        XCTAssertEqual(parameters.rareTag, DatasetGenerator.tagName(199))
+    }
+
+    func testNameListsRejectMistakesWithOneClearSentence() {
+        let valid = ["a", "b"]
+        XCTAssertEqual(try NameList.parse("b, a", valid: valid, what: "strategy"), ["b", "a"])
+        for (text, expected) in [
+            ("", "the strategy list is empty; give one or more of: a, b"),
+            ("a,,b", "the strategy list 'a,,b' has an empty name; separate names with single commas"),
+            ("a,c", "unknown strategy 'c'; choose from: a, b"),
+            ("a,a", "strategy 'a' is listed twice"),
+        ] {
+            XCTAssertThrowsError(try NameList.parse(text, valid: valid, what: "strategy")) { XCTAssertEqual("\($0)", expected) }
+        }
+        XCTAssertEqual(try Workload.parseList("count-all,fetch-page"), [.countAll, .fetchPage])
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import XCTest
+
+/// Runs the real `bench` executable, as a user would, and checks exit codes, messages and files.
+final class CommandLineTests: XCTestCase {
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The `bench` binary built beside this test bundle.
+    static var executable: URL {
+        let bundle = Bundle(for: CommandLineTests.self).bundleURL
+        // Linux puts the tests beside the products; macOS wraps them in an .xctest bundle.
+        let candidates = [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent("bench") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }
+
+    func bench(_ arguments: [String], in directory: URL? = nil) throws -> Outcome {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The first line of standard error, which must say what is wrong.
+    func firstErrorLine(_ outcome: Outcome) -> String {
+        outcome.stderr.split(separator: "\n").first { !$0.hasPrefix("warning:") }.map(String.init) ?? ""
+    }
+
+    func testInvalidOptionsFailWithOneClearLine() throws {
+        let cases: [([String], String)] = [
+            (["run", "--scale", "0"], "--scale must be between 1 and 10000000 publications; got 0"),
+            (["run", "--scale=-5"], "--scale must be between 1 and 10000000 publications; got -5"),
+            (["run", "--scale", "99999999999"], "--scale must be between 1 and 10000000 publications; got 99999999999"),
+            (["run", "--scale", "lots"], "The value 'lots' is invalid for '--scale <scale>'"),
+            (["run", "--batch", "0"], "--batch must be between 1 and 1000000 objects per transaction; got 0"),
+            (["run", "--repetitions", "0"], "--repetitions must be between 1 and 100000; got 0"),
+            (["run", "--strategies", "single-table,wide"], "unknown strategy 'wide'; choose from: single-table, table-per-entity, enum-entity"),
+            (["run", "--strategies", ""], "the strategy list is empty"),
+            (["run", "--workloads", "count-all,count-all"], "workload 'count-all' is listed twice"),
+            (["run", "--workloads", "fetch-everything"], "unknown workload 'fetch-everything'; choose from: insert-bulk,"),
+            (["run", "--force"], "--force only applies with --output"),
+            (["generate", "--strategy", "nope", "--output", "x.sqlite"], "unknown strategy 'nope'"),
+        ]
+        for (arguments, message) in cases {
+            let outcome = try bench(arguments, in: folder)
+            XCTAssertEqual(outcome.status, 64, "\(arguments): a usage error exits with 64 (EX_USAGE)")
+            XCTAssertTrue(firstErrorLine(outcome).contains(message), "\(arguments): \(outcome.stderr)")
+            XCTAssertEqual(outcome.stdout, "", "\(arguments)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "nothing is written on bad input")
+    }
+
+    func testOutputProblemsFailBeforeRunning() throws {
+        let existing = folder.appendingPathComponent("taken.csv")
+        try Data("keep me".utf8).write(to: existing)
+        let cases: [([String], String)] = [
+            (["run", "--scale", "10", "--output", existing.path], "already exists; choose another --output or pass --force"),
+            (["run", "--scale", "10", "--output", folder.path], "is a folder"),
+            (["run", "--scale", "10", "--output", folder.appendingPathComponent("missing/r.csv").path], "does not exist"),
+            (["generate", "--strategy", "single-table", "--scale", "10", "--output", existing.path], "already exists"),
+        ]
+        for (arguments, message) in cases {
+            let outcome = try bench(arguments, in: folder)
+            XCTAssertEqual(outcome.status, 1, "\(arguments)")
+            XCTAssertEqual(firstErrorLine(outcome), outcome.stderr.split(separator: "\n").first { !$0.hasPrefix("warning:") }.map(String.init))
+            XCTAssertTrue(firstErrorLine(outcome).hasPrefix("error: ") && firstErrorLine(outcome).contains(message), "\(arguments): \(outcome.stderr)")
+        }
+        XCTAssertEqual(try String(contentsOf: existing, encoding: .utf8), "keep me", "an existing file is never overwritten silently")
+    }
+
+    func testATinyRunWritesACompleteCSVAndATable() throws {
+        let outcome = try bench(["run", "--scale", "60", "--repetitions", "1", "--quiet"], in: folder)
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        let results = folder.appendingPathComponent("results")
+        let files = try FileManager.default.contentsOfDirectory(atPath: results.path)
+        XCTAssertEqual(files.count, 1)
+        let csv = try String(contentsOf: results.appendingPathComponent(files[0]), encoding: .utf8)
+        let lines = csv.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1 + 3 * 12, "a header and one row per strategy and workload case")
+        XCTAssertTrue(lines[0].hasPrefix("schema_version,run_id,timestamp,git_commit"))
+        XCTAssertTrue(outcome.stdout.contains("vs single-table"))
+        XCTAssertTrue(outcome.stdout.contains("results: results/\(files[0])"), outcome.stdout)
+    }
+
+    func testGenerateWritesAStoreToOpenInSQLite() throws {
+        let store = folder.appendingPathComponent("store.sqlite")
+        let outcome = try bench(["generate", "--strategy", "single-table", "--scale", "25", "--output", store.path])
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        XCTAssertTrue(outcome.stdout.contains("25 publications"), outcome.stdout)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["store.sqlite"], "one file, no WAL or partial files left")
+    }
+
+    func testListNamesEveryStrategyAndWorkload() throws {
+        let outcome = try bench(["list"])
+        XCTAssertEqual(outcome.status, 0)
+        for name in ["single-table", "table-per-entity", "enum-entity", "insert-bulk", "insert-single", "fetch-polymorphic", "fetch-page",
+                     "fetch-leaf", "fetch-by-tag", "count-all", "count-leaf", "count-by-type", "lookup-composite", "lookup-attribute"] {
+            XCTAssertTrue(outcome.stdout.contains(name), name)
+        }
+    }
+}
