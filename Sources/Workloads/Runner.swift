@@ -66,7 +66,10 @@ public struct WorkloadResult: Sendable {
 /// What the run is doing now, for progress display.
 public enum RunEvent: Sendable {
     case populating(strategy: String, scale: Int)
-    case measuring(strategy: String, caseName: String, repetitions: Int)
+    /// A case starts: every strategy runs `warmups` untimed and `repetitions` timed repetitions, interleaved.
+    case measuring(caseName: String, strategies: [String], warmups: Int, repetitions: Int)
+    /// One round (one repetition of every strategy) of the current case finished.
+    case round(caseName: String, completed: Int, of: Int)
     case measured(WorkloadResult)
 }
 
@@ -96,6 +99,10 @@ public enum BenchmarkFailure: Error, CustomStringConvertible, Equatable {
 /// Runs every selected workload against every selected strategy, checks that all strategies
 /// agree on every answer, and reports each result as it completes.
 ///
+/// Strategies are measured side by side: repetition *r* of every strategy runs before repetition
+/// *r + 1* of any, starting each round with the next strategy in turn, so that a slow phase of a
+/// shared machine falls on all strategies alike instead of on whichever ran then.
+///
 /// Setup (creating stores, generating objects, checkpointing, digesting answers) happens outside
 /// the timed regions; a timed region holds only the strategy calls that do the work.
 public final class Runner {
@@ -106,9 +113,6 @@ public final class Runner {
     public let temporaryFolder: URL
     private let onEvent: (RunEvent) -> Void
     private var census: DatasetGenerator.Census?
-    /// The first answer seen for each case, to compare later strategies against.
-    private var referenceAnswers: [String: (strategy: String, digest: AnswerDigest)] = [:]
-
     /// The strategies `plan.strategies` names are looked up in.
     private let registry: [any StorageStrategy.Type]
 
@@ -121,86 +125,221 @@ public final class Runner {
         self.onEvent = onEvent
     }
 
-    /// Runs the plan; returns every result in the order it was taken.
+    /// Runs the plan; returns every result, case by case, strategies in plan order.
     public func run() throws -> [WorkloadResult] {
-        try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: temporaryFolder) }
-        var results: [WorkloadResult] = []
-        for name in plan.strategies {
+        let contenders = try plan.strategies.map { name in
             guard let type = registry.first(where: { $0.name == name }) else {
                 throw NameList.unknown(name, valid: registry.map { $0.name }, what: "strategy")
             }
-            try measure(type) { result in
-                try self.checkAgreement(result)
+            return Contender(type, parameters: parameters)
+        }
+        try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temporaryFolder) }
+        var results: [WorkloadResult] = []
+        func report(_ group: [WorkloadResult]) {
+            for result in group {
                 results.append(result)
-                self.onEvent(.measured(result))
+                onEvent(.measured(result))
+            }
+        }
+
+        let reads = plan.workloads.filter { !$0.isInsert }
+        // The last timed insert-bulk repetition builds exactly the store the reads need; keep it.
+        var readStores: [ContenderStore?] = Array(repeating: nil, count: contenders.count)
+        for workload in plan.workloads where workload.isInsert {
+            let keep = workload == .insertBulk && !reads.isEmpty
+            let (group, kept) = try measureInsert(workload, contenders, keepLastStores: keep)
+            if keep { readStores = kept }
+            report(group)
+        }
+        guard !reads.isEmpty else { return results }
+        for (index, contender) in contenders.enumerated() where readStores[index] == nil {
+            onEvent(.populating(strategy: contender.name, scale: plan.dataset.scale))
+            let store = try contender.open(storePath(contender.name, "read"))
+            try store.populate(generator, plan.batchSize, wholeDatasetCensus())
+            readStores[index] = store
+        }
+        let stores = readStores.compactMap { $0 }
+        for workload in reads {
+            for variant in workload.variants {
+                report(try measureRead(workload, variant, contenders, stores))
             }
         }
         return results
     }
 
-    private func checkAgreement(_ result: WorkloadResult) throws {
-        let key = result.caseName
-        guard let reference = referenceAnswers[key] else {
-            referenceAnswers[key] = (result.strategy, result.digest)
-            return
-        }
-        guard reference.digest == result.digest else {
-            throw BenchmarkFailure.disagreement(
-                caseName: key, first: reference.strategy, firstDigest: reference.digest.description, firstRows: reference.digest.count,
-                second: result.strategy, secondDigest: result.digest.description, secondRows: result.digest.count)
-        }
-    }
+    // MARK: Cases
 
-    // MARK: Per strategy
-
-    private func measure<S: StorageStrategy>(_: S.Type, report: (WorkloadResult) throws -> Void) throws {
-        let reads = plan.workloads.filter { !$0.isInsert }
-        // The last timed insert-bulk repetition builds exactly the store the reads need; keep it.
-        var readStore: (strategy: S, path: String)?
-        defer { if let readStore { removeStore(readStore.path) } }
-        for workload in plan.workloads where workload.isInsert {
-            let (result, kept) = try measureInsert(S.self, workload, keepLastStore: workload == .insertBulk && !reads.isEmpty)
-            if let kept { readStore = kept }
-            try report(result)
-        }
-        guard !reads.isEmpty else { return }
-        if readStore == nil {
-            onEvent(.populating(strategy: S.name, scale: plan.dataset.scale))
-            let path = storePath(S.self, "read")
-            readStore = (S(database: try StoreFile.open(path)), path)
-            try StoreBuilder.populate(readStore!.strategy, generator: generator, batchSize: plan.batchSize, expected: wholeDatasetCensus())
-        }
-        let (strategy, path) = readStore!
-        let bytes = fileSize(path)
-        for workload in reads {
-            for variant in workload.variants {
-                try report(measureRead(strategy, workload, variant, dbBytes: bytes))
-            }
-        }
-    }
-
-    private func measureRead<S: StorageStrategy>(_ strategy: S, _ workload: Workload, _ variant: String, dbBytes: Int64) throws -> WorkloadResult {
+    private func measureRead(_ workload: Workload, _ variant: String, _ contenders: [Contender], _ stores: [ContenderStore]) throws -> [WorkloadResult] {
         let caseName = variant.isEmpty ? workload.rawValue : "\(workload.rawValue)/\(variant)"
-        let repetitions = plan.repetitions(for: workload)
-        onEvent(.measuring(strategy: S.name, caseName: caseName, repetitions: repetitions))
-        var samples: [UInt64] = []
-        samples.reserveCapacity(repetitions)
-        var answer: Sample?
-        for repetition in 0 ..< workload.warmups + repetitions {
-            let sample = try runRead(strategy, workload, variant)
-            if let answer, answer.digest != sample.digest {
-                throw BenchmarkFailure.unstableAnswer(strategy: S.name, caseName: caseName)
-            }
-            answer = sample
-            if repetition >= workload.warmups { samples.append(sample.nanoseconds) }
+        let samples = try interleave(caseName, workload, contenders) { index, _ in
+            try stores[index].read(workload, variant)
         }
-        return WorkloadResult(strategy: S.name, workload: workload, variant: variant, rows: answer!.rows, samples: samples,
-                           warmups: workload.warmups, digest: answer!.digest, dbBytes: dbBytes)
+        return contenders.indices.map { index in
+            WorkloadResult(strategy: contenders[index].name, workload: workload, variant: variant, rows: samples.answers[index].rows,
+                           samples: samples.timed[index], warmups: workload.warmups, digest: samples.answers[index].digest,
+                           dbBytes: stores[index].bytes)
+        }
+    }
+
+    /// Times an insert workload on a fresh store per repetition; with `keepLastStores`, hands back
+    /// each strategy's last store (checked and checkpointed) instead of removing it.
+    private func measureInsert(_ workload: Workload, _ contenders: [Contender], keepLastStores: Bool) throws -> ([WorkloadResult], [ContenderStore?]) {
+        let range = workload == .insertBulk ? 0 ..< plan.dataset.scale : 0 ..< Workload.singleInsertCount
+        let expected = workload == .insertBulk ? wholeDatasetCensus() : generator.census(range)
+        let total = workload.warmups + plan.repetitions(for: workload)
+        var kept: [ContenderStore?] = Array(repeating: nil, count: contenders.count)
+        var bytes = Array(repeating: Int64(0), count: contenders.count)
+        let samples = try interleave(workload.rawValue, workload, contenders) { index, repetition in
+            let store = try contenders[index].open(storePath(contenders[index].name, "\(workload.rawValue)-\(repetition)"))
+            let keep = keepLastStores && repetition == total - 1
+            defer { if !keep { store.remove() } }
+            let sample = try store.timedInsert(generator, range, plan.batchSize, expected)
+            bytes[index] = store.bytes
+            if keep { kept[index] = store }
+            return sample
+        }
+        let results = contenders.indices.map { index in
+            WorkloadResult(strategy: contenders[index].name, workload: workload, variant: "", rows: range.count,
+                           samples: samples.timed[index], warmups: workload.warmups, digest: samples.answers[index].digest,
+                           dbBytes: bytes[index])
+        }
+        return (results, kept)
+    }
+
+    /// Runs warm-ups then timed repetitions of one case, round by round across strategies, and
+    /// checks that every answer equals the first strategy's and never changes.
+    private func interleave(
+        _ caseName: String, _ workload: Workload, _ contenders: [Contender],
+        _ repetition: (_ strategy: Int, _ repetition: Int) throws -> Sample
+    ) throws -> (timed: [[UInt64]], answers: [Sample]) {
+        let repetitions = plan.repetitions(for: workload)
+        let total = workload.warmups + repetitions
+        onEvent(.measuring(caseName: caseName, strategies: contenders.map(\.name), warmups: workload.warmups, repetitions: repetitions))
+        var timed = Array(repeating: [UInt64](), count: contenders.count)
+        var answers: [Sample?] = Array(repeating: nil, count: contenders.count)
+        for round in 0 ..< total {
+            for offset in contenders.indices {
+                let index = (round + offset) % contenders.count
+                let sample = try repetition(index, round)
+                if let answer = answers[index], answer.digest != sample.digest {
+                    throw BenchmarkFailure.unstableAnswer(strategy: contenders[index].name, caseName: caseName)
+                }
+                answers[index] = sample
+                if round >= workload.warmups { timed[index].append(sample.nanoseconds) }
+            }
+            if round == 0 { try checkAgreement(caseName, contenders, answers.map { $0! }) }
+            onEvent(.round(caseName: caseName, completed: round + 1, of: total))
+        }
+        return (timed, answers.map { $0! })
+    }
+
+    private func checkAgreement(_ caseName: String, _ contenders: [Contender], _ answers: [Sample]) throws {
+        for index in answers.indices.dropFirst() where answers[index].digest != answers[0].digest {
+            throw BenchmarkFailure.disagreement(
+                caseName: caseName, first: contenders[0].name, firstDigest: answers[0].digest.description, firstRows: answers[0].digest.count,
+                second: contenders[index].name, secondDigest: answers[index].digest.description, secondRows: answers[index].digest.count)
+        }
+    }
+
+    // MARK: Helpers
+
+    private func wholeDatasetCensus() -> DatasetGenerator.Census {
+        if let census { return census }
+        let computed = generator.census()
+        census = computed
+        return computed
+    }
+
+    private func storePath(_ strategy: String, _ purpose: String) -> String {
+        temporaryFolder.appendingPathComponent("\(strategy)-\(purpose).sqlite").path
+    }
+}
+
+/// A strategy type, held beside other strategy types so that the runner can interleave them.
+struct Contender {
+    let name: String
+    let open: (_ path: String) throws -> any ContenderStore
+
+    init<S: StorageStrategy>(_: S.Type, parameters: WorkloadParameters) {
+        name = S.name
+        open = { path in try StrategyStore<S>(path: path, parameters: parameters) }
+    }
+}
+
+/// One open store of one strategy, and what the runner does with it.
+protocol ContenderStore: AnyObject {
+    /// The store's size after its last checkpoint.
+    var bytes: Int64 { get }
+    /// One timed repetition of a read workload.
+    func read(_ workload: Workload, _ variant: String) throws -> Sample
+    /// Creates the schema, then times inserting publications `range` (the whole dataset in
+    /// batches, or one transaction per object); checks, digests and checkpoints the result untimed.
+    func timedInsert(_ generator: DatasetGenerator, _ range: Range<Int>, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws -> Sample
+    /// Fills an empty store with the whole dataset (untimed).
+    func populate(_ generator: DatasetGenerator, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws
+    /// Closes the connection and deletes the store's files.
+    func remove()
+}
+
+final class StrategyStore<S: StorageStrategy>: ContenderStore {
+    let path: String
+    let parameters: WorkloadParameters
+    private var strategy: S?
+    private(set) var bytes: Int64 = 0
+
+    init(path: String, parameters: WorkloadParameters) throws {
+        self.path = path
+        self.parameters = parameters
+        strategy = S(database: try StoreFile.open(path))
+    }
+
+    deinit { remove() }
+
+    func remove() {
+        strategy = nil
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    func read(_ workload: Workload, _ variant: String) throws -> Sample {
+        try Self.runRead(strategy!, workload, variant, parameters)
+    }
+
+    func populate(_ generator: DatasetGenerator, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws {
+        try StoreBuilder.populate(strategy!, generator: generator, batchSize: batchSize, expected: expected)
+        bytes = fileSize(path)
+    }
+
+    func timedInsert(_ generator: DatasetGenerator, _ range: Range<Int>, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws -> Sample {
+        let strategy = strategy!
+        try strategy.createSchema(tags: generator.tags)
+        var elapsed: UInt64 = 0
+        if range == 0 ..< generator.configuration.scale {
+            for batch in generator.batches(of: batchSize) {
+                elapsed += try Sample.nanoseconds { try strategy.insert(batch) }
+            }
+        } else {
+            for index in range {
+                let one = [generator.publication(at: index)]
+                elapsed += try Sample.nanoseconds { try strategy.insert(one) }
+            }
+        }
+        try Self.verify(strategy, expected)
+        let digest = AnswerDigest(.ordered, of: try strategy.fetchAll())
+        try StoreFile.checkpoint(strategy.database)
+        bytes = fileSize(path)
+        return Sample(nanoseconds: elapsed, rows: range.count, digest: digest)
+    }
+
+    static func verify(_ strategy: S, _ expected: DatasetGenerator.Census) throws {
+        let found = try strategy.countByType()
+        guard found == expected.countsByKind else {
+            throw BenchmarkFailure.wrongContents(strategy: S.name, expected: expected.countsByKind, found: found)
+        }
     }
 
     /// One repetition of a read workload: the timed strategy call, then (untimed) its digest.
-    private func runRead<S: StorageStrategy>(_ strategy: S, _ workload: Workload, _ variant: String) throws -> Sample {
+    static func runRead(_ strategy: S, _ workload: Workload, _ variant: String, _ parameters: WorkloadParameters) throws -> Sample {
         let order = workload.digestOrder
         switch workload {
         case .fetchPolymorphic: return try Sample.timed(order) { try strategy.fetchAll() }
@@ -225,84 +364,10 @@ public final class Runner {
             preconditionFailure("\(workload) is an insert workload")
         }
     }
+}
 
-    /// Times an insert workload on fresh stores; with `keepLastStore`, hands back the last
-    /// repetition's store (checked and checkpointed) instead of removing it.
-    private func measureInsert<S: StorageStrategy>(
-        _: S.Type, _ workload: Workload, keepLastStore: Bool
-    ) throws -> (WorkloadResult, (strategy: S, path: String)?) {
-        let repetitions = plan.repetitions(for: workload)
-        onEvent(.measuring(strategy: S.name, caseName: workload.rawValue, repetitions: repetitions))
-        let range = workload == .insertBulk ? 0 ..< plan.dataset.scale : 0 ..< Workload.singleInsertCount
-        let expected = workload == .insertBulk ? wholeDatasetCensus() : generator.census(range)
-        var samples: [UInt64] = []
-        var answer: Sample?
-        var bytes: Int64 = 0
-        var kept: (strategy: S, path: String)?
-        let total = workload.warmups + repetitions
-        for repetition in 0 ..< total {
-            let path = storePath(S.self, "\(workload.rawValue)-\(repetition)")
-            let keep = keepLastStore && repetition == total - 1
-            defer { if !keep { removeStore(path) } }
-            let strategy = S(database: try StoreFile.open(path))
-            do {
-                try strategy.createSchema(tags: generator.tags)
-                var elapsed: UInt64 = 0
-                if workload == .insertBulk {
-                    for batch in generator.batches(of: plan.batchSize) {
-                        elapsed += try Sample.nanoseconds { try strategy.insert(batch) }
-                    }
-                } else {
-                    for index in range {
-                        let one = [generator.publication(at: index)]
-                        elapsed += try Sample.nanoseconds { try strategy.insert(one) }
-                    }
-                }
-                try verifyContents(strategy, expected: expected.countsByKind)
-                let sample = Sample(nanoseconds: elapsed, rows: range.count, digest: AnswerDigest(.ordered, of: try strategy.fetchAll()))
-                if let answer, answer.digest != sample.digest {
-                    throw BenchmarkFailure.unstableAnswer(strategy: S.name, caseName: workload.rawValue)
-                }
-                answer = sample
-                try StoreFile.checkpoint(strategy.database)
-                bytes = fileSize(path)
-                if repetition >= workload.warmups { samples.append(elapsed) }
-            } catch {
-                removeStore(path)
-                throw error
-            }
-            if keep { kept = (strategy, path) }
-        }
-        let result = WorkloadResult(strategy: S.name, workload: workload, variant: "", rows: range.count, samples: samples,
-                                    warmups: workload.warmups, digest: answer!.digest, dbBytes: bytes)
-        return (result, kept)
-    }
-
-    // MARK: Helpers
-
-    private func wholeDatasetCensus() -> DatasetGenerator.Census {
-        if let census { return census }
-        let computed = generator.census()
-        census = computed
-        return computed
-    }
-
-    private func verifyContents<S: StorageStrategy>(_ strategy: S, expected: [Int]) throws {
-        let found = try strategy.countByType()
-        guard found == expected else { throw BenchmarkFailure.wrongContents(strategy: S.name, expected: expected, found: found) }
-    }
-
-    private func storePath<S: StorageStrategy>(_: S.Type, _ purpose: String) -> String {
-        temporaryFolder.appendingPathComponent("\(S.name)-\(purpose).sqlite").path
-    }
-
-    private func removeStore(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
-
-    private func fileSize(_ path: String) -> Int64 {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
-    }
+func fileSize(_ path: String) -> Int64 {
+    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
 }
 
 /// One timed repetition: its duration and its (untimed) answer digest.

@@ -74,18 +74,20 @@ struct Run: ParsableCommand {
             throw reportFailure(error)
         }
         let showProgress = !quiet && standardErrorIsTerminal
-        let totalCases = plan.strategies.count * plan.workloads.reduce(0) { $0 + $1.variants.count }
-        var done = 0
+        let totalCases = plan.workloads.reduce(0) { $0 + $1.variants.count }
+        var caseNumber = 0
         let runner = Runner(plan: plan) { event in
             switch event {
             case let .populating(strategy, scale):
                 if showProgress { printError("[\(strategy)] populating a store with \(scale) publications…") }
-            case let .measuring(strategy, caseName, repetitions):
+            case let .measuring(caseName, strategies, warmups, repetitions):
+                caseNumber += 1
                 if showProgress {
-                    printError("[\(strategy)] \(caseName): \(repetitions) repetitions (\(done + 1)/\(totalCases), \(elapsed(since: started)))")
+                    printError("[\(caseNumber)/\(totalCases)] \(caseName): \(warmups) warm-up + \(repetitions) timed repetitions of \(strategies.joined(separator: ", ")), interleaved (\(elapsed(since: started)))")
                 }
+            case .round:
+                break
             case let .measured(result):
-                done += 1
                 // The file stays complete after every row; a failure here stops the run at once.
                 do { try writer.append(ResultsCSV.row(result, plan: plan, context: context)) }
                 catch { fatalWriteFailure(error) }
