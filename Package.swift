@@ -28,7 +28,7 @@ let package = Package(
         // Every workload once, the timing loop and the answer digests.
         .target(name: "Workloads", dependencies: ["Strategies", "Dataset", "SQLite"]),
         // Results: statistics, run context, CSV, console tables.
-        .target(name: "Reporting", dependencies: ["Workloads"]),
+        .target(name: "Reporting", dependencies: ["Workloads", "Strategies", "SQLite", "Dataset"]),
         // The command line.
         .executableTarget(
             name: "bench",

@@ -2,9 +2,11 @@ import Workloads
 
 /// The table printed at the end of a run: grouped by workload, each strategy's median and its
 /// ratio to the baseline strategy (`single-table`), so "2.10×" reads "takes 2.1 times as long".
+/// "±" is half the width of the median's confidence interval, relative to the median; a "!"
+/// marks an interval wider than 5 % of the median (a noisy figure).
 public enum ConsoleTable {
     public static func render(_ results: [WorkloadResult], baseline: String) -> String {
-        let header = ["workload", "strategy", "median", "min", "max", "rows", "rows/s", "db size", "vs \(baseline)"]
+        let header = ["workload", "strategy", "median", "±", "min", "max", "rows", "rows/s", "db size", "vs \(baseline)"]
         var lines: [[String]] = [header]
         var caseOrder: [String] = []
         var byCase: [String: [WorkloadResult]] = [:]
@@ -19,8 +21,11 @@ public enum ConsoleTable {
                 let statistics = Statistics(result.samples)
                 let ratio = reference.map { $0 > 0 ? String(format: "%.2f×", statistics.median / $0) : "-" } ?? "-"
                 let rate = statistics.median > 0 ? Double(result.rows) / (statistics.median / 1e9) : 0
+                let halfWidth = statistics.median > 0
+                    ? (statistics.medianInterval.upperBound - statistics.medianInterval.lowerBound) / 2 / statistics.median * 100 : 0
+                let spread = String(format: "%.1f%%", halfWidth) + (statistics.isNoisy ? "!" : " ")
                 lines.append([
-                    offset == 0 ? caseName : "", result.strategy, duration(statistics.median), duration(statistics.min),
+                    offset == 0 ? caseName : "", result.strategy, duration(statistics.median), spread, duration(statistics.min),
                     duration(statistics.max), String(result.rows), count(rate), bytes(result.dbBytes), ratio,
                 ])
             }

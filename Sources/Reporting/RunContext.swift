@@ -1,5 +1,6 @@
 import Foundation
 import SQLite
+import Strategies
 
 /// Where and how a run happened: the context every CSV row carries.
 public struct RunContext: Sendable {
@@ -9,25 +10,107 @@ public struct RunContext: Sendable {
     public var gitCommit: String
     public var gitDirty: Bool?
     public var sqliteVersion: String
+    /// SQLite's compile options, space-separated.
+    public var sqliteOptions: String
     public var swiftVersion: String
     /// `release` or `debug`.
     public var build: String
     public var host: String
+    public var os: String
+    public var kernel: String
+    public var cpuModel: String
+    public var cpuCores: Int
+    public var memoryBytes: UInt64
+    /// The settings every store of the run uses, read back from SQLite.
+    public var journalMode: String
+    public var synchronous: String
+    public var pageSize: Int
+    /// `PRAGMA cache_size`: pages if positive, KiB if negative (SQLite's convention).
+    public var cacheSize: Int
+    /// The folder the run's temporary stores live in.
+    public var temporaryFolder: String
 
-    /// Reads the context of this process, started at `date`.
-    public static func current(date: Date = Date(), directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) -> RunContext {
+    public init(
+        runID: String, timestamp: String, gitCommit: String, gitDirty: Bool?, sqliteVersion: String, sqliteOptions: String = "",
+        swiftVersion: String, build: String, host: String, os: String = "", kernel: String = "", cpuModel: String = "",
+        cpuCores: Int = 0, memoryBytes: UInt64 = 0, journalMode: String = "", synchronous: String = "", pageSize: Int = 0,
+        cacheSize: Int = 0, temporaryFolder: String = ""
+    ) {
+        self.runID = runID
+        self.timestamp = timestamp
+        self.gitCommit = gitCommit
+        self.gitDirty = gitDirty
+        self.sqliteVersion = sqliteVersion
+        self.sqliteOptions = sqliteOptions
+        self.swiftVersion = swiftVersion
+        self.build = build
+        self.host = host
+        self.os = os
+        self.kernel = kernel
+        self.cpuModel = cpuModel
+        self.cpuCores = cpuCores
+        self.memoryBytes = memoryBytes
+        self.journalMode = journalMode
+        self.synchronous = synchronous
+        self.pageSize = pageSize
+        self.cacheSize = cacheSize
+        self.temporaryFolder = temporaryFolder
+    }
+
+    /// Reads the context of this process, started at `date`, whose stores go in `temporaryParent`.
+    public static func current(
+        date: Date = Date(), temporaryParent: URL = FileManager.default.temporaryDirectory,
+        directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    ) -> RunContext {
         let commit = git(["rev-parse", "--short=12", "HEAD"], in: directory)
         let status = commit == nil ? nil : git(["status", "--porcelain", "--untracked-files=no"], in: directory)
+        let settings = StoreSettings.read(in: temporaryParent)
         return RunContext(
             runID: fileStamp(date) + "-" + String(UUID().uuidString.prefix(6)).lowercased(),
             timestamp: iso8601(date),
             gitCommit: commit ?? "unknown",
             gitDirty: status.map { !$0.isEmpty },
             sqliteVersion: Database.libraryVersion,
+            sqliteOptions: Database.compileOptions.joined(separator: " "),
             swiftVersion: swiftVersion,
             build: isDebugBuild ? "debug" : "release",
-            host: ProcessInfo.processInfo.hostName
+            host: ProcessInfo.processInfo.hostName,
+            os: operatingSystem,
+            kernel: kernelRelease,
+            cpuModel: cpuModel,
+            cpuCores: ProcessInfo.processInfo.activeProcessorCount,
+            memoryBytes: ProcessInfo.processInfo.physicalMemory,
+            journalMode: settings.journalMode,
+            synchronous: settings.synchronous,
+            pageSize: settings.pageSize,
+            cacheSize: settings.cacheSize,
+            temporaryFolder: temporaryParent.path
         )
+    }
+
+    static var operatingSystem: String {
+        if let release = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8),
+           let line = release.split(separator: "\n").first(where: { $0.hasPrefix("PRETTY_NAME=") }) {
+            return line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }
+        return ProcessInfo.processInfo.operatingSystemVersionString
+    }
+
+    static var kernelRelease: String {
+        var name = utsname()
+        uname(&name)
+        let release = withUnsafeBytes(of: &name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let system = withUnsafeBytes(of: &name.sysname) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return "\(system) \(release)"
+    }
+
+    static var cpuModel: String {
+        if let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+           let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+           let colon = line.firstIndex(of: ":") {
+            return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return "unknown"
     }
 
     public static var isDebugBuild: Bool {
@@ -79,5 +162,25 @@ public struct RunContext: Sendable {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { return nil }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// The pragmas a store of the run actually has, read back from a scratch store.
+struct StoreSettings {
+    var journalMode = "unknown", synchronous = "unknown"
+    var pageSize = 0, cacheSize = 0
+
+    static func read(in folder: URL) -> StoreSettings {
+        let path = folder.appendingPathComponent("inheritance-bench-settings-\(getpid())-\(UUID().uuidString.prefix(8)).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        var settings = StoreSettings()
+        guard let database = try? StoreFile.open(path) else { return settings }
+        settings.journalMode = (try? database.pragma("journal_mode")) ?? "unknown"
+        // PRAGMA synchronous answers a number: 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA.
+        let levels = ["0": "OFF", "1": "NORMAL", "2": "FULL", "3": "EXTRA"]
+        settings.synchronous = ((try? database.pragma("synchronous")) ?? nil).flatMap { levels[$0] } ?? "unknown"
+        settings.pageSize = Int((try? database.pragma("page_size")) ?? nil ?? "") ?? 0
+        settings.cacheSize = Int((try? database.pragma("cache_size")) ?? nil ?? "") ?? 0
+        return settings
     }
 }

@@ -1,20 +1,62 @@
+import Foundation
+
 /// Summary statistics of one measurement's samples (nanoseconds).
+///
+///     let s = Statistics([1_200, 1_150, 1_300, 1_180, 1_210, 1_190, 1_205, 1_170])
+///     s.median           // 1_195
+///     s.medianInterval   // 95 % interval of the median from order statistics
 public struct Statistics: Equatable, Sendable {
     public let count: Int
     public let median: Double
     public let min: Double
     public let max: Double
     public let mean: Double
+    /// Sample standard deviation (n − 1 in the denominator); 0 for one sample.
+    public let standardDeviation: Double
+    public let p90: Double
+    public let p99: Double
+    /// Median absolute deviation from the median (unscaled).
+    public let medianAbsoluteDeviation: Double
+    /// A distribution-free confidence interval of the median: the order statistics
+    /// `x(j) … x(n+1−j)` with `j` the largest rank whose binomial coverage is still ≥ 95 %.
+    public let medianInterval: ClosedRange<Double>
+    /// The coverage `medianInterval` actually has; below 0.95 when there are too few samples
+    /// (fewer than 6) for a 95 % interval, in which case the interval is `min … max`.
+    public let medianIntervalCoverage: Double
+    /// Samples outside Tukey's fences (below Q1 − 1.5·IQR or above Q3 + 1.5·IQR).
+    public let outliers: Int
+
+    /// The interval's width relative to the median above which a result is flagged as noisy.
+    public static let noiseThreshold = 0.05
 
     /// - precondition: `samples` is not empty.
     public init(_ samples: [UInt64]) {
         precondition(!samples.isEmpty, "statistics of no samples")
         let sorted = samples.sorted().map { Double($0) }
-        count = sorted.count
-        min = sorted.first!
-        max = sorted.last!
-        mean = sorted.reduce(0, +) / Double(sorted.count)
-        median = Self.quantile(sorted, 0.5)
+        let n = sorted.count
+        count = n
+        min = sorted[0]
+        max = sorted[n - 1]
+        let mean = sorted.reduce(0, +) / Double(n)
+        self.mean = mean
+        let median = Self.quantile(sorted, 0.5)
+        self.median = median
+        p90 = Self.quantile(sorted, 0.90)
+        p99 = Self.quantile(sorted, 0.99)
+        let squares = sorted.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
+        standardDeviation = n > 1 ? (squares / Double(n - 1)).squareRoot() : 0
+        medianAbsoluteDeviation = Self.quantile(sorted.map { abs($0 - median) }.sorted(), 0.5)
+        let (rank, coverage) = Self.medianIntervalRank(count: n)
+        medianInterval = sorted[rank - 1] ... sorted[n - rank]
+        medianIntervalCoverage = coverage
+        let q1 = Self.quantile(sorted, 0.25), q3 = Self.quantile(sorted, 0.75)
+        let fence = 1.5 * (q3 - q1)
+        outliers = sorted.filter { $0 < q1 - fence || $0 > q3 + fence }.count
+    }
+
+    /// Whether the median's interval is wider than `noiseThreshold` of the median.
+    public var isNoisy: Bool {
+        median > 0 && (medianInterval.upperBound - medianInterval.lowerBound) / median > Self.noiseThreshold
     }
 
     /// The `q` quantile of sorted values, interpolating linearly between closest ranks
@@ -26,5 +68,32 @@ public struct Statistics: Equatable, Sendable {
         let upper = Swift.min(lower + 1, sorted.count - 1)
         let fraction = position - Double(lower)
         return sorted[lower] + (sorted[upper] - sorted[lower]) * fraction
+    }
+
+    /// The 1-based rank `j` of the interval `x(j) … x(n+1−j)` for the median, and its coverage
+    /// `1 − 2·P(B ≤ j − 1)` with `B ~ Binomial(n, ½)`: the largest `j` whose coverage is ≥ 95 %
+    /// (rank 1, `min … max`, when even that is below 95 %).
+    public static func medianIntervalRank(count n: Int, confidence: Double = 0.95) -> (rank: Int, coverage: Double) {
+        var rank = 1
+        var coverage = 1 - 2 * binomialHalfCDF(0, n)
+        while rank + 1 <= (n + 1) / 2 {
+            let next = 1 - 2 * binomialHalfCDF(rank, n)
+            guard next >= confidence else { break }
+            rank += 1
+            coverage = next
+        }
+        return (rank, coverage)
+    }
+
+    /// P(B ≤ k) for B ~ Binomial(n, ½), computed in log space so that large n does not overflow.
+    static func binomialHalfCDF(_ k: Int, _ n: Int) -> Double {
+        guard k >= 0 else { return 0 }
+        guard k < n else { return 1 }
+        var total = 0.0
+        let logHalfN = Double(n) * log(0.5)
+        for i in 0 ... k {
+            total += exp(lgamma(Double(n + 1)) - lgamma(Double(i + 1)) - lgamma(Double(n - i + 1)) + logHalfN)
+        }
+        return Swift.min(total, 1)
     }
 }

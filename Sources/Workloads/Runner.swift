@@ -12,25 +12,47 @@ public struct RunPlan: Sendable {
     public var batchSize: Int
     /// Timed repetitions for every workload; `nil` uses each workload's default.
     public var repetitions: Int?
+    /// With a budget, timed repetitions go on until each strategy has spent about this many seconds
+    /// on a case (at least `minRepetitions`, at most `maxRepetitions`); `repetitions` is then ignored.
+    public var timeBudget: Double?
+    public var minRepetitions: Int
+    public var maxRepetitions: Int
     /// Where the run's temporary folder of stores is made.
     public var temporaryParent: URL
 
     public static let defaultBatchSize = 1_000
+    public static let defaultMinRepetitions = 5
+    public static let defaultMaxRepetitions = 1_000
 
     public init(
         strategies: [String] = Strategies.names, workloads: [Workload] = Workload.allCases,
         dataset: DatasetConfiguration = DatasetConfiguration(), batchSize: Int = defaultBatchSize,
-        repetitions: Int? = nil, temporaryParent: URL = FileManager.default.temporaryDirectory
+        repetitions: Int? = nil, timeBudget: Double? = nil, minRepetitions: Int = defaultMinRepetitions,
+        maxRepetitions: Int = defaultMaxRepetitions, temporaryParent: URL = FileManager.default.temporaryDirectory
     ) {
         self.strategies = strategies
         self.workloads = workloads
         self.dataset = dataset
         self.batchSize = batchSize
         self.repetitions = repetitions
+        self.timeBudget = timeBudget
+        self.minRepetitions = minRepetitions
+        self.maxRepetitions = maxRepetitions
         self.temporaryParent = temporaryParent
     }
 
-    public func repetitions(for workload: Workload) -> Int { repetitions ?? workload.defaultRepetitions }
+    /// The fixed number of timed repetitions of `workload`, or `nil` under a time budget.
+    public func repetitions(for workload: Workload) -> Int? {
+        timeBudget == nil ? repetitions ?? workload.defaultRepetitions : nil
+    }
+
+    /// Whether another round of timed repetitions is due, after `rounds` rounds that took `spent`
+    /// nanoseconds in all across `strategies` strategies.
+    func wantsAnotherRound(_ workload: Workload, rounds: Int, spent: UInt64, strategies: Int) -> Bool {
+        guard let budget = timeBudget else { return rounds < repetitions(for: workload)! }
+        if rounds < minRepetitions { return true }
+        return rounds < maxRepetitions && Double(spent) < budget * 1e9 * Double(strategies)
+    }
 }
 
 /// The result of one (strategy, workload, variant): every timed sample and the checked answer.
@@ -66,10 +88,11 @@ public struct WorkloadResult: Sendable {
 /// What the run is doing now, for progress display.
 public enum RunEvent: Sendable {
     case populating(strategy: String, scale: Int)
-    /// A case starts: every strategy runs `warmups` untimed and `repetitions` timed repetitions, interleaved.
-    case measuring(caseName: String, strategies: [String], warmups: Int, repetitions: Int)
-    /// One round (one repetition of every strategy) of the current case finished.
-    case round(caseName: String, completed: Int, of: Int)
+    /// A case starts: every strategy runs `warmups` untimed and then timed repetitions, interleaved;
+    /// `repetitions` is `nil` under a time budget.
+    case measuring(caseName: String, strategies: [String], warmups: Int, repetitions: Int?)
+    /// A strategy is about to run round `round` (1-based, warm-ups included) of the current case.
+    case repetition(caseName: String, strategy: String, round: Int, rounds: Int?)
     case measured(WorkloadResult)
 }
 
@@ -145,7 +168,7 @@ public final class Runner {
 
         let reads = plan.workloads.filter { !$0.isInsert }
         // The last timed insert-bulk repetition builds exactly the store the reads need; keep it.
-        var readStores: [ContenderStore?] = Array(repeating: nil, count: contenders.count)
+        var readStores: [(any ContenderStore)?] = Array(repeating: nil, count: contenders.count)
         for workload in plan.workloads where workload.isInsert {
             let keep = workload == .insertBulk && !reads.isEmpty
             let (group, kept) = try measureInsert(workload, contenders, keepLastStores: keep)
@@ -170,7 +193,7 @@ public final class Runner {
 
     // MARK: Cases
 
-    private func measureRead(_ workload: Workload, _ variant: String, _ contenders: [Contender], _ stores: [ContenderStore]) throws -> [WorkloadResult] {
+    private func measureRead(_ workload: Workload, _ variant: String, _ contenders: [Contender], _ stores: [any ContenderStore]) throws -> [WorkloadResult] {
         let caseName = variant.isEmpty ? workload.rawValue : "\(workload.rawValue)/\(variant)"
         let samples = try interleave(caseName, workload, contenders) { index, _ in
             try stores[index].read(workload, variant)
@@ -184,20 +207,23 @@ public final class Runner {
 
     /// Times an insert workload on a fresh store per repetition; with `keepLastStores`, hands back
     /// each strategy's last store (checked and checkpointed) instead of removing it.
-    private func measureInsert(_ workload: Workload, _ contenders: [Contender], keepLastStores: Bool) throws -> ([WorkloadResult], [ContenderStore?]) {
+    private func measureInsert(_ workload: Workload, _ contenders: [Contender], keepLastStores: Bool) throws -> ([WorkloadResult], [(any ContenderStore)?]) {
         let range = workload == .insertBulk ? 0 ..< plan.dataset.scale : 0 ..< Workload.singleInsertCount
         let expected = workload == .insertBulk ? wholeDatasetCensus() : generator.census(range)
-        let total = workload.warmups + plan.repetitions(for: workload)
-        var kept: [ContenderStore?] = Array(repeating: nil, count: contenders.count)
+        var kept: [(any ContenderStore)?] = Array(repeating: nil, count: contenders.count)
         var bytes = Array(repeating: Int64(0), count: contenders.count)
         let samples = try interleave(workload.rawValue, workload, contenders) { index, repetition in
             let store = try contenders[index].open(storePath(contenders[index].name, "\(workload.rawValue)-\(repetition)"))
-            let keep = keepLastStores && repetition == total - 1
-            defer { if !keep { store.remove() } }
-            let sample = try store.timedInsert(generator, range, plan.batchSize, expected)
-            bytes[index] = store.bytes
-            if keep { kept[index] = store }
-            return sample
+            do {
+                let sample = try store.timedInsert(generator, range, plan.batchSize, expected)
+                bytes[index] = store.bytes
+                // Keep the newest store for the reads (the number of repetitions may not be known in advance).
+                if keepLastStores { kept[index]?.remove(); kept[index] = store } else { store.remove() }
+                return sample
+            } catch {
+                store.remove()
+                throw error
+            }
         }
         let results = contenders.indices.map { index in
             WorkloadResult(strategy: contenders[index].name, workload: workload, variant: "", rows: range.count,
@@ -213,23 +239,30 @@ public final class Runner {
         _ caseName: String, _ workload: Workload, _ contenders: [Contender],
         _ repetition: (_ strategy: Int, _ repetition: Int) throws -> Sample
     ) throws -> (timed: [[UInt64]], answers: [Sample]) {
-        let repetitions = plan.repetitions(for: workload)
-        let total = workload.warmups + repetitions
-        onEvent(.measuring(caseName: caseName, strategies: contenders.map(\.name), warmups: workload.warmups, repetitions: repetitions))
+        let fixed = plan.repetitions(for: workload)
+        let names = contenders.map(\.name)
+        onEvent(.measuring(caseName: caseName, strategies: names, warmups: workload.warmups, repetitions: fixed))
         var timed = Array(repeating: [UInt64](), count: contenders.count)
         var answers: [Sample?] = Array(repeating: nil, count: contenders.count)
-        for round in 0 ..< total {
+        var spent: UInt64 = 0
+        var round = 0
+        while round < workload.warmups
+            || plan.wantsAnotherRound(workload, rounds: round - workload.warmups, spent: spent, strategies: contenders.count) {
             for offset in contenders.indices {
                 let index = (round + offset) % contenders.count
+                onEvent(.repetition(caseName: caseName, strategy: names[index], round: round + 1, rounds: fixed.map { $0 + workload.warmups }))
                 let sample = try repetition(index, round)
                 if let answer = answers[index], answer.digest != sample.digest {
-                    throw BenchmarkFailure.unstableAnswer(strategy: contenders[index].name, caseName: caseName)
+                    throw BenchmarkFailure.unstableAnswer(strategy: names[index], caseName: caseName)
                 }
                 answers[index] = sample
-                if round >= workload.warmups { timed[index].append(sample.nanoseconds) }
+                if round >= workload.warmups {
+                    timed[index].append(sample.nanoseconds)
+                    spent += sample.nanoseconds
+                }
             }
             if round == 0 { try checkAgreement(caseName, contenders, answers.map { $0! }) }
-            onEvent(.round(caseName: caseName, completed: round + 1, of: total))
+            round += 1
         }
         return (timed, answers.map { $0! })
     }

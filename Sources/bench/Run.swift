@@ -27,6 +27,15 @@ struct Run: ParsableCommand {
     @Option(help: "Timed repetitions of every workload (1 to 100000; default: each workload's own, see the README).")
     var repetitions: Int?
 
+    @Option(name: .customLong("time-budget"), help: "Seconds each strategy spends on each workload: repetitions go on until then (instead of fixed counts).")
+    var timeBudget: Double?
+
+    @Option(help: "With --time-budget: at least this many timed repetitions (default \(RunPlan.defaultMinRepetitions)).")
+    var minRepetitions: Int = RunPlan.defaultMinRepetitions
+
+    @Option(help: "With --time-budget: at most this many timed repetitions (default \(RunPlan.defaultMaxRepetitions)).")
+    var maxRepetitions: Int = RunPlan.defaultMaxRepetitions
+
     @Option(help: "Path of the results CSV (default: results/<timestamp>.csv). Its folder must exist.")
     var output: String?
 
@@ -41,6 +50,20 @@ struct Run: ParsableCommand {
         _ = try selectedWorkloads()
         if let repetitions, !(1 ... 100_000).contains(repetitions) {
             throw ValidationError("--repetitions must be between 1 and 100000; got \(repetitions)")
+        }
+        if let timeBudget {
+            guard timeBudget.isFinite, timeBudget > 0, timeBudget <= 3_600 else {
+                throw ValidationError("--time-budget must be a number of seconds above 0 and at most 3600; got \(timeBudget)")
+            }
+            if repetitions != nil {
+                throw ValidationError("--repetitions and --time-budget conflict: give a fixed count or a time budget, not both")
+            }
+        }
+        guard (1 ... 100_000).contains(minRepetitions), (1 ... 100_000).contains(maxRepetitions) else {
+            throw ValidationError("--min-repetitions and --max-repetitions must be between 1 and 100000")
+        }
+        guard minRepetitions <= maxRepetitions else {
+            throw ValidationError("--min-repetitions (\(minRepetitions)) must not exceed --max-repetitions (\(maxRepetitions))")
         }
         if force, output == nil {
             throw ValidationError("--force only applies with --output; the default output never replaces a file")
@@ -62,35 +85,25 @@ struct Run: ParsableCommand {
     func run() throws {
         warnIfDebugBuild()
         let started = Date()
-        let context = RunContext.current(date: started)
         let plan = RunPlan(
             strategies: try selectedStrategies(), workloads: try selectedWorkloads(),
-            dataset: dataset.configuration, batchSize: dataset.batch, repetitions: repetitions
+            dataset: dataset.configuration, batchSize: dataset.batch, repetitions: repetitions,
+            timeBudget: timeBudget, minRepetitions: minRepetitions, maxRepetitions: maxRepetitions
         )
+        let context = RunContext.current(date: started, temporaryParent: plan.temporaryParent)
         let writer: ResultsWriter
         do {
-            writer = try ResultsWriter(url: try outputURL(stamp: RunContext.fileStamp(started)), force: force)
+            writer = try ResultsWriter(url: try outputURL(stamp: RunContext.fileStamp(started)), runID: context.runID, force: force)
         } catch {
             throw reportFailure(error)
         }
-        let showProgress = !quiet && standardErrorIsTerminal
-        let totalCases = plan.workloads.reduce(0) { $0 + $1.variants.count }
-        var caseNumber = 0
+        let progress = Progress(plan: plan, started: started, enabled: !quiet && standardErrorIsTerminal)
         let runner = Runner(plan: plan) { event in
-            switch event {
-            case let .populating(strategy, scale):
-                if showProgress { printError("[\(strategy)] populating a store with \(scale) publications…") }
-            case let .measuring(caseName, strategies, warmups, repetitions):
-                caseNumber += 1
-                if showProgress {
-                    printError("[\(caseNumber)/\(totalCases)] \(caseName): \(warmups) warm-up + \(repetitions) timed repetitions of \(strategies.joined(separator: ", ")), interleaved (\(elapsed(since: started)))")
-                }
-            case .round:
-                break
-            case let .measured(result):
-                // The file stays complete after every row; a failure here stops the run at once.
-                do { try writer.append(ResultsCSV.row(result, plan: plan, context: context)) }
-                catch { fatalWriteFailure(error) }
+            progress.show(event)
+            if case let .measured(result) = event {
+                // Both files stay complete after every row; a failure here stops the run at once.
+                do { try writer.append([result], plan: plan, context: context) }
+                catch { progress.finish(); fatalWriteFailure(error) }
             }
         }
         let interruption = InterruptionHandler(temporaryFolder: runner.temporaryFolder, results: writer.url)
@@ -99,14 +112,20 @@ struct Run: ParsableCommand {
         let results: [WorkloadResult]
         do {
             results = try runner.run()
+            progress.finish()
         } catch {
+            progress.finish()
             if writer.rowCount > 0 { printError("note: the \(writer.rowCount) rows completed before the failure are in \(writer.url.path)") }
             throw reportFailure(error)
         }
         print(ConsoleTable.render(results, baseline: Strategies.baseline.name), terminator: "")
+        let noisy = results.filter { Statistics($0.samples).isNoisy }
+        if !noisy.isEmpty {
+            printError("noisy: \(noisy.count) of \(results.count) medians have a confidence interval wider than 5 % (marked ! in the table): rerun or raise --time-budget")
+        }
         // The path as the user would type it: relative for the default results folder.
         let shownPath = output ?? "results/" + writer.url.lastPathComponent
-        print("\nresults: \(shownPath)  (\(results.count) rows, \(elapsed(since: started)))")
+        print("\nresults: \(shownPath)  (\(results.count) rows, samples in \(writer.samplesURL.lastPathComponent), \(elapsed(since: started)))")
         warnIfDebugBuild()
     }
 
@@ -120,8 +139,74 @@ struct Run: ParsableCommand {
 }
 
 private func elapsed(since start: Date) -> String {
-    let seconds = Int(Date().timeIntervalSince(start))
-    return String(format: "%d:%02d elapsed", seconds / 60, seconds % 60)
+    clock(Date().timeIntervalSince(start)) + " elapsed"
+}
+
+private func clock(_ seconds: Double) -> String {
+    let whole = Int(seconds.rounded())
+    return String(format: "%d:%02d", whole / 60, whole % 60)
+}
+
+/// The progress line on a terminal: case, strategy, round, elapsed and estimated time left,
+/// rewritten in place. Prints nothing when disabled (a pipe, or --quiet).
+final class Progress {
+    private let plan: RunPlan
+    private let started: Date
+    private let enabled: Bool
+    private let totalCases: Int
+    private var caseNumber = 0
+    private var caseStarted = Date()
+    private var strategies = 1
+    private var shown = false
+    private var lastDraw = Date.distantPast
+
+    init(plan: RunPlan, started: Date, enabled: Bool) {
+        self.plan = plan
+        self.started = started
+        self.enabled = enabled
+        totalCases = plan.workloads.reduce(0) { $0 + $1.variants.count }
+    }
+
+    func show(_ event: RunEvent) {
+        guard enabled else { return }
+        switch event {
+        case let .populating(strategy, scale):
+            draw("populating the \(strategy) store with \(scale) publications")
+        case let .measuring(_, names, _, _):
+            caseNumber += 1
+            caseStarted = Date()
+            strategies = names.count
+        case let .repetition(caseName, strategy, round, rounds):
+            // At most five redraws a second, so that drawing stays negligible between repetitions.
+            guard Date().timeIntervalSince(lastDraw) >= 0.2 else { return }
+            lastDraw = Date()
+            // The share of this case done: by rounds when they are fixed, by time under a budget.
+            let withinCase: Double = if let rounds {
+                Double(round - 1) / Double(rounds)
+            } else {
+                min(1, Date().timeIntervalSince(caseStarted) / (plan.timeBudget! * Double(strategies)))
+            }
+            let done = (Double(caseNumber - 1) + withinCase) / Double(totalCases)
+            let spent = Date().timeIntervalSince(started)
+            let left = done > 0.02 ? " · ~" + clock(spent * (1 - done) / done) + " left" : ""
+            let roundText = rounds.map { "round \(round)/\($0)" } ?? "round \(round)"
+            draw("[\(caseNumber)/\(totalCases)] \(caseName) · \(strategy) · \(roundText) · \(clock(spent)) elapsed\(left)")
+        case .measured:
+            break
+        }
+    }
+
+    /// Clears the line so that what follows starts clean.
+    func finish() {
+        guard enabled, shown else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        shown = false
+    }
+
+    private func draw(_ text: String) {
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
+        shown = true
+    }
 }
 
 private func fatalWriteFailure(_ error: Error) -> Never {

@@ -18,6 +18,37 @@ final class StatisticsTests: XCTestCase {
         XCTAssertEqual(Statistics([5_000_000_000, 7_000_000_000]).median, 6e9)
         XCTAssertEqual(Statistics.quantile([10, 20, 30, 40, 50], 0.9), 46, accuracy: 1e-9)
     }
+
+    func testSpreadPercentilesAndOutliers() {
+        // 1…20 and one far outlier.
+        let statistics = Statistics((1 ... 20).map { UInt64($0) } + [1_000])
+        XCTAssertEqual(statistics.median, 11)
+        XCTAssertEqual(statistics.p90, 19)
+        XCTAssertEqual(statistics.p99, 804, accuracy: 1e-9) // 20 + 0.8 × (1000 − 20)
+        XCTAssertEqual(statistics.medianAbsoluteDeviation, 5)
+        XCTAssertEqual(statistics.outliers, 1)
+        XCTAssertEqual(Statistics([2, 4, 4, 4, 5, 5, 7, 9]).standardDeviation, (32.0 / 7).squareRoot(), accuracy: 1e-12)
+        XCTAssertEqual(Statistics([7]).standardDeviation, 0)
+    }
+
+    func testTheMedianIntervalUsesExactBinomialRanks() {
+        // Known ranks of the distribution-free 95 % interval for the median (e.g. Conover, table A3).
+        XCTAssertEqual(Statistics.medianIntervalRank(count: 5).rank, 1)
+        XCTAssertEqual(Statistics.medianIntervalRank(count: 5).coverage, 1 - 2.0 / 32, accuracy: 1e-12)
+        XCTAssertEqual(Statistics.medianIntervalRank(count: 6).rank, 1)
+        XCTAssertEqual(Statistics.medianIntervalRank(count: 6).coverage, 1 - 2.0 / 64, accuracy: 1e-12)
+        XCTAssertEqual(Statistics.medianIntervalRank(count: 9).rank, 2)
+        XCTAssertEqual(Statistics.medianIntervalRank(count: 20).rank, 6)
+        XCTAssertEqual(Statistics.medianIntervalRank(count: 100).rank, 40)
+        let hundred = Statistics((1 ... 100).map { UInt64($0) })
+        XCTAssertEqual(hundred.medianInterval, 40 ... 61)
+        XCTAssertGreaterThanOrEqual(hundred.medianIntervalCoverage, 0.95)
+        XCTAssertTrue(hundred.isNoisy, "an interval of 21 around 50.5 is wider than 5 %")
+        XCTAssertFalse(Statistics(Array(repeating: 1_000, count: 30) + [1_001, 999]).isNoisy)
+        XCTAssertEqual(Statistics([3, 1, 2]).medianInterval, 1 ... 3, "too few samples: the whole range")
+        XCTAssertEqual(Statistics.binomialHalfCDF(2, 10), 56.0 / 1024, accuracy: 1e-12)
+        XCTAssertEqual(Statistics.binomialHalfCDF(400, 2_000), 0, accuracy: 1e-12, "large counts do not overflow")
+    }
 }
 
 final class CSVTests: XCTestCase {
@@ -45,7 +76,8 @@ final class ResultsCSVTests: XCTestCase {
 
     func context() -> RunContext {
         RunContext(runID: "r1", timestamp: "2026-11-22T00:00:00Z", gitCommit: "abc", gitDirty: false, sqliteVersion: "3.40.1",
-                   swiftVersion: "6.3", build: "release", host: "host, with comma")
+                   sqliteOptions: "ENABLE_FTS5 THREADSAFE=1", swiftVersion: "6.3", build: "release", host: "host, with comma",
+                   os: "Debian GNU/Linux 12 (bookworm)", cpuModel: "Some \"quoted\" CPU", cpuCores: 2)
     }
 
     func testARowHasEveryColumnAndReadsBack() throws {
@@ -68,25 +100,40 @@ final class ResultsCSVTests: XCTestCase {
         XCTAssertEqual(row["batch"], "100")
         XCTAssertEqual(row["schema_version"], String(ResultsCSV.schemaVersion))
         XCTAssertEqual(row["digest"]?.count, 16)
+        XCTAssertEqual(row["cpu_model"], "Some \"quoted\" CPU")
+        XCTAssertEqual(row["ci_low_ns"], "1000")
+        XCTAssertEqual(row["ci_high_ns"], "3000")
+        XCTAssertEqual(row["noisy"], "true")
+        XCTAssertEqual(row["time_budget_s"], "")
     }
 
-    func testTheWriterRefusesToOverwriteAndKeepsTheFileComplete() throws {
+    func testTheWriterRefusesToOverwriteAndKeepsTheFilesComplete() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("results-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("run.csv")
-        let writer = try ResultsWriter(url: url, force: false)
+        let writer = try ResultsWriter(url: url, runID: "r1", force: false)
         XCTAssertFalse(FileManager.default.fileExists(atPath: url.path), "nothing is written before the first row")
         let plan = RunPlan()
-        try writer.append(ResultsCSV.row(sampleResult(), plan: plan, context: context()))
-        try writer.append(ResultsCSV.row(sampleResult(strategy: "enum-entity"), plan: plan, context: context()))
-        XCTAssertEqual(try CSV.parse(String(contentsOf: url, encoding: .utf8)).count, 3)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["run.csv"], "no temporary file is left")
+        try writer.append([sampleResult()], plan: plan, context: context())
+        try writer.append([sampleResult(strategy: "enum-entity")], plan: plan, context: context())
+        let results = try CSV.parse(String(contentsOf: url, encoding: .utf8))
+        XCTAssertEqual(results.count, 3)
+        XCTAssertEqual(results[1].last, "run.samples.csv", "each row names its samples file")
+        let samples = try CSV.parse(String(contentsOf: folder.appendingPathComponent("run.samples.csv"), encoding: .utf8))
+        XCTAssertEqual(samples[0], SamplesCSV.columns)
+        XCTAssertEqual(samples.count, 1 + 6, "every timed repetition of both results")
+        XCTAssertEqual(samples[1], ["r1", "single-table", "fetch-by-tag", "rare", "1", "3000"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["run.csv", "run.samples.csv"], "no temporary file is left")
 
-        XCTAssertThrowsError(try ResultsWriter(url: url, force: false)) { XCTAssertTrue("\($0)".contains("already exists")) }
-        XCTAssertNoThrow(try ResultsWriter(url: url, force: true))
-        XCTAssertThrowsError(try ResultsWriter(url: folder, force: true)) { XCTAssertTrue("\($0)".contains("is a folder")) }
-        XCTAssertThrowsError(try ResultsWriter(url: folder.appendingPathComponent("missing/run.csv"), force: false)) {
+        XCTAssertThrowsError(try ResultsWriter(url: url, runID: "r2", force: false)) { XCTAssertTrue("\($0)".contains("already exists")) }
+        try FileManager.default.removeItem(at: url)
+        XCTAssertThrowsError(try ResultsWriter(url: url, runID: "r2", force: false), "a leftover samples file is not overwritten either") {
+            XCTAssertTrue("\($0)".contains("run.samples.csv already exists"), "\($0)")
+        }
+        XCTAssertNoThrow(try ResultsWriter(url: url, runID: "r2", force: true))
+        XCTAssertThrowsError(try ResultsWriter(url: folder, runID: "r2", force: true)) { XCTAssertTrue("\($0)".contains("is a folder")) }
+        XCTAssertThrowsError(try ResultsWriter(url: folder.appendingPathComponent("missing/run.csv"), runID: "r2", force: false)) {
             XCTAssertTrue("\($0)".contains("does not exist"))
         }
         let taken = ResultsWriter.defaultURL(stamp: "run", folder: folder)
