@@ -43,6 +43,6 @@ let package = Package(
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Dataset", "SQLite", "TestSupport"]),
         .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "Strategies", "Dataset", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads"]),
-        .testTarget(name: "benchTests", dependencies: ["bench", "TestSupport"]),
+        .testTarget(name: "benchTests", dependencies: ["bench", "TestSupport", "Reporting"]),
     ]
 )

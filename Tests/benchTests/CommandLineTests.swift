@@ -1,4 +1,5 @@
 import Foundation
+import Reporting
 import XCTest
 
 /// Runs the real `bench` executable, as a user would, and checks exit codes, messages and files.
@@ -121,6 +122,58 @@ final class CommandLineTests: XCTestCase {
         for name in ["single-table", "table-per-entity", "enum-entity", "insert-bulk", "insert-single", "fetch-polymorphic", "fetch-page",
                      "fetch-leaf", "fetch-by-tag", "count-all", "count-leaf", "count-by-type", "lookup-composite", "lookup-attribute"] {
             XCTAssertTrue(outcome.stdout.contains(name), name)
+        }
+    }
+
+    func testCompareExitCodesFollowPackageBenchmark() throws {
+        let base = folder.appendingPathComponent("base.csv")
+        let run = try bench(["run", "--scale", "60", "--workloads", "count-all,fetch-page", "--repetitions", "8", "--quiet", "--output", base.path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+
+        let same = try bench(["compare", base.path, base.path])
+        XCTAssertEqual(same.status, 0, same.stdout + same.stderr)
+        XCTAssertTrue(same.stdout.contains("0 slower, 0 faster, 6 unchanged"), same.stdout)
+
+        // A copy in which enum-entity takes twice as long, in the results and in the samples.
+        let doctored = folder.appendingPathComponent("new.csv")
+        var results = try CSV.parse(String(contentsOf: base, encoding: .utf8))
+        let header = results[0]
+        for index in results.indices.dropFirst() where results[index][header.firstIndex(of: "strategy")!] == "enum-entity" {
+            for column in ["median_ns", "ci_low_ns", "ci_high_ns"] {
+                let at = header.firstIndex(of: column)!
+                results[index][at] = String(Double(results[index][at])! * 2)
+            }
+        }
+        for index in results.indices.dropFirst() { results[index][header.firstIndex(of: "samples_file")!] = "new.samples.csv" }
+        try Data(results.map(CSV.line).joined().utf8).write(to: doctored)
+        var samples = try CSV.parse(String(contentsOf: folder.appendingPathComponent("base.samples.csv"), encoding: .utf8))
+        for index in samples.indices.dropFirst() where samples[index][1] == "enum-entity" {
+            samples[index][5] = String(UInt64(samples[index][5])! * 2)
+        }
+        try Data(samples.map(CSV.line).joined().utf8).write(to: folder.appendingPathComponent("new.samples.csv"))
+
+        let slower = try bench(["compare", base.path, doctored.path, "--threshold", "5%"])
+        XCTAssertEqual(slower.status, 2, slower.stdout + slower.stderr)
+        XCTAssertTrue(slower.stdout.contains("2 slower"), slower.stdout)
+        let faster = try bench(["compare", doctored.path, base.path, "--format", "markdown"])
+        XCTAssertEqual(faster.status, 4, faster.stdout)
+        XCTAssertTrue(faster.stdout.hasPrefix("| workload | strategy | base | new |"), faster.stdout)
+
+        let headline = try bench(["compare", "--strategies", base.path])
+        XCTAssertEqual(headline.status, 0)
+        let strategyColumn = headline.stdout.split(separator: "\n").dropFirst(2).compactMap { $0.split(separator: " ").dropFirst().first }
+        XCTAssertEqual(strategyColumn.filter { $0 == "enum-entity" }.count, 2, headline.stdout)
+        XCTAssertEqual(strategyColumn.filter { $0 == "table-per-entity" }.count, 2, headline.stdout)
+        XCTAssertFalse(strategyColumn.contains("single-table"), "the baseline is what the others are compared with")
+
+        for (arguments, message) in [
+            (["compare", base.path], "give two results CSVs"),
+            (["compare", base.path, folder.appendingPathComponent("none.csv").path], "none.csv does not exist"),
+            (["compare", base.path, base.path, "--threshold", "much"], "The value 'much' is invalid for '--threshold"),
+        ] {
+            let outcome = try bench(arguments)
+            XCTAssertNotEqual(outcome.status, 0, "\(arguments)")
+            XCTAssertTrue(firstErrorLine(outcome).contains(message), "\(arguments): \(outcome.stderr)")
         }
     }
 }

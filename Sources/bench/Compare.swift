@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import Reporting
+import Strategies
+
+struct Compare: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compares two runs, or the strategies within one run.",
+        discussion: """
+            bench compare BASE.csv NEW.csv matches rows by strategy and workload and labels each \
+            faster, slower or unchanged. Exit status: 0 no change, 2 at least one regression, \
+            4 improvements only, 1 an error. bench compare --strategies RUN.csv shows every strategy \
+            against single-table (exit status 0).
+            """
+    )
+
+    @Argument(help: "BASE.csv NEW.csv, or one RUN.csv with --strategies.")
+    var files: [String] = []
+
+    @Flag(help: "Compare every strategy of one run with \(Strategies.baseline.name).")
+    var strategies = false
+
+    @Option(help: "Smallest change that counts, in percent (e.g. 5%).")
+    var threshold: Percentage = Percentage(value: 0.05)
+
+    @Option(help: "Output format: text or markdown (a table to paste into a pull request).")
+    var format: Comparison.Format = .text
+
+    @Flag(help: "Compare runs even if their seeds, scales or batch sizes differ.")
+    var force = false
+
+    func validate() throws {
+        if strategies {
+            guard files.count == 1 else { throw ValidationError("--strategies takes one results CSV; got \(files.count)") }
+            if force { throw ValidationError("--force applies to comparing two runs, not to --strategies") }
+        } else {
+            guard files.count == 2 else {
+                throw ValidationError("give two results CSVs (BASE.csv NEW.csv), or one with --strategies; got \(files.count)")
+            }
+        }
+    }
+
+    func run() throws {
+        let comparison: Comparison
+        let titles: (String, String)
+        do {
+            let first = try ResultsFile(url: URL(fileURLWithPath: files[0]))
+            if strategies {
+                comparison = try Comparison.strategies(in: first, baseline: Strategies.baseline.name, threshold: threshold.value)
+                titles = (Strategies.baseline.name, "strategy")
+            } else {
+                let second = try ResultsFile(url: URL(fileURLWithPath: files[1]))
+                comparison = try Comparison.runs(base: first, new: second, threshold: threshold.value, force: force)
+                titles = ("base", "new")
+            }
+        } catch {
+            throw reportFailure(error)
+        }
+        for warning in comparison.warnings { printError("warning: \(warning)") }
+        print(comparison.render(format, baseTitle: titles.0, newTitle: titles.1, threshold: threshold.value), terminator: "")
+        if !strategies, comparison.exitCode != 0 { throw ExitCode(comparison.exitCode) }
+    }
+}
+
+/// A percentage option: "5%" or "5" mean 0.05.
+struct Percentage: ExpressibleByArgument {
+    var value: Double
+
+    init(value: Double) { self.value = value }
+
+    init?(argument: String) {
+        let text = argument.hasSuffix("%") ? String(argument.dropLast()) : argument
+        guard let percent = Double(text), percent.isFinite, (0 ..< 100).contains(percent) else { return nil }
+        value = percent / 100
+    }
+
+    var defaultValueDescription: String { String(format: "%g%%", value * 100) }
+}
+
+extension Comparison.Format: ExpressibleByArgument {}

@@ -1,0 +1,152 @@
+import Dataset
+import Foundation
+@testable import Reporting
+import Workloads
+import XCTest
+
+/// Builds results files the way a run does, then doctors them.
+final class CompareTests: XCTestCase {
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("compare-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(at: folder) }
+
+    /// A run of three strategies × two workloads with samples around `base` ns (times `factor` for `slowed`).
+    func writeRun(_ name: String, seed: UInt64 = 42, factor: Double = 1, slowed: String? = nil, host: String = "h1", samples: Bool = true) throws -> URL {
+        let url = folder.appendingPathComponent(name)
+        let writer = try ResultsWriter(url: url, runID: name, force: true)
+        let plan = RunPlan(dataset: DatasetConfiguration(seed: seed, scale: 1_000))
+        let context = RunContext(runID: name, timestamp: "t", gitCommit: "c", gitDirty: false, sqliteVersion: "3.40.1",
+                                 swiftVersion: "6.3", build: "release", host: host)
+        var rng = SplitMix64(seed: 11)
+        var results: [WorkloadResult] = []
+        for workload in [Workload.countAll, .fetchPage] {
+            for strategy in ["single-table", "table-per-entity", "enum-entity"] {
+                let scale = strategy == slowed ? factor : 1
+                let values = (0 ..< 30).map { _ in UInt64((10_000 + Double(rng.next() % 200)) * scale) }
+                results.append(WorkloadResult(strategy: strategy, workload: workload, variant: "", rows: 1, samples: values,
+                                              warmups: 1, digest: AnswerDigest(.ordered, of: [1]), dbBytes: 1))
+            }
+        }
+        try writer.append(results, plan: plan, context: context)
+        if !samples { try FileManager.default.removeItem(at: writer.samplesURL) }
+        return url
+    }
+
+    func testIdenticalRunsAreUnchanged() throws {
+        let a = try ResultsFile(url: writeRun("a.csv"))
+        let comparison = try Comparison.runs(base: a, new: a, threshold: 0.05, force: false)
+        XCTAssertEqual(comparison.lines.count, 6)
+        XCTAssertTrue(comparison.lines.allSatisfy { $0.verdict == .unchanged && $0.method == .bootstrap })
+        XCTAssertEqual(comparison.exitCode, 0)
+        XCTAssertTrue(comparison.warnings.isEmpty)
+    }
+
+    func testATwiceSlowerMedianIsARegression() throws {
+        let base = try ResultsFile(url: writeRun("base.csv"))
+        let slower = try ResultsFile(url: writeRun("new.csv", factor: 2, slowed: "enum-entity"))
+        let comparison = try Comparison.runs(base: base, new: slower, threshold: 0.05, force: false)
+        let flagged = comparison.lines.filter { $0.verdict == .slower }
+        XCTAssertEqual(flagged.map(\.strategy), ["enum-entity", "enum-entity"])
+        XCTAssertEqual(flagged[0].ratio, 2, accuracy: 0.05)
+        XCTAssertGreaterThan(flagged[0].interval.lowerBound, 1.8)
+        XCTAssertEqual(comparison.exitCode, 2)
+        // The other way round it is an improvement, and only that.
+        let reverse = try Comparison.runs(base: slower, new: base, threshold: 0.05, force: false)
+        XCTAssertEqual(reverse.exitCode, 4)
+        // Without samples the interval comes from the medians' intervals, and the verdict holds.
+        let noSamples = try ResultsFile(url: writeRun("bare.csv", factor: 2, slowed: "enum-entity", samples: false))
+        let fallback = try Comparison.runs(base: base, new: noSamples, threshold: 0.05, force: false)
+        XCTAssertEqual(fallback.exitCode, 2)
+        XCTAssertTrue(fallback.lines.allSatisfy { $0.method == .intervals })
+        XCTAssertTrue(fallback.render(.markdown, baseTitle: "base", newTitle: "new", threshold: 0.05).contains("| fetch-page | enum-entity |"))
+    }
+
+    func testRunsOfDifferentSeedsAreRefusedUnlessForcedAndHostsAreWarned() throws {
+        let a = try ResultsFile(url: writeRun("a.csv"))
+        let b = try ResultsFile(url: writeRun("b.csv", seed: 7, host: "h2"))
+        XCTAssertThrowsError(try Comparison.runs(base: a, new: b, threshold: 0.05, force: false)) {
+            XCTAssertTrue("\($0)".contains("different seeds (42 vs 7)"), "\($0)")
+        }
+        let forced = try Comparison.runs(base: a, new: b, threshold: 0.05, force: true)
+        XCTAssertEqual(forced.warnings, ["the runs differ in hosts: h1 vs h2"])
+    }
+
+    func testStrategiesWithinARun() throws {
+        let run = try ResultsFile(url: writeRun("r.csv", factor: 3, slowed: "table-per-entity"))
+        let comparison = try Comparison.strategies(in: run, baseline: "single-table", threshold: 0.05)
+        XCTAssertEqual(comparison.lines.count, 4)
+        XCTAssertEqual(comparison.lines.filter { $0.verdict == .slower }.map(\.strategy), ["table-per-entity", "table-per-entity"])
+        XCTAssertTrue(comparison.lines.allSatisfy { $0.against == "single-table" })
+    }
+
+    func testTheBootstrapIsReproducible() {
+        let base = (0 ..< 50).map { Double(100 + $0 % 7) }
+        let new = (0 ..< 50).map { Double(120 + $0 % 5) }
+        XCTAssertEqual(Comparison.bootstrapRatioInterval(base: base, new: new), Comparison.bootstrapRatioInterval(base: base, new: new))
+    }
+
+    // MARK: Files that must be rejected, each with a line that says why
+
+    func rejection(_ text: String, name: String = "bad.csv") -> String {
+        let url = folder.appendingPathComponent(name)
+        try? Data(text.utf8).write(to: url)
+        do {
+            _ = try ResultsFile(url: url)
+            return "accepted"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    func testMalformedResultsFilesAreRejectedWithAReason() throws {
+        let good = try String(contentsOf: writeRun("good.csv", samples: false), encoding: .utf8)
+        let lines = good.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let header = lines[0]
+        let row = lines[1]
+        let columns = header.split(separator: ",").map(String.init)
+        func replacing(_ column: String, with value: String, in line: String) -> String {
+            var fields = try! CSV.parse(line + "\n")[0]
+            fields[columns.firstIndex(of: column)!] = value
+            return CSV.line(fields).trimmingCharacters(in: .newlines)
+        }
+        XCTAssertEqual(rejection(good), "accepted")
+        XCTAssertEqual(rejection(good.replacingOccurrences(of: "\n", with: "\r\n")), "accepted", "CRLF line ends are fine")
+        XCTAssertTrue(rejection("").hasSuffix("is empty"))
+        XCTAssertTrue(rejection(header + "\n").hasSuffix("has a header but no results"))
+        XCTAssertTrue(rejection(String(good.dropLast(7))).contains("looks truncated"))
+        XCTAssertTrue(rejection("name,size\nx,1\n").contains("no schema_version column"))
+        XCTAssertTrue(rejection(header.replacingOccurrences(of: "median_ns", with: "median") + "\n" + row + "\n").contains("the column median_ns is missing"))
+        XCTAssertTrue(rejection(header + "\n" + replacing("schema_version", with: "1", in: row) + "\n").contains("schema version 1, this bench reads version 2"))
+        XCTAssertTrue(rejection(header + "\n" + replacing("median_ns", with: "fast", in: row) + "\n").contains("median_ns is 'fast', not a non-negative number"))
+        XCTAssertTrue(rejection(header + "\n" + replacing("median_ns", with: "-3", in: row) + "\n").contains("line 2: median_ns is '-3'"))
+        XCTAssertTrue(rejection(header + "\n" + row + "\n" + row + "\n").contains("line 3 repeats single-table count-all from line 2"))
+        XCTAssertTrue(rejection(header + "\n" + row + ",extra\n").contains("line 2 has"))
+        XCTAssertTrue(rejection(header + "\n\"unterminated\n").contains("never closed"))
+        XCTAssertTrue(rejection("\u{FF}\u{FE}binary").contains("accepted") == false)
+        XCTAssertTrue("\(String(describing: try? ResultsFile(url: folder)))" == "nil")
+        XCTAssertThrowsError(try ResultsFile(url: folder)) { XCTAssertTrue("\($0)".contains("is a folder")) }
+        XCTAssertThrowsError(try ResultsFile(url: folder.appendingPathComponent("missing.csv"))) { XCTAssertTrue("\($0)".contains("does not exist")) }
+        // Quoted fields with commas and quotes are read as one field.
+        let quoted = replacing("host", with: "lab \"east\", rack 4", in: row)
+        let file = folder.appendingPathComponent("quoted.csv")
+        try Data((header + "\n" + quoted + "\n").utf8).write(to: file)
+        XCTAssertEqual(try ResultsFile(url: file).rows[0].fields["host"], "lab \"east\", rack 4")
+    }
+
+    func testRunsWithNothingInCommonAreRefused() throws {
+        let a = try ResultsFile(url: writeRun("a.csv"))
+        let text = try String(contentsOf: a.url, encoding: .utf8).replacingOccurrences(of: ",count-all,", with: ",count-leaf,")
+            .replacingOccurrences(of: ",fetch-page,", with: ",fetch-leaf,")
+        let other = folder.appendingPathComponent("other.csv")
+        try Data(text.utf8).write(to: other)
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent("a.samples.csv"))
+        XCTAssertThrowsError(try Comparison.runs(base: a, new: ResultsFile(url: other), threshold: 0.05, force: false)) {
+            XCTAssertTrue("\($0)".contains("no strategy and workload in common"), "\($0)")
+        }
+    }
+}
