@@ -13,7 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // C bridge: the system libsqlite3 (Debian: libsqlite3-dev). Only `SQLite` imports it.
+        // C bridge: the system libsqlite3 (Debian: libsqlite3-dev). Only `SQLite` (the wrapper) and
+        // `RawReference` (the yardstick the wrapper is measured against) import it.
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -21,12 +22,14 @@ let package = Package(
         ),
         // A thin SQLite wrapper: connections, statements, binding, one error type.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
+        // The yardstick for the wrapper's overhead: single-table insert and fetch in direct C calls.
+        .target(name: "RawReference", dependencies: ["CSQLite", "Dataset", "Strategies"]),
         // The publication model, the seeded random source and the streaming generator. No I/O.
         .target(name: "Dataset"),
         // The storage strategies behind one protocol, one file each, and their registry.
         .target(name: "Strategies", dependencies: ["SQLite", "Dataset"]),
         // Every workload once, the timing loop and the answer digests.
-        .target(name: "Workloads", dependencies: ["Strategies", "Dataset", "SQLite"]),
+        .target(name: "Workloads", dependencies: ["Strategies", "Dataset", "SQLite", "RawReference"]),
         // Results: statistics, run context, CSV, console tables.
         .target(name: "Reporting", dependencies: ["Workloads", "Strategies", "SQLite", "Dataset"]),
         // The command line.

@@ -300,12 +300,16 @@ public struct CoreDataStore {
         return [UInt8](data)
     }
 
+    public static let readMaxSQL = "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"
+    /// Sets the new `Z_MAX`, guarded by the old one (Core Data's optimistic reservation).
+    public static let reserveSQL = "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?"
+
     /// Reserves `count` primary keys for `entityName`'s hierarchy (`Z_MAX` lives on the root's row)
     /// and returns the first; call it inside the save's transaction, as Core Data does.
     public func reservePrimaryKeys(_ entityName: String, count: Int) throws -> Int64 {
         let root = model.number(model.root(entityName))
-        let current = try database.scalarInt("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [root]) ?? 0
-        let update = try database.cachedStatement("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?")
+        let current = try database.scalarInt(Self.readMaxSQL, [root]) ?? 0
+        let update = try database.cachedStatement(Self.reserveSQL)
         try update.bind([current + Int64(count), root, current])
         try update.run()
         return current + 1

@@ -38,7 +38,7 @@ public final class SingleTableStrategy: StorageStrategy {
               uniquenessConstraints: [["name"]]),
     ])
 
-    static let entityNumbers: [EntityKind: Int64] = Dictionary(uniqueKeysWithValues: EntityKind.allCases.map {
+    public static let entityNumbers: [EntityKind: Int64] = Dictionary(uniqueKeysWithValues: EntityKind.allCases.map {
         ($0, Int64(model.number($0.entityName)))
     })
 
@@ -49,7 +49,7 @@ public final class SingleTableStrategy: StorageStrategy {
         t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZPAPERTYPE, t0.ZPAGECOUNT, t0.ZWORDCOUNT, t0.ZCREATEDATE, \
         t0.ZPUBLISHDATE, t0.ZUPDATEDATE, t0.ZTITLE, t0.ZDOI, t0.ZBLOGNAME, t0.ZURL, t0.ZISBN, t0.ZURL1, t0.ZUID
         """
-    static let fetchAllSQL = "SELECT \(selectList) FROM ZPUBLICATION t0 ORDER BY t0.ZPUBLISHDATE DESC, t0.ZUID DESC"
+    public static let fetchAllSQL = "SELECT \(selectList) FROM ZPUBLICATION t0 ORDER BY t0.ZPUBLISHDATE DESC, t0.ZUID DESC"
     static let fetchNewestSQL = "SELECT \(selectList) FROM ZPUBLICATION t0 ORDER BY t0.ZPUBLISHDATE DESC, t0.ZUID DESC LIMIT ?"
     static let fetchBooksSQL = "SELECT \(selectList) FROM ZPUBLICATION t0 WHERE t0.Z_ENT = ?"
     /// `ANY tags.name == %@`: Core Data joins through the relationship and adds DISTINCT.
@@ -64,10 +64,10 @@ public final class SingleTableStrategy: StorageStrategy {
         WHERE (t0.ZPUBLISHDATE >= ? AND t0.ZPUBLISHDATE < ?) AND t0.Z_ENT = ?
         """
     static let bookByISBNSQL = "SELECT \(selectList) FROM ZPUBLICATION t0 WHERE t0.ZISBN = ? AND t0.Z_ENT = ? LIMIT 1"
-    static let insertTagLinkSQL = "INSERT INTO Z_1TAGS (Z_1PUBLICATIONS, Z_6TAGS) VALUES (?, ?)"
+    public static let insertTagLinkSQL = "INSERT INTO Z_1TAGS (Z_1PUBLICATIONS, Z_6TAGS) VALUES (?, ?)"
 
     /// One INSERT per entity: Z_PK, Z_ENT, Z_OPT, the five shared columns, then the entity's own.
-    static let insertSQL: [EntityKind: String] = {
+    public static let insertSQL: [EntityKind: String] = {
         let shared = "Z_PK, Z_ENT, Z_OPT, ZUID, ZTITLE, ZPUBLISHDATE, ZCREATEDATE, ZUPDATEDATE"
         let own: [EntityKind: [String]] = [
             .publication: [], .book: ["ZISBN", "ZPAGECOUNT"], .academicPaper: ["ZPAPERTYPE", "ZDOI"],

@@ -1,5 +1,6 @@
 import Dataset
 import Foundation
+import RawReference
 import SQLite
 import Strategies
 
@@ -17,6 +18,9 @@ public struct RunPlan: Sendable {
     public var timeBudget: Double?
     public var minRepetitions: Int
     public var maxRepetitions: Int
+    /// Whether the `raw` reference (single-table work in direct SQLite calls) joins `insert-bulk`
+    /// and `fetch-polymorphic` when `single-table` runs.
+    public var includeRaw: Bool
     /// Where the run's temporary folder of stores is made.
     public var temporaryParent: URL
 
@@ -28,7 +32,8 @@ public struct RunPlan: Sendable {
         strategies: [String] = Strategies.names, workloads: [Workload] = Workload.allCases,
         dataset: DatasetConfiguration = DatasetConfiguration(), batchSize: Int = defaultBatchSize,
         repetitions: Int? = nil, timeBudget: Double? = nil, minRepetitions: Int = defaultMinRepetitions,
-        maxRepetitions: Int = defaultMaxRepetitions, temporaryParent: URL = FileManager.default.temporaryDirectory
+        maxRepetitions: Int = defaultMaxRepetitions, includeRaw: Bool = true,
+        temporaryParent: URL = FileManager.default.temporaryDirectory
     ) {
         self.strategies = strategies
         self.workloads = workloads
@@ -38,6 +43,7 @@ public struct RunPlan: Sendable {
         self.timeBudget = timeBudget
         self.minRepetitions = minRepetitions
         self.maxRepetitions = maxRepetitions
+        self.includeRaw = includeRaw
         self.temporaryParent = temporaryParent
     }
 
@@ -167,12 +173,18 @@ public final class Runner {
         }
 
         let reads = plan.workloads.filter { !$0.isInsert }
+        let singleTable = contenders.firstIndex { $0.name == SingleTableStrategy.name }
+        let raw = plan.includeRaw && singleTable != nil ? Contender.raw(parameters: parameters) : nil
         // The last timed insert-bulk repetition builds exactly the store the reads need; keep it.
         var readStores: [(any ContenderStore)?] = Array(repeating: nil, count: contenders.count)
         for workload in plan.workloads where workload.isInsert {
             let keep = workload == .insertBulk && !reads.isEmpty
-            let (group, kept) = try measureInsert(workload, contenders, keepLastStores: keep)
-            if keep { readStores = kept }
+            let withRaw = workload == .insertBulk ? contenders + [raw].compactMap { $0 } : contenders
+            let (group, kept) = try measureInsert(workload, withRaw, keepLastStores: keep)
+            if keep {
+                readStores = Array(kept.prefix(contenders.count))
+                kept.dropFirst(contenders.count).forEach { $0?.remove() }
+            }
             report(group)
         }
         guard !reads.isEmpty else { return results }
@@ -185,7 +197,13 @@ public final class Runner {
         let stores = readStores.compactMap { $0 }
         for workload in reads {
             for variant in workload.variants {
-                report(try measureRead(workload, variant, contenders, stores))
+                if workload == .fetchPolymorphic, let raw, let singleTable {
+                    // The raw reference reads the single-table store through a second connection.
+                    let rawStore = try raw.open(stores[singleTable].path)
+                    report(try measureRead(workload, variant, contenders + [raw], stores + [rawStore]))
+                } else {
+                    report(try measureRead(workload, variant, contenders, stores))
+                }
             }
         }
         return results
@@ -268,7 +286,9 @@ public final class Runner {
     }
 
     private func checkAgreement(_ caseName: String, _ contenders: [Contender], _ answers: [Sample]) throws {
-        for index in answers.indices.dropFirst() where answers[index].digest != answers[0].digest {
+        // An answer without a full digest (the raw reference's fetch builds no objects) must match in rows.
+        for index in answers.indices.dropFirst() where answers[index].rows != answers[0].rows
+            || (answers[index].digestIsFull && answers[index].digest != answers[0].digest) {
             throw BenchmarkFailure.disagreement(
                 caseName: caseName, first: contenders[0].name, firstDigest: answers[0].digest.description, firstRows: answers[0].digest.count,
                 second: contenders[index].name, secondDigest: answers[index].digest.description, secondRows: answers[index].digest.count)
@@ -298,10 +318,21 @@ struct Contender {
         name = S.name
         open = { path in try StrategyStore<S>(path: path, parameters: parameters) }
     }
+
+    private init(name: String, open: @escaping (String) throws -> any ContenderStore) {
+        self.name = name
+        self.open = open
+    }
+
+    /// The `raw` reference: single-table's insert-bulk and fetch-polymorphic in direct SQLite calls.
+    static func raw(parameters: WorkloadParameters) -> Contender {
+        Contender(name: RawStore.name) { path in RawStore(path: path, parameters: parameters) }
+    }
 }
 
 /// One open store of one strategy, and what the runner does with it.
 protocol ContenderStore: AnyObject {
+    var path: String { get }
     /// The store's size after its last checkpoint.
     var bytes: Int64 { get }
     /// One timed repetition of a read workload.
@@ -399,6 +430,67 @@ final class StrategyStore<S: StorageStrategy>: ContenderStore {
     }
 }
 
+/// The raw reference's store: a single-table store written and read with `RawSingleTable`.
+/// Setup and checks go through the single-table strategy, untimed; only the raw calls are timed.
+final class RawStore: ContenderStore {
+    static let name = "raw"
+    let path: String
+    private(set) var bytes: Int64 = 0
+    private let parameters: WorkloadParameters
+    private var raw: RawSingleTable?
+
+    init(path: String, parameters: WorkloadParameters) {
+        self.path = path
+        self.parameters = parameters
+        bytes = fileSize(path)
+    }
+
+    private func connection() throws -> RawSingleTable {
+        if let raw { return raw }
+        let opened = try RawSingleTable(path: path)
+        raw = opened
+        return opened
+    }
+
+    func read(_ workload: Workload, _ variant: String) throws -> Sample {
+        precondition(workload == .fetchPolymorphic, "the raw reference only fetches everything")
+        let raw = try connection()
+        let start = DispatchTime.now().uptimeNanoseconds
+        let answer = try raw.fetchAll()
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        // No objects to digest: the row count and the checksum of every column stand in for the answer.
+        return Sample(nanoseconds: elapsed, rows: answer.rows, digest: AnswerDigest(.ordered, of: [answer.rows, Int(truncatingIfNeeded: answer.checksum)]),
+                      digestIsFull: false)
+    }
+
+    func timedInsert(_ generator: DatasetGenerator, _ range: Range<Int>, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws -> Sample {
+        precondition(range == 0 ..< generator.configuration.scale, "the raw reference only inserts in bulk")
+        let checker = SingleTableStrategy(database: try StoreFile.open(path))
+        try checker.createSchema(tags: generator.tags)
+        let raw = try connection()
+        var elapsed: UInt64 = 0
+        for batch in generator.batches(of: batchSize) {
+            elapsed += try Sample.nanoseconds { try raw.insert(batch) }
+        }
+        self.raw = nil
+        // The raw insert must build exactly the store the single-table strategy builds.
+        try StrategyStore<SingleTableStrategy>.verify(checker, expected)
+        let digest = AnswerDigest(.ordered, of: try checker.fetchAll())
+        try StoreFile.checkpoint(checker.database)
+        bytes = fileSize(path)
+        return Sample(nanoseconds: elapsed, rows: range.count, digest: digest)
+    }
+
+    func populate(_ generator: DatasetGenerator, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws {
+        preconditionFailure("the raw reference reads the single-table store; it never populates one")
+    }
+
+    func remove() {
+        raw = nil
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}
+
 func fileSize(_ path: String) -> Int64 {
     ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
 }
@@ -408,6 +500,8 @@ struct Sample {
     var nanoseconds: UInt64
     var rows: Int
     var digest: AnswerDigest
+    /// Whether `digest` covers every field of the answer (false: it stands for the row count only).
+    var digestIsFull = true
 
     /// Times `body` alone; the answer is digested after the clock stops, which also keeps it alive.
     static func timed<T: Digestible>(_ order: AnswerDigest.Order, _ body: () throws -> [T]) throws -> Sample {

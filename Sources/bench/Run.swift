@@ -36,6 +36,9 @@ struct Run: ParsableCommand {
     @Option(help: "With --time-budget: at most this many timed repetitions (default \(RunPlan.defaultMaxRepetitions)).")
     var maxRepetitions: Int = RunPlan.defaultMaxRepetitions
 
+    @Flag(inversion: .prefixedNo, help: "Measure the raw reference (single-table's insert-bulk and fetch-polymorphic in direct SQLite calls) beside single-table.")
+    var raw = true
+
     @Option(help: "Path of the results CSV (default: results/<timestamp>.csv). Its folder must exist.")
     var output: String?
 
@@ -88,7 +91,7 @@ struct Run: ParsableCommand {
         let plan = RunPlan(
             strategies: try selectedStrategies(), workloads: try selectedWorkloads(),
             dataset: dataset.configuration, batchSize: dataset.batch, repetitions: repetitions,
-            timeBudget: timeBudget, minRepetitions: minRepetitions, maxRepetitions: maxRepetitions
+            timeBudget: timeBudget, minRepetitions: minRepetitions, maxRepetitions: maxRepetitions, includeRaw: raw
         )
         let context = RunContext.current(date: started, temporaryParent: plan.temporaryParent)
         let writer: ResultsWriter

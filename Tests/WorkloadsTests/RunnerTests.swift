@@ -14,19 +14,26 @@ final class RunnerTests: XCTestCase {
         }
         let results = try runner.run()
         let cases = Workload.allCases.reduce(0) { $0 + $1.variants.count }
-        XCTAssertEqual(results.count, Strategies.all.count * cases)
+        XCTAssertEqual(results.count, Strategies.all.count * cases + 2, "every strategy and case, plus raw's two")
         XCTAssertEqual(events.count, results.count, "every result is reported as it completes")
-        for (caseName, group) in Dictionary(grouping: results, by: \.caseName) {
+        let raw = results.filter { $0.strategy == "raw" }
+        XCTAssertEqual(raw.map(\.caseName), ["insert-bulk", "fetch-polymorphic"])
+        let strategies = results.filter { $0.strategy != "raw" }
+        for (caseName, group) in Dictionary(grouping: strategies, by: \.caseName) {
             XCTAssertEqual(Set(group.map(\.digest.value)).count, 1, "\(caseName): digests differ")
             XCTAssertEqual(Set(group.map(\.rows)).count, 1, "\(caseName): row counts differ")
             XCTAssertEqual(group.count, Strategies.all.count)
         }
+        // The raw insert builds the very store single-table builds; the raw fetch returns as many rows.
+        let insert = results.filter { $0.caseName == "insert-bulk" }
+        XCTAssertEqual(Set(insert.map(\.digest.value)).count, 1)
+        XCTAssertEqual(raw[1].rows, 400)
         for result in results {
             XCTAssertEqual(result.samples.count, 2)
             XCTAssertTrue(result.samples.allSatisfy { $0 > 0 }, "\(result.strategy) \(result.caseName) has a zero sample")
             XCTAssertGreaterThan(result.dbBytes, 0)
         }
-        let byCase = Dictionary(grouping: results, by: \.caseName).mapValues { $0[0].rows }
+        let byCase = Dictionary(grouping: strategies, by: \.caseName).mapValues { $0[0].rows }
         XCTAssertEqual(byCase["insert-bulk"], 400)
         XCTAssertEqual(byCase["insert-single"], Workload.singleInsertCount)
         XCTAssertEqual(byCase["fetch-polymorphic"], 400)
@@ -52,6 +59,23 @@ final class RunnerTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("single-table") && "\(error)".contains(DroppingBooksStrategy.name))
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: runner.temporaryFolder.path), "temporary stores are removed after a failure")
+    }
+
+    func testRawIsLeftOutWhenAskedOrWithoutSingleTable() throws {
+        let dataset = DatasetConfiguration(seed: 3, scale: 100)
+        let withoutSingleTable = RunPlan(strategies: ["enum-entity"], workloads: [.fetchPolymorphic], dataset: dataset, repetitions: 1)
+        XCTAssertEqual(try Runner(plan: withoutSingleTable).run().map(\.strategy), ["enum-entity"])
+        let noRaw = RunPlan(strategies: ["single-table"], workloads: [.fetchPolymorphic], dataset: dataset, repetitions: 1, includeRaw: false)
+        XCTAssertEqual(try Runner(plan: noRaw).run().map(\.strategy), ["single-table"])
+    }
+
+    func testATimeBudgetRepeatsUntilSpentWithinBounds() throws {
+        let dataset = DatasetConfiguration(seed: 3, scale: 200)
+        let tiny = RunPlan(strategies: ["single-table"], workloads: [.countAll], dataset: dataset, timeBudget: 0.05, minRepetitions: 3, maxRepetitions: 40)
+        XCTAssertEqual(try Runner(plan: tiny).run()[0].samples.count, 40, "a fast case stops at the maximum")
+        let slow = RunPlan(strategies: ["single-table"], workloads: [.fetchPolymorphic], dataset: dataset, timeBudget: 0.000_001,
+                           minRepetitions: 7, maxRepetitions: 40, includeRaw: false)
+        XCTAssertEqual(try Runner(plan: slow).run()[0].samples.count, 7, "an exhausted budget still gives the minimum")
     }
 
     func testReadsWithoutInsertBulkPopulateTheirOwnStore() throws {
