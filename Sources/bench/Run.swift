@@ -45,7 +45,7 @@ struct Run: ParsableCommand {
     @Flag(help: "Replace the --output file if it exists.")
     var force = false
 
-    @Flag(help: "Print only the final table and the path of the CSV.")
+    @Flag(help: "Print only the final table and the path of the CSV (no progress, no noise warning).")
     var quiet = false
 
     func validate() throws {
@@ -123,7 +123,7 @@ struct Run: ParsableCommand {
         }
         print(ConsoleTable.render(results, baseline: Strategies.baseline.name), terminator: "")
         let noisy = results.filter { Statistics($0.samples).isNoisy }
-        if !noisy.isEmpty {
+        if !noisy.isEmpty, !quiet {
             printError("noisy: \(noisy.count) of \(results.count) medians have a confidence interval wider than 5 % (marked ! in the table): rerun or raise --time-budget")
         }
         // The path as the user would type it: relative for the default results folder.
