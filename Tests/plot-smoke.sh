@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Smoke test of plot.gnuplot (needs gnuplot 5.4+, Debian package gnuplot-nox).
+#
+#     bash Tests/plot-smoke.sh results/X.csv
+#
+# 1. plots the given results CSV and checks that the medians chart is a valid 1600x900 PNG,
+#    and so is the scaling chart when the script reports writing one;
+# 2. plots a small CSV made here with two scales and awkward RFC 4180 fields (a quoted comma,
+#    doubled quotes, a line break inside quotes, CRLF line ends) and checks both charts;
+# 3. checks that bad input (no csv variable, a missing file, a CSV without the needed columns)
+#    makes gnuplot exit non-zero with a "plot.gnuplot: error:" line.
+# PNGs go to a temporary folder, removed at the end; nothing is written next to the CSV.
+set -euo pipefail
+
+if [[ $# -ne 1 ]]; then
+  echo "usage: bash Tests/plot-smoke.sh <results.csv>" >&2
+  exit 2
+fi
+csv=$1
+root="$(cd "$(dirname "$0")/.." && pwd)"
+script="$root/plot.gnuplot"
+
+command -v gnuplot >/dev/null || { echo "plot-smoke: gnuplot is not installed (apt-get install gnuplot-nox)" >&2; exit 1; }
+[[ -r $csv ]] || { echo "plot-smoke: cannot read $csv" >&2; exit 1; }
+gnuplot --version
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+fail() { echo "plot-smoke: FAIL: $*" >&2; exit 1; }
+
+# a gnuplot single-quoted string literal ('' stands for ')
+gq() { local s=${1//\'/\'\'}; printf "'%s'" "$s"; }
+
+# run plot.gnuplot on $1 with PNGs into $2; its messages (stderr) into $tmp/log
+plot() { gnuplot -e "csv=$(gq "$1"); out=$(gq "$2")" "$script" 2>"$tmp/log"; }
+
+# a non-empty PNG with the PNG signature and the expected 1600x900 size (IHDR bytes 16-23)
+check_png() {
+  local f=$1
+  [[ -s $f ]] || fail "$f missing or empty"
+  [[ "$(head -c 8 "$f" | od -An -tx1 | tr -d ' \n')" == 89504e470d0a1a0a ]] || fail "$f is not a PNG"
+  local wh
+  wh="$(od -An -tu1 -j16 -N8 "$f" | tr -s ' \n' ' ')"
+  read -r w1 w2 w3 w4 h1 h2 h3 h4 <<<"$wh"
+  local w=$(((w1 << 24) | (w2 << 16) | (w3 << 8) | w4)) h=$(((h1 << 24) | (h2 << 16) | (h3 << 8) | h4))
+  [[ $w -eq 1600 && $h -eq 900 ]] || fail "$f is ${w}x${h}, expected 1600x900"
+  echo "ok: $(basename "$f") ($(wc -c <"$f") bytes, ${w}x${h})"
+}
+
+# --- 1. the given CSV ----------------------------------------------------------------------
+mkdir "$tmp/given"
+plot "$csv" "$tmp/given" || { cat "$tmp/log" >&2; fail "gnuplot failed on $csv"; }
+cat "$tmp/log"
+base="$(basename "$csv" .csv)"
+check_png "$tmp/given/$base.medians.png"
+if grep -q "wrote .*\.scaling\.png" "$tmp/log"; then
+  check_png "$tmp/given/$base.scaling.png"
+else
+  [[ ! -e $tmp/given/$base.scaling.png ]] || fail "a scaling chart was written but not reported"
+fi
+
+# --- 2. a made-up CSV: two scales, quoted fields with commas, quotes and a line break --------
+# The columns are a subset of the real header, in another order: the script finds them by name.
+mkdir "$tmp/made"
+made="$tmp/made/made up.csv"
+{
+  printf 'run_id,cpu_model,scale,strategy,workload,variant,rows,median_ns,ci_low_ns,ci_high_ns,temp_dir\r\n'
+  for scale in 1000 10000; do
+    for s in single-table "enum,entity"; do
+      q=$([[ $s == *,* ]] && echo "\"$s\"" || echo "$s")
+      m=$((scale * 40)); [[ $s == single-table ]] || m=$((m * 2))
+      printf 'r1,"CPU, ""fast""\r\nmodel",%d,%s,fetch-by-tag,popular,%d,%d,%d,%d,"/tmp/a,b"\r\n' \
+        "$scale" "$q" $((scale / 3)) "$m" $((m * 9 / 10)) $((m * 12 / 10))
+      printf 'r1,plain,%d,%s,count-all,,1,%d,%d,%d,/tmp\r\n' "$scale" "$q" 5000 4800 5600
+    done
+  done
+} >"$made"
+plot "$made" "$tmp/made" || { cat "$tmp/log" >&2; fail "gnuplot failed on the made-up CSV"; }
+cat "$tmp/log"
+grep -q "warning" "$tmp/log" && fail "unexpected warning on the made-up CSV"
+check_png "$tmp/made/made up.medians.png"
+check_png "$tmp/made/made up.scaling.png"
+
+# --- 3. bad input: non-zero exit and one clear error line ----------------------------------
+expect_error() {  # description, gnuplot -e text
+  local rc=0
+  gnuplot -e "$2" "$script" 2>"$tmp/log" || rc=$?
+  [[ $rc -ne 0 ]] || fail "$1: gnuplot exited 0"
+  grep -q '^plot.gnuplot: error:' "$tmp/log" || { cat "$tmp/log" >&2; fail "$1: no 'plot.gnuplot: error:' line"; }
+  echo "ok: $1 -> exit $rc: $(grep '^plot.gnuplot: error:' "$tmp/log")"
+}
+expect_error "no csv variable" "out=$(gq "$tmp")"
+expect_error "missing file" "csv=$(gq "$tmp/does-not-exist.csv")"
+printf 'a,b\n1,2\n' >"$tmp/other.csv"
+expect_error "not a results CSV" "csv=$(gq "$tmp/other.csv")"
+
+echo "plot-smoke: all checks passed"

@@ -1,0 +1,481 @@
+# plot.gnuplot: charts of a bench results CSV (README, "The CSV").
+#
+# Usage (gnuplot 5.4 or later; Debian/Ubuntu package: gnuplot-nox):
+#
+#     gnuplot -e "csv='results/X.csv'" plot.gnuplot
+#     gnuplot -e "csv='results/X.csv'; out='charts'" plot.gnuplot    # PNGs into ./charts
+#
+# writes, next to the CSV unless `out` names another (existing) folder:
+#
+#   X.medians.png  always: one group of bars per workload case (workload/variant), one bar per
+#                  strategy: the median time of one repetition, whiskers from ci_low_ns to
+#                  ci_high_ns (the median's confidence interval), log time axis. When the CSV
+#                  holds several scales, this chart shows the largest one (the title says so).
+#   X.scaling.png  only when the CSV holds more than one distinct scale: one panel per case,
+#                  median (with its interval) against scale, one line per strategy, log-log.
+#
+# Bad input (no `csv` variable, an unreadable or empty file, a header without the columns used)
+# prints one line starting with "plot.gnuplot: error:" and exits with a non-zero status.
+#
+# Columns used, found by name in the header: strategy, workload, variant, scale, median_ns,
+# ci_low_ns, ci_high_ns (schema version 2; without them, as in version 1 files, the charts
+# have no whiskers); optional: rows, run_id, git_commit, git_dirty, sqlite_version, build,
+# cpu_model, cpu_cores. Strategies, cases and scales come from the file, in the order they
+# first appear (scales sorted); nothing about them is hard-coded here.
+#
+# How the CSV is read. The bench writes RFC 4180 CSV: a field holding a comma, a double quote
+# or a line break is quoted, with inner quotes doubled. gnuplot 5.4's own CSV reader
+# (`set datafile separator comma`) keeps "a,b" in one column, but mis-splits a field with
+# doubled quotes ("say ""hi"", there") and cannot join a quoted line break, which would shift
+# or drop whole rows. So the file is read by a small awk program (below) that implements
+# RFC 4180 and hands gnuplot plain numbers and names. It is written for POSIX awk and avoids
+# gawk extensions, so it runs with mawk (Debian's default awk), gawk, busybox awk and the BSD
+# awk of macOS. Remaining limitation: a NUL byte in the file is not handled (the bench never
+# writes one). Rows with the same (scale, strategy, workload, variant) -- e.g. two runs at one
+# scale concatenated -- keep the last one, with a warning.
+#
+# Concatenating runs: keep one header, e.g.  { cat a.csv; tail -n +2 b.csv; } > all.csv
+# (repeated header lines are skipped anyway).
+
+# ---------------------------------------------------------------------------------------------
+# Arguments and sanity checks
+# ---------------------------------------------------------------------------------------------
+
+if (!exists("csv")) {
+    print "plot.gnuplot: error: no input CSV; run:  gnuplot -e \"csv='results/X.csv'\" plot.gnuplot"
+    exit status 2
+}
+if (GPVAL_VERSION < 5.4) {
+    print sprintf("plot.gnuplot: error: gnuplot 5.4 or later needed, this is %.1f", GPVAL_VERSION)
+    exit status 2
+}
+csv = "" . csv          # also accepts csv=123 (a number) without a type error later
+
+# Single-quote a string for /bin/sh (the pipe below runs through the shell):
+# every ' becomes '\'' and the whole is wrapped in '...'.
+_shq(s) = (_q = strstrt(s, "'")) == 0 ? s : s[1:_q-1] . "'\\''" . _shq(s[_q+1:])
+shq(s) = "'" . _shq(s) . "'"
+
+# ---------------------------------------------------------------------------------------------
+# The CSV reader (POSIX awk). It prints gnuplot commands, which `load` runs:
+#   csv_error = '...'                     on bad input (then nothing else)
+#   nstrat, STRAT[s]                      strategy names, first-appearance order
+#   ncase, CASE[c]                        "workload" or "workload/variant", first-appearance order
+#   nscale, SCALE[k]                      distinct scales, ascending
+#   ntop, TOPCASE[p], TOPROWS[p]          cases present at the largest scale, and their rows
+#   topstrats                             "1 2 3": strategy numbers present at the largest scale
+#   $TOP                                  pos strategy median_ms lo_ms hi_ms   (largest scale)
+#   top_lo, top_hi                        smallest ci_low / largest ci_high there, ms
+#   CASESTRATS[c], CASEBLOCK[c]           strategies with data for case c; its first block
+#   CLO[c], CHI[c]                        smallest ci_low / largest ci_high of case c, ms
+#   $SCAL                                 one block per (case, strategy): scale median lo hi
+#   info_top, info_all                    run description for the chart titles
+#   has_ci                                1 when the file has ci_low_ns and ci_high_ns
+#   nwarn, WARN[i]                        warnings to print
+# It must not contain a single quote (it is passed in '...' to the shell): \047 stands for one.
+# ---------------------------------------------------------------------------------------------
+
+$AWK << AWK_END
+# gnuplot string literal: single quotes, inner ones doubled; no line breaks
+function gq(s) { gsub(/[\r\n\t]/, " ", s); gsub(/\047/, "\047\047", s); return "\047" s "\047" }
+function fail(msg) { print "csv_error = " gq(msg); exit }
+function isnum(s) { return s ~ /^[ ]*[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?[ ]*$/ }
+function warn(msg) { W[++nw] = msg }
+
+# Read one CSV record into REC (physical lines joined while a quoted field is open).
+# Returns 1, or 0 at end of file.
+function readrec(   line, r, t) {
+    r = (getline line < F)
+    if (r < 0) fail("cannot read " F)
+    if (r == 0) return 0
+    LINE++
+    sub(/\r$/, "", line)
+    REC = line
+    t = REC
+    while (gsub(/"/, "", t) % 2 == 1) {
+        r = (getline line < F)
+        if (r <= 0) fail(F ": a quoted field is never closed (line " LINE ")")
+        LINE++
+        sub(/\r$/, "", line)
+        REC = REC "\n" line
+        t = REC
+    }
+    return 1
+}
+
+# Split REC into f[1..n] (RFC 4180); returns n.
+function splitrec(rec, f,    n, i, c, fld, inq, len) {
+    split("", f)
+    if (index(rec, "\"") == 0) return split(rec, f, ",")
+    n = 0; fld = ""; inq = 0; len = length(rec)
+    for (i = 1; i <= len; i++) {
+        c = substr(rec, i, 1)
+        if (inq) {
+            if (c == "\"") {
+                if (substr(rec, i + 1, 1) == "\"") { fld = fld "\""; i++ } else inq = 0
+            } else fld = fld c
+        } else if (c == "\"") inq = 1
+        else if (c == ",") { f[++n] = fld; fld = "" }
+        else fld = fld c
+    }
+    f[++n] = fld
+    return n
+}
+
+function get(name) { return (name in col) ? V[col[name]] : "" }
+
+# Run description for a title, from the rows of one scale (sc), or of all (sc == ""):
+# the run id (or how many runs), then commit, SQLite, build and CPU of the last row read.
+function describe(sc,    k, ids, nid, s, m) {
+    nid = 0
+    for (k in RUNOF) if (sc == "" || SCOF[k] == sc) { if (!(RUNOF[k] in ids)) { ids[RUNOF[k]] = 1; nid++ } }
+    s = ""
+    if (nid == 1) { for (k in ids) if (k != "") s = "run " k }
+    else if (nid > 1) s = nid " runs"
+    m = (sc == "") ? META : METAOF[sc]
+    if (m != "") s = s (s == "" ? "" : " \342\200\242 ") m
+    return s
+}
+
+BEGIN {
+    F = ARGV[1]; ARGV[1] = ""; LINE = 0; nw = 0; debug = 0
+    if (F == "") fail("no CSV file named")
+    if (!readrec()) fail(F ": empty file")
+    nh = splitrec(REC, H)
+    if (substr(H[1], 1, 3) == "\357\273\277") H[1] = substr(H[1], 4)     # UTF-8 BOM
+    for (i = 1; i <= nh; i++) col[H[i]] = i
+    nreq = split("strategy workload variant scale median_ns", R, " ")
+    for (i = 1; i <= nreq; i++)
+        if (!(R[i] in col)) fail(F ": no column " R[i] " in the first line (not a bench results CSV?)")
+    hasci = ("ci_low_ns" in col) && ("ci_high_ns" in col)
+    if (!hasci) warn("no ci_low_ns/ci_high_ns columns (a schema version 1 file?): medians without intervals")
+
+    nstrat = 0; ncase = 0; nscale = 0; nkeys = 0; bad = 0; skipped = 0; dup = 0
+    while (readrec()) {
+        n = splitrec(REC, V)
+        if (n == 1 && V[1] == "") continue                          # blank line
+        if (get("strategy") == "strategy" && get("median_ns") == "median_ns") continue  # header again
+        if (n != nh) { if (!bad++) badline = LINE; continue }
+        st = get("strategy"); wl = get("workload"); va = get("variant"); sc = get("scale")
+        med = get("median_ns"); lo = get("ci_low_ns"); hi = get("ci_high_ns")
+        if (!isnum(sc) || !isnum(med) || med + 0 <= 0) { if (!skipped++) skipline = LINE; continue }
+        sc += 0; med += 0
+        lo = (isnum(lo) && lo + 0 > 0) ? lo + 0 : med
+        hi = (isnum(hi) && hi + 0 > 0) ? hi + 0 : med
+
+        if (!(st in SI)) { SI[st] = ++nstrat; SN[nstrat] = st }
+        ck = wl SUBSEP va
+        if (!(ck in CI)) { CI[ck] = ++ncase; CN[ncase] = (va == "" ? wl : wl "/" va) }
+        if (!(sc in SCI)) { SCI[sc] = 1; SC[++nscale] = sc }
+        k = sc SUBSEP CI[ck] SUBSEP SI[st]
+        if (k in MED) dup++
+        MED[k] = med / 1e6; LO[k] = lo / 1e6; HI[k] = hi / 1e6; ROWS[k] = get("rows")
+        RUNOF[k] = get("run_id"); SCOF[k] = sc
+        if (get("build") == "debug") debug = 1
+        # description of the machine and build, from the last row read (of each scale)
+        m = ""
+        if (get("git_commit") != "") m = "commit " get("git_commit") (get("git_dirty") == "true" ? " (dirty)" : "")
+        if (get("sqlite_version") != "") m = m (m == "" ? "" : " \342\200\242 ") "SQLite " get("sqlite_version")
+        if (get("build") != "") m = m (m == "" ? "" : " \342\200\242 ") get("build") " build"
+        if (get("cpu_model") != "") m = m (m == "" ? "" : " \342\200\242 ") get("cpu_model") (get("cpu_cores") != "" ? " \303\227 " get("cpu_cores") : "")
+        META = m; METAOF[sc] = m
+    }
+    close(F)
+    if (nscale == 0) fail(F ": no result rows" (bad ? " (" bad " rows with the wrong number of fields, first at line " badline ")" : ""))
+
+    # scales ascending (insertion sort)
+    for (i = 2; i <= nscale; i++) { v = SC[i]; for (j = i - 1; j >= 1 && SC[j] > v; j--) SC[j + 1] = SC[j]; SC[j + 1] = v }
+    top = SC[nscale]
+
+    if (bad) warn(bad " rows with the wrong number of fields were skipped (first at line " badline ")")
+    if (skipped) warn(skipped " rows without a numeric scale or positive median_ns were skipped (first at line " skipline ")")
+    if (dup) warn(dup " rows repeat an earlier (scale, strategy, workload, variant); the last one read is plotted")
+    if (debug) warn("some rows come from a debug build: their numbers are not meaningful")
+
+    print "nstrat = " nstrat; print "array STRAT[" nstrat "]"
+    for (s = 1; s <= nstrat; s++) print "STRAT[" s "] = " gq(SN[s])
+    print "ncase = " ncase; print "array CASE[" ncase "]"
+    for (c = 1; c <= ncase; c++) print "CASE[" c "] = " gq(CN[c])
+    print "nscale = " nscale; print "array SCALE[" nscale "]"
+    for (i = 1; i <= nscale; i++) print "SCALE[" i "] = " SC[i]
+
+    # largest scale: cases present there, compact positions 1..ntop
+    ntop = 0; tl = ""; th = ""; ts = ""
+    for (s = 1; s <= nstrat; s++) for (c = 1; c <= ncase; c++)
+        if ((top SUBSEP c SUBSEP s) in MED) { ts = ts (ts == "" ? "" : " ") s; break }
+    print "$TOP << TOP_END"
+    for (c = 1; c <= ncase; c++) {
+        here = 0
+        for (s = 1; s <= nstrat; s++) {
+            k = top SUBSEP c SUBSEP s
+            if (!(k in MED)) continue
+            if (!here) { here = 1; ntop++; TC[ntop] = CN[c]; TR[ntop] = ROWS[k] }
+            printf "%d %d %.9g %.9g %.9g\n", ntop, s, MED[k], LO[k], HI[k]
+            if (tl == "" || LO[k] < tl) tl = LO[k]
+            if (th == "" || HI[k] > th) th = HI[k]
+        }
+    }
+    print "TOP_END"
+    print "ntop = " ntop; print "array TOPCASE[" ntop "]"; print "array TOPROWS[" ntop "]"
+    for (p = 1; p <= ntop; p++) { print "TOPCASE[" p "] = " gq(TC[p]); print "TOPROWS[" p "] = " gq(TR[p]) }
+    print "topstrats = " gq(ts)
+    printf "top_lo = %.9g; top_hi = %.9g\n", tl, th
+
+    # one block per (case, strategy), rows ascending by scale; blocks separated by 2 blank lines
+    print "array CASESTRATS[" ncase "]"; print "array CASEBLOCK[" ncase "]"
+    print "array CLO[" ncase "]"; print "array CHI[" ncase "]"
+    print "$SCAL << SCAL_END"
+    block = 0
+    for (c = 1; c <= ncase; c++) {
+        cs = ""; CB[c] = block; cl = ""; ch = ""
+        for (s = 1; s <= nstrat; s++) {
+            any = 0
+            for (i = 1; i <= nscale; i++) {
+                k = SC[i] SUBSEP c SUBSEP s
+                if (!(k in MED)) continue
+                any = 1
+                printf "%.9g %.9g %.9g %.9g\n", SC[i], MED[k], LO[k], HI[k]
+                if (cl == "" || LO[k] < cl) cl = LO[k]
+                if (ch == "" || HI[k] > ch) ch = HI[k]
+            }
+            if (any) { printf "\n\n"; block++; cs = cs (cs == "" ? "" : " ") s }
+        }
+        CS[c] = cs; CL[c] = cl; CH[c] = ch
+    }
+    print "SCAL_END"
+    for (c = 1; c <= ncase; c++)
+        printf "CASESTRATS[%d] = %s; CASEBLOCK[%d] = %d; CLO[%d] = %.9g; CHI[%d] = %.9g\n", c, gq(CS[c]), c, CB[c], c, CL[c], c, CH[c]
+
+    print "info_top = " gq(describe(top))
+    print "info_all = " gq(describe(""))
+    print "has_ci = " (hasci ? 1 : 0)
+    print "nwarn = " (nw + 0)
+    if (nw) { print "array WARN[" nw "]"; for (i = 1; i <= nw; i++) print "WARN[" i "] = " gq(W[i]) }
+    exit
+}
+AWK_END
+
+# Join the datablock's lines into the awk program text.
+awkprog = ""
+do for [i = 1:|$AWK|] { awkprog = awkprog . $AWK[i] . "\n" }
+if (strstrt(awkprog, "'")) {
+    print "plot.gnuplot: error: internal: the awk program contains a single quote"
+    exit status 3
+}
+
+# Run it through /bin/sh (a folder is caught first: awk implementations differ there).
+load "< if [ -d " . shq(csv) . " ]; then echo csv_isdir = 1; else awk '" . awkprog . "' " . shq(csv) . "; fi"
+
+if (exists("csv_isdir")) {
+    print "plot.gnuplot: error: " . csv . " is a folder, not a CSV file"
+    exit status 1
+}
+if (exists("csv_error")) {
+    print "plot.gnuplot: error: " . csv_error
+    exit status 1
+}
+if (!exists("nstrat")) {
+    print "plot.gnuplot: error: reading " . csv . " with awk gave nothing (is awk installed?)"
+    exit status 1
+}
+do for [i = 1:nwarn] { print "plot.gnuplot: warning: " . WARN[i] }
+
+# ---------------------------------------------------------------------------------------------
+# Output names: <out>/<name without .csv>.medians.png and .scaling.png
+# ---------------------------------------------------------------------------------------------
+
+_lastslash(s) = (_p = strstrt(s, "/")) == 0 ? 0 : _p + _lastslash(s[_p+1:])
+_slash = _lastslash(csv)
+csvdir = _slash == 0 ? "." : (_slash == 1 ? "/" : csv[1:_slash-1])
+base = csv[_slash+1:]
+if (strlen(base) > 4 && base[strlen(base)-3:] eq ".csv") { base = base[1:strlen(base)-4] }
+if (!exists("out")) { out = csvdir }
+out = "" . out
+png_medians = out . "/" . base . ".medians.png"
+png_scaling = out . "/" . base . ".scaling.png"
+if (system("[ -d " . shq(out) . " ] && [ -w " . shq(out) . " ] && echo ok") ne "ok") {
+    print "plot.gnuplot: error: output folder " . out . " does not exist or is not writable"
+    exit status 1
+}
+
+# ---------------------------------------------------------------------------------------------
+# Common style
+# ---------------------------------------------------------------------------------------------
+
+set encoding utf8
+set terminal pngcairo size 1600,900 font "Sans,11" noenhanced linewidth 1.2
+set termoption noenhanced         # names like fetch_by_tag must print as written
+
+# Okabe-Ito colour-blind-safe palette, one colour per strategy (cycles after 7)
+array PAL[7] = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#999999"]
+do for [i = 1:7] { set linetype i linecolor rgb PAL[i] linewidth 1.5 pointtype 7 pointsize 1.2 }
+set linetype cycle 7
+
+# A duration given in milliseconds, in readable units: 12.3 µs, 4.56 ms, 1.2 s.
+# The thresholds sit at 0.9995 so that %.3g never rounds up into "1e+03".
+fmt_ms(v) = v >= 999.5 ? sprintf("%.3g s", v / 1000) : \
+            v >= 0.9995 ? sprintf("%.3g ms", v) : \
+            v >= 0.0009995 ? sprintf("%.3g µs", v * 1000) : sprintf("%.3g ns", v * 1e6)
+# A scale in readable form: 500, 3k, 10k, 2.5M
+fmt_n(v) = v >= 1e6 ? sprintf("%gM", v / 1e6) : v >= 1e3 ? sprintf("%gk", v / 1e3) : sprintf("%g", v)
+
+# Log-axis ticks at 1, 2, 5 (or only 1) × powers of ten between lo and hi (ms), labelled with
+# units. `step` chooses the mantissas: 1 -> "1", 2 -> "1 2 5", 3 -> "1 2 3 5 7".
+mantissas(step) = step == 1 ? "1" : step == 2 ? "1 2 5" : step == 3 ? "1 2 3 5 7" : "1 1.5 2 3 4 5 6 7 8"
+# how dense: fewer mantissas the more decades the range spans
+tickstep(lo, hi) = log10(hi / lo) > 3.5 ? 1 : log10(hi / lo) > 1.2 ? 2 : log10(hi / lo) > 0.6 ? 3 : 4
+
+# ---------------------------------------------------------------------------------------------
+# Chart 1: medians at the largest scale, grouped bars with confidence intervals
+# ---------------------------------------------------------------------------------------------
+
+ntopstrat = words(topstrats)
+tstrat(k) = int(word(topstrats, k))          # k-th strategy present -> its number (colour)
+groupw = 0.82                                # fraction of a case slot the bars fill
+barw = groupw / ntopstrat < 0.45 ? groupw / ntopstrat : 0.45     # one strategy: no slab
+barx(pos, k) = pos + (k - (ntopstrat + 1) / 2.0) * barw
+
+set output png_medians
+scalelist = ""
+do for [i = 1:nscale] { scalelist = scalelist . (i > 1 ? ", " : "") . sprintf("%.0f", SCALE[i]) }
+if (nscale > 6) { scalelist = sprintf("%.0f to %.0f", SCALE[1], SCALE[nscale]) }
+if (nscale > 1) {
+    scalenote = sprintf("scale %.0f, the largest of the %d in the file (%s)", SCALE[nscale], nscale, scalelist)
+} else {
+    scalenote = sprintf("scale %.0f", SCALE[nscale])
+}
+# Top of the image: two title lines, then the legend, then the plot. Labels at screen
+# positions rather than `set title`, which gnuplot would place on top of an outside key.
+set label 101 sprintf("Median time per repetition by case and strategy, %s", scalenote) \
+    at screen 0.5, screen 0.972 center font "Sans,14"
+set label 102 info_top at screen 0.5, screen 0.942 center font "Sans,11" textcolor rgb "#444444"
+set tmargin at screen 0.87
+
+# y range: whole decades around the data, plus headroom above for the value labels
+ylo = 10.0 ** floor(log10(top_lo) - 0.05)
+yhi = 10.0 ** (log10(top_hi) + 0.1 + 0.09 * ceil(log10(top_hi / ylo)))
+set logscale y 10
+set yrange [ylo:yhi]
+set ytics () ; set ytics nomirror
+do for [e = floor(log10(ylo)):ceil(log10(yhi))] {
+    _v = 10.0 ** e
+    set ytics add (fmt_ms(_v) _v)
+}
+set mytics 10
+set ylabel "median time per repetition (log scale)"
+set grid ytics mytics lc rgb "#dddddd" lw 1, lc rgb "#f0f0f0" lw 1
+set xrange [0.5:ntop + 0.5]
+set xtics () ; set xtics nomirror scale 0 rotate by 30 right offset 0.5,0
+caselabel(p) = TOPCASE[p] . (TOPROWS[p] eq "" ? "" : "  (" . TOPROWS[p] . (TOPROWS[p] eq "1" ? " row)" : " rows)"))
+do for [p = 1:ntop] { set xtics add (caselabel(p) p) }
+# thin separators between cases
+do for [p = 1:ntop-1] {
+    set arrow from p + 0.5, graph 0 to p + 0.5, graph 1 nohead lc rgb "#cccccc" lw 1 back
+}
+set key at screen 0.5, screen 0.905 center center horizontal samplen 2.5 font "Sans,12"
+set label 103 has_ci ? "bar and number: the median; whisker: its confidence interval (ci_low_ns to ci_high_ns)" \
+                     : "bar and number: the median (no confidence intervals in this file)" \
+    at screen 0.995, screen 0.015 right font "Sans,10" textcolor rgb "#444444"
+set boxwidth barw * 0.92 absolute
+set style fill solid 0.85 border lc rgb "#555555"
+# The labels are rotated and end at their tick, so the first one reaches left of the plot:
+# make the left margin wide enough for it (about 6.8 px per character across, at this font
+# and angle), and never narrower than the y tick labels and axis title need (100 px).
+_need = 6.8 * strlen(caselabel(1)) + 12 - 0.5 * (1600 - 130) / ntop
+set lmargin at screen (_need > 100 ? _need : 100) / 1600.0
+set bmargin 10
+set rmargin 4
+
+# Boxes start at the bottom of the plot. Whiskers are drawn as vectors with flat heads:
+# gnuplot 5.4's `yerrorbars` leaves a white dot at the median even with pointsize 0.
+# The value of each median is printed above its whisker.
+plot for [k = 1:ntopstrat] $TOP \
+         using (barx($1, k)):($2 == tstrat(k) ? $3 : NaN) \
+         with boxes lt tstrat(k) title STRAT[tstrat(k)], \
+     for [k = 1:ntopstrat] $TOP \
+         using (barx($1, k)):($2 == tstrat(k) && has_ci ? $4 : NaN):(0):($5 - $4) \
+         with vectors heads size screen 0.004,90 lc rgb "#222222" lw 1.3 notitle, \
+     for [k = 1:ntopstrat] $TOP \
+         using (barx($1, k)):($2 == tstrat(k) ? ($5 > $3 ? $5 : $3) * 1.12 : NaN):(fmt_ms($3)) \
+         with labels rotate by 90 left font "Sans,8" textcolor rgb "#333333" notitle
+
+unset arrow
+unset label
+unset output
+print "plot.gnuplot: wrote " . png_medians
+
+# ---------------------------------------------------------------------------------------------
+# Chart 2: median against scale, one panel per case, one line per strategy (log-log)
+# ---------------------------------------------------------------------------------------------
+
+if (nscale > 1) {
+    reset
+    set encoding utf8
+    set termoption noenhanced
+    set output png_scaling
+
+    # grid of panels, roughly the 16:9 shape of the image: 12 cases -> 4 × 3
+    ncols = ceil(sqrt(ncase * 4.0 / 3.0))
+    nrows = ceil(1.0 * ncase / ncols)
+
+    # the top strip holds the title and one shared legend; panels share the rest
+    topstrip = 0.12
+    panelw = 1.0 / ncols
+    panelh = (1.0 - topstrip) / nrows
+
+    set multiplot
+    # an empty plot in the top strip carrying only the title lines and the one legend
+    set origin 0, 1.0 - topstrip
+    set size 1, topstrip
+    unset border; unset xtics; unset ytics
+    set label 101 "Median time per repetition against scale (publications), by strategy, log-log" \
+        . (has_ci ? ";  whiskers: the median's confidence interval" : "") \
+        at screen 0.5, screen 0.972 center font "Sans,14"
+    set label 102 info_all at screen 0.5, screen 0.942 center font "Sans,11" textcolor rgb "#444444"
+    set key at screen 0.5, screen 0.905 center center horizontal samplen 3 font "Sans,12"
+    set xrange [0:1]; set yrange [0:1]
+    plot for [s = 1:nstrat] NaN with linespoints lt s title STRAT[s]
+    unset label
+    unset key
+
+    set border
+    set logscale xy 10
+    set xrange [SCALE[1] / 1.25 : SCALE[nscale] * 1.25]
+    set xtics () ; set xtics nomirror font "Sans,9"
+    do for [i = 1:nscale] { set xtics add (fmt_n(SCALE[i]) SCALE[i]) }
+    set mxtics default
+    set ytics nomirror font "Sans,9"
+    unset mytics
+    set grid xtics ytics lc rgb "#e0e0e0"
+    set bars 0.5
+    set lmargin 8; set rmargin 1.5; set tmargin 1.8; set bmargin 1.6
+
+    do for [c = 1:ncase] {
+        set origin ((c - 1) % ncols) * panelw, (1.0 - topstrip) - (int((c - 1) / ncols) + 1) * panelh
+        set size panelw, panelh
+        # y range padded by a tenth of the span (at least a little) on the log axis
+        _l = log10(CLO[c]); _h = log10(CHI[c]); _pad = (_h - _l) * 0.1 + 0.04
+        set yrange [10.0 ** (_l - _pad) : 10.0 ** (_h + _pad)]
+        set ytics ()
+        do for [e = floor(_l - _pad):ceil(_h + _pad)] {
+            do for [m in mantissas(tickstep(10.0 ** (_l - _pad), 10.0 ** (_h + _pad)))] {
+                _v = m * 10.0 ** e
+                set ytics add (fmt_ms(_v) _v)
+            }
+        }
+        set label 1 CASE[c] at graph 0.5, graph 1.0 center offset 0, 0.8 font "Sans,11"
+        # strategies are nudged apart along x (a few % in log space) so whiskers do not overlap
+        _n = words(CASESTRATS[c])
+        if (has_ci) {
+            plot for [k = 1:_n] $SCAL index (CASEBLOCK[c] + k - 1) \
+                 using ($1 * 10.0 ** ((k - (_n + 1) / 2.0) * 0.008)):2:3:4 \
+                 with yerrorlines lt int(word(CASESTRATS[c], k)) pointsize 0.8 notitle
+        } else {
+            plot for [k = 1:_n] $SCAL index (CASEBLOCK[c] + k - 1) \
+                 using 1:2 with linespoints lt int(word(CASESTRATS[c], k)) pointsize 0.8 notitle
+        }
+    }
+    unset multiplot
+    unset output
+    print "plot.gnuplot: wrote " . png_scaling
+}
