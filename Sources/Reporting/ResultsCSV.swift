@@ -144,9 +144,7 @@ public final class ResultsWriter {
         guard manager.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw Error(description: "the output folder \(folder.path) does not exist; create it or choose another --output")
         }
-        guard manager.isWritableFile(atPath: folder.path) else {
-            throw Error(description: "the output folder \(folder.path) is not writable; choose another --output")
-        }
+        try OutputFolder.checkWritable(folder)
     }
 
     /// Adds the results of one case and publishes both files with everything so far.
@@ -169,7 +167,7 @@ public final class ResultsWriter {
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw Error(description: "could not write \(destination.path): \(error)")
+            throw Error(description: "could not write \(destination.path): \((error as? Error)?.description ?? error.localizedDescription)")
         }
     }
 
@@ -186,5 +184,20 @@ public final class ResultsWriter {
             suffix += 1
         }
         return candidate
+    }
+}
+
+/// Checks that files can really be created in a folder: permissions alone do not tell (root passes
+/// every permission check, yet cannot create files in /proc or on a read-only file system).
+public enum OutputFolder {
+    public static func checkWritable(_ folder: URL) throws {
+        let probe = folder.appendingPathComponent(".inheritance-bench-probe-\(getpid())").path
+        let descriptor = open(probe, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw ResultsWriter.Error(description: "the output folder \(folder.path) is not writable (\(reason)); choose another --output")
+        }
+        close(descriptor)
+        unlink(probe)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Reporting
 import Strategies
 import Workloads
 
@@ -54,8 +55,6 @@ struct Generate: ParsableCommand {
         guard manager.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandFailure(description: "the output folder \(folder.path) does not exist; create it or choose another --output")
         }
-        guard manager.isWritableFile(atPath: folder.path) else {
-            throw CommandFailure(description: "the output folder \(folder.path) is not writable; choose another --output")
-        }
+        try OutputFolder.checkWritable(folder)
     }
 }
