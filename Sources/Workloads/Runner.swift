@@ -185,7 +185,8 @@ public final class Runner {
     /// Times an insert workload on a fresh store per repetition; with `keepLastStores`, hands back
     /// each strategy's last store (checked and checkpointed) instead of removing it.
     private func measureInsert(_ workload: Workload, _ contenders: [Contender], keepLastStores: Bool) throws -> ([WorkloadResult], [ContenderStore?]) {
-        let range = workload == .insertBulk ? 0 ..< plan.dataset.scale : 0 ..< Workload.singleInsertCount
+        let inserts = InsertPlan(workload, scale: plan.dataset.scale, batchSize: plan.batchSize)
+        let range = inserts.range
         let expected = workload == .insertBulk ? wholeDatasetCensus() : generator.census(range)
         let total = workload.warmups + plan.repetitions(for: workload)
         var kept: [ContenderStore?] = Array(repeating: nil, count: contenders.count)
@@ -194,7 +195,7 @@ public final class Runner {
             let store = try contenders[index].open(storePath(contenders[index].name, "\(workload.rawValue)-\(repetition)"))
             let keep = keepLastStores && repetition == total - 1
             defer { if !keep { store.remove() } }
-            let sample = try store.timedInsert(generator, range, plan.batchSize, expected)
+            let sample = try store.timedInsert(generator, inserts, expected)
             bytes[index] = store.bytes
             if keep { kept[index] = store }
             return sample
@@ -267,19 +268,95 @@ struct Contender {
     }
 }
 
+/// What an insert workload inserts: publications `range`, in transactions (saves) of
+/// `transactionSize` objects: the whole dataset in batches of `--batch` for `insert-bulk`, the
+/// first `Workload.singleInsertCount` publications one per transaction for `insert-single`.
+struct InsertPlan {
+    let range: Range<Int>
+    let transactionSize: Int
+
+    init(_ workload: Workload, scale: Int, batchSize: Int) {
+        precondition(workload.isInsert, "\(workload) is not an insert workload")
+        precondition(batchSize > 0)
+        if workload == .insertBulk {
+            range = 0 ..< scale
+            transactionSize = batchSize
+        } else {
+            range = 0 ..< Workload.singleInsertCount
+            transactionSize = 1
+        }
+    }
+
+    /// The transactions in order, generated lazily as they are consumed, so that memory does not
+    /// grow with the scale.
+    func transactions(_ generator: DatasetGenerator) -> some Sequence<[GeneratedPublication]> {
+        let (range, size) = (range, transactionSize)
+        return stride(from: range.lowerBound, to: range.upperBound, by: size).lazy.map { start in
+            generator.publications(start ..< min(start + size, range.upperBound))
+        }
+    }
+}
+
+/// How the strategy call of one repetition is timed. The runner reads the monotonic clock around
+/// it (`ClockTiming`); `WorkloadCase` lets a benchmark harness mark the same region
+/// (`HarnessTiming`). Either way the timed region holds only the strategy call, and the answer is
+/// released after the region ends.
+protocol RepetitionTiming {
+    associatedtype Outcome
+    func time<T: Digestible>(_ order: AnswerDigest.Order, _ body: () throws -> [T]) throws -> Outcome
+}
+
+/// The runner's timing: the monotonic clock, then (untimed) the answer's digest.
+struct ClockTiming: RepetitionTiming {
+    func time<T: Digestible>(_ order: AnswerDigest.Order, _ body: () throws -> [T]) throws -> Sample {
+        try Sample.timed(order, body)
+    }
+}
+
+/// A harness's timing: `start` right before the strategy call, `stop` right after it; the outcome
+/// is the answer's row count.
+struct HarnessTiming: RepetitionTiming {
+    let start: () -> Void
+    let stop: () -> Void
+
+    func time<T: Digestible>(_: AnswerDigest.Order, _ body: () throws -> [T]) throws -> Int {
+        start()
+        let rows = try body()
+        stop()
+        return rows.count
+    }
+}
+
 /// One open store of one strategy, and what the runner does with it.
 protocol ContenderStore: AnyObject {
     /// The store's size after its last checkpoint.
     var bytes: Int64 { get }
-    /// One timed repetition of a read workload.
-    func read(_ workload: Workload, _ variant: String) throws -> Sample
-    /// Creates the schema, then times inserting publications `range` (the whole dataset in
-    /// batches, or one transaction per object); checks, digests and checkpoints the result untimed.
-    func timedInsert(_ generator: DatasetGenerator, _ range: Range<Int>, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws -> Sample
+    /// One repetition of a read workload, its strategy call timed by `timing`.
+    func read<Timing: RepetitionTiming>(_ workload: Workload, _ variant: String, _ timing: Timing) throws -> Timing.Outcome
+    /// The untimed setup of an insert repetition: creates the schema and the tags in this empty store.
+    func prepareInsert(_ generator: DatasetGenerator) throws
+    /// The timed part of an insert repetition: one `insert` (one save) per transaction, in order,
+    /// each call wrapped in `time`.
+    func insert<Transactions: Sequence<[GeneratedPublication]>>(
+        _ transactions: Transactions, timingEach time: (() throws -> Void) throws -> Void
+    ) throws
+    /// Checks (untimed) that the store holds `expected` publications per type.
+    func verify(_ expected: DatasetGenerator.Census) throws
+    /// One repetition of an insert workload as the runner measures it: `prepareInsert`, then
+    /// `insert` with each transaction timed alone (the objects are generated between them,
+    /// untimed), then, untimed, the contents checked, digested and checkpointed.
+    func timedInsert(_ generator: DatasetGenerator, _ plan: InsertPlan, _ expected: DatasetGenerator.Census) throws -> Sample
     /// Fills an empty store with the whole dataset (untimed).
     func populate(_ generator: DatasetGenerator, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws
     /// Closes the connection and deletes the store's files.
     func remove()
+}
+
+extension ContenderStore {
+    /// One timed repetition of a read workload, as the runner measures it.
+    func read(_ workload: Workload, _ variant: String) throws -> Sample {
+        try read(workload, variant, ClockTiming())
+    }
 }
 
 final class StrategyStore<S: StorageStrategy>: ContenderStore {
@@ -301,8 +378,8 @@ final class StrategyStore<S: StorageStrategy>: ContenderStore {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
-    func read(_ workload: Workload, _ variant: String) throws -> Sample {
-        try Self.runRead(strategy!, workload, variant, parameters)
+    func read<Timing: RepetitionTiming>(_ workload: Workload, _ variant: String, _ timing: Timing) throws -> Timing.Outcome {
+        try Self.runRead(strategy!, workload, variant, parameters, timing)
     }
 
     func populate(_ generator: DatasetGenerator, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws {
@@ -310,25 +387,33 @@ final class StrategyStore<S: StorageStrategy>: ContenderStore {
         bytes = fileSize(path)
     }
 
-    func timedInsert(_ generator: DatasetGenerator, _ range: Range<Int>, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws -> Sample {
+    func prepareInsert(_ generator: DatasetGenerator) throws {
+        try strategy!.createSchema(tags: generator.tags)
+    }
+
+    func insert<Transactions: Sequence<[GeneratedPublication]>>(
+        _ transactions: Transactions, timingEach time: (() throws -> Void) throws -> Void
+    ) throws {
         let strategy = strategy!
-        try strategy.createSchema(tags: generator.tags)
-        var elapsed: UInt64 = 0
-        if range == 0 ..< generator.configuration.scale {
-            for batch in generator.batches(of: batchSize) {
-                elapsed += try Sample.nanoseconds { try strategy.insert(batch) }
-            }
-        } else {
-            for index in range {
-                let one = [generator.publication(at: index)]
-                elapsed += try Sample.nanoseconds { try strategy.insert(one) }
-            }
+        for transaction in transactions {
+            try time { try strategy.insert(transaction) }
         }
+    }
+
+    func verify(_ expected: DatasetGenerator.Census) throws {
+        try Self.verify(strategy!, expected)
+    }
+
+    func timedInsert(_ generator: DatasetGenerator, _ plan: InsertPlan, _ expected: DatasetGenerator.Census) throws -> Sample {
+        try prepareInsert(generator)
+        var elapsed: UInt64 = 0
+        try insert(plan.transactions(generator)) { save in elapsed += try Sample.nanoseconds(save) }
+        let strategy = strategy!
         try Self.verify(strategy, expected)
         let digest = AnswerDigest(.ordered, of: try strategy.fetchAll())
         try StoreFile.checkpoint(strategy.database)
         bytes = fileSize(path)
-        return Sample(nanoseconds: elapsed, rows: range.count, digest: digest)
+        return Sample(nanoseconds: elapsed, rows: plan.range.count, digest: digest)
     }
 
     static func verify(_ strategy: S, _ expected: DatasetGenerator.Census) throws {
@@ -338,23 +423,26 @@ final class StrategyStore<S: StorageStrategy>: ContenderStore {
         }
     }
 
-    /// One repetition of a read workload: the timed strategy call, then (untimed) its digest.
-    static func runRead(_ strategy: S, _ workload: Workload, _ variant: String, _ parameters: WorkloadParameters) throws -> Sample {
+    /// One repetition of a read workload: the strategy call, timed by `timing` (for the runner:
+    /// the clock, then, untimed, the answer's digest).
+    static func runRead<Timing: RepetitionTiming>(
+        _ strategy: S, _ workload: Workload, _ variant: String, _ parameters: WorkloadParameters, _ timing: Timing
+    ) throws -> Timing.Outcome {
         let order = workload.digestOrder
         switch workload {
-        case .fetchPolymorphic: return try Sample.timed(order) { try strategy.fetchAll() }
-        case .fetchPage: return try Sample.timed(order) { try strategy.fetchNewest(limit: Workload.pageSize) }
-        case .fetchLeaf: return try Sample.timed(order) { try strategy.fetchBooks() }
+        case .fetchPolymorphic: return try timing.time(order) { try strategy.fetchAll() }
+        case .fetchPage: return try timing.time(order) { try strategy.fetchNewest(limit: Workload.pageSize) }
+        case .fetchLeaf: return try timing.time(order) { try strategy.fetchBooks() }
         case .fetchByTag:
             let tag = variant == "rare" ? parameters.rareTag : parameters.popularTag
-            return try Sample.timed(order) { try strategy.fetchPublications(taggedWith: tag) }
-        case .countAll: return try Sample.timed(order) { [try strategy.countAll()] }
-        case .countLeaf: return try Sample.timed(order) { [try strategy.countBooks()] }
-        case .countByType: return try Sample.timed(order) { try strategy.countByType() }
-        case .lookupComposite: return try Sample.timed(order) { try strategy.books(publishedIn: parameters.window) }
+            return try timing.time(order) { try strategy.fetchPublications(taggedWith: tag) }
+        case .countAll: return try timing.time(order) { [try strategy.countAll()] }
+        case .countLeaf: return try timing.time(order) { [try strategy.countBooks()] }
+        case .countByType: return try timing.time(order) { try strategy.countByType() }
+        case .lookupComposite: return try timing.time(order) { try strategy.books(publishedIn: parameters.window) }
         case .lookupAttribute:
             let isbns = parameters.isbns
-            return try Sample.timed(order) {
+            return try timing.time(order) {
                 var found: [S.Object] = []
                 found.reserveCapacity(isbns.count)
                 for isbn in isbns { if let book = try strategy.book(isbn: isbn) { found.append(book) } }
