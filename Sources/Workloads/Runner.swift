@@ -226,14 +226,15 @@ public final class Runner {
     /// Times an insert workload on a fresh store per repetition; with `keepLastStores`, hands back
     /// each strategy's last store (checked and checkpointed) instead of removing it.
     private func measureInsert(_ workload: Workload, _ contenders: [Contender], keepLastStores: Bool) throws -> ([WorkloadResult], [(any ContenderStore)?]) {
-        let range = workload == .insertBulk ? 0 ..< plan.dataset.scale : 0 ..< Workload.singleInsertCount
+        let inserts = InsertPlan(workload, scale: plan.dataset.scale, batchSize: plan.batchSize)
+        let range = inserts.range
         let expected = workload == .insertBulk ? wholeDatasetCensus() : generator.census(range)
         var kept: [(any ContenderStore)?] = Array(repeating: nil, count: contenders.count)
         var bytes = Array(repeating: Int64(0), count: contenders.count)
         let samples = try interleave(workload.rawValue, workload, contenders) { index, repetition in
             let store = try contenders[index].open(storePath(contenders[index].name, "\(workload.rawValue)-\(repetition)"))
             do {
-                let sample = try store.timedInsert(generator, range, plan.batchSize, expected)
+                let sample = try store.timedInsert(generator, inserts, expected)
                 bytes[index] = store.bytes
                 // Keep the newest store for the reads (the number of repetitions may not be known in advance).
                 if keepLastStores { kept[index]?.remove(); kept[index] = store } else { store.remove() }
@@ -313,15 +314,20 @@ public final class Runner {
 struct Contender {
     let name: String
     let open: (_ path: String) throws -> any ContenderStore
+    /// A strategy's store as a harness drives it; `nil` for the raw reference.
+    let openForHarness: ((_ path: String) throws -> any HarnessStore)?
 
     init<S: StorageStrategy>(_: S.Type, parameters: WorkloadParameters) {
         name = S.name
-        open = { path in try StrategyStore<S>(path: path, parameters: parameters) }
+        let open = { (path: String) throws -> any HarnessStore in try StrategyStore<S>(path: path, parameters: parameters) }
+        self.open = open
+        openForHarness = open
     }
 
     private init(name: String, open: @escaping (String) throws -> any ContenderStore) {
         self.name = name
         self.open = open
+        openForHarness = nil
     }
 
     /// The `raw` reference: single-table's insert-bulk and fetch-polymorphic in direct SQLite calls.
@@ -330,23 +336,99 @@ struct Contender {
     }
 }
 
-/// One open store of one strategy, and what the runner does with it.
+/// What an insert workload inserts: publications `range`, in transactions (saves) of
+/// `transactionSize` objects: the whole dataset in batches of `--batch` for `insert-bulk`, the
+/// first `Workload.singleInsertCount` publications one per transaction for `insert-single`.
+struct InsertPlan {
+    let range: Range<Int>
+    let transactionSize: Int
+
+    init(_ workload: Workload, scale: Int, batchSize: Int) {
+        precondition(workload.isInsert, "\(workload) is not an insert workload")
+        precondition(batchSize > 0)
+        if workload == .insertBulk {
+            range = 0 ..< scale
+            transactionSize = batchSize
+        } else {
+            range = 0 ..< Workload.singleInsertCount
+            transactionSize = 1
+        }
+    }
+
+    /// The transactions in order, generated lazily as they are consumed, so that memory does not
+    /// grow with the scale.
+    func transactions(_ generator: DatasetGenerator) -> some Sequence<[GeneratedPublication]> {
+        let (range, size) = (range, transactionSize)
+        return stride(from: range.lowerBound, to: range.upperBound, by: size).lazy.map { start in
+            generator.publications(start ..< min(start + size, range.upperBound))
+        }
+    }
+}
+
+/// How the strategy call of one repetition is timed. The runner reads the monotonic clock around
+/// it (`ClockTiming`); `WorkloadCase` lets a benchmark harness mark the same region
+/// (`HarnessTiming`). Either way the timed region holds only the strategy call, and the answer is
+/// released after the region ends.
+protocol RepetitionTiming {
+    associatedtype Outcome
+    func time<T: Digestible>(_ order: AnswerDigest.Order, _ body: () throws -> [T]) throws -> Outcome
+}
+
+/// The runner's timing: the monotonic clock, then (untimed) the answer's digest.
+struct ClockTiming: RepetitionTiming {
+    func time<T: Digestible>(_ order: AnswerDigest.Order, _ body: () throws -> [T]) throws -> Sample {
+        try Sample.timed(order, body)
+    }
+}
+
+/// A harness's timing: `start` right before the strategy call, `stop` right after it; the outcome
+/// is the answer's row count.
+struct HarnessTiming: RepetitionTiming {
+    let start: () -> Void
+    let stop: () -> Void
+
+    func time<T: Digestible>(_: AnswerDigest.Order, _ body: () throws -> [T]) throws -> Int {
+        start()
+        let rows = try body()
+        stop()
+        return rows.count
+    }
+}
+
+/// One open store, and what the runner does with it.
 protocol ContenderStore: AnyObject {
     var path: String { get }
     /// The store's size after its last checkpoint.
     var bytes: Int64 { get }
-    /// One timed repetition of a read workload.
+    /// One repetition of a read workload, timed with the monotonic clock, then digested untimed.
     func read(_ workload: Workload, _ variant: String) throws -> Sample
-    /// Creates the schema, then times inserting publications `range` (the whole dataset in
-    /// batches, or one transaction per object); checks, digests and checkpoints the result untimed.
-    func timedInsert(_ generator: DatasetGenerator, _ range: Range<Int>, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws -> Sample
+    /// One repetition of an insert workload as the runner measures it: the schema and tags created
+    /// untimed, each transaction timed alone (the objects are generated between them, untimed),
+    /// then, untimed, the contents checked, digested and checkpointed.
+    func timedInsert(_ generator: DatasetGenerator, _ plan: InsertPlan, _ expected: DatasetGenerator.Census) throws -> Sample
     /// Fills an empty store with the whole dataset (untimed).
     func populate(_ generator: DatasetGenerator, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws
     /// Closes the connection and deletes the store's files.
     func remove()
 }
 
-final class StrategyStore<S: StorageStrategy>: ContenderStore {
+/// A strategy's store as a benchmark harness drives it (`WorkloadCase`): the same timed calls as
+/// the runner's, with the measured region marked by the harness.
+protocol HarnessStore: ContenderStore {
+    /// One repetition of a read workload, its strategy call timed by `timing`.
+    func read<Timing: RepetitionTiming>(_ workload: Workload, _ variant: String, _ timing: Timing) throws -> Timing.Outcome
+    /// The untimed setup of an insert repetition: creates the schema and the tags in this empty store.
+    func prepareInsert(_ generator: DatasetGenerator) throws
+    /// The timed part of an insert repetition: one `insert` (one save) per transaction, in order,
+    /// each call wrapped in `time`.
+    func insert<Transactions: Sequence<[GeneratedPublication]>>(
+        _ transactions: Transactions, timingEach time: (() throws -> Void) throws -> Void
+    ) throws
+    /// Checks (untimed) that the store holds `expected` publications per type.
+    func verify(_ expected: DatasetGenerator.Census) throws
+}
+
+final class StrategyStore<S: StorageStrategy>: HarnessStore {
     let path: String
     let parameters: WorkloadParameters
     private var strategy: S?
@@ -365,8 +447,12 @@ final class StrategyStore<S: StorageStrategy>: ContenderStore {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
+    func read<Timing: RepetitionTiming>(_ workload: Workload, _ variant: String, _ timing: Timing) throws -> Timing.Outcome {
+        try Self.runRead(strategy!, workload, variant, parameters, timing)
+    }
+
     func read(_ workload: Workload, _ variant: String) throws -> Sample {
-        try Self.runRead(strategy!, workload, variant, parameters)
+        try read(workload, variant, ClockTiming())
     }
 
     func populate(_ generator: DatasetGenerator, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws {
@@ -374,25 +460,33 @@ final class StrategyStore<S: StorageStrategy>: ContenderStore {
         bytes = fileSize(path)
     }
 
-    func timedInsert(_ generator: DatasetGenerator, _ range: Range<Int>, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws -> Sample {
+    func prepareInsert(_ generator: DatasetGenerator) throws {
+        try strategy!.createSchema(tags: generator.tags)
+    }
+
+    func insert<Transactions: Sequence<[GeneratedPublication]>>(
+        _ transactions: Transactions, timingEach time: (() throws -> Void) throws -> Void
+    ) throws {
         let strategy = strategy!
-        try strategy.createSchema(tags: generator.tags)
-        var elapsed: UInt64 = 0
-        if range == 0 ..< generator.configuration.scale {
-            for batch in generator.batches(of: batchSize) {
-                elapsed += try Sample.nanoseconds { try strategy.insert(batch) }
-            }
-        } else {
-            for index in range {
-                let one = [generator.publication(at: index)]
-                elapsed += try Sample.nanoseconds { try strategy.insert(one) }
-            }
+        for transaction in transactions {
+            try time { try strategy.insert(transaction) }
         }
+    }
+
+    func verify(_ expected: DatasetGenerator.Census) throws {
+        try Self.verify(strategy!, expected)
+    }
+
+    func timedInsert(_ generator: DatasetGenerator, _ plan: InsertPlan, _ expected: DatasetGenerator.Census) throws -> Sample {
+        try prepareInsert(generator)
+        var elapsed: UInt64 = 0
+        try insert(plan.transactions(generator)) { save in elapsed += try Sample.nanoseconds(save) }
+        let strategy = strategy!
         try Self.verify(strategy, expected)
         let digest = AnswerDigest(.ordered, of: try strategy.fetchAll())
         try StoreFile.checkpoint(strategy.database)
         bytes = fileSize(path)
-        return Sample(nanoseconds: elapsed, rows: range.count, digest: digest)
+        return Sample(nanoseconds: elapsed, rows: plan.range.count, digest: digest)
     }
 
     static func verify(_ strategy: S, _ expected: DatasetGenerator.Census) throws {
@@ -402,23 +496,26 @@ final class StrategyStore<S: StorageStrategy>: ContenderStore {
         }
     }
 
-    /// One repetition of a read workload: the timed strategy call, then (untimed) its digest.
-    static func runRead(_ strategy: S, _ workload: Workload, _ variant: String, _ parameters: WorkloadParameters) throws -> Sample {
+    /// One repetition of a read workload: the strategy call, timed by `timing` (for the runner:
+    /// the clock, then, untimed, the answer's digest).
+    static func runRead<Timing: RepetitionTiming>(
+        _ strategy: S, _ workload: Workload, _ variant: String, _ parameters: WorkloadParameters, _ timing: Timing
+    ) throws -> Timing.Outcome {
         let order = workload.digestOrder
         switch workload {
-        case .fetchPolymorphic: return try Sample.timed(order) { try strategy.fetchAll() }
-        case .fetchPage: return try Sample.timed(order) { try strategy.fetchNewest(limit: Workload.pageSize) }
-        case .fetchLeaf: return try Sample.timed(order) { try strategy.fetchBooks() }
+        case .fetchPolymorphic: return try timing.time(order) { try strategy.fetchAll() }
+        case .fetchPage: return try timing.time(order) { try strategy.fetchNewest(limit: Workload.pageSize) }
+        case .fetchLeaf: return try timing.time(order) { try strategy.fetchBooks() }
         case .fetchByTag:
             let tag = variant == "rare" ? parameters.rareTag : parameters.popularTag
-            return try Sample.timed(order) { try strategy.fetchPublications(taggedWith: tag) }
-        case .countAll: return try Sample.timed(order) { [try strategy.countAll()] }
-        case .countLeaf: return try Sample.timed(order) { [try strategy.countBooks()] }
-        case .countByType: return try Sample.timed(order) { try strategy.countByType() }
-        case .lookupComposite: return try Sample.timed(order) { try strategy.books(publishedIn: parameters.window) }
+            return try timing.time(order) { try strategy.fetchPublications(taggedWith: tag) }
+        case .countAll: return try timing.time(order) { [try strategy.countAll()] }
+        case .countLeaf: return try timing.time(order) { [try strategy.countBooks()] }
+        case .countByType: return try timing.time(order) { try strategy.countByType() }
+        case .lookupComposite: return try timing.time(order) { try strategy.books(publishedIn: parameters.window) }
         case .lookupAttribute:
             let isbns = parameters.isbns
-            return try Sample.timed(order) {
+            return try timing.time(order) {
                 var found: [S.Object] = []
                 found.reserveCapacity(isbns.count)
                 for isbn in isbns { if let book = try strategy.book(isbn: isbn) { found.append(book) } }
@@ -463,14 +560,13 @@ final class RawStore: ContenderStore {
                       digestIsFull: false)
     }
 
-    func timedInsert(_ generator: DatasetGenerator, _ range: Range<Int>, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws -> Sample {
-        precondition(range == 0 ..< generator.configuration.scale, "the raw reference only inserts in bulk")
+    func timedInsert(_ generator: DatasetGenerator, _ plan: InsertPlan, _ expected: DatasetGenerator.Census) throws -> Sample {
         let checker = SingleTableStrategy(database: try StoreFile.open(path))
         try checker.createSchema(tags: generator.tags)
         let raw = try connection()
         var elapsed: UInt64 = 0
-        for batch in generator.batches(of: batchSize) {
-            elapsed += try Sample.nanoseconds { try raw.insert(batch) }
+        for transaction in plan.transactions(generator) {
+            elapsed += try Sample.nanoseconds { try raw.insert(transaction) }
         }
         self.raw = nil
         // The raw insert must build exactly the store the single-table strategy builds.
@@ -478,7 +574,7 @@ final class RawStore: ContenderStore {
         let digest = AnswerDigest(.ordered, of: try checker.fetchAll())
         try StoreFile.checkpoint(checker.database)
         bytes = fileSize(path)
-        return Sample(nanoseconds: elapsed, rows: range.count, digest: digest)
+        return Sample(nanoseconds: elapsed, rows: plan.range.count, digest: digest)
     }
 
     func populate(_ generator: DatasetGenerator, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws {
