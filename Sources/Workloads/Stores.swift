@@ -1,0 +1,312 @@
+import Dataset
+import Foundation
+import RawReference
+import SQLite
+import Strategies
+
+// The stores the runner measures and how one repetition is timed: a strategy's store
+// (`StrategyStore`), the raw reference's (`RawStore`), and the timing of a repetition.
+
+/// A strategy type, held beside other strategy types so that the runner can interleave them.
+struct Contender {
+    let name: String
+    let open: (_ path: String) throws -> any ContenderStore
+    /// A strategy's store as a harness drives it; `nil` for the raw reference.
+    let openForHarness: ((_ path: String) throws -> any HarnessStore)?
+
+    init<S: StorageStrategy>(_: S.Type, parameters: WorkloadParameters) {
+        name = S.name
+        let open = { (path: String) throws -> any HarnessStore in try StrategyStore<S>(path: path, parameters: parameters) }
+        self.open = open
+        openForHarness = open
+    }
+
+    private init(name: String, open: @escaping (String) throws -> any ContenderStore) {
+        self.name = name
+        self.open = open
+        openForHarness = nil
+    }
+
+    /// The `raw` reference: single-table's insert-bulk and fetch-polymorphic in direct SQLite calls.
+    static func raw(parameters: WorkloadParameters) -> Contender {
+        Contender(name: RawStore.name) { path in RawStore(path: path, parameters: parameters) }
+    }
+}
+
+/// What an insert workload inserts: publications `range`, in transactions (saves) of
+/// `transactionSize` objects: the whole dataset in batches of `--batch` for `insert-bulk`, the
+/// first `Workload.singleInsertCount` publications one per transaction for `insert-single`.
+struct InsertPlan {
+    let range: Range<Int>
+    let transactionSize: Int
+
+    init(_ workload: Workload, scale: Int, batchSize: Int) {
+        precondition(workload.isInsert, "\(workload) is not an insert workload")
+        precondition(batchSize > 0)
+        if workload == .insertBulk {
+            range = 0 ..< scale
+            transactionSize = batchSize
+        } else {
+            range = 0 ..< Workload.singleInsertCount
+            transactionSize = 1
+        }
+    }
+
+    /// The transactions in order, generated lazily as they are consumed, so that memory does not
+    /// grow with the scale.
+    func transactions(_ generator: DatasetGenerator) -> some Sequence<[GeneratedPublication]> {
+        let (range, size) = (range, transactionSize)
+        return stride(from: range.lowerBound, to: range.upperBound, by: size).lazy.map { start in
+            generator.publications(start ..< min(start + size, range.upperBound))
+        }
+    }
+}
+
+/// How the strategy call of one repetition is timed. The runner reads the monotonic clock around
+/// it (`ClockTiming`); `WorkloadCase` lets a benchmark harness mark the same region
+/// (`HarnessTiming`). Either way the timed region holds only the strategy call, and the answer is
+/// released after the region ends.
+protocol RepetitionTiming {
+    associatedtype Outcome
+    func time<T: Digestible>(_ order: AnswerDigest.Order, _ body: () throws -> [T]) throws -> Outcome
+}
+
+/// The runner's timing: the monotonic clock, then (untimed) the answer's digest.
+struct ClockTiming: RepetitionTiming {
+    func time<T: Digestible>(_ order: AnswerDigest.Order, _ body: () throws -> [T]) throws -> Sample {
+        try Sample.timed(order, body)
+    }
+}
+
+/// A harness's timing: `start` right before the strategy call, `stop` right after it; the outcome
+/// is the answer's row count.
+struct HarnessTiming: RepetitionTiming {
+    let start: () -> Void
+    let stop: () -> Void
+
+    func time<T: Digestible>(_: AnswerDigest.Order, _ body: () throws -> [T]) throws -> Int {
+        start()
+        let rows = try body()
+        stop()
+        return rows.count
+    }
+}
+
+/// One open store, and what the runner does with it.
+protocol ContenderStore: AnyObject {
+    var path: String { get }
+    /// The store's size after its last checkpoint.
+    var bytes: Int64 { get }
+    /// One repetition of a read workload, timed with the monotonic clock, then digested untimed.
+    func read(_ workload: Workload, _ variant: String) throws -> Sample
+    /// One repetition of an insert workload as the runner measures it: the schema and tags created
+    /// untimed, each transaction timed alone (the objects are generated between them, untimed),
+    /// then, untimed, the contents checked, digested and checkpointed.
+    func timedInsert(_ generator: DatasetGenerator, _ plan: InsertPlan, _ expected: DatasetGenerator.Census) throws -> Sample
+    /// Fills an empty store with the whole dataset (untimed).
+    func populate(_ generator: DatasetGenerator, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws
+    /// Closes the connection and deletes the store's files.
+    func remove()
+}
+
+/// A strategy's store as a benchmark harness drives it (`WorkloadCase`): the same timed calls as
+/// the runner's, with the measured region marked by the harness.
+protocol HarnessStore: ContenderStore {
+    /// One repetition of a read workload, its strategy call timed by `timing`.
+    func read<Timing: RepetitionTiming>(_ workload: Workload, _ variant: String, _ timing: Timing) throws -> Timing.Outcome
+    /// The untimed setup of an insert repetition: creates the schema and the tags in this empty store.
+    func prepareInsert(_ generator: DatasetGenerator) throws
+    /// The timed part of an insert repetition: one `insert` (one save) per transaction, in order,
+    /// each call wrapped in `time`.
+    func insert<Transactions: Sequence<[GeneratedPublication]>>(
+        _ transactions: Transactions, timingEach time: (() throws -> Void) throws -> Void
+    ) throws
+    /// Checks (untimed) that the store holds `expected` publications per type.
+    func verify(_ expected: DatasetGenerator.Census) throws
+}
+
+final class StrategyStore<S: StorageStrategy>: HarnessStore {
+    let path: String
+    let parameters: WorkloadParameters
+    private var strategy: S?
+    private(set) var bytes: Int64 = 0
+
+    init(path: String, parameters: WorkloadParameters) throws {
+        self.path = path
+        self.parameters = parameters
+        strategy = S(database: try StoreFile.open(path))
+    }
+
+    deinit { remove() }
+
+    func remove() {
+        strategy = nil
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    func read<Timing: RepetitionTiming>(_ workload: Workload, _ variant: String, _ timing: Timing) throws -> Timing.Outcome {
+        try Self.runRead(strategy!, workload, variant, parameters, timing)
+    }
+
+    func read(_ workload: Workload, _ variant: String) throws -> Sample {
+        try read(workload, variant, ClockTiming())
+    }
+
+    func populate(_ generator: DatasetGenerator, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws {
+        try StoreBuilder.populate(strategy!, generator: generator, batchSize: batchSize, expected: expected)
+        bytes = fileSize(path)
+    }
+
+    func prepareInsert(_ generator: DatasetGenerator) throws {
+        try strategy!.createSchema(tags: generator.tags)
+    }
+
+    func insert<Transactions: Sequence<[GeneratedPublication]>>(
+        _ transactions: Transactions, timingEach time: (() throws -> Void) throws -> Void
+    ) throws {
+        let strategy = strategy!
+        for transaction in transactions {
+            try time { try strategy.insert(transaction) }
+        }
+    }
+
+    func verify(_ expected: DatasetGenerator.Census) throws {
+        try Self.verify(strategy!, expected)
+    }
+
+    func timedInsert(_ generator: DatasetGenerator, _ plan: InsertPlan, _ expected: DatasetGenerator.Census) throws -> Sample {
+        try prepareInsert(generator)
+        var elapsed: UInt64 = 0
+        try insert(plan.transactions(generator)) { save in elapsed += try Sample.nanoseconds(save) }
+        let strategy = strategy!
+        try Self.verify(strategy, expected)
+        let digest = AnswerDigest(.ordered, of: try strategy.fetchAll())
+        try StoreFile.checkpoint(strategy.database)
+        bytes = fileSize(path)
+        return Sample(nanoseconds: elapsed, rows: plan.range.count, digest: digest)
+    }
+
+    static func verify(_ strategy: S, _ expected: DatasetGenerator.Census) throws {
+        let found = try strategy.countByType()
+        guard found == expected.countsByKind else {
+            throw BenchmarkFailure.wrongContents(strategy: S.name, expected: expected.countsByKind, found: found)
+        }
+    }
+
+    /// One repetition of a read workload: the strategy call, timed by `timing` (for the runner:
+    /// the clock, then, untimed, the answer's digest).
+    static func runRead<Timing: RepetitionTiming>(
+        _ strategy: S, _ workload: Workload, _ variant: String, _ parameters: WorkloadParameters, _ timing: Timing
+    ) throws -> Timing.Outcome {
+        let order = workload.digestOrder
+        switch workload {
+        case .fetchPolymorphic: return try timing.time(order) { try strategy.fetchAll() }
+        case .fetchPage: return try timing.time(order) { try strategy.fetchNewest(limit: Workload.pageSize) }
+        case .fetchLeaf: return try timing.time(order) { try strategy.fetchBooks() }
+        case .fetchByTag:
+            let tag = variant == "rare" ? parameters.rareTag : parameters.popularTag
+            return try timing.time(order) { try strategy.fetchPublications(taggedWith: tag) }
+        case .countAll: return try timing.time(order) { [try strategy.countAll()] }
+        case .countLeaf: return try timing.time(order) { [try strategy.countBooks()] }
+        case .countByType: return try timing.time(order) { try strategy.countByType() }
+        case .lookupComposite: return try timing.time(order) { try strategy.books(publishedIn: parameters.window) }
+        case .lookupAttribute:
+            let isbns = parameters.isbns
+            return try timing.time(order) {
+                var found: [S.Object] = []
+                found.reserveCapacity(isbns.count)
+                for isbn in isbns { if let book = try strategy.book(isbn: isbn) { found.append(book) } }
+                return found
+            }
+        case .insertBulk, .insertSingle:
+            preconditionFailure("\(workload) is an insert workload")
+        }
+    }
+}
+
+/// The raw reference's store: a single-table store written and read with `RawSingleTable`.
+/// Setup and checks go through the single-table strategy, untimed; only the raw calls are timed.
+final class RawStore: ContenderStore {
+    static let name = "raw"
+    let path: String
+    private(set) var bytes: Int64 = 0
+    private let parameters: WorkloadParameters
+    private var raw: RawSingleTable?
+
+    init(path: String, parameters: WorkloadParameters) {
+        self.path = path
+        self.parameters = parameters
+        bytes = fileSize(path)
+    }
+
+    private func connection() throws -> RawSingleTable {
+        if let raw { return raw }
+        let opened = try RawSingleTable(path: path)
+        raw = opened
+        return opened
+    }
+
+    func read(_ workload: Workload, _ variant: String) throws -> Sample {
+        precondition(workload == .fetchPolymorphic, "the raw reference only fetches everything")
+        let raw = try connection()
+        let start = DispatchTime.now().uptimeNanoseconds
+        let answer = try raw.fetchAll()
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        // No objects to digest: the row count and the checksum of every column stand in for the answer.
+        return Sample(nanoseconds: elapsed, rows: answer.rows, digest: AnswerDigest(.ordered, of: [answer.rows, Int(truncatingIfNeeded: answer.checksum)]),
+                      digestIsFull: false)
+    }
+
+    func timedInsert(_ generator: DatasetGenerator, _ plan: InsertPlan, _ expected: DatasetGenerator.Census) throws -> Sample {
+        let checker = SingleTableStrategy(database: try StoreFile.open(path))
+        try checker.createSchema(tags: generator.tags)
+        let raw = try connection()
+        var elapsed: UInt64 = 0
+        for transaction in plan.transactions(generator) {
+            elapsed += try Sample.nanoseconds { try raw.insert(transaction) }
+        }
+        self.raw = nil
+        // The raw insert must build exactly the store the single-table strategy builds.
+        try StrategyStore<SingleTableStrategy>.verify(checker, expected)
+        let digest = AnswerDigest(.ordered, of: try checker.fetchAll())
+        try StoreFile.checkpoint(checker.database)
+        bytes = fileSize(path)
+        return Sample(nanoseconds: elapsed, rows: plan.range.count, digest: digest)
+    }
+
+    func populate(_ generator: DatasetGenerator, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws {
+        preconditionFailure("the raw reference reads the single-table store; it never populates one")
+    }
+
+    func remove() {
+        raw = nil
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}
+
+func fileSize(_ path: String) -> Int64 {
+    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+}
+
+/// One timed repetition: its duration and its (untimed) answer digest.
+struct Sample {
+    var nanoseconds: UInt64
+    var rows: Int
+    var digest: AnswerDigest
+    /// Whether `digest` covers every field of the answer (false: it stands for the row count only).
+    var digestIsFull = true
+
+    /// Times `body` alone; the answer is digested after the clock stops, which also keeps it alive.
+    static func timed<T: Digestible>(_ order: AnswerDigest.Order, _ body: () throws -> [T]) throws -> Sample {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let rows = try body()
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        return Sample(nanoseconds: elapsed, rows: rows.count, digest: AnswerDigest(order, of: rows))
+    }
+
+    static func nanoseconds(_ body: () throws -> Void) throws -> UInt64 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return DispatchTime.now().uptimeNanoseconds - start
+    }
+}
