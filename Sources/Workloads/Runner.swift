@@ -1,6 +1,5 @@
 import Dataset
 import Foundation
-import RawReference
 import SQLite
 import Strategies
 
