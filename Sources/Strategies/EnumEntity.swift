@@ -78,6 +78,7 @@ public final class EnumEntityStrategy: StorageStrategy {
         """
     static let countAllSQL = "SELECT COUNT(*) FROM ZPUBLICATION"
     static let countKindSQL = "SELECT COUNT(*) FROM ZPUBLICATION t0 WHERE t0.ZKIND = ?"
+    static let countTagLinksSQL = "SELECT COUNT(*) FROM Z_1TAGS"
     static let kindInWindowSQL = """
         SELECT \(selectList) FROM ZPUBLICATION t0 \
         WHERE t0.ZKIND = ? AND t0.ZPUBLISHDATE >= ? AND t0.ZPUBLISHDATE < ?
@@ -209,6 +210,9 @@ public final class EnumEntityStrategy: StorageStrategy {
     public func countByType() throws -> [Int] {
         try EntityKind.allCases.map { Int(try database.scalarInt(Self.countKindSQL, [Self.kindValue($0)]) ?? 0) }
     }
+
+    /// The one join table `Z_1TAGS` holds the links of every kind.
+    public func countTagLinks() throws -> Int { Int(try database.scalarInt(Self.countTagLinksSQL) ?? 0) }
 
     public func books(publishedIn range: Range<Date>) throws -> [PublicationItem] {
         try fetch(Self.kindInWindowSQL, [

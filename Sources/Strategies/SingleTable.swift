@@ -59,6 +59,7 @@ public final class SingleTableStrategy: StorageStrategy {
         """
     static let countAllSQL = "SELECT COUNT(*) FROM ZPUBLICATION"
     static let countEntitySQL = "SELECT COUNT(*) FROM ZPUBLICATION t0 WHERE t0.Z_ENT = ?"
+    static let countTagLinksSQL = "SELECT COUNT(*) FROM Z_1TAGS"
     static let booksInWindowSQL = """
         SELECT \(selectList) FROM ZPUBLICATION t0 \
         WHERE (t0.ZPUBLISHDATE >= ? AND t0.ZPUBLISHDATE < ?) AND t0.Z_ENT = ?
@@ -179,6 +180,9 @@ public final class SingleTableStrategy: StorageStrategy {
     public func countByType() throws -> [Int] {
         try EntityKind.allCases.map { Int(try database.scalarInt(Self.countEntitySQL, [Self.entityNumbers[$0]!]) ?? 0) }
     }
+
+    /// The one join table `Z_1TAGS` holds every publication's links, whatever its entity.
+    public func countTagLinks() throws -> Int { Int(try database.scalarInt(Self.countTagLinksSQL) ?? 0) }
 
     public func books(publishedIn range: Range<Date>) throws -> [Publication] {
         try fetch(Self.booksInWindowSQL, [

@@ -38,6 +38,9 @@ public protocol StorageStrategy: AnyObject {
     func countBooks() throws -> Int
     /// One count per concrete entity, in `EntityKind.allCases` order.
     func countByType() throws -> [Int]
+    /// Rows in the publication–tag join table(s), summed over all of them when there are several:
+    /// one row per (publication, tag) link. Checked against `DatasetGenerator.Census.tagLinks`.
+    func countTagLinks() throws -> Int
     /// Books with `range.lowerBound <= publishDate < range.upperBound`, in no promised order.
     func books(publishedIn range: Range<Date>) throws -> [Object]
     /// The Book with this isbn, if any.

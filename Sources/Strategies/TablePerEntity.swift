@@ -133,6 +133,8 @@ public final class TablePerEntityStrategy: StorageStrategy {
     /// One count per entity, in `EntityKind.allCases` order.
     static let countSQL: [String] = tables.map { "SELECT COUNT(*) FROM \($0.table)" }
     static let countBooksSQL = countSQL[EntityKind.book.rawValue]
+    /// The links of all five join tables, summed in one statement.
+    static let countTagLinksSQL = "SELECT " + tables.map { "(SELECT COUNT(*) FROM \($0.join))" }.joined(separator: " + ")
     static let booksInWindowSQL = "SELECT \(selectList(book)) FROM ZBOOK t0 WHERE (t0.ZPUBLISHDATE >= ? AND t0.ZPUBLISHDATE < ?)"
     static let bookByISBNSQL = "SELECT \(selectList(book)) FROM ZBOOK t0 WHERE t0.ZISBN = ? LIMIT 1"
 
@@ -257,6 +259,9 @@ public final class TablePerEntityStrategy: StorageStrategy {
     public func countByType() throws -> [Int] {
         try Self.countSQL.map { Int(try database.scalarInt($0) ?? 0) }
     }
+
+    /// Every entity has its own join table to `ZTAG`; the count is their sum.
+    public func countTagLinks() throws -> Int { Int(try database.scalarInt(Self.countTagLinksSQL) ?? 0) }
 
     public func books(publishedIn range: Range<Date>) throws -> [Publication] {
         try fetch(Self.booksInWindowSQL, [

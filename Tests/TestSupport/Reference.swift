@@ -86,6 +86,7 @@ public final class DroppingBooksStrategy: StorageStrategy {
     public func countAll() throws -> Int { try inner.countAll() }
     public func countBooks() throws -> Int { try inner.countBooks() }
     public func countByType() throws -> [Int] { try inner.countByType() }
+    public func countTagLinks() throws -> Int { try inner.countTagLinks() }
     public func books(publishedIn range: Range<Date>) throws -> [Publication] { try inner.books(publishedIn: range) }
     public func book(isbn: String) throws -> Publication? { try inner.book(isbn: isbn) }
     public func lookupQueries(_ sample: LookupSample) -> [LookupQuery] { inner.lookupQueries(sample) }
