@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "DatasetTests", dependencies: ["Dataset"]),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Dataset", "SQLite", "TestSupport"]),
-        .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "Strategies", "Dataset", "TestSupport"]),
+        .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "Strategies", "Dataset", "SQLite", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads"]),
         .testTarget(name: "benchTests", dependencies: ["bench", "TestSupport", "Reporting"]),
     ]
