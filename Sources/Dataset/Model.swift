@@ -79,6 +79,8 @@ public struct GeneratedPublication: Sendable {
 /// A tag: `name` is unique.
 public struct TagRecord: Equatable, Sendable {
     public var name: String
+
+    public init(name: String) { self.name = name }
 }
 
 // MARK: - The class hierarchy
