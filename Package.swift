@@ -38,7 +38,7 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "Reporting", "Workloads", "Strategies", "Dataset",
+                "Reporting", "Workloads", "Strategies", "Dataset", "SQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reporting
+import SQLite
 import Strategies
 import Workloads
 
@@ -34,6 +35,10 @@ struct Generate: ParsableCommand {
             let census = try StoreBuilder.generate(strategyName: strategy, dataset: dataset.configuration, batchSize: dataset.batch, path: url.path)
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
             print("wrote \(url.path): \(strategy) layout, \(census.total) publications, \(census.tagLinks) tag links, \(size) bytes (seed \(dataset.seed))")
+        } catch let error as SQLiteError where error.code == sqliteFull {
+            // The partial store is already removed (StoreBuilder.generate); say which volume needs space.
+            let url = URL(fileURLWithPath: output)
+            throw reportFailure(CommandFailure(description: storeFullMessage(error, store: url.path, folder: url.deletingLastPathComponent().path)))
         } catch {
             throw reportFailure(error)
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dataset
 import Foundation
 import Reporting
+import SQLite
 import Strategies
 import Workloads
 
@@ -38,8 +39,28 @@ struct CommandFailure: Error, CustomStringConvertible {
 /// Prints `error: …` for a failure and turns it into exit status 1; passes other exits through.
 func reportFailure(_ error: Error) -> Error {
     if error is ExitCode || error is CleanExit { return error }
-    printError("error: \(error)")
+    if let sqlite = error as? SQLiteError, sqlite.code == sqliteFull {
+        // `bench run` keeps its stores in the temporary folder.
+        printError("error: " + storeFullMessage(sqlite, store: nil, folder: FileManager.default.temporaryDirectory.path))
+    } else {
+        printError("error: \(error)")
+    }
     return ExitCode.failure
+}
+
+/// `SQLITE_FULL`: a write needed a page the disk (or `PRAGMA max_page_count`) could not give.
+let sqliteFull: Int32 = 13
+
+/// One line for a store that filled up: which store, SQLite's own error, and what to do.
+/// - parameter store: the store's path, or `nil` for one of `bench run`'s temporary stores.
+/// - parameter folder: where the store lives, the volume that needs space.
+func storeFullMessage(_ error: SQLiteError, store: String?, folder: String) -> String {
+    let which = store.map { "the store \($0)" } ?? "a store in \(folder)"
+    var text = "\(which) is full: SQLite could not grow it (\(error)); free disk space in \(folder) or lower --scale"
+    if let limit = StoreFile.maximumPageCount {
+        text += " (\(StoreFile.maximumPageCountVariable)=\(limit) is set: it caps every store at \(limit) pages; unset it)"
+    }
+    return text.replacingOccurrences(of: "\n", with: " ")
 }
 
 func printError(_ line: String) {

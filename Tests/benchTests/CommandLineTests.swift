@@ -18,11 +18,15 @@ final class CommandLineTests: XCTestCase {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }
 
-    func bench(_ arguments: [String], in directory: URL? = nil) throws -> Outcome {
+    /// Runs `bench` to completion. `environment` is added to this process's environment.
+    func bench(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Outcome {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -129,6 +133,43 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         XCTAssertTrue(outcome.stdout.contains("25 publications"), outcome.stdout)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["store.sqlite"], "one file, no WAL or partial files left")
+    }
+
+    /// A store that cannot grow (the disk is full; here `INHERITANCE_BENCH_MAX_PAGE_COUNT` caps it
+    /// at 50 pages, and SQLite fails with SQLITE_FULL) stops `generate` with one line saying so
+    /// and what to do, and leaves no file behind: no store, no partial store, no WAL.
+    func testAFullDiskStopsGenerateWithOneLineAndLeavesNoFile() throws {
+        for strategy in ["single-table", "table-per-entity", "enum-entity"] {
+            let store = folder.appendingPathComponent("s.sqlite")
+            let outcome = try bench(["generate", "--strategy", strategy, "--scale", "20000", "--output", store.path],
+                                    environment: ["INHERITANCE_BENCH_MAX_PAGE_COUNT": "50"])
+            XCTAssertEqual(outcome.status, 1, "\(strategy): \(outcome.stderr)")
+            XCTAssertEqual(outcome.stdout, "", strategy)
+            XCTAssertTrue(outcome.stderr.hasSuffix("\n") && !outcome.stderr.dropLast().contains("\n"), "\(strategy): one line: \(outcome.stderr)")
+            let line = outcome.stderr
+            XCTAssertTrue(line.hasPrefix("error: the store \(store.path) is full: SQLite could not grow it (SQLite error 13 (database or disk is full)"), line)
+            XCTAssertTrue(line.contains("; free disk space in \(folder.path) or lower --scale"), line)
+            XCTAssertTrue(line.contains("INHERITANCE_BENCH_MAX_PAGE_COUNT=50 is set"), line)
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "\(strategy): no store, partial store or WAL is left")
+        }
+    }
+
+    /// The same limit during `bench run`: one error line naming the temporary folder, and the
+    /// run's temporary stores are removed.
+    func testAFullDiskStopsARunAndRemovesItsStores() throws {
+        let temporary = folder.appendingPathComponent("tmp", isDirectory: true)
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let output = folder.appendingPathComponent("r.csv")
+        let outcome = try bench(["run", "--scale", "20000", "--workloads", "insert-bulk", "--repetitions", "1", "--output", output.path],
+                                environment: ["INHERITANCE_BENCH_MAX_PAGE_COUNT": "50", "TMPDIR": temporary.path])
+        XCTAssertEqual(outcome.status, 1, outcome.stderr)
+        let errors = outcome.stderr.split(separator: "\n").filter { !$0.hasPrefix("warning:") }
+        XCTAssertEqual(errors.count, 1, outcome.stderr)
+        XCTAssertTrue(errors.first?.hasPrefix("error: a store in \(temporary.path)") ?? false, outcome.stderr)
+        XCTAssertTrue(errors.first?.contains("is full: SQLite could not grow it (SQLite error 13") ?? false, outcome.stderr)
+        XCTAssertTrue(errors.first?.contains("or lower --scale") ?? false, outcome.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), [], "the run's temporary stores are removed")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "no workload completed, so no CSV")
     }
 
     func testListNamesEveryStrategyAndWorkload() throws {
