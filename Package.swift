@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "DatasetTests", dependencies: ["Dataset"]),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Dataset", "SQLite", "TestSupport"]),
         .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "Strategies", "Dataset", "SQLite", "TestSupport"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads", "Dataset"]),
         .testTarget(name: "benchTests", dependencies: ["bench", "TestSupport", "Reporting"]),
     ]
 )
