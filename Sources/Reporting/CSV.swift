@@ -6,9 +6,21 @@ public enum CSV {
         public var description: String { "line \(line): \(reason)" }
     }
 
+    /// Quotes `field` when it holds a comma, a quote, a CR or an LF, doubling its quotes.
+    /// Works on Unicode scalars, as `parse` does: as Characters, CR LF is one `Character` that
+    /// equals neither CR nor LF, and a comma or quote followed by a combining mark is one
+    /// `Character` that equals neither a comma nor a quote.
     public static func escape(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let special: Set<Unicode.Scalar> = [",", "\"", "\n", "\r"]
+        guard field.unicodeScalars.contains(where: special.contains) else { return field }
+        var quoted = String.UnicodeScalarView()
+        quoted.append("\"")
+        for scalar in field.unicodeScalars {
+            if scalar == "\"" { quoted.append("\"") }
+            quoted.append(scalar)
+        }
+        quoted.append("\"")
+        return String(quoted)
     }
 
     public static func line(_ fields: [String]) -> String {

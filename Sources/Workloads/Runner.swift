@@ -108,8 +108,6 @@ public enum BenchmarkFailure: Error, CustomStringConvertible, Equatable {
                       second: String, secondDigest: String, secondRows: Int)
     /// One strategy's answer changed between repetitions.
     case unstableAnswer(strategy: String, caseName: String)
-    /// A store does not hold what the generator produced.
-    case wrongContents(strategy: String, expected: [Int], found: [Int])
 
     public var description: String {
         switch self {
@@ -118,8 +116,6 @@ public enum BenchmarkFailure: Error, CustomStringConvertible, Equatable {
                 + "\(second) answered \(secondRows) rows (digest \(secondDigest)); the run stopped because the numbers would not compare like with like"
         case let .unstableAnswer(strategy, caseName):
             "\(strategy) gave different answers to \(caseName) in different repetitions"
-        case let .wrongContents(strategy, expected, found):
-            "the \(strategy) store holds \(found) publications per type, but the generator produced \(expected)"
         }
     }
 }

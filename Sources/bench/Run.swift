@@ -101,15 +101,21 @@ struct Run: ParsableCommand {
             throw reportFailure(error)
         }
         let progress = Progress(plan: plan, started: started, enabled: !quiet && standardErrorIsTerminal)
+        // Held while the results files are written and while a failure is reported. An interruption
+        // takes it for good: it never cuts a write short (leaving a .tmp file), and the main thread
+        // never reports a failure caused by the interruption's own cleanup.
+        let exclusive = NSLock()
         let runner = Runner(plan: plan) { event in
             progress.show(event)
             if case let .measured(result) = event {
                 // Both files stay complete after every row; a failure here stops the run at once.
+                exclusive.lock()
+                defer { exclusive.unlock() }
                 do { try writer.append([result], plan: plan, context: context) }
                 catch { progress.finish(); fatalWriteFailure(error) }
             }
         }
-        let interruption = InterruptionHandler(temporaryFolder: runner.temporaryFolder, results: writer.url)
+        let interruption = InterruptionHandler(temporaryFolder: runner.temporaryFolder, results: writer.url, exclusive: exclusive)
         defer { interruption.cancel() }
 
         let results: [WorkloadResult]
@@ -117,6 +123,9 @@ struct Run: ParsableCommand {
             results = try runner.run()
             progress.finish()
         } catch {
+            // An interruption under way holds the lock and ends the process with 128 + signal; this
+            // error is then a consequence of its cleanup (the stores vanished) and is not reported.
+            exclusive.lock()
             progress.finish()
             if writer.rowCount > 0 { printError("note: the \(writer.rowCount) rows completed before the failure are in \(writer.url.path)") }
             throw reportFailure(error)
@@ -222,13 +231,18 @@ private func fatalWriteFailure(_ error: Error) -> Never {
 final class InterruptionHandler: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
 
-    init(temporaryFolder: URL, results: URL) {
+    /// - parameter exclusive: held by the run while it writes its files or reports a failure; the
+    ///   handler waits for it and never releases it.
+    init(temporaryFolder: URL, results: URL, exclusive: NSLock) {
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             let folder = temporaryFolder.path
             let resultsPath = results.path
             source.setEventHandler {
+                // Let a write in progress finish (its temporary file renamed into place), and stop the
+                // run from writing or reporting anything more; the process ends below.
+                exclusive.lock()
                 try? FileManager.default.removeItem(atPath: folder)
                 let kept = FileManager.default.fileExists(atPath: resultsPath)
                     ? "the rows completed so far are in \(resultsPath)" : "no workload had completed, so no CSV was written"
