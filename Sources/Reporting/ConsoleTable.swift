@@ -58,7 +58,7 @@ public enum ConsoleTable {
         }
     }
 
-    static func bytes(_ value: Int64) -> String {
+    public static func bytes(_ value: Int64) -> String {
         value >= 1 << 20 ? String(format: "%.1f MiB", Double(value) / 1_048_576) : String(format: "%.0f KiB", Double(value) / 1024)
     }
 }

@@ -158,17 +158,7 @@ public final class ResultsWriter {
     public var rowCount: Int { rows.count }
 
     private func publish(_ text: String, to destination: URL) throws {
-        let temporary = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).tmp")
-        do {
-            try Data(text.utf8).write(to: temporary)
-            // rename(2) replaces the old file atomically: readers see the old rows or the new ones.
-            guard rename(temporary.path, destination.path) == 0 else {
-                throw Error(description: String(cString: strerror(errno)))
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw Error(description: "could not write \(destination.path): \((error as? Error)?.description ?? error.localizedDescription)")
-        }
+        try AtomicFile.write(text, to: destination)
     }
 
     /// The default output: `results/<timestamp>.csv`, made unique with a suffix if that name (or
@@ -199,5 +189,22 @@ public enum OutputFolder {
         }
         close(descriptor)
         unlink(probe)
+    }
+}
+
+/// Writes a whole file at once: a temporary file beside it, then `rename(2)`, so readers see the
+/// old file or the new one and never a part.
+public enum AtomicFile {
+    public static func write(_ text: String, to destination: URL) throws {
+        let temporary = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).tmp")
+        do {
+            try Data(text.utf8).write(to: temporary)
+            guard rename(temporary.path, destination.path) == 0 else {
+                throw ResultsWriter.Error(description: String(cString: strerror(errno)))
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw ResultsWriter.Error(description: "could not write \(destination.path): \((error as? ResultsWriter.Error)?.description ?? error.localizedDescription)")
+        }
     }
 }

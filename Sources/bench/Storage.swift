@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import Reporting
+import Strategies
+import Workloads
+
+struct Storage: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measures where each strategy's store spends its bytes: per table, per index, and NULL cells.",
+        discussion: "Builds the dataset once per strategy (untimed) and reads SQLite's dbstat. Writes results/<timestamp>.storage.csv."
+    )
+
+    @OptionGroup var dataset: DatasetOptions
+
+    @Option(help: "Comma-separated strategies (default: all). See `bench list`.")
+    var strategies: String?
+
+    @Option(help: "Path of the storage CSV (default: results/<timestamp>.storage.csv). Its folder must exist.")
+    var output: String?
+
+    @Flag(help: "Replace the --output file if it exists.")
+    var force = false
+
+    func validate() throws {
+        if let strategies {
+            do { _ = try NameList.parse(strategies, valid: Strategies.names, what: "strategy") }
+            catch { throw ValidationError("\(error)") }
+        }
+        if force, output == nil { throw ValidationError("--force only applies with --output") }
+    }
+
+    func run() throws {
+        let started = Date()
+        do {
+            let names = try strategies.map { try NameList.parse($0, valid: Strategies.names, what: "strategy") } ?? Strategies.names
+            let url = try destination(stamp: RunContext.fileStamp(started))
+            let reports = try StorageReport.run(strategies: names, dataset: dataset.configuration, batchSize: dataset.batch) { name in
+                if standardErrorIsTerminal { printError("building the \(name) store…") }
+            }
+            let context = RunContext.current(date: started)
+            try AtomicFile.write(StorageCSV.render(reports, seed: dataset.seed, context: context), to: url)
+            print(StorageCSV.table(reports), terminator: "")
+            print("\nstorage: \(output ?? "results/" + url.lastPathComponent)")
+        } catch {
+            throw reportFailure(error)
+        }
+    }
+
+    private func destination(stamp: String) throws -> URL {
+        let url: URL
+        if let output {
+            url = URL(fileURLWithPath: output)
+        } else {
+            let folder = URL(fileURLWithPath: "results", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            url = folder.appendingPathComponent("\(stamp).storage.csv")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw CommandFailure(description: "the output path \(url.path) is a folder; give a file name") }
+            if !force { throw CommandFailure(description: "\(url.path) already exists; choose another --output or pass --force to replace it") }
+        }
+        let folder = url.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CommandFailure(description: "the output folder \(folder.path) does not exist; create it or choose another --output")
+        }
+        try OutputFolder.checkWritable(folder)
+        return url
+    }
+}
