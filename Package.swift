@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Dataset", "Strategies", "Workloads", "SQLite"], path: "Tests/TestSupport"),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "DatasetTests", dependencies: ["Dataset"]),
-        .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Dataset", "SQLite", "TestSupport"]),
+        .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Dataset", "SQLite", "TestSupport", "Workloads"]),
         .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "Strategies", "Dataset", "SQLite", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads", "Dataset"]),
         .testTarget(name: "benchTests", dependencies: ["bench", "TestSupport", "Reporting"]),

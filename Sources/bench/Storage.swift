@@ -33,7 +33,7 @@ struct Storage: ParsableCommand {
         let started = Date()
         do {
             let names = try strategies.map { try NameList.parse($0, valid: Strategies.names, what: "strategy") } ?? Strategies.names
-            let url = try destination(stamp: RunContext.fileStamp(started))
+            let url = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(started)).storage.csv", force: force)
             let reports = try StorageReport.run(strategies: names, dataset: dataset.configuration, batchSize: dataset.batch) { name in
                 if standardErrorIsTerminal { printError("building the \(name) store…") }
             }
@@ -44,27 +44,5 @@ struct Storage: ParsableCommand {
         } catch {
             throw reportFailure(error)
         }
-    }
-
-    private func destination(stamp: String) throws -> URL {
-        let url: URL
-        if let output {
-            url = URL(fileURLWithPath: output)
-        } else {
-            let folder = URL(fileURLWithPath: "results", isDirectory: true)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            url = folder.appendingPathComponent("\(stamp).storage.csv")
-        }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw CommandFailure(description: "the output path \(url.path) is a folder; give a file name") }
-            if !force { throw CommandFailure(description: "\(url.path) already exists; choose another --output or pass --force to replace it") }
-        }
-        let folder = url.deletingLastPathComponent()
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CommandFailure(description: "the output folder \(folder.path) does not exist; create it or choose another --output")
-        }
-        try OutputFolder.checkWritable(folder)
-        return url
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import SQLite
 import Strategies
 import TestSupport
+import Workloads
 import XCTest
 
 /// Every strategy, on the same small dataset, must give exactly the answers the generator implies.
@@ -79,22 +80,27 @@ final class EquivalenceTests: XCTestCase {
         defer { cleanup() }
         let strategy = try populatedStore(type, DatasetConfiguration(seed: 5, scale: 2_000), in: folder)
         let sample = LookupSample(isbn: DatasetGenerator.isbn(3), tagName: "swift", window: Date(timeIntervalSinceReferenceDate: 4e8) ..< Date(timeIntervalSinceReferenceDate: 4.3e8))
-        let queries = strategy.lookupQueries(sample)
-        XCTAssertEqual(Set(queries.map(\.workload)), ["fetch-page", "fetch-leaf", "fetch-by-tag", "count-leaf", "lookup-composite", "lookup-attribute"], S.name)
-        for query in queries {
-            let plan = try strategy.database.queryPlan(query.sql, query.values)
-            let description = "\(S.name) \(query.workload): \(plan)"
-            // A full scan reads "SCAN t0" with no index. It is right only where the whole table is the
-            // answer (table-per-entity's Book table, read without a filter).
-            let fullScans = plan.filter { $0.hasPrefix("SCAN ") && !$0.contains("USING") }
-            let wholeTableIsTheAnswer = !query.sql.contains("WHERE") && !query.sql.contains("ORDER BY")
-            if !wholeTableIsTheAnswer {
-                XCTAssertEqual(fullScans, [], "a full table scan: \(description)")
-                XCTAssertTrue(plan.contains { $0.contains("USING INDEX") || $0.contains("USING COVERING INDEX") || $0.contains("PRIMARY KEY") }, description)
-            }
-            if query.workload == "fetch-page" {
-                XCTAssertFalse(plan.contains { $0.contains("TEMP B-TREE FOR ORDER BY") }, "fetch-page sorts instead of reading an index: \(description)")
+        let plans = try QueryPlan.explain(strategy, sample: sample)
+        XCTAssertEqual(Set(plans.map(\.workload)), ["fetch-page", "fetch-leaf", "fetch-by-tag", "count-leaf", "lookup-composite", "lookup-attribute"], S.name)
+        for plan in plans {
+            let description = "\(S.name) \(plan.workload): \(plan.plan)"
+            XCTAssertEqual(plan.unexpectedFullScans, [], "a full table scan: \(description)")
+            if !plan.sql.contains("WHERE") && !plan.sql.contains("ORDER BY") { continue }
+            XCTAssertTrue(plan.plan.contains { $0.contains("USING INDEX") || $0.contains("USING COVERING INDEX") || $0.contains("PRIMARY KEY") }, description)
+            if plan.workload == "fetch-page" {
+                XCTAssertFalse(plan.sortsForOrderBy, "fetch-page sorts instead of reading an index: \(description)")
             }
         }
+        XCTAssertEqual(QueryPlan.flagged(plans).map(\.workload), [], S.name)
+    }
+
+    func testAFullScanIsFlagged() {
+        let scan = QueryPlan(strategy: "s", workload: "lookup-attribute", sql: "SELECT * FROM T t0 WHERE t0.A = ?", plan: ["SCAN t0"])
+        XCTAssertEqual(scan.unexpectedFullScans, ["SCAN t0"])
+        let whole = QueryPlan(strategy: "s", workload: "fetch-leaf", sql: "SELECT * FROM ZBOOK t0", plan: ["SCAN t0"])
+        XCTAssertEqual(whole.unexpectedFullScans, [], "reading a whole table that is the answer is no defect")
+        let sorted = QueryPlan(strategy: "s", workload: "fetch-page", sql: "SELECT * FROM T ORDER BY a LIMIT ?", plan: ["SCAN T", "USE TEMP B-TREE FOR ORDER BY"])
+        XCTAssertEqual(QueryPlan.flagged([scan, whole, sorted]).map(\.workload), ["lookup-attribute", "fetch-page"])
+        XCTAssertTrue(QueryPlan.report([scan]).contains("!! full table scan a lookup should not need: SCAN t0"))
     }
 }
