@@ -250,11 +250,15 @@ public struct CoreDataModel: Sendable {
                 sql.append("CREATE INDEX \(join.name)_\(join.secondColumn)_INDEX ON \(join.name) (\(join.secondColumn), \(join.firstColumn))")
             }
         }
-        sql.append("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
-        sql.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
-        sql.append("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
-        return sql
+        return sql + Self.bookkeepingSQL
     }
+
+    /// Core Data's bookkeeping tables, the last statements of every store's schema.
+    public static let bookkeepingSQL = [
+        "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
+        "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+        "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)",
+    ]
 }
 
 /// The store-level machinery every Core Data layout shares: pragmas, schema creation, the
@@ -270,8 +274,15 @@ public struct CoreDataStore {
 
     /// Creates the tables, indexes and bookkeeping rows of an empty store.
     public func createSchema(strategyName: String) throws {
+        try createSchema(model.schemaSQL, strategyName: strategyName)
+    }
+
+    /// Runs `schemaSQL`, a layout written by hand for one `CoreDataModel` cannot derive (it must
+    /// create `CoreDataModel.bookkeepingSQL`'s tables too), then writes the bookkeeping rows for
+    /// `model`'s entities, in one transaction.
+    public func createSchema(_ schemaSQL: [String], strategyName: String) throws {
         try database.transaction {
-            for statement in model.schemaSQL { try database.execute(statement) }
+            for statement in schemaSQL { try database.execute(statement) }
             let insert = try database.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
             for name in model.orderedNames {
                 let parent = model.entity(name).parent.map(model.number) ?? 0

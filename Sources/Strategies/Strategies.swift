@@ -5,6 +5,7 @@ public enum Strategies {
         SingleTableStrategy.self,
         TablePerEntityStrategy.self,
         EnumEntityStrategy.self,
+        JoinedStrategy.self,
     ] }
 
     /// The strategy ratios are computed against.
