@@ -269,9 +269,12 @@ public struct CoreDataStore {
     }
 
     /// Creates the tables, indexes and bookkeeping rows of an empty store.
-    public func createSchema(strategyName: String) throws {
+    /// - parameter additionalSQL: DDL the model cannot express (an expression or partial index),
+    ///   run after `model.schemaSQL` in the same transaction. Its text is the strategy's own
+    ///   constant SQL, never built from values.
+    public func createSchema(strategyName: String, additionalSQL: [String] = []) throws {
         try database.transaction {
-            for statement in model.schemaSQL { try database.execute(statement) }
+            for statement in model.schemaSQL + additionalSQL { try database.execute(statement) }
             let insert = try database.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
             for name in model.orderedNames {
                 let parent = model.entity(name).parent.map(model.number) ?? 0

@@ -5,6 +5,7 @@ public enum Strategies {
         SingleTableStrategy.self,
         TablePerEntityStrategy.self,
         EnumEntityStrategy.self,
+        JSONEntityStrategy.self,
     ] }
 
     /// The strategy ratios are computed against.
