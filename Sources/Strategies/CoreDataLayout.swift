@@ -277,9 +277,10 @@ public struct CoreDataStore {
         try createSchema(model.schemaSQL, strategyName: strategyName)
     }
 
-    /// Runs `schemaSQL`, a layout written by hand for one `CoreDataModel` cannot derive (it must
-    /// create `CoreDataModel.bookkeepingSQL`'s tables too), then writes the bookkeeping rows for
-    /// `model`'s entities, in one transaction.
+    /// Runs `schemaSQL`, a layout written by hand or extended with DDL `CoreDataModel` cannot
+    /// derive (an expression or partial index; it must create `CoreDataModel.bookkeepingSQL`'s
+    /// tables too), then writes the bookkeeping rows for `model`'s entities, in one transaction.
+    /// The SQL is the strategy's own constant text, never built from values.
     public func createSchema(_ schemaSQL: [String], strategyName: String) throws {
         try database.transaction {
             for statement in schemaSQL { try database.execute(statement) }

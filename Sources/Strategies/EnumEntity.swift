@@ -240,8 +240,9 @@ public final class EnumEntityStrategy: StorageStrategy {
     }
 }
 
-/// A `ZPUBLICATION` row the `enum-entity` strategy cannot decode: an unknown `kind`, or a missing
-/// uid or slot. Fetches throw it rather than guess a case.
+/// A `ZPUBLICATION` row the `enum-entity` or `json-entity` strategy cannot decode: an unknown
+/// `kind`, a missing uid, a missing slot, or `details` that do not decode. Fetches throw it rather
+/// than guess a case.
 public struct CorruptRow: Error, CustomStringConvertible {
     /// The row's `Z_PK`.
     public let pk: Int64

@@ -6,6 +6,7 @@ public enum Strategies {
         TablePerEntityStrategy.self,
         EnumEntityStrategy.self,
         JoinedStrategy.self,
+        JSONEntityStrategy.self,
     ] }
 
     /// The strategy ratios are computed against.

@@ -61,7 +61,7 @@ final class CommandLineTests: XCTestCase {
             (["run", "--scale", "lots"], "The value 'lots' is invalid for '--scale <scale>'"),
             (["run", "--batch", "0"], "--batch must be between 1 and 1000000 objects per transaction; got 0"),
             (["run", "--repetitions", "0"], "--repetitions must be between 1 and 100000; got 0"),
-            (["run", "--strategies", "single-table,wide"], "unknown strategy 'wide'; choose from: single-table, table-per-entity, enum-entity, joined"),
+            (["run", "--strategies", "single-table,wide"], "unknown strategy 'wide'; choose from: single-table, table-per-entity, enum-entity, joined, json-entity"),
             (["run", "--strategies", ""], "the strategy list is empty"),
             (["run", "--workloads", "count-all,count-all"], "workload 'count-all' is listed twice"),
             (["run", "--workloads", "fetch-everything"], "unknown workload 'fetch-everything'; choose from: insert-bulk,"),
@@ -119,9 +119,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(files[1].hasSuffix(".samples.csv") && files[1].hasPrefix(files[0].replacingOccurrences(of: ".csv", with: "")), "\(files)")
         let csv = try String(contentsOf: results.appendingPathComponent(files[0]), encoding: .utf8)
         let samples = try String(contentsOf: results.appendingPathComponent(files[1]), encoding: .utf8)
-        XCTAssertEqual(samples.split(separator: "\n").count, 1 + 4 * 12 + 2, "one repetition per row, as asked")
+        XCTAssertEqual(samples.split(separator: "\n").count, 1 + 5 * 12 + 2, "one repetition per row, as asked")
         let lines = csv.split(separator: "\n")
-        XCTAssertEqual(lines.count, 1 + 4 * 12 + 2, "a header, one row per strategy and workload case, and raw's two")
+        XCTAssertEqual(lines.count, 1 + 5 * 12 + 2, "a header, one row per strategy and workload case, and raw's two")
         XCTAssertTrue(lines[0].hasPrefix("schema_version,run_id,timestamp,git_commit"))
         XCTAssertTrue(outcome.stdout.contains("vs single-table"))
         XCTAssertTrue(outcome.stdout.contains("results: results/\(files[0])"), outcome.stdout)
@@ -139,7 +139,7 @@ final class CommandLineTests: XCTestCase {
     /// at 50 pages, and SQLite fails with SQLITE_FULL) stops `generate` with one line saying so
     /// and what to do, and leaves no file behind: no store, no partial store, no WAL.
     func testAFullDiskStopsGenerateWithOneLineAndLeavesNoFile() throws {
-        for strategy in ["single-table", "table-per-entity", "enum-entity", "joined"] {
+        for strategy in ["single-table", "table-per-entity", "enum-entity", "joined", "json-entity"] {
             let store = folder.appendingPathComponent("s.sqlite")
             let outcome = try bench(["generate", "--strategy", strategy, "--scale", "20000", "--output", store.path],
                                     environment: ["INHERITANCE_BENCH_MAX_PAGE_COUNT": "50"])
@@ -175,7 +175,7 @@ final class CommandLineTests: XCTestCase {
     func testListNamesEveryStrategyAndWorkload() throws {
         let outcome = try bench(["list"])
         XCTAssertEqual(outcome.status, 0)
-        for name in ["single-table", "table-per-entity", "enum-entity", "joined", "insert-bulk", "insert-single", "fetch-polymorphic", "fetch-page",
+        for name in ["single-table", "table-per-entity", "enum-entity", "joined", "json-entity", "insert-bulk", "insert-single", "fetch-polymorphic", "fetch-page",
                      "fetch-leaf", "fetch-by-tag", "count-all", "count-leaf", "count-by-type", "lookup-composite", "lookup-attribute"] {
             XCTAssertTrue(outcome.stdout.contains(name), name)
         }
@@ -188,7 +188,7 @@ final class CommandLineTests: XCTestCase {
 
         let same = try bench(["compare", base.path, base.path])
         XCTAssertEqual(same.status, 0, same.stdout + same.stderr)
-        XCTAssertTrue(same.stdout.contains("0 slower, 0 faster, 8 unchanged"), same.stdout)
+        XCTAssertTrue(same.stdout.contains("0 slower, 0 faster, 10 unchanged"), same.stdout)
 
         // A copy in which enum-entity takes ten times as long, in the results and in the samples
         // (a 2× change can be within the noise of a few debug-build repetitions on a busy machine).
