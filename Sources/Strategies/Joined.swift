@@ -21,8 +21,8 @@ import SQLite
 /// Tag 6; `Z_MAX` lives on Publication's `Z_PRIMARYKEY` row, one key counter for the whole hierarchy.
 ///
 /// Indexes: `(ZPUBLISHDATE, ZUID)` on the base table for newest-first reads; `(Z_ENT,
-/// ZPUBLISHDATE)` for Books in a date window and the counts per type (it also serves a `Z_ENT`
-/// filter alone, so Core Data's `ZPUBLICATION_Z_ENT_INDEX` would be redundant and is left out);
+/// ZPUBLISHDATE)` for Books (in a date window) and the count of plain Publications (it also serves a
+/// `Z_ENT` filter alone, so Core Data's `ZPUBLICATION_Z_ENT_INDEX` would be redundant and is left out);
 /// `ZBOOK (ZISBN)` unique; `ZTAG (ZNAME)` unique; `Z_1TAGS (Z_6TAGS, Z_1PUBLICATIONS)`.
 ///
 /// Reads: a polymorphic read walks the base table and `LEFT JOIN`s each sub-table on `Z_PK`
@@ -75,7 +75,7 @@ public final class JoinedStrategy: StorageStrategy {
         "CREATE TABLE Z_1TAGS ( Z_1PUBLICATIONS INTEGER, Z_6TAGS INTEGER, PRIMARY KEY (Z_1PUBLICATIONS, Z_6TAGS) )",
         // Sort descriptors [publishDate desc, uid desc] (fetch-polymorphic, fetch-page).
         "CREATE INDEX Z_Publication_byPublishDate ON ZPUBLICATION (ZPUBLISHDATE COLLATE BINARY ASC, ZUID COLLATE BINARY ASC)",
-        // One entity, optionally in a date window (fetch-leaf, lookup-composite, count-by-type).
+        // One entity, optionally in a date window (fetch-leaf, lookup-composite, count of plain Publications).
         "CREATE INDEX Z_Publication_byEntityAndPublishDate ON ZPUBLICATION (Z_ENT COLLATE BINARY ASC, ZPUBLISHDATE COLLATE BINARY ASC)",
         // Book's uniqueness constraint; serves lookup-attribute.
         "CREATE UNIQUE INDEX Z_BOOK_UNIQUE_ISBN ON ZBOOK (ZISBN)",
@@ -119,8 +119,18 @@ public final class JoinedStrategy: StorageStrategy {
         \(leftJoins) WHERE t6.ZNAME = ?
         """
     static let countAllSQL = "SELECT COUNT(*) FROM ZPUBLICATION"
-    static let countBooksSQL = "SELECT COUNT(*) FROM ZBOOK"
-    /// Rows of one entity, sub-entities excluded: what `Z_ENT` says, read off `byEntityAndPublishDate`.
+    /// The rows of each sub-table, indexed by `EntityKind.rawValue` (none for Publication).
+    static let countSubTableSQL: [String?] = EntityKind.allCases.map {
+        switch $0 {
+        case .publication: nil
+        case .book: "SELECT COUNT(*) FROM ZBOOK"
+        case .academicPaper: "SELECT COUNT(*) FROM ZACADEMICPAPER"
+        case .webArticle: "SELECT COUNT(*) FROM ZWEBARTICLE"
+        case .blogPost: "SELECT COUNT(*) FROM ZBLOGPOST"
+        }
+    }
+    static let countBooksSQL = countSubTableSQL[EntityKind.book.rawValue]!
+    /// Base rows of one entity: plain Publications (`Z_ENT = 1`) have no sub-table to count.
     static let countEntitySQL = "SELECT COUNT(*) FROM ZPUBLICATION t0 WHERE t0.Z_ENT = ?"
     static let countTagLinksSQL = "SELECT COUNT(*) FROM Z_1TAGS"
     public static let booksInWindowSQL = """
@@ -292,9 +302,18 @@ public final class JoinedStrategy: StorageStrategy {
     /// Every `ZBOOK` row is a Book.
     public func countBooks() throws -> Int { Int(try database.scalarInt(Self.countBooksSQL) ?? 0) }
 
-    /// One count per entity by its `Z_ENT` on the base table (a plain Publication has no sub-row to count).
+    /// One count per entity: its sub-table's rows, and for Publication the base rows with `Z_ENT = 1`.
+    /// A base row that lost its sub-row is therefore missing from its entity's count (and
+    /// `PRAGMA foreign_key_check` finds a sub-row that lost its base row).
     public func countByType() throws -> [Int] {
-        try EntityKind.allCases.map { Int(try database.scalarInt(Self.countEntitySQL, [Self.entityNumbers[$0]!]) ?? 0) }
+        try EntityKind.allCases.map { kind in
+            let count = if let sql = Self.countSubTableSQL[kind.rawValue] {
+                try database.scalarInt(sql)
+            } else {
+                try database.scalarInt(Self.countEntitySQL, [Self.entityNumbers[kind]!])
+            }
+            return Int(count ?? 0)
+        }
     }
 
     /// The one join table `Z_1TAGS` holds every publication's links, whatever its entity.

@@ -210,6 +210,9 @@ final class JoinedLayoutTests: XCTestCase {
         let strategy = try makeStore()
         let database = strategy.database
         try database.execute("DELETE FROM ZWEBARTICLE WHERE Z_PK = 4")
+        // The store check sees it: the WebArticle is gone from the counts per type, not from the total.
+        XCTAssertEqual(try strategy.countByType(), [2, 2, 1, 0, 1])
+        XCTAssertEqual(try strategy.countAll(), 7)
         XCTAssertThrowsError(try strategy.fetchAll()) { error in
             XCTAssertEqual((error as? JoinedStrategy.InconsistentRow)?.pk, 4)
             XCTAssertEqual("\(error)", "inconsistent ZPUBLICATION row Z_PK = 4, Z_ENT = 5: no ZWEBARTICLE row")
@@ -261,5 +264,6 @@ final class JoinedLayoutTests: XCTestCase {
         ] + subTables + ["USE TEMP B-TREE FOR DISTINCT"])
         XCTAssertEqual(try database.queryPlan(JoinedStrategy.countEntitySQL, [1]),
                        ["SEARCH t0 USING COVERING INDEX Z_Publication_byEntityAndPublishDate (Z_ENT=?)"])
+        XCTAssertEqual(try database.queryPlan(JoinedStrategy.countBooksSQL), ["SCAN ZBOOK USING COVERING INDEX Z_BOOK_UNIQUE_ISBN"])
     }
 }
