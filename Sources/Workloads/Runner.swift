@@ -31,7 +31,7 @@ public struct RunPlan: Sendable {
         strategies: [String] = Strategies.names, workloads: [Workload] = Workload.allCases,
         dataset: DatasetConfiguration = DatasetConfiguration(), batchSize: Int = defaultBatchSize,
         repetitions: Int? = nil, timeBudget: Double? = nil, minRepetitions: Int = defaultMinRepetitions,
-        maxRepetitions: Int = defaultMaxRepetitions, includeRaw: Bool = true,
+        maxRepetitions: Int = defaultMaxRepetitions, includeRaw: Bool = false,
         temporaryParent: URL = FileManager.default.temporaryDirectory
     ) {
         self.strategies = strategies
@@ -229,7 +229,8 @@ public final class Runner {
         let samples = try interleave(workload.rawValue, workload, contenders) { index, repetition in
             let store = try contenders[index].open(storePath(contenders[index].name, "\(workload.rawValue)-\(repetition)"))
             do {
-                let sample = try store.timedInsert(generator, inserts, expected)
+                // The first store of each strategy gets the full integrity_check, the later ones quick_check.
+                let sample = try store.timedInsert(generator, inserts, expected, thorough: repetition == 0)
                 bytes[index] = store.bytes
                 // Keep the newest store for the reads (the number of repetitions may not be known in advance).
                 if keepLastStores { kept[index]?.remove(); kept[index] = store } else { store.remove() }

@@ -25,14 +25,18 @@ public enum StoreBuilder {
     /// 4. `countTagLinks()` equals `expected.tagLinks`.
     ///
     /// Run it after every store generation and every timed insert, outside the timed region:
-    /// `integrity_check` reads the whole file.
+    /// `integrity_check` reads the whole file and checks every index against its table (0.7 s for
+    /// 100,000 publications here). With `thorough: false`, `PRAGMA quick_check` replaces it: the same
+    /// page and record checks without the index-against-table comparison, about ten times as fast,
+    /// for the repeated stores of one workload once the first has passed the full check.
     /// - throws: `IntegrityFailure` for the first check that fails; `SQLiteError` if a check cannot run.
-    public static func checkIntegrity<S: StorageStrategy>(_ strategy: S, expected: DatasetGenerator.Census) throws {
+    public static func checkIntegrity<S: StorageStrategy>(_ strategy: S, expected: DatasetGenerator.Census, thorough: Bool = true) throws {
         let database = strategy.database
-        let integrity = try database.strings("PRAGMA integrity_check")
+        let check: IntegrityFailure.Check = thorough ? .integrity : .quick
+        let integrity = try database.strings(check.rawValue)
         guard integrity == ["ok"] else {
-            throw IntegrityFailure(strategy: S.name, check: .integrity, description:
-                "the \(S.name) store fails PRAGMA integrity_check: \(IntegrityFailure.summary(integrity))")
+            throw IntegrityFailure(strategy: S.name, check: check, description:
+                "the \(S.name) store fails \(check.rawValue): \(IntegrityFailure.summary(integrity))")
         }
         let violations = try foreignKeyViolations(database)
         guard violations.isEmpty else {
@@ -100,6 +104,7 @@ public struct IntegrityFailure: Error, CustomStringConvertible, Equatable {
     /// Which of `StoreBuilder.checkIntegrity`'s checks failed.
     public enum Check: String, Sendable {
         case integrity = "PRAGMA integrity_check"
+        case quick = "PRAGMA quick_check"
         case foreignKeys = "PRAGMA foreign_key_check"
         case countsByType = "publications per type"
         case tagLinks = "tag links"

@@ -101,8 +101,9 @@ protocol ContenderStore: AnyObject {
     func read(_ workload: Workload, _ variant: String) throws -> Sample
     /// One repetition of an insert workload as the runner measures it: the schema and tags created
     /// untimed, each transaction timed alone (the objects are generated between them, untimed),
-    /// then, untimed, the contents checked, digested and checkpointed.
-    func timedInsert(_ generator: DatasetGenerator, _ plan: InsertPlan, _ expected: DatasetGenerator.Census) throws -> Sample
+    /// then, untimed, the contents checked (`thorough`: `integrity_check`, else `quick_check`),
+    /// digested and checkpointed.
+    func timedInsert(_ generator: DatasetGenerator, _ plan: InsertPlan, _ expected: DatasetGenerator.Census, thorough: Bool) throws -> Sample
     /// Fills an empty store with the whole dataset (untimed).
     func populate(_ generator: DatasetGenerator, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws
     /// Closes the connection and deletes the store's files.
@@ -174,12 +175,12 @@ final class StrategyStore<S: StorageStrategy>: HarnessStore {
         try Self.verify(strategy!, expected)
     }
 
-    func timedInsert(_ generator: DatasetGenerator, _ plan: InsertPlan, _ expected: DatasetGenerator.Census) throws -> Sample {
+    func timedInsert(_ generator: DatasetGenerator, _ plan: InsertPlan, _ expected: DatasetGenerator.Census, thorough: Bool) throws -> Sample {
         try prepareInsert(generator)
         var elapsed: UInt64 = 0
         try insert(plan.transactions(generator)) { save in elapsed += try Sample.nanoseconds(save) }
         let strategy = strategy!
-        try Self.verify(strategy, expected)
+        try StoreBuilder.checkIntegrity(strategy, expected: expected, thorough: thorough)
         let digest = AnswerDigest(.ordered, of: try strategy.fetchAll())
         try StoreFile.checkpoint(strategy.database)
         bytes = fileSize(path)
@@ -256,7 +257,7 @@ final class RawStore: ContenderStore {
                       digestIsFull: false)
     }
 
-    func timedInsert(_ generator: DatasetGenerator, _ plan: InsertPlan, _ expected: DatasetGenerator.Census) throws -> Sample {
+    func timedInsert(_ generator: DatasetGenerator, _ plan: InsertPlan, _ expected: DatasetGenerator.Census, thorough: Bool) throws -> Sample {
         let checker = SingleTableStrategy(database: try StoreFile.open(path))
         try checker.createSchema(tags: generator.tags)
         let raw = try connection()
@@ -266,7 +267,7 @@ final class RawStore: ContenderStore {
         }
         self.raw = nil
         // The raw insert must build exactly the store the single-table strategy builds.
-        try StrategyStore<SingleTableStrategy>.verify(checker, expected)
+        try StoreBuilder.checkIntegrity(checker, expected: expected, thorough: thorough)
         let digest = AnswerDigest(.ordered, of: try checker.fetchAll())
         try StoreFile.checkpoint(checker.database)
         bytes = fileSize(path)

@@ -61,9 +61,8 @@ public enum Workload: String, CaseIterable, Sendable, Comparable {
         switch self {
         case .insertBulk: 3
         case .insertSingle: 5
-        case .fetchPolymorphic, .fetchLeaf: 10
-        case .lookupAttribute: 15
-        case .fetchByTag: 20
+        case .fetchPolymorphic, .fetchLeaf: 7
+        case .lookupAttribute, .fetchByTag: 10
         case .fetchPage, .countAll, .countLeaf, .countByType, .lookupComposite: 100
         }
     }

@@ -36,8 +36,8 @@ struct Run: ParsableCommand {
     @Option(help: "With --time-budget: at most this many timed repetitions (default \(RunPlan.defaultMaxRepetitions)).")
     var maxRepetitions: Int = RunPlan.defaultMaxRepetitions
 
-    @Flag(inversion: .prefixedNo, help: "Measure the raw reference (single-table's insert-bulk and fetch-polymorphic in direct SQLite calls) beside single-table.")
-    var raw = true
+    @Flag(help: "Also measure the raw reference: single-table's insert-bulk and fetch-polymorphic in direct SQLite calls, beside single-table (the suite's own overhead).")
+    var raw = false
 
     @Option(help: "Path of the results CSV (default: results/<timestamp>.csv). Its folder must exist.")
     var output: String?

@@ -7,7 +7,7 @@ import XCTest
 
 final class RunnerTests: XCTestCase {
     func testAllStrategiesAgreeOnEveryWorkloadAtSmallScale() throws {
-        let plan = RunPlan(dataset: DatasetConfiguration(seed: 77, scale: 400), batchSize: 64, repetitions: 2)
+        let plan = RunPlan(dataset: DatasetConfiguration(seed: 77, scale: 400), batchSize: 64, repetitions: 2, includeRaw: true)
         var events: [String] = []
         let runner = Runner(plan: plan) { event in
             if case let .measured(result) = event { events.append("\(result.strategy) \(result.caseName)") }
@@ -61,11 +61,11 @@ final class RunnerTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: runner.temporaryFolder.path), "temporary stores are removed after a failure")
     }
 
-    func testRawIsLeftOutWhenAskedOrWithoutSingleTable() throws {
+    func testRawRunsOnlyWhenAskedAndWithSingleTable() throws {
         let dataset = DatasetConfiguration(seed: 3, scale: 100)
-        let withoutSingleTable = RunPlan(strategies: ["enum-entity"], workloads: [.fetchPolymorphic], dataset: dataset, repetitions: 1)
+        let withoutSingleTable = RunPlan(strategies: ["enum-entity"], workloads: [.fetchPolymorphic], dataset: dataset, repetitions: 1, includeRaw: true)
         XCTAssertEqual(try Runner(plan: withoutSingleTable).run().map(\.strategy), ["enum-entity"])
-        let noRaw = RunPlan(strategies: ["single-table"], workloads: [.fetchPolymorphic], dataset: dataset, repetitions: 1, includeRaw: false)
+        let noRaw = RunPlan(strategies: ["single-table"], workloads: [.fetchPolymorphic], dataset: dataset, repetitions: 1)
         XCTAssertEqual(try Runner(plan: noRaw).run().map(\.strategy), ["single-table"])
     }
 

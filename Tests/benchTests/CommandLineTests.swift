@@ -111,7 +111,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testATinyRunWritesACompleteCSVAndATable() throws {
-        let outcome = try bench(["run", "--scale", "60", "--repetitions", "1", "--quiet"], in: folder)
+        let outcome = try bench(["run", "--scale", "60", "--repetitions", "1", "--raw", "--quiet"], in: folder)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         let results = folder.appendingPathComponent("results")
         let files = try FileManager.default.contentsOfDirectory(atPath: results.path).sorted()
