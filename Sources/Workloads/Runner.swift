@@ -221,7 +221,7 @@ public final class Runner {
     /// Times an insert workload on a fresh store per repetition; with `keepLastStores`, hands back
     /// each strategy's last store (checked and checkpointed) instead of removing it.
     private func measureInsert(_ workload: Workload, _ contenders: [Contender], keepLastStores: Bool) throws -> ([WorkloadResult], [(any ContenderStore)?]) {
-        let inserts = InsertPlan(workload, scale: plan.dataset.scale, batchSize: plan.batchSize)
+        let inserts = InsertPlan(workload, scale: plan.dataset.scale, batchSize: plan.batchSize).generatedOnce(generator)
         let range = inserts.range
         let expected = workload == .insertBulk ? wholeDatasetCensus() : generator.census(range)
         var kept: [(any ContenderStore)?] = Array(repeating: nil, count: contenders.count)
@@ -267,10 +267,12 @@ public final class Runner {
                 let index = (round + offset) % contenders.count
                 onEvent(.repetition(caseName: caseName, strategy: names[index], round: round + 1, rounds: fixed.map { $0 + workload.warmups }))
                 let sample = try repetition(index, round)
-                if let answer = answers[index], answer.digest != sample.digest {
+                if let answer = answers[index], answer.rows != sample.rows
+                    || (answer.digestIsFull == sample.digestIsFull && answer.digest != sample.digest) {
                     throw BenchmarkFailure.unstableAnswer(strategy: names[index], caseName: caseName)
                 }
-                answers[index] = sample
+                // Keep the fullest answer: later insert repetitions digest their counts only.
+                if answers[index]?.digestIsFull != true || sample.digestIsFull { answers[index] = sample }
                 if round >= workload.warmups {
                     timed[index].append(sample.nanoseconds)
                     spent += sample.nanoseconds

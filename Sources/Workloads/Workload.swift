@@ -56,10 +56,12 @@ public enum Workload: String, CaseIterable, Sendable, Comparable {
         }
     }
 
-    /// Timed repetitions when `--repetitions` is not given: more for fast workloads.
+    /// Timed repetitions when `--repetitions` is not given: more for fast workloads. `insert-bulk`
+    /// writes the whole dataset each time (about 5 s per strategy at the default scale), so two
+    /// keep the default run within two minutes; `--repetitions` or `--time-budget` give more.
     public var defaultRepetitions: Int {
         switch self {
-        case .insertBulk: 3
+        case .insertBulk: 2
         case .insertSingle: 5
         case .fetchPolymorphic, .fetchLeaf: 7
         case .lookupAttribute, .fetchByTag: 10
