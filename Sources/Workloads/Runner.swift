@@ -135,12 +135,14 @@ public final class Runner {
     public let parameters: WorkloadParameters
     /// The run's folder of temporary stores; removed when the run ends.
     public let temporaryFolder: URL
-    private let onEvent: (RunEvent) -> Void
+    /// Told of every event; an error it throws (say, the results file cannot be written) stops the
+    /// run like any other failure, temporary stores removed.
+    private let onEvent: (RunEvent) throws -> Void
     private var census: DatasetGenerator.Census?
     /// The strategies `plan.strategies` names are looked up in.
     private let registry: [any StorageStrategy.Type]
 
-    public init(plan: RunPlan, registry: [any StorageStrategy.Type] = Strategies.all, onEvent: @escaping (RunEvent) -> Void = { _ in }) {
+    public init(plan: RunPlan, registry: [any StorageStrategy.Type] = Strategies.all, onEvent: @escaping (RunEvent) throws -> Void = { _ in }) {
         self.plan = plan
         self.registry = registry
         generator = DatasetGenerator(plan.dataset)
@@ -160,10 +162,10 @@ public final class Runner {
         try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: temporaryFolder) }
         var results: [WorkloadResult] = []
-        func report(_ group: [WorkloadResult]) {
+        func report(_ group: [WorkloadResult]) throws {
             for result in group {
                 results.append(result)
-                onEvent(.measured(result))
+                try onEvent(.measured(result))
             }
         }
 
@@ -180,11 +182,11 @@ public final class Runner {
                 readStores = Array(kept.prefix(contenders.count))
                 kept.dropFirst(contenders.count).forEach { $0?.remove() }
             }
-            report(group)
+            try report(group)
         }
         guard !reads.isEmpty else { return results }
         for (index, contender) in contenders.enumerated() where readStores[index] == nil {
-            onEvent(.populating(strategy: contender.name, scale: plan.dataset.scale))
+            try onEvent(.populating(strategy: contender.name, scale: plan.dataset.scale))
             let store = try contender.open(storePath(contender.name, "read"))
             try store.populate(generator, plan.batchSize, wholeDatasetCensus())
             readStores[index] = store
@@ -195,9 +197,9 @@ public final class Runner {
                 if workload == .fetchPolymorphic, let raw, let singleTable {
                     // The raw reference reads the single-table store through a second connection.
                     let rawStore = try raw.open(stores[singleTable].path)
-                    report(try measureRead(workload, variant, contenders + [raw], stores + [rawStore]))
+                    try report(try measureRead(workload, variant, contenders + [raw], stores + [rawStore]))
                 } else {
-                    report(try measureRead(workload, variant, contenders, stores))
+                    try report(try measureRead(workload, variant, contenders, stores))
                 }
             }
         }
@@ -256,7 +258,7 @@ public final class Runner {
     ) throws -> (timed: [[UInt64]], answers: [Sample]) {
         let fixed = plan.repetitions(for: workload)
         let names = contenders.map(\.name)
-        onEvent(.measuring(caseName: caseName, strategies: names, warmups: workload.warmups, repetitions: fixed))
+        try onEvent(.measuring(caseName: caseName, strategies: names, warmups: workload.warmups, repetitions: fixed))
         var timed = Array(repeating: [UInt64](), count: contenders.count)
         var answers: [Sample?] = Array(repeating: nil, count: contenders.count)
         var spent: UInt64 = 0
@@ -265,7 +267,7 @@ public final class Runner {
             || plan.wantsAnotherRound(workload, rounds: round - workload.warmups, spent: spent, strategies: contenders.count) {
             for offset in contenders.indices {
                 let index = (round + offset) % contenders.count
-                onEvent(.repetition(caseName: caseName, strategy: names[index], round: round + 1, rounds: fixed.map { $0 + workload.warmups }))
+                try onEvent(.repetition(caseName: caseName, strategy: names[index], round: round + 1, rounds: fixed.map { $0 + workload.warmups }))
                 let sample = try repetition(index, round)
                 if let answer = answers[index], answer.rows != sample.rows
                     || (answer.digestIsFull == sample.digestIsFull && answer.digest != sample.digest) {

@@ -70,6 +70,12 @@ func printError(_ line: String) {
 /// Whether standard error is a terminal (progress is shown only there).
 var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
 
+/// The full-disk testing aid must never go unnoticed in a real run.
+func warnIfStoresAreCapped() {
+    guard let limit = StoreFile.maximumPageCount else { return }
+    printError("warning: \(StoreFile.maximumPageCountVariable)=\(limit) is set: every store is capped at \(limit) pages (a testing aid); unset it for real runs")
+}
+
 func warnIfDebugBuild() {
     guard RunContext.isDebugBuild else { return }
     printError("""

@@ -87,6 +87,7 @@ struct Run: ParsableCommand {
 
     func run() throws {
         warnIfDebugBuild()
+        warnIfStoresAreCapped()
         let started = Date()
         let plan = RunPlan(
             strategies: try selectedStrategies(), workloads: try selectedWorkloads(),
@@ -108,11 +109,11 @@ struct Run: ParsableCommand {
         let runner = Runner(plan: plan) { event in
             progress.show(event)
             if case let .measured(result) = event {
-                // Both files stay complete after every row; a failure here stops the run at once.
+                // Both files stay complete after every row; a failure here stops the run (and the
+                // runner removes its temporary stores).
                 exclusive.lock()
                 defer { exclusive.unlock() }
-                do { try writer.append([result], plan: plan, context: context) }
-                catch { progress.finish(); fatalWriteFailure(error) }
+                try writer.append([result], plan: plan, context: context)
             }
         }
         let interruption = InterruptionHandler(temporaryFolder: runner.temporaryFolder, results: writer.url, exclusive: exclusive)
@@ -221,10 +222,6 @@ final class Progress {
     }
 }
 
-private func fatalWriteFailure(_ error: Error) -> Never {
-    printError("error: \(error)")
-    exit(1)
-}
 
 /// On Ctrl-C or SIGTERM: removes the run's temporary stores, says where the completed rows are,
 /// and exits with 128 + the signal number. The CSV on disk is always complete (see `ResultsWriter`).

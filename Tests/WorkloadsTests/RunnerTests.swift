@@ -78,6 +78,22 @@ final class RunnerTests: XCTestCase {
         XCTAssertEqual(try Runner(plan: slow).run()[0].samples.count, 7, "an exhausted budget still gives the minimum")
     }
 
+    func testAFailingEventHandlerStopsTheRunAndRemovesTheStores() throws {
+        struct DiskFull: Error {}
+        let plan = RunPlan(strategies: ["single-table", "enum-entity"], workloads: [.insertBulk, .countAll],
+                           dataset: DatasetConfiguration(seed: 2, scale: 150), repetitions: 1)
+        var measured = 0
+        let runner = Runner(plan: plan) { event in
+            if case .measured = event {
+                measured += 1
+                throw DiskFull()
+            }
+        }
+        XCTAssertThrowsError(try runner.run()) { XCTAssertTrue($0 is DiskFull) }
+        XCTAssertEqual(measured, 1, "the run stops at the first failure")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: runner.temporaryFolder.path), "temporary stores are removed")
+    }
+
     func testReadsWithoutInsertBulkPopulateTheirOwnStore() throws {
         let plan = RunPlan(strategies: ["enum-entity"], workloads: [.countByType], dataset: DatasetConfiguration(seed: 2, scale: 123), repetitions: 1)
         let results = try Runner(plan: plan).run()
