@@ -184,12 +184,7 @@ public final class EnumEntityStrategy: StorageStrategy {
 
     /// Runs a query of `selectList` and decodes every row; the first corrupt row ends the fetch with an error.
     private func fetch(_ sql: String, _ values: [(any SQLiteBindable)?] = []) throws -> [PublicationItem] {
-        let statement = try database.cachedStatement(sql)
-        try statement.bind(values)
-        defer { statement.reset() }
-        var items: [PublicationItem] = []
-        while try statement.step() { items.append(try Self.item(statement)) }
-        return items
+        try database.fetch(sql, values, row: Self.item)
     }
 
     public func fetchAll() throws -> [PublicationItem] { try fetch(Self.fetchAllSQL) }
@@ -200,19 +195,19 @@ public final class EnumEntityStrategy: StorageStrategy {
 
     public func fetchPublications(taggedWith name: String) throws -> [PublicationItem] { try fetch(Self.fetchByTagSQL, [name]) }
 
-    public func countAll() throws -> Int { Int(try database.scalarInt(Self.countAllSQL) ?? 0) }
+    public func countAll() throws -> Int { try database.count(Self.countAllSQL) }
 
     public func countBooks() throws -> Int {
-        Int(try database.scalarInt(Self.countKindSQL, [Self.kindValue(.book)]) ?? 0)
+        try database.count(Self.countKindSQL, [Self.kindValue(.book)])
     }
 
     /// One count fetch per kind (`kind == %d`).
     public func countByType() throws -> [Int] {
-        try EntityKind.allCases.map { Int(try database.scalarInt(Self.countKindSQL, [Self.kindValue($0)]) ?? 0) }
+        try EntityKind.allCases.map { try database.count(Self.countKindSQL, [Self.kindValue($0)]) }
     }
 
     /// The one join table `Z_1TAGS` holds the links of every kind.
-    public func countTagLinks() throws -> Int { Int(try database.scalarInt(Self.countTagLinksSQL) ?? 0) }
+    public func countTagLinks() throws -> Int { try database.count(Self.countTagLinksSQL) }
 
     public func books(publishedIn range: Range<Date>) throws -> [PublicationItem] {
         try fetch(Self.kindInWindowSQL, [

@@ -272,19 +272,12 @@ public final class JoinedStrategy: StorageStrategy {
 
     /// Runs a query of `polymorphicList`; the first inconsistent row ends the fetch with an error.
     private func fetchPolymorphic(_ sql: String, _ values: [(any SQLiteBindable)?] = []) throws -> [Publication] {
-        let statement = try database.cachedStatement(sql)
-        try statement.bind(values)
-        defer { statement.reset() }
-        var objects: [Publication] = []
-        while try statement.step() { objects.append(try Self.object(statement)) }
-        return objects
+        try database.fetch(sql, values, row: Self.object)
     }
 
     /// Runs a query of `bookList`.
     private func fetchBookRows(_ sql: String, _ values: [(any SQLiteBindable)?]) throws -> [Publication] {
-        let statement = try database.cachedStatement(sql)
-        try statement.bind(values)
-        return try statement.collect(Self.book)
+        try database.fetch(sql, values, row: Self.book)
     }
 
     public func fetchAll() throws -> [Publication] { try fetchPolymorphic(Self.fetchAllSQL) }
@@ -297,27 +290,23 @@ public final class JoinedStrategy: StorageStrategy {
         try fetchPolymorphic(Self.fetchByTagSQL, [name])
     }
 
-    public func countAll() throws -> Int { Int(try database.scalarInt(Self.countAllSQL) ?? 0) }
+    public func countAll() throws -> Int { try database.count(Self.countAllSQL) }
 
     /// Every `ZBOOK` row is a Book.
-    public func countBooks() throws -> Int { Int(try database.scalarInt(Self.countBooksSQL) ?? 0) }
+    public func countBooks() throws -> Int { try database.count(Self.countBooksSQL) }
 
     /// One count per entity: its sub-table's rows, and for Publication the base rows with `Z_ENT = 1`.
     /// A base row that lost its sub-row is therefore missing from its entity's count (and
     /// `PRAGMA foreign_key_check` finds a sub-row that lost its base row).
     public func countByType() throws -> [Int] {
         try EntityKind.allCases.map { kind in
-            let count = if let sql = Self.countSubTableSQL[kind.rawValue] {
-                try database.scalarInt(sql)
-            } else {
-                try database.scalarInt(Self.countEntitySQL, [Self.entityNumbers[kind]!])
-            }
-            return Int(count ?? 0)
+            if let sql = Self.countSubTableSQL[kind.rawValue] { try database.count(sql) }
+            else { try database.count(Self.countEntitySQL, [Self.entityNumbers[kind]!]) }
         }
     }
 
     /// The one join table `Z_1TAGS` holds every publication's links, whatever its entity.
-    public func countTagLinks() throws -> Int { Int(try database.scalarInt(Self.countTagLinksSQL) ?? 0) }
+    public func countTagLinks() throws -> Int { try database.count(Self.countTagLinksSQL) }
 
     public func books(publishedIn range: Range<Date>) throws -> [Publication] {
         try fetchBookRows(Self.booksInWindowSQL, [

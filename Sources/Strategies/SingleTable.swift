@@ -157,9 +157,7 @@ public final class SingleTableStrategy: StorageStrategy {
     }
 
     private func fetch(_ sql: String, _ values: [(any SQLiteBindable)?] = []) throws -> [Publication] {
-        let statement = try database.cachedStatement(sql)
-        try statement.bind(values)
-        return try statement.collect(Self.object)
+        try database.fetch(sql, values, row: Self.object)
     }
 
     public func fetchAll() throws -> [Publication] { try fetch(Self.fetchAllSQL) }
@@ -170,19 +168,19 @@ public final class SingleTableStrategy: StorageStrategy {
 
     public func fetchPublications(taggedWith name: String) throws -> [Publication] { try fetch(Self.fetchByTagSQL, [name]) }
 
-    public func countAll() throws -> Int { Int(try database.scalarInt(Self.countAllSQL) ?? 0) }
+    public func countAll() throws -> Int { try database.count(Self.countAllSQL) }
 
     public func countBooks() throws -> Int {
-        Int(try database.scalarInt(Self.countEntitySQL, [Self.entityNumbers[.book]!]) ?? 0)
+        try database.count(Self.countEntitySQL, [Self.entityNumbers[.book]!])
     }
 
     /// One count fetch per entity with `includesSubentities = NO`.
     public func countByType() throws -> [Int] {
-        try EntityKind.allCases.map { Int(try database.scalarInt(Self.countEntitySQL, [Self.entityNumbers[$0]!]) ?? 0) }
+        try EntityKind.allCases.map { try database.count(Self.countEntitySQL, [Self.entityNumbers[$0]!]) }
     }
 
     /// The one join table `Z_1TAGS` holds every publication's links, whatever its entity.
-    public func countTagLinks() throws -> Int { Int(try database.scalarInt(Self.countTagLinksSQL) ?? 0) }
+    public func countTagLinks() throws -> Int { try database.count(Self.countTagLinksSQL) }
 
     public func books(publishedIn range: Range<Date>) throws -> [Publication] {
         try fetch(Self.booksInWindowSQL, [

@@ -131,11 +131,22 @@ extension Statement {
         try bind(item.updatedate.timeIntervalSinceReferenceDate, at: first + 4)
     }
 
-    /// Runs a query and collects one object per row.
-    func collect<T>(_ row: (Statement) -> T) throws -> [T] {
-        defer { reset() }
+}
+
+extension Database {
+    /// Runs the cached statement for `sql` with `values` bound and decodes every row with `row`.
+    /// An error from `row` (a corrupt row) ends the fetch; the statement is reset either way.
+    func fetch<T>(_ sql: String, _ values: [(any SQLiteBindable)?] = [], row: (Statement) throws -> T) throws -> [T] {
+        let statement = try cachedStatement(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
         var result: [T] = []
-        while try step() { result.append(row(self)) }
+        while try statement.step() { result.append(try row(statement)) }
         return result
+    }
+
+    /// Runs a `SELECT COUNT(…)` with `values` bound.
+    func count(_ sql: String, _ values: [(any SQLiteBindable)?] = []) throws -> Int {
+        Int(try scalarInt(sql, values) ?? 0)
     }
 }

@@ -231,9 +231,7 @@ public final class TablePerEntityStrategy: StorageStrategy {
     }
 
     private func fetch(_ sql: String, _ values: [(any SQLiteBindable)?] = []) throws -> [Publication] {
-        let statement = try database.cachedStatement(sql)
-        try statement.bind(values)
-        return try statement.collect(Self.object)
+        try database.fetch(sql, values, row: Self.object)
     }
 
     /// The tag name once per arm (`fetchByTagSQL`).
@@ -251,17 +249,17 @@ public final class TablePerEntityStrategy: StorageStrategy {
         try fetch(Self.fetchByTagSQL, Self.tagValues(name))
     }
 
-    public func countAll() throws -> Int { Int(try database.scalarInt(Self.countAllSQL) ?? 0) }
+    public func countAll() throws -> Int { try database.count(Self.countAllSQL) }
 
-    public func countBooks() throws -> Int { Int(try database.scalarInt(Self.countBooksSQL) ?? 0) }
+    public func countBooks() throws -> Int { try database.count(Self.countBooksSQL) }
 
     /// One count fetch per entity, each its own table.
     public func countByType() throws -> [Int] {
-        try Self.countSQL.map { Int(try database.scalarInt($0) ?? 0) }
+        try Self.countSQL.map { try database.count($0) }
     }
 
     /// Every entity has its own join table to `ZTAG`; the count is their sum.
-    public func countTagLinks() throws -> Int { Int(try database.scalarInt(Self.countTagLinksSQL) ?? 0) }
+    public func countTagLinks() throws -> Int { try database.count(Self.countTagLinksSQL) }
 
     public func books(publishedIn range: Range<Date>) throws -> [Publication] {
         try fetch(Self.booksInWindowSQL, [
