@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct Bench: ParsableCommand {
@@ -9,4 +10,32 @@ struct Bench: ParsableCommand {
         subcommands: [Run.self, Compare.self, Storage.self, Explain.self, Generate.self, List.self],
         defaultSubcommand: Run.self
     )
+
+    /// Like argument-parser's `main()`, but a mistake costs one line on standard error (what is
+    /// wrong, and where the help is), not the error plus the usage text. Help and version requests
+    /// print as usual; failures the commands already reported (`ExitCode`) print nothing more.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                // --help, --version and the like.
+                print(fullMessage(for: error))
+                Foundation.exit(code.rawValue)
+            }
+            let message = message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
+            if !message.isEmpty {
+                let subcommand = arguments.first { !$0.hasPrefix("-") }.flatMap { name in
+                    configuration.subcommands.first { $0._commandName == name }.map { _ in name }
+                }
+                let help = subcommand.map { "bench \($0) --help" } ?? "bench --help"
+                let line = message.split(separator: "\n").first.map(String.init) ?? message
+                printError("error: \(line) (see '\(help)')")
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
 }

@@ -85,6 +85,9 @@ final class CommandLineTests: XCTestCase {
             let outcome = try bench(arguments, in: folder)
             XCTAssertEqual(outcome.status, 64, "\(arguments): a usage error exits with 64 (EX_USAGE)")
             XCTAssertTrue(firstErrorLine(outcome).contains(message), "\(arguments): \(outcome.stderr)")
+            let lines = outcome.stderr.split(separator: "\n").filter { !$0.hasPrefix("warning:") }
+            XCTAssertEqual(lines.count, 1, "\(arguments): one line, not the usage text: \(outcome.stderr)")
+            XCTAssertTrue(lines.first?.hasPrefix("error: ") == true && lines.first?.hasSuffix("--help')") == true, "\(arguments): \(outcome.stderr)")
             XCTAssertEqual(outcome.stdout, "", "\(arguments)")
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "nothing is written on bad input")
