@@ -111,6 +111,12 @@ public final class JoinedStrategy: StorageStrategy {
     public static let fetchNewestSQL = """
         SELECT \(polymorphicList) FROM ZPUBLICATION t0 \(leftJoins) ORDER BY t0.ZPUBLISHDATE DESC, t0.ZUID DESC LIMIT ?
         """
+    public static let pageOffsetSQL = fetchAllSQL + " LIMIT ? OFFSET ?"
+    /// Keyset pagination on the base table's index; the sub-tables are joined to the page's rows only.
+    public static let pageKeysetSQL = """
+        SELECT \(polymorphicList) FROM ZPUBLICATION t0 \(leftJoins) WHERE (t0.ZPUBLISHDATE, t0.ZUID) < (?1, ?2) \
+        ORDER BY t0.ZPUBLISHDATE DESC, t0.ZUID DESC LIMIT ?3
+        """
     public static let fetchBooksSQL = "SELECT \(bookList) FROM ZPUBLICATION t0 JOIN ZBOOK t3 ON t3.Z_PK = t0.Z_PK WHERE t0.Z_ENT = ?"
     /// `ANY tags.name == %@` as the other strategies write it (join plus DISTINCT), then the sub-tables.
     public static let fetchByTagSQL = """
@@ -284,6 +290,12 @@ public final class JoinedStrategy: StorageStrategy {
 
     public func fetchNewest(limit: Int) throws -> [Publication] { try fetchPolymorphic(Self.fetchNewestSQL, [limit]) }
 
+    public func fetchPage(offset: Int, limit: Int) throws -> [Publication] { try fetchPolymorphic(Self.pageOffsetSQL, [limit, offset]) }
+
+    public func fetchPage(after cursor: PageCursor, limit: Int) throws -> [Publication] {
+        try fetchPolymorphic(Self.pageKeysetSQL, cursor.values(limit: limit))
+    }
+
     public func fetchBooks() throws -> [Publication] { try fetchBookRows(Self.fetchBooksSQL, [Self.entityNumbers[.book]!]) }
 
     public func fetchPublications(taggedWith name: String) throws -> [Publication] {
@@ -323,6 +335,7 @@ public final class JoinedStrategy: StorageStrategy {
         let book = Self.entityNumbers[.book]!
         return [
             LookupQuery(workload: "fetch-page", sql: Self.fetchNewestSQL, values: [50]),
+            LookupQuery(workload: "page-keyset", sql: Self.pageKeysetSQL, values: sample.cursor.values(limit: 50)),
             LookupQuery(workload: "fetch-leaf", sql: Self.fetchBooksSQL, values: [book]),
             LookupQuery(workload: "fetch-by-tag", sql: Self.fetchByTagSQL, values: [sample.tagName]),
             LookupQuery(workload: "count-leaf", sql: Self.countBooksSQL, values: []),

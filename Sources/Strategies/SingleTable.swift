@@ -51,6 +51,12 @@ public final class SingleTableStrategy: StorageStrategy {
         """
     public static let fetchAllSQL = "SELECT \(selectList) FROM ZPUBLICATION t0 ORDER BY t0.ZPUBLISHDATE DESC, t0.ZUID DESC"
     static let fetchNewestSQL = "SELECT \(selectList) FROM ZPUBLICATION t0 ORDER BY t0.ZPUBLISHDATE DESC, t0.ZUID DESC LIMIT ?"
+    static let pageOffsetSQL = fetchAllSQL + " LIMIT ? OFFSET ?"
+    /// Keyset pagination: the rows after `(?1, ?2)` in the same order, read from the same index.
+    static let pageKeysetSQL = """
+        SELECT \(selectList) FROM ZPUBLICATION t0 WHERE (t0.ZPUBLISHDATE, t0.ZUID) < (?1, ?2) \
+        ORDER BY t0.ZPUBLISHDATE DESC, t0.ZUID DESC LIMIT ?3
+        """
     static let fetchBooksSQL = "SELECT \(selectList) FROM ZPUBLICATION t0 WHERE t0.Z_ENT = ?"
     /// `ANY tags.name == %@`: Core Data joins through the relationship and adds DISTINCT.
     static let fetchByTagSQL = """
@@ -164,6 +170,12 @@ public final class SingleTableStrategy: StorageStrategy {
 
     public func fetchNewest(limit: Int) throws -> [Publication] { try fetch(Self.fetchNewestSQL, [limit]) }
 
+    public func fetchPage(offset: Int, limit: Int) throws -> [Publication] { try fetch(Self.pageOffsetSQL, [limit, offset]) }
+
+    public func fetchPage(after cursor: PageCursor, limit: Int) throws -> [Publication] {
+        try fetch(Self.pageKeysetSQL, cursor.values(limit: limit))
+    }
+
     public func fetchBooks() throws -> [Publication] { try fetch(Self.fetchBooksSQL, [Self.entityNumbers[.book]!]) }
 
     public func fetchPublications(taggedWith name: String) throws -> [Publication] { try fetch(Self.fetchByTagSQL, [name]) }
@@ -197,6 +209,7 @@ public final class SingleTableStrategy: StorageStrategy {
         let book = Self.entityNumbers[.book]!
         return [
             LookupQuery(workload: "fetch-page", sql: Self.fetchNewestSQL, values: [50]),
+            LookupQuery(workload: "page-keyset", sql: Self.pageKeysetSQL, values: sample.cursor.values(limit: 50)),
             LookupQuery(workload: "fetch-leaf", sql: Self.fetchBooksSQL, values: [book]),
             LookupQuery(workload: "fetch-by-tag", sql: Self.fetchByTagSQL, values: [sample.tagName]),
             LookupQuery(workload: "count-leaf", sql: Self.countEntitySQL, values: [book]),

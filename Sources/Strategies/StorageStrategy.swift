@@ -30,6 +30,10 @@ public protocol StorageStrategy: AnyObject {
     func fetchAll() throws -> [Object]
     /// The newest `limit` publications of all types, in the same order as `fetchAll`.
     func fetchNewest(limit: Int) throws -> [Object]
+    /// Publications `offset ..< offset + limit` in `fetchAll`'s order, skipped with `OFFSET`.
+    func fetchPage(offset: Int, limit: Int) throws -> [Object]
+    /// The `limit` publications that follow `cursor` in `fetchAll`'s order (keyset pagination).
+    func fetchPage(after cursor: PageCursor, limit: Int) throws -> [Object]
     /// Every Book, in no promised order.
     func fetchBooks() throws -> [Object]
     /// Every publication carrying the tag named `name`, in no promised order.
@@ -50,13 +54,25 @@ public protocol StorageStrategy: AnyObject {
     func lookupQueries(_ sample: LookupSample) -> [LookupQuery]
 }
 
+/// A position in `fetchAll`'s order (publishDate descending, uid descending): the last row of a page.
+public struct PageCursor: Sendable, Equatable {
+    public var publishDate: Date
+    public var uid: UUID
+    public init(publishDate: Date, uid: UUID) { self.publishDate = publishDate; self.uid = uid }
+
+    /// The values a keyset query binds: `?1` the date, `?2` the uid, `?3` the page size.
+    func values(limit: Int) -> [(any SQLiteBindable)?] { [publishDate.timeIntervalSinceReferenceDate, uid, limit] }
+}
+
 /// Sample values for the queries whose plans must use an index.
 public struct LookupSample: Sendable {
     public var isbn: String
     public var tagName: String
     public var window: Range<Date>
-    public init(isbn: String, tagName: String, window: Range<Date>) {
+    public var cursor: PageCursor
+    public init(isbn: String, tagName: String, window: Range<Date>, cursor: PageCursor? = nil) {
         self.isbn = isbn; self.tagName = tagName; self.window = window
+        self.cursor = cursor ?? PageCursor(publishDate: window.upperBound, uid: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
     }
 }
 

@@ -120,6 +120,11 @@ public final class TablePerEntityStrategy: StorageStrategy {
     /// sorted. (Wrapping each arm as `SELECT * FROM (… ORDER BY … LIMIT ?)` returns the same rows
     /// but turns every arm into a co-routine plus a temp-b-tree sort: about 7× slower at 200k rows, limit 50.)
     static let fetchNewestSQL = fetchAllSQL + " LIMIT ?"
+    static let pageOffsetSQL = fetchAllSQL + " LIMIT ? OFFSET ?"
+    /// Keyset pagination: each arm reads past `(?1, ?2)` on its own index, and the merge stops at `?3` rows.
+    static let pageKeysetSQL = unionAll {
+        "SELECT \(selectList($0)) FROM \($0.table) t0 WHERE (t0.ZPUBLISHDATE, t0.ZUID) < (?1, ?2)"
+    } + " ORDER BY publishDate DESC, uid DESC LIMIT ?3"
     static let fetchBooksSQL = "SELECT \(selectList(book)) FROM ZBOOK t0"
     /// `ANY tags.name == %@` on each entity, as Core Data writes it (join plus DISTINCT).
     /// Parameters: the tag name once per arm.
@@ -243,6 +248,12 @@ public final class TablePerEntityStrategy: StorageStrategy {
 
     public func fetchNewest(limit: Int) throws -> [Publication] { try fetch(Self.fetchNewestSQL, [limit]) }
 
+    public func fetchPage(offset: Int, limit: Int) throws -> [Publication] { try fetch(Self.pageOffsetSQL, [limit, offset]) }
+
+    public func fetchPage(after cursor: PageCursor, limit: Int) throws -> [Publication] {
+        try fetch(Self.pageKeysetSQL, cursor.values(limit: limit))
+    }
+
     public func fetchBooks() throws -> [Publication] { try fetch(Self.fetchBooksSQL) }
 
     public func fetchPublications(taggedWith name: String) throws -> [Publication] {
@@ -274,6 +285,7 @@ public final class TablePerEntityStrategy: StorageStrategy {
     public func lookupQueries(_ sample: LookupSample) -> [LookupQuery] {
         [
             LookupQuery(workload: "fetch-page", sql: Self.fetchNewestSQL, values: [50]),
+            LookupQuery(workload: "page-keyset", sql: Self.pageKeysetSQL, values: sample.cursor.values(limit: 50)),
             LookupQuery(workload: "fetch-leaf", sql: Self.fetchBooksSQL, values: []),
             LookupQuery(workload: "fetch-by-tag", sql: Self.fetchByTagSQL, values: Self.tagValues(sample.tagName)),
             LookupQuery(workload: "count-leaf", sql: Self.countBooksSQL, values: []),

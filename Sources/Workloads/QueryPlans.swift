@@ -26,6 +26,9 @@ public struct QueryPlan: Sendable {
         return wholeTableIsTheAnswer ? [] : plan.filter { $0.hasPrefix("SCAN ") && !$0.contains("USING") }
     }
 
+    /// A page query (`fetch-page`, `page-keyset`): its order must come from an index, not a sort.
+    public var isPage: Bool { workload == "fetch-page" || workload == "page-keyset" }
+
     /// Whether an ORDER BY is answered by sorting rather than by reading an index in order.
     public var sortsForOrderBy: Bool { plan.contains { $0.contains("TEMP B-TREE FOR ORDER BY") } }
 
@@ -66,13 +69,13 @@ public struct QueryPlan: Sendable {
         plans.map { plan in
             var text = "\(plan.strategy) · \(plan.workload)\n  \(plan.sql)\n" + plan.plan.map { "    \($0)\n" }.joined()
             for scan in plan.unexpectedFullScans { text += "  !! full table scan a lookup should not need: \(scan)\n" }
-            if plan.workload == "fetch-page", plan.sortsForOrderBy { text += "  !! the newest page is sorted instead of read from an index\n" }
+            if plan.isPage, plan.sortsForOrderBy { text += "  !! the page is sorted instead of read from an index\n" }
             return text
         }.joined(separator: "\n")
     }
 
     /// Plans with a flag (a full scan a lookup should not need, or a sorted page).
     public static func flagged(_ plans: [QueryPlan]) -> [QueryPlan] {
-        plans.filter { !$0.unexpectedFullScans.isEmpty || ($0.workload == "fetch-page" && $0.sortsForOrderBy) }
+        plans.filter { !$0.unexpectedFullScans.isEmpty || ($0.isPage && $0.sortsForOrderBy) }
     }
 }

@@ -220,6 +220,12 @@ final class StrategyStore<S: StorageStrategy>: HarnessStore {
         switch workload {
         case .fetchPolymorphic: return try timing.time(order) { try strategy.fetchAll() }
         case .fetchPage: return try timing.time(order) { try strategy.fetchNewest(limit: Workload.pageSize) }
+        case .pageOffset:
+            let offset = parameters.deepPageOffset
+            return try timing.time(order) { try strategy.fetchPage(offset: offset, limit: Workload.pageSize) }
+        case .pageKeyset:
+            let cursor = parameters.deepPageCursor
+            return try timing.time(order) { try strategy.fetchPage(after: cursor, limit: Workload.pageSize) }
         case .fetchLeaf: return try timing.time(order) { try strategy.fetchBooks() }
         case .fetchByTag:
             let tag = variant == "rare" ? parameters.rareTag : parameters.popularTag

@@ -8,6 +8,8 @@ public enum Workload: String, CaseIterable, Sendable, Comparable {
     case insertSingle = "insert-single"
     case fetchPolymorphic = "fetch-polymorphic"
     case fetchPage = "fetch-page"
+    case pageOffset = "page-offset"
+    case pageKeyset = "page-keyset"
     case fetchLeaf = "fetch-leaf"
     case fetchByTag = "fetch-by-tag"
     case countAll = "count-all"
@@ -27,6 +29,8 @@ public enum Workload: String, CaseIterable, Sendable, Comparable {
         case .insertSingle: "\(Self.singleInsertCount) publications, one transaction (one save) each, into a fresh store"
         case .fetchPolymorphic: "every publication, newest first, each materialised as its concrete type"
         case .fetchPage: "the newest \(Self.pageSize) publications of all types"
+        case .pageOffset: "a deep page: \(Self.pageSize) publications from the middle of the newest-first order, skipped to with OFFSET"
+        case .pageKeyset: "the same deep page, reached by keyset pagination (after the previous page's last publishDate and uid)"
         case .fetchLeaf: "every Book"
         case .fetchByTag: "every publication carrying a given tag: the most popular tag, and the rarest"
         case .countAll: "count of all publications"
@@ -66,13 +70,14 @@ public enum Workload: String, CaseIterable, Sendable, Comparable {
         case .fetchPolymorphic, .fetchLeaf: 7
         case .lookupAttribute, .fetchByTag: 10
         case .fetchPage, .countAll, .countLeaf, .countByType, .lookupComposite: 100
+        case .pageOffset, .pageKeyset: 50
         }
     }
 
     /// Whether the answer's order is part of the contract.
     var digestOrder: AnswerDigest.Order {
         switch self {
-        case .fetchPolymorphic, .fetchPage, .countByType, .lookupAttribute, .countAll, .countLeaf: .ordered
+        case .fetchPolymorphic, .fetchPage, .pageOffset, .pageKeyset, .countByType, .lookupAttribute, .countAll, .countLeaf: .ordered
         default: .unordered
         }
     }
@@ -123,6 +128,10 @@ public struct WorkloadParameters: Sendable {
     public var window: Range<Date>
     /// The isbns `lookup-attribute` looks up, in lookup order (drawn with replacement from the dataset's Books).
     public var isbns: [String]
+    /// The deep page of `page-offset` and `page-keyset`: its position in the newest-first order
+    /// (half the dataset), and the cursor of the row just before it, so both fetch the same page.
+    public var deepPageOffset: Int
+    public var deepPageCursor: PageCursor
 
     public init(generator: DatasetGenerator) {
         popularTag = generator.popularTagName
@@ -139,9 +148,29 @@ public struct WorkloadParameters: Sendable {
             if case let .book(isbn, _) = generator.publication(at: index).item.content { isbns.append(isbn) }
         }
         self.isbns = isbns
+        (deepPageOffset, deepPageCursor) = Self.deepPage(generator)
     }
 
     public var lookupSample: LookupSample {
-        LookupSample(isbn: isbns.first ?? DatasetGenerator.isbn(0), tagName: rareTag, window: window)
+        LookupSample(isbn: isbns.first ?? DatasetGenerator.isbn(0), tagName: rareTag, window: window, cursor: deepPageCursor)
+    }
+
+    /// Sorts the dataset's (publishDate, uid) newest first, as every strategy does, and picks the
+    /// middle: the offset, and the key of the row before it (the "after everything" cursor for offset 0).
+    static func deepPage(_ generator: DatasetGenerator) -> (Int, PageCursor) {
+        let scale = generator.configuration.scale
+        let offset = scale / 2
+        guard offset > 0 else {
+            return (0, PageCursor(publishDate: .distantFuture, uid: UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))))
+        }
+        var keys = (0 ..< scale).map { index -> (Date, [UInt8]) in
+            let item = generator.publication(at: index).item
+            return (item.publishDate, withUnsafeBytes(of: item.uid.uuid) { Array($0) })
+        }
+        // SQLite orders the uid blobs by memcmp: byte by byte.
+        keys.sort { a, b in a.0 != b.0 ? a.0 > b.0 : b.1.lexicographicallyPrecedes(a.1) }
+        let (date, bytes) = keys[offset - 1]
+        let uid = bytes.withUnsafeBytes { UUID(uuid: $0.load(as: uuid_t.self)) }
+        return (offset, PageCursor(publishDate: date, uid: uid))
     }
 }

@@ -148,6 +148,7 @@ final class EnumEntityLayoutTests: XCTestCase {
         // The index each lookup must use (the plan's wording varies a little across SQLite versions).
         let expected = [
             "fetch-page": "Z_Publication_byPublishDate",
+            "page-keyset": "Z_Publication_byPublishDate ((ZPUBLISHDATE,ZUID)<(?,?))",
             "fetch-leaf": "Z_Publication_byKindAndPublishDate (ZKIND=?)",
             "fetch-by-tag": "Z_1TAGS_Z_2TAGS_INDEX (Z_2TAGS=?)",
             "count-leaf": "COVERING INDEX Z_Publication_byKindAndPublishDate (ZKIND=?)",

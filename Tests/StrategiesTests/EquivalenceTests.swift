@@ -51,7 +51,16 @@ final class EquivalenceTests: XCTestCase {
         let strategy = try populatedStore(type, Self.configuration, in: folder)
         let reference = Self.reference
         let name = S.name
-        XCTAssertEqual(try strategy.fetchNewest(limit: 50).map(itemOf), Array(reference.newestFirst.prefix(50)), name)
+        let newestFirst = reference.newestFirst
+        XCTAssertEqual(try strategy.fetchNewest(limit: 50).map(itemOf), Array(newestFirst.prefix(50)), name)
+        // A deep page, by OFFSET and by keyset from the row before it: the same 50 rows.
+        for offset in [1, 700, 1_480] {
+            let page = Array(newestFirst[offset ..< min(offset + 50, newestFirst.count)])
+            XCTAssertEqual(try strategy.fetchPage(offset: offset, limit: 50).map(itemOf), page, "\(name) offset \(offset)")
+            let before = newestFirst[offset - 1]
+            XCTAssertEqual(try strategy.fetchPage(after: PageCursor(publishDate: before.publishDate, uid: before.uid), limit: 50).map(itemOf), page,
+                           "\(name) keyset after row \(offset - 1)")
+        }
         XCTAssertEqual(Set(try strategy.fetchBooks().map { itemOf($0).uid }), Set(reference.books.map(\.uid)), name)
         XCTAssertEqual(try strategy.countAll(), Self.configuration.scale, name)
         XCTAssertEqual(try strategy.countBooks(), reference.books.count, name)
@@ -81,14 +90,14 @@ final class EquivalenceTests: XCTestCase {
         let strategy = try populatedStore(type, DatasetConfiguration(seed: 5, scale: 2_000), in: folder)
         let sample = LookupSample(isbn: DatasetGenerator.isbn(3), tagName: "swift", window: Date(timeIntervalSinceReferenceDate: 4e8) ..< Date(timeIntervalSinceReferenceDate: 4.3e8))
         let plans = try QueryPlan.explain(strategy, sample: sample)
-        XCTAssertEqual(Set(plans.map(\.workload)), ["fetch-page", "fetch-leaf", "fetch-by-tag", "count-leaf", "lookup-composite", "lookup-attribute"], S.name)
+        XCTAssertEqual(Set(plans.map(\.workload)), ["fetch-page", "page-keyset", "fetch-leaf", "fetch-by-tag", "count-leaf", "lookup-composite", "lookup-attribute"], S.name)
         for plan in plans {
             let description = "\(S.name) \(plan.workload): \(plan.plan)"
             XCTAssertEqual(plan.unexpectedFullScans, [], "a full table scan: \(description)")
             if !plan.sql.contains("WHERE") && !plan.sql.contains("ORDER BY") { continue }
             XCTAssertTrue(plan.plan.contains { $0.contains("USING INDEX") || $0.contains("USING COVERING INDEX") || $0.contains("PRIMARY KEY") }, description)
-            if plan.workload == "fetch-page" {
-                XCTAssertFalse(plan.sortsForOrderBy, "fetch-page sorts instead of reading an index: \(description)")
+            if plan.workload == "fetch-page" || plan.workload == "page-keyset" {
+                XCTAssertFalse(plan.sortsForOrderBy, "\(plan.workload) sorts instead of reading an index: \(description)")
             }
         }
         XCTAssertEqual(QueryPlan.flagged(plans).map(\.workload), [], S.name)

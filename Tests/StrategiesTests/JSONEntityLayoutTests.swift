@@ -246,6 +246,7 @@ final class JSONEntityLayoutTests: XCTestCase {
         // The plan line each lookup must have (the wording varies a little across SQLite versions).
         let expected = [
             "fetch-page": "SCAN t0 USING INDEX Z_Publication_byPublishDate",
+            "page-keyset": "SEARCH t0 USING INDEX Z_Publication_byPublishDate ((ZPUBLISHDATE,ZUID)<(?,?))",
             "fetch-leaf": "SEARCH t0 USING INDEX Z_Publication_byKindAndPublishDate (ZKIND=?)",
             "fetch-by-tag": "SEARCH t1 USING COVERING INDEX Z_1TAGS_Z_2TAGS_INDEX (Z_2TAGS=?)",
             "count-leaf": "SEARCH t0 USING COVERING INDEX Z_Publication_byKindAndPublishDate (ZKIND=?)",

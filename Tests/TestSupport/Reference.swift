@@ -81,6 +81,8 @@ public final class DroppingBooksStrategy: StorageStrategy {
     public func insert(_ publications: [GeneratedPublication]) throws { try inner.insert(publications) }
     public func fetchAll() throws -> [Publication] { try inner.fetchAll() }
     public func fetchNewest(limit: Int) throws -> [Publication] { try inner.fetchNewest(limit: limit) }
+    public func fetchPage(offset: Int, limit: Int) throws -> [Publication] { try inner.fetchPage(offset: offset, limit: limit) }
+    public func fetchPage(after cursor: PageCursor, limit: Int) throws -> [Publication] { try inner.fetchPage(after: cursor, limit: limit) }
     public func fetchBooks() throws -> [Publication] { Array(try inner.fetchBooks().dropLast()) }
     public func fetchPublications(taggedWith name: String) throws -> [Publication] { try inner.fetchPublications(taggedWith: name) }
     public func countAll() throws -> Int { try inner.countAll() }
