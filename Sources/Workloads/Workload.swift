@@ -55,7 +55,7 @@ public enum Workload: String, CaseIterable, Sendable, Comparable {
     public var warmups: Int {
         switch self {
         case .insertBulk: 0
-        case .insertSingle, .fetchPolymorphic, .fetchLeaf, .lookupAttribute: 1
+        case .insertSingle, .fetchPolymorphic, .fetchLeaf, .lookupAttribute, .pageOffset: 1
         default: 5
         }
     }
@@ -68,9 +68,9 @@ public enum Workload: String, CaseIterable, Sendable, Comparable {
         case .insertBulk: 2
         case .insertSingle: 5
         case .fetchPolymorphic, .fetchLeaf: 7
-        case .lookupAttribute, .fetchByTag: 10
+        case .lookupAttribute, .fetchByTag, .pageOffset: 10
         case .fetchPage, .countAll, .countLeaf, .countByType, .lookupComposite: 100
-        case .pageOffset, .pageKeyset: 50
+        case .pageKeyset: 50
         }
     }
 
