@@ -189,7 +189,7 @@ final class StrategyStore<S: StorageStrategy>: HarnessStore {
     }
 
     func verify(_ expected: DatasetGenerator.Census) throws {
-        try Self.verify(strategy!, expected)
+        try StoreBuilder.checkIntegrity(strategy!, expected: expected)
     }
 
     func timedInsert(_ generator: DatasetGenerator, _ plan: InsertPlan, _ expected: DatasetGenerator.Census, thorough: Bool) throws -> Sample {
@@ -199,16 +199,10 @@ final class StrategyStore<S: StorageStrategy>: HarnessStore {
         let strategy = strategy!
         try StoreBuilder.checkIntegrity(strategy, expected: expected, thorough: thorough)
         // The whole content is digested for the thorough check; later repetitions are held to the counts.
-        let digest = thorough ? AnswerDigest(.ordered, of: try strategy.fetchAll()) : AnswerDigest(.ordered, of: expected.countsByKind + [expected.tagLinks])
+        let digest = thorough ? AnswerDigest(.ordered, of: try strategy.fetchAll()) : Sample.countsDigest(expected)
         try StoreFile.checkpoint(strategy.database)
         bytes = fileSize(path)
         return Sample(nanoseconds: elapsed, rows: plan.range.count, digest: digest, digestIsFull: thorough)
-    }
-
-    /// Checks a store after an insert: `PRAGMA integrity_check`, `PRAGMA foreign_key_check`, and
-    /// the per-type and tag-link counts the generator produced.
-    static func verify(_ strategy: S, _ expected: DatasetGenerator.Census) throws {
-        try StoreBuilder.checkIntegrity(strategy, expected: expected)
     }
 
     /// One repetition of a read workload: the strategy call, timed by `timing` (for the runner:
@@ -292,7 +286,7 @@ final class RawStore: ContenderStore {
         self.raw = nil
         // The raw insert must build exactly the store the single-table strategy builds.
         try StoreBuilder.checkIntegrity(checker, expected: expected, thorough: thorough)
-        let digest = thorough ? AnswerDigest(.ordered, of: try checker.fetchAll()) : AnswerDigest(.ordered, of: expected.countsByKind + [expected.tagLinks])
+        let digest = thorough ? AnswerDigest(.ordered, of: try checker.fetchAll()) : Sample.countsDigest(expected)
         try StoreFile.checkpoint(checker.database)
         bytes = fileSize(path)
         return Sample(nanoseconds: elapsed, rows: plan.range.count, digest: digest, digestIsFull: thorough)
@@ -326,6 +320,11 @@ struct Sample {
         let rows = try body()
         let elapsed = DispatchTime.now().uptimeNanoseconds - start
         return Sample(nanoseconds: elapsed, rows: rows.count, digest: AnswerDigest(order, of: rows))
+    }
+
+    /// What an insert repetition that was not digested in full answers: the counts it was checked against.
+    static func countsDigest(_ census: DatasetGenerator.Census) -> AnswerDigest {
+        AnswerDigest(.ordered, of: census.countsByKind + [census.tagLinks])
     }
 
     static func nanoseconds(_ body: () throws -> Void) throws -> UInt64 {

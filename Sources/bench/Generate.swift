@@ -30,8 +30,9 @@ struct Generate: ParsableCommand {
 
     func run() throws {
         do {
-            let url = URL(fileURLWithPath: output)
-            try checkDestination(url)
+            let url = try OutputFile.destination(output, defaultName: "", force: force)
+            // A replaced store goes with its WAL and shared-memory files.
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
             let census = try StoreBuilder.generate(strategyName: strategy, dataset: dataset.configuration, batchSize: dataset.batch, path: url.path)
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
             print("wrote \(url.path): \(strategy) layout, \(census.total) publications, \(census.tagLinks) tag links, \(size) bytes (seed \(dataset.seed))")
@@ -42,24 +43,5 @@ struct Generate: ParsableCommand {
         } catch {
             throw reportFailure(error)
         }
-    }
-
-    private func checkDestination(_ url: URL) throws {
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        if manager.fileExists(atPath: url.path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue {
-                throw CommandFailure(description: "the output path \(url.path) is a folder; give a file name such as \(url.appendingPathComponent("store.sqlite").path)")
-            }
-            guard force else {
-                throw CommandFailure(description: "\(url.path) already exists; choose another --output or pass --force to replace it")
-            }
-            for suffix in ["", "-wal", "-shm"] { try? manager.removeItem(atPath: url.path + suffix) }
-        }
-        let folder = url.deletingLastPathComponent()
-        guard manager.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CommandFailure(description: "the output folder \(folder.path) does not exist; create it or choose another --output")
-        }
-        try OutputFolder.checkWritable(folder)
     }
 }

@@ -31,6 +31,21 @@ struct DatasetOptions: ParsableArguments {
     var configuration: DatasetConfiguration { DatasetConfiguration(seed: seed, scale: scale) }
 }
 
+/// `--strategies`, shared by `run`, `storage` and `explain`.
+struct StrategyOptions: ParsableArguments {
+    @Option(help: "Comma-separated strategies (default: all). See `bench list`.")
+    var strategies: String?
+
+    func validate() throws { _ = try names() }
+
+    /// The strategies named, or all of them; a mistake is a `ValidationError` naming the valid ones.
+    func names() throws -> [String] {
+        guard let strategies else { return Strategies.names }
+        do { return try NameList.parse(strategies, valid: Strategies.names, what: "strategy") }
+        catch { throw ValidationError("\(error)") }
+    }
+}
+
 /// A failure the user can act on: printed as one line on standard error, exit status 1.
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
@@ -82,4 +97,30 @@ func warnIfDebugBuild() {
         warning: this is a DEBUG build: its timings are not meaningful and must not be compared or published.
         warning: build and run in release mode: swift run -c release bench
         """)
+}
+
+/// The output file of a command that writes one file: `--output`, or `results/<name>` by default.
+/// Refuses a folder, an existing file without `--force`, and a missing or unwritable folder.
+enum OutputFile {
+    static func destination(_ output: String?, defaultName: String, force: Bool) throws -> URL {
+        let url: URL
+        if let output {
+            url = URL(fileURLWithPath: output)
+        } else {
+            let folder = URL(fileURLWithPath: "results", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            url = folder.appendingPathComponent(defaultName)
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw CommandFailure(description: "the output path \(url.path) is a folder; give a file name") }
+            if !force { throw CommandFailure(description: "\(url.path) already exists; choose another --output or pass --force to replace it") }
+        }
+        let folder = url.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CommandFailure(description: "the output folder \(folder.path) does not exist; create it or choose another --output")
+        }
+        try OutputFolder.checkWritable(folder)
+        return url
+    }
 }

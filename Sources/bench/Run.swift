@@ -18,8 +18,7 @@ struct Run: ParsableCommand {
 
     @OptionGroup var dataset: DatasetOptions
 
-    @Option(help: "Comma-separated strategies to run (default: all). See `bench list`.")
-    var strategies: String?
+    @OptionGroup var strategies: StrategyOptions
 
     @Option(help: "Comma-separated workloads to run (default: all). See `bench list`.")
     var workloads: String?
@@ -49,7 +48,6 @@ struct Run: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        _ = try selectedStrategies()
         _ = try selectedWorkloads()
         if let repetitions, !(1 ... 100_000).contains(repetitions) {
             throw ValidationError("--repetitions must be between 1 and 100000; got \(repetitions)")
@@ -73,12 +71,6 @@ struct Run: ParsableCommand {
         }
     }
 
-    private func selectedStrategies() throws -> [String] {
-        guard let strategies else { return Strategies.names }
-        do { return try NameList.parse(strategies, valid: Strategies.names, what: "strategy") }
-        catch { throw ValidationError("\(error)") }
-    }
-
     private func selectedWorkloads() throws -> [Workload] {
         guard let workloads else { return Workload.allCases }
         do { return try Workload.parseList(workloads) }
@@ -90,7 +82,7 @@ struct Run: ParsableCommand {
         warnIfStoresAreCapped()
         let started = Date()
         let plan = RunPlan(
-            strategies: try selectedStrategies(), workloads: try selectedWorkloads(),
+            strategies: try strategies.names(), workloads: try selectedWorkloads(),
             dataset: dataset.configuration, batchSize: dataset.batch, repetitions: repetitions,
             timeBudget: timeBudget, minRepetitions: minRepetitions, maxRepetitions: maxRepetitions, includeRaw: raw
         )

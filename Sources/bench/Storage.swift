@@ -12,8 +12,7 @@ struct Storage: ParsableCommand {
 
     @OptionGroup var dataset: DatasetOptions
 
-    @Option(help: "Comma-separated strategies (default: all). See `bench list`.")
-    var strategies: String?
+    @OptionGroup var strategies: StrategyOptions
 
     @Option(help: "Path of the storage CSV (default: results/<timestamp>.storage.csv). Its folder must exist.")
     var output: String?
@@ -22,17 +21,13 @@ struct Storage: ParsableCommand {
     var force = false
 
     func validate() throws {
-        if let strategies {
-            do { _ = try NameList.parse(strategies, valid: Strategies.names, what: "strategy") }
-            catch { throw ValidationError("\(error)") }
-        }
         if force, output == nil { throw ValidationError("--force only applies with --output") }
     }
 
     func run() throws {
         let started = Date()
         do {
-            let names = try strategies.map { try NameList.parse($0, valid: Strategies.names, what: "strategy") } ?? Strategies.names
+            let names = try strategies.names()
             let url = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(started)).storage.csv", force: force)
             let reports = try StorageReport.run(strategies: names, dataset: dataset.configuration, batchSize: dataset.batch) { name in
                 if standardErrorIsTerminal { printError("building the \(name) store…") }
