@@ -10,7 +10,7 @@ struct Explain: ParsableCommand {
         discussion: """
             Builds each strategy's store (untimed), runs EXPLAIN QUERY PLAN on each lookup with the \
             run's own parameters, prints the plans and writes them to results/<timestamp>.plans.txt. \
-            Exit status 1 when a lookup scans a whole table or the newest page is sorted instead of read from an index.
+            Exit status 1 when a lookup scans a whole table or a page (fetch-page, page-keyset) is sorted instead of read from an index.
             """
     )
 
