@@ -32,13 +32,16 @@ let package = Package(
         .target(name: "Strategies", dependencies: ["SQLite", "Dataset"]),
         // Every workload once, the timing loop and the answer digests.
         .target(name: "Workloads", dependencies: ["Strategies", "Dataset", "SQLite", "RawReference"]),
+        // Hierarchies described as data (presets, --hierarchy files, sweeps): their generator, the five
+        // strategies derived from a description, and their workloads and runner.
+        .target(name: "Hierarchies", dependencies: ["Workloads", "Strategies", "Dataset", "SQLite"]),
         // Results: statistics, run context, CSV, console tables.
         .target(name: "Reporting", dependencies: ["Workloads", "Strategies", "SQLite", "Dataset"]),
         // The command line.
         .executableTarget(
             name: "bench",
             dependencies: [
-                "Reporting", "Workloads", "Strategies", "Dataset", "SQLite",
+                "Reporting", "Workloads", "Strategies", "Dataset", "SQLite", "Hierarchies",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -47,6 +50,7 @@ let package = Package(
         .testTarget(name: "DatasetTests", dependencies: ["Dataset"]),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Dataset", "SQLite", "TestSupport", "Workloads"]),
         .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "Strategies", "Dataset", "SQLite", "TestSupport"]),
+        .testTarget(name: "HierarchiesTests", dependencies: ["Hierarchies", "Workloads", "Strategies", "Dataset", "SQLite"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads", "Dataset"]),
         .testTarget(name: "benchTests", dependencies: ["bench", "TestSupport", "Reporting"]),
     ]

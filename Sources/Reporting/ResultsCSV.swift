@@ -4,7 +4,7 @@ import Workloads
 /// The results CSV: one row per (strategy, workload, variant). Every column is documented here
 /// and in the README; `schemaVersion` changes whenever a column is added, removed or redefined.
 public enum ResultsCSV {
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
     /// Column names and their meaning, in file order.
     public static let columns: [(name: String, meaning: String)] = [
@@ -29,9 +29,12 @@ public enum ResultsCSV {
         ("cache_size", "PRAGMA cache_size of every connection (negative: KiB)"),
         ("temp_dir", "folder the temporary stores were made in"),
         ("seed", "dataset seed (--seed)"),
-        ("scale", "publications in the dataset (--scale)"),
+        ("scale", "objects in the dataset (--scale; in a scale sweep, this point's)"),
         ("batch", "objects per transaction for insert-bulk and store population (--batch)"),
         ("time_budget_s", "--time-budget in seconds, empty when repetitions were fixed"),
+        ("hierarchy", "the model measured: publications (the seeds' model), a preset (--preset) or a --hierarchy file's name"),
+        ("sweep_parameter", "in a bench sweep, the parameter varied (scale, sub-entities, attributes, skew); else empty"),
+        ("sweep_value", "in a bench sweep, that parameter's value for this row; else empty"),
         ("strategy", "storage strategy (raw: the single-table work done with direct SQLite C calls)"),
         ("workload", "workload name"),
         ("variant", "case of the workload (fetch-by-tag: popular or rare), else empty"),
@@ -70,9 +73,10 @@ public enum ResultsCSV {
             String(context.pageSize), String(context.cacheSize), context.temporaryFolder,
         ]
         let parameters: [String] = [
-            String(plan.dataset.seed), String(plan.dataset.scale), String(plan.batchSize), plan.timeBudget.map { format($0) } ?? "",
+            String(plan.dataset.seed), String(result.setting.scale), String(plan.batchSize), plan.timeBudget.map { format($0) } ?? "",
+            result.setting.hierarchy, result.setting.sweepParameter, result.setting.sweepValue,
         ]
-        let what: [String] = [result.strategy, result.workload.rawValue, result.variant, String(result.rows)]
+        let what: [String] = [result.strategy, result.workload, result.variant, String(result.rows)]
         let timing: [String] = [
             String(result.warmups), String(statistics.count), format(statistics.median),
             format(statistics.medianInterval.lowerBound), format(statistics.medianInterval.upperBound),
@@ -94,13 +98,14 @@ public enum ResultsCSV {
 
 /// The samples file: every timed repetition, one per line (long format).
 public enum SamplesCSV {
-    public static let columns = ["run_id", "strategy", "workload", "variant", "repetition", "ns"]
+    public static let columns = ["run_id", "hierarchy", "sweep_value", "strategy", "workload", "variant", "repetition", "ns"]
 
     public static var header: String { CSV.line(columns) }
 
     public static func rows(_ result: WorkloadResult, runID: String) -> String {
         result.samples.enumerated().map { index, ns in
-            CSV.line([runID, result.strategy, result.workload.rawValue, result.variant, String(index + 1), String(ns)])
+            CSV.line([runID, result.setting.hierarchy, result.setting.sweepValue, result.strategy, result.workload, result.variant,
+                      String(index + 1), String(ns)])
         }.joined()
     }
 

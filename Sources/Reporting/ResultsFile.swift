@@ -11,14 +11,29 @@ public struct ResultsFile {
         public var strategy: String { fields["strategy"]! }
         public var workload: String { fields["workload"]! }
         public var variant: String { fields["variant"]! }
-        /// "fetch-by-tag/popular", or the workload name.
-        public var caseName: String { variant.isEmpty ? workload : "\(workload)/\(variant)" }
+        /// "fetch-by-tag/popular", or the workload name; prefixed with a described hierarchy's name
+        /// ("efcore-docs: fetch-polymorphic") and followed by a sweep's value ("… [attributes=8]").
+        public var caseName: String {
+            ResultsFile.caseName(hierarchy: fields["hierarchy"] ?? "", sweepParameter: fields["sweep_parameter"] ?? "",
+                                 sweepValue: fields["sweep_value"] ?? "", workload: workload, variant: variant)
+        }
         public var key: Key { Key(strategy: strategy, caseName: caseName) }
         public var median: Double
         public var interval: ClosedRange<Double>
         /// Every timed repetition, when the samples file was found beside the CSV.
         public var samples: [Double]?
     }
+
+    static func caseName(hierarchy: String, sweepParameter: String, sweepValue: String, workload: String, variant: String) -> String {
+        let base = variant.isEmpty ? workload : "\(workload)/\(variant)"
+        let prefix = hierarchy.isEmpty || hierarchy == "publications" ? "" : "\(hierarchy): "
+        let suffix = sweepValue.isEmpty ? "" : " [\(sweepParameter.isEmpty ? "value" : sweepParameter)=\(sweepValue)]"
+        return prefix + base + suffix
+    }
+
+    /// The schema versions this reader understands: 3, and 2 (the same columns without the
+    /// hierarchy and sweep columns: the publication model, no sweep).
+    static let readableVersions = ["2", String(ResultsCSV.schemaVersion)]
 
     public struct Key: Hashable, Comparable, Sendable, CustomStringConvertible {
         public var strategy: String
@@ -75,8 +90,8 @@ public struct ResultsFile {
                 throw Error(description: "\(name): line \(line) has \(record.count) fields, the header has \(header.count)")
             }
             let fields = Dictionary(uniqueKeysWithValues: zip(header, record))
-            guard fields["schema_version"] == String(ResultsCSV.schemaVersion) else {
-                throw Error(description: "\(name): line \(line) has CSV schema version \(fields["schema_version"]!), this bench reads version \(ResultsCSV.schemaVersion); rerun the benchmark with this version to compare")
+            guard Self.readableVersions.contains(fields["schema_version"]!) else {
+                throw Error(description: "\(name): line \(line) has CSV schema version \(fields["schema_version"]!), this bench reads versions \(Self.readableVersions.joined(separator: " and ")); rerun the benchmark with this version to compare")
             }
             func number(_ column: String) throws -> Double {
                 guard let value = Double(fields[column]!), value.isFinite, value >= 0 else {
@@ -107,16 +122,21 @@ public struct ResultsFile {
         let records: [[String]]
         do { records = try CSV.parse(String(decoding: data, as: UTF8.self)) }
         catch { throw Error(description: "\(samplesURL.path): \(error)") }
-        guard records.first == SamplesCSV.columns else {
+        // Version 2's samples lacked the hierarchy and sweep_value columns.
+        let versionTwo = ["run_id", "strategy", "workload", "variant", "repetition", "ns"]
+        guard let header = records.first, header == SamplesCSV.columns || header == versionTwo else {
             throw Error(description: "\(samplesURL.path): line 1 is not the samples header (\(SamplesCSV.columns.joined(separator: ",")))")
         }
+        let sweepParameter = rows.first?.fields["sweep_parameter"] ?? ""
         var samples: [Key: [Double]] = [:]
         for (offset, record) in records.enumerated().dropFirst() {
-            guard record.count == SamplesCSV.columns.count, let ns = Double(record[5]), ns >= 0 else {
-                throw Error(description: "\(samplesURL.path): line \(offset + 1) is not a sample (run_id, strategy, workload, variant, repetition, ns)")
+            guard record.count == header.count, let ns = Double(record[header.count - 1]), ns >= 0 else {
+                throw Error(description: "\(samplesURL.path): line \(offset + 1) is not a sample (\(header.joined(separator: ", ")))")
             }
-            let caseName = record[3].isEmpty ? record[2] : "\(record[2])/\(record[3])"
-            samples[Key(strategy: record[1], caseName: caseName), default: []].append(ns)
+            let field = Dictionary(uniqueKeysWithValues: zip(header, record))
+            let caseName = Self.caseName(hierarchy: field["hierarchy"] ?? "", sweepParameter: sweepParameter, sweepValue: field["sweep_value"] ?? "",
+                                         workload: field["workload"]!, variant: field["variant"]!)
+            samples[Key(strategy: field["strategy"]!, caseName: caseName), default: []].append(ns)
         }
         return try rows.map { row in
             var row = row

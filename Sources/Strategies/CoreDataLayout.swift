@@ -21,7 +21,7 @@ public struct CoreDataModel: Sendable {
     public enum AttributeType: Sendable {
         case integer16, integer32, integer64, boolean, double, date, string, uuid, binary
 
-        var sqlType: String {
+        public var sqlType: String {
             switch self {
             case .integer16, .integer32, .integer64, .boolean: "INTEGER"
             case .double: "FLOAT"
@@ -58,6 +58,15 @@ public struct CoreDataModel: Sendable {
         }
     }
 
+    /// A to-one relationship: a column `Z<NAME>` holding the destination's `Z_PK`, indexed as
+    /// `<TABLE>_<COLUMN>_INDEX`. (Core Data adds a companion `Z<n>_<NAME>` column holding the
+    /// destination's `Z_ENT` when the destination has sub-entities; the suite's destinations have none.)
+    public struct ToOne: Sendable {
+        public var name: String
+        public var destination: String
+        public init(_ name: String, destination: String) { self.name = name; self.destination = destination }
+    }
+
     /// A compound fetch index; the element "entity" stands for the `Z_ENT` column.
     public struct FetchIndex: Sendable {
         public var name: String
@@ -70,17 +79,20 @@ public struct CoreDataModel: Sendable {
         public var parent: String?
         public var attributes: [Attribute]
         public var manyToMany: [ManyToMany]
+        public var toOne: [ToOne]
         public var uniquenessConstraints: [[String]]
         public var fetchIndexes: [FetchIndex]
 
         public init(
             _ name: String, parent: String? = nil, attributes: [Attribute] = [], manyToMany: [ManyToMany] = [],
-            uniquenessConstraints: [[String]] = [], fetchIndexes: [FetchIndex] = []
+            toOne: [ToOne] = [], uniquenessConstraints: [[String]] = [], fetchIndexes: [FetchIndex] = []
         ) {
+            precondition(toOne.allSatisfy { relation in !attributes.contains { $0.name == relation.name } })
             self.name = name
             self.parent = parent
             self.attributes = attributes
             self.manyToMany = manyToMany
+            self.toOne = toOne
             self.uniquenessConstraints = uniquenessConstraints
             self.fetchIndexes = fetchIndexes
         }
@@ -144,7 +156,9 @@ public struct CoreDataModel: Sendable {
         var used = Set<String>()
         var columns: [(number: Int, column: Column)] = []
         for name in family(rootName) {
-            for attribute in entity(name).attributes.sorted(by: { $0.name < $1.name }) {
+            // A to-one relationship's foreign key is an INTEGER column among the attributes.
+            let relations = entity(name).toOne.map { Attribute($0.name, .integer64) }
+            for attribute in (entity(name).attributes + relations).sorted(by: { $0.name < $1.name }) {
                 let base = "Z" + attribute.name.uppercased()
                 var columnName = base
                 var suffix = 1
@@ -162,7 +176,7 @@ public struct CoreDataModel: Sendable {
     public func column(_ entityName: String, _ attribute: String) -> String {
         var owner: String? = entityName
         while let name = owner {
-            if entity(name).attributes.contains(where: { $0.name == attribute }) {
+            if entity(name).attributes.contains(where: { $0.name == attribute }) || entity(name).toOne.contains(where: { $0.name == attribute }) {
                 guard let column = columns(ofTable: root(name)).first(where: { $0.entity == name && $0.attribute == attribute })
                 else { break }
                 return column.name
@@ -230,6 +244,12 @@ public struct CoreDataModel: Sendable {
         for root in roots where hasSubentities(root) {
             let table = table(root)
             sql.append("CREATE INDEX \(table)_Z_ENT_INDEX ON \(table) (Z_ENT)")
+        }
+        for name in orderedNames {
+            for relation in entity(name).toOne {
+                let column = column(name, relation.name)
+                sql.append("CREATE INDEX \(table(name))_\(column)_INDEX ON \(table(name)) (\(column))")
+            }
         }
         for name in orderedNames {
             for constraint in entity(name).uniquenessConstraints {

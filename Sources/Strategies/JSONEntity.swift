@@ -315,13 +315,13 @@ public final class JSONEntityStrategy: StorageStrategy {
 /// surrogate, an integer outside 64 bits, or text after the object. It reads only as far as it
 /// must and builds a Swift string only for the keys asked for, which makes a fetch about twice as
 /// fast as `JSONDecoder` or `JSONSerialization` on this suite's rows.
-enum FlatJSON {
+package enum FlatJSON {
     enum Value: Equatable { case string(String), integer(Int64) }
 
-    struct SyntaxError: Error, CustomStringConvertible {
-        var offset: Int
-        var expected: String
-        var description: String { "expected \(expected) at byte \(offset)" }
+    package struct SyntaxError: Error, CustomStringConvertible {
+        package var offset: Int
+        package var expected: String
+        package var description: String { "expected \(expected) at byte \(offset)" }
     }
 
     /// The values of `keys` in the object `bytes` holds, in the order of `keys` (`nil` for a key the
@@ -364,11 +364,11 @@ enum FlatJSON {
     }
 
     /// A string literal's content: the bytes between the quotes when it has no escape, else the decoded bytes.
-    enum StringContent {
+    package enum StringContent {
         case raw(UnsafeBufferPointer<UInt8>)
         case decoded([UInt8])
 
-        func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
             switch self {
             case let .raw(bytes): try body(bytes)
             case let .decoded(bytes): try bytes.withUnsafeBufferPointer(body)
@@ -376,7 +376,7 @@ enum FlatJSON {
         }
 
         /// The content as a string; `end` (the offset after the literal) is only for the error.
-        func string(at end: Int) throws -> String {
+        package func string(at end: Int) throws -> String {
             guard let text = withBytes({ String(validating: $0, as: UTF8.self) }) else {
                 throw SyntaxError(offset: end, expected: "a string of valid UTF-8 before this")
             }
@@ -384,29 +384,31 @@ enum FlatJSON {
         }
     }
 
-    struct Reader {
+    package struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
-        var index = 0
+        package var index = 0
 
-        var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+        package init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        package var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 
         /// JSON's whitespace: space, LF, CR, TAB.
-        mutating func skipWhitespace() {
+        package mutating func skipWhitespace() {
             while let byte = peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
         }
 
-        mutating func consume(_ byte: UInt8) -> Bool {
+        package mutating func consume(_ byte: UInt8) -> Bool {
             guard peek == byte else { return false }
             index += 1
             return true
         }
 
-        mutating func expect(_ byte: UInt8) throws {
+        package mutating func expect(_ byte: UInt8) throws {
             guard consume(byte) else { throw SyntaxError(offset: index, expected: "'\(Character(Unicode.Scalar(byte)))'") }
         }
 
         /// `-? (0 | [1-9][0-9]*)` within Int64; a fraction or an exponent is not an integer here.
-        mutating func integer() throws -> Int64 {
+        package mutating func integer() throws -> Int64 {
             let start = index
             let negative = consume(UInt8(ascii: "-"))
             var value: Int64 = 0
@@ -429,7 +431,7 @@ enum FlatJSON {
         }
 
         /// A string literal, escapes decoded; a raw control character (below U+0020) is an error.
-        mutating func stringContent() throws -> StringContent {
+        package mutating func stringContent() throws -> StringContent {
             try expect(UInt8(ascii: "\""))
             let start = index
             // Most strings have no escape: hand back the bytes in place.
@@ -479,6 +481,16 @@ enum FlatJSON {
                     decoded.append(byte)
                 }
             }
+        }
+
+        /// A JSON number (integer, fraction, exponent) as a `Double`: how SQLite's `json_object` writes a REAL.
+        package mutating func number() throws -> Double {
+            let start = index
+            while let byte = peek, (0x30 ... 0x39).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { index += 1 }
+            guard index > start, let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< index]), as: UTF8.self)),
+                  value.isFinite else { throw SyntaxError(offset: start, expected: "a number") }
+            return value
         }
 
         /// Four hex digits of a `\u` escape.

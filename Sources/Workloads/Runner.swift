@@ -53,8 +53,8 @@ public struct RunPlan: Sendable {
 
     /// Whether another round of timed repetitions is due, after `rounds` rounds that took `spent`
     /// nanoseconds in all across `strategies` strategies.
-    func wantsAnotherRound(_ workload: Workload, rounds: Int, spent: UInt64, strategies: Int) -> Bool {
-        guard let budget = timeBudget else { return rounds < repetitions(for: workload)! }
+    func wantsAnotherRound(fixed: Int?, rounds: Int, spent: UInt64, strategies: Int) -> Bool {
+        guard let budget = timeBudget else { return rounds < fixed! }
         if rounds < minRepetitions { return true }
         return rounds < maxRepetitions && Double(spent) < budget * 1e9 * Double(strategies)
     }
@@ -63,7 +63,8 @@ public struct RunPlan: Sendable {
 /// The result of one (strategy, workload, variant): every timed sample and the checked answer.
 public struct WorkloadResult: Sendable {
     public var strategy: String
-    public var workload: Workload
+    /// The workload's name (`Workload.rawValue`, or a described hierarchy's workload).
+    public var workload: String
     /// "" or the workload's case (`popular`, `rare`).
     public var variant: String
     /// Rows in the answer (objects inserted, for insert workloads).
@@ -74,9 +75,19 @@ public struct WorkloadResult: Sendable {
     public var digest: AnswerDigest
     /// The store's size in bytes (after a WAL checkpoint).
     public var dbBytes: Int64
+    /// What was measured: the hierarchy, its size, and the swept parameter's value, if any.
+    public var setting: ResultSetting
 
-    public init(strategy: String, workload: Workload, variant: String, rows: Int, samples: [UInt64], warmups: Int, digest: AnswerDigest, dbBytes: Int64) {
+    public init(strategy: String, workload: Workload, variant: String, rows: Int, samples: [UInt64], warmups: Int, digest: AnswerDigest,
+                dbBytes: Int64, setting: ResultSetting) {
+        self.init(strategy: strategy, workload: workload.rawValue, variant: variant, rows: rows, samples: samples, warmups: warmups,
+                  digest: digest, dbBytes: dbBytes, setting: setting)
+    }
+
+    public init(strategy: String, workload: String, variant: String, rows: Int, samples: [UInt64], warmups: Int, digest: AnswerDigest,
+                dbBytes: Int64, setting: ResultSetting) {
         self.strategy = strategy
+        self.setting = setting
         self.workload = workload
         self.variant = variant
         self.rows = rows
@@ -87,7 +98,22 @@ public struct WorkloadResult: Sendable {
     }
 
     /// "fetch-by-tag/popular", or just the workload name.
-    public var caseName: String { variant.isEmpty ? workload.rawValue : "\(workload.rawValue)/\(variant)" }
+    public var caseName: String { variant.isEmpty ? workload : "\(workload)/\(variant)" }
+}
+
+/// The dataset a result was measured on: the publication model or a described hierarchy, its
+/// number of objects, and, in a sweep, the parameter varied and its value here.
+public struct ResultSetting: Sendable, Equatable {
+    /// `publications`, a preset's name, or the name inside a `--hierarchy` file.
+    public var hierarchy: String
+    public var scale: Int
+    /// The swept parameter (`scale`, `sub-entities`, `attributes`, `skew`), or "" outside a sweep.
+    public var sweepParameter: String
+    public var sweepValue: String
+
+    public init(hierarchy: String, scale: Int, sweepParameter: String = "", sweepValue: String = "") {
+        self.hierarchy = hierarchy; self.scale = scale; self.sweepParameter = sweepParameter; self.sweepValue = sweepValue
+    }
 }
 
 /// What the run is doing now, for progress display.
@@ -216,7 +242,7 @@ public final class Runner {
         return contenders.indices.map { index in
             WorkloadResult(strategy: contenders[index].name, workload: workload, variant: variant, rows: samples.answers[index].rows,
                            samples: samples.timed[index], warmups: workload.warmups, digest: samples.answers[index].digest,
-                           dbBytes: stores[index].bytes)
+                           dbBytes: stores[index].bytes, setting: setting)
         }
     }
 
@@ -245,58 +271,23 @@ public final class Runner {
         let results = contenders.indices.map { index in
             WorkloadResult(strategy: contenders[index].name, workload: workload, variant: "", rows: range.count,
                            samples: samples.timed[index], warmups: workload.warmups, digest: samples.answers[index].digest,
-                           dbBytes: bytes[index])
+                           dbBytes: bytes[index], setting: setting)
         }
         return (results, kept)
     }
 
-    /// Runs warm-ups then timed repetitions of one case, round by round across strategies, and
-    /// checks that every answer equals the first strategy's and never changes.
+    /// Runs warm-ups then timed repetitions of one case, round by round across strategies (see `interleaveRounds`).
     private func interleave(
         _ caseName: String, _ workload: Workload, _ contenders: [Contender],
         _ repetition: (_ strategy: Int, _ repetition: Int) throws -> Sample
     ) throws -> (timed: [[UInt64]], answers: [Sample]) {
-        let fixed = plan.repetitions(for: workload)
-        let names = contenders.map(\.name)
-        try onEvent(.measuring(caseName: caseName, strategies: names, warmups: workload.warmups, repetitions: fixed))
-        var timed = Array(repeating: [UInt64](), count: contenders.count)
-        var answers: [Sample?] = Array(repeating: nil, count: contenders.count)
-        var spent: UInt64 = 0
-        var round = 0
-        while round < workload.warmups
-            || plan.wantsAnotherRound(workload, rounds: round - workload.warmups, spent: spent, strategies: contenders.count) {
-            for offset in contenders.indices {
-                let index = (round + offset) % contenders.count
-                try onEvent(.repetition(caseName: caseName, strategy: names[index], round: round + 1, rounds: fixed.map { $0 + workload.warmups }))
-                let sample = try repetition(index, round)
-                if let answer = answers[index], answer.rows != sample.rows
-                    || (answer.digestIsFull == sample.digestIsFull && answer.digest != sample.digest) {
-                    throw BenchmarkFailure.unstableAnswer(strategy: names[index], caseName: caseName)
-                }
-                // Keep the fullest answer: later insert repetitions digest their counts only.
-                if answers[index]?.digestIsFull != true || sample.digestIsFull { answers[index] = sample }
-                if round >= workload.warmups {
-                    timed[index].append(sample.nanoseconds)
-                    spent += sample.nanoseconds
-                }
-            }
-            if round == 0 { try checkAgreement(caseName, contenders, answers.map { $0! }) }
-            round += 1
-        }
-        return (timed, answers.map { $0! })
-    }
-
-    private func checkAgreement(_ caseName: String, _ contenders: [Contender], _ answers: [Sample]) throws {
-        // An answer without a full digest (the raw reference's fetch builds no objects) must match in rows.
-        for index in answers.indices.dropFirst() where answers[index].rows != answers[0].rows
-            || (answers[index].digestIsFull && answers[index].digest != answers[0].digest) {
-            throw BenchmarkFailure.disagreement(
-                caseName: caseName, first: contenders[0].name, firstDigest: answers[0].digest.description, firstRows: answers[0].digest.count,
-                second: contenders[index].name, secondDigest: answers[index].digest.description, secondRows: answers[index].digest.count)
-        }
+        try interleaveRounds(caseName, contenders.map(\.name), warmups: workload.warmups, fixed: plan.repetitions(for: workload),
+                             plan: plan, onEvent: onEvent, repetition)
     }
 
     // MARK: Helpers
+
+    private var setting: ResultSetting { ResultSetting(hierarchy: "publications", scale: plan.dataset.scale) }
 
     private func wholeDatasetCensus() -> DatasetGenerator.Census {
         if let census { return census }

@@ -307,15 +307,19 @@ func fileSize(_ path: String) -> Int64 {
 }
 
 /// One timed repetition: its duration and its (untimed) answer digest.
-struct Sample {
-    var nanoseconds: UInt64
-    var rows: Int
-    var digest: AnswerDigest
+package struct Sample {
+    package var nanoseconds: UInt64
+    package var rows: Int
+    package var digest: AnswerDigest
     /// Whether `digest` covers every field of the answer (false: it stands for the row count only).
-    var digestIsFull = true
+    package var digestIsFull = true
+
+    package init(nanoseconds: UInt64, rows: Int, digest: AnswerDigest, digestIsFull: Bool = true) {
+        self.nanoseconds = nanoseconds; self.rows = rows; self.digest = digest; self.digestIsFull = digestIsFull
+    }
 
     /// Times `body` alone; the answer is digested after the clock stops, which also keeps it alive.
-    static func timed<T: Digestible>(_ order: AnswerDigest.Order, _ body: () throws -> [T]) throws -> Sample {
+    package static func timed<T: Digestible>(_ order: AnswerDigest.Order, _ body: () throws -> [T]) throws -> Sample {
         let start = DispatchTime.now().uptimeNanoseconds
         let rows = try body()
         let elapsed = DispatchTime.now().uptimeNanoseconds - start
@@ -327,7 +331,7 @@ struct Sample {
         AnswerDigest(.ordered, of: census.countsByKind + [census.tagLinks])
     }
 
-    static func nanoseconds(_ body: () throws -> Void) throws -> UInt64 {
+    package static func nanoseconds(_ body: () throws -> Void) throws -> UInt64 {
         let start = DispatchTime.now().uptimeNanoseconds
         try body()
         return DispatchTime.now().uptimeNanoseconds - start

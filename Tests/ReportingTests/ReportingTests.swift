@@ -71,7 +71,8 @@ final class CSVTests: XCTestCase {
 final class ResultsCSVTests: XCTestCase {
     func sampleResult(strategy: String = "single-table", samples: [UInt64] = [3_000, 1_000, 2_000]) -> WorkloadResult {
         WorkloadResult(strategy: strategy, workload: .fetchByTag, variant: "rare", rows: 10, samples: samples, warmups: 5,
-                       digest: AnswerDigest(.unordered, of: [1, 2, 3]), dbBytes: 4_096)
+                       digest: AnswerDigest(.unordered, of: [1, 2, 3]), dbBytes: 4_096,
+                       setting: ResultSetting(hierarchy: "publications", scale: 1_000))
     }
 
     func context() -> RunContext {
