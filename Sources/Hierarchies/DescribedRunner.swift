@@ -70,8 +70,11 @@ public enum DescribedWorkload: String, CaseIterable, Sendable {
     }
 
     public static func parseList(_ text: String, for description: HierarchyDescription) throws -> [DescribedWorkload] {
-        let valid = available(for: description).map(\.rawValue)
-        return try NameList.parse(text, valid: valid, what: "workload for the \(description.name) hierarchy").map { DescribedWorkload(rawValue: $0)! }
+        let workloads = try NameList.parse(text, valid: allCases.map(\.rawValue), what: "workload").map { DescribedWorkload(rawValue: $0)! }
+        if workloads.contains(.filterFK), description.owner == nil {
+            throw DescribedStoreError(description: "filter-fk needs an owner (a foreign key) in the hierarchy, and \(description.name) has none; leave it out")
+        }
+        return workloads
     }
 }
 

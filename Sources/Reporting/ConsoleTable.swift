@@ -11,8 +11,9 @@ public enum ConsoleTable {
         var caseOrder: [String] = []
         var byCase: [String: [WorkloadResult]] = [:]
         for result in results {
-            if byCase[result.caseName] == nil { caseOrder.append(result.caseName) }
-            byCase[result.caseName, default: []].append(result)
+            let caseName = label(result)
+            if byCase[caseName] == nil { caseOrder.append(caseName) }
+            byCase[caseName, default: []].append(result)
         }
         for caseName in caseOrder {
             let group = byCase[caseName]!
@@ -38,6 +39,12 @@ public enum ConsoleTable {
             }.joined(separator: "  ")
             return index == 0 ? text + "\n" + String(repeating: "-", count: text.count) : text
         }.joined(separator: "\n") + "\n"
+    }
+
+    /// The case as the CSV reader names it: with a described hierarchy's name and a sweep's value.
+    static func label(_ result: WorkloadResult) -> String {
+        ResultsFile.caseName(hierarchy: result.setting.hierarchy, sweepParameter: result.setting.sweepParameter,
+                             sweepValue: result.setting.sweepValue, workload: result.workload, variant: result.variant)
     }
 
     /// 812 ns, 45.3 µs, 12.8 ms, 1.52 s

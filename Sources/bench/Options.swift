@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dataset
 import Foundation
+import Hierarchies
 import Reporting
 import SQLite
 import Strategies
@@ -10,8 +11,8 @@ import Workloads
 struct DatasetOptions: ParsableArguments {
     static let maximumScale = 10_000_000
 
-    @Option(help: "Publications in the dataset (1 to \(maximumScale)).")
-    var scale: Int = DatasetConfiguration.defaultScale
+    @Option(help: "Objects in the dataset (1 to \(maximumScale); default: \(DatasetConfiguration.defaultScale) publications, or a preset's own rows, which --scale scales in proportion).")
+    var scale: Int?
 
     @Option(help: "Seed of the dataset generator: the same seed and scale give the same dataset.")
     var seed: UInt64 = DatasetConfiguration.defaultSeed
@@ -20,15 +21,42 @@ struct DatasetOptions: ParsableArguments {
     var batch: Int = RunPlan.defaultBatchSize
 
     func validate() throws {
-        guard (1 ... Self.maximumScale).contains(scale) else {
-            throw ValidationError("--scale must be between 1 and \(Self.maximumScale) publications; got \(scale)")
+        if let scale, !(1 ... Self.maximumScale).contains(scale) {
+            throw ValidationError("--scale must be between 1 and \(Self.maximumScale) objects; got \(scale)")
         }
         guard (1 ... 1_000_000).contains(batch) else {
             throw ValidationError("--batch must be between 1 and 1000000 objects per transaction; got \(batch)")
         }
     }
 
-    var configuration: DatasetConfiguration { DatasetConfiguration(seed: seed, scale: scale) }
+    var configuration: DatasetConfiguration { DatasetConfiguration(seed: seed, scale: scale ?? DatasetConfiguration.defaultScale) }
+}
+
+/// `--preset` and `--hierarchy`: the model a run measures.
+struct HierarchyOptions: ParsableArguments {
+    @Option(help: "The model to measure: \(HierarchyPresets.names.joined(separator: ", ")) (default: \(HierarchyPresets.publications), the seeds' model). See `bench list`.")
+    var preset: String?
+
+    @Option(help: "A hierarchy description (JSON, see the README) to measure instead of a preset.")
+    var hierarchy: String?
+
+    func validate() throws { _ = try described() }
+
+    /// The described hierarchy selected, or `nil` for the publication model.
+    func described() throws -> HierarchyDescription? {
+        if preset != nil, hierarchy != nil {
+            throw ValidationError("--preset and --hierarchy conflict: give one model")
+        }
+        if let hierarchy {
+            do { return try HierarchyDescription.load(path: hierarchy) }
+            catch { throw ValidationError("\(error)") }
+        }
+        guard let preset, preset != HierarchyPresets.publications else { return nil }
+        guard let description = HierarchyPresets.named(preset) else {
+            throw ValidationError(NameList.unknown(preset, valid: HierarchyPresets.names, what: "preset").description)
+        }
+        return description
+    }
 }
 
 /// `--strategies`, shared by `run`, `storage` and `explain`.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dataset
 import Dispatch
 import Foundation
+import Hierarchies
 import Reporting
 import Strategies
 import Workloads
@@ -18,11 +19,66 @@ struct Run: ParsableCommand {
 
     @OptionGroup var dataset: DatasetOptions
 
+    @OptionGroup var model: HierarchyOptions
+
     @OptionGroup var strategies: StrategyOptions
 
     @Option(help: "Comma-separated workloads to run (default: all). See `bench list`.")
     var workloads: String?
 
+    @OptionGroup var timing: TimingOptions
+
+    @Flag(help: "Also measure the raw reference: single-table's insert-bulk and fetch-polymorphic in direct SQLite calls, beside single-table (the suite's own overhead; publications only).")
+    var raw = false
+
+    @OptionGroup var output: ResultsOutputOptions
+
+    func validate() throws {
+        if let described = try model.described() {
+            _ = try describedWorkloads(described)
+            if raw { throw ValidationError("--raw measures the publication model's single table; it does not apply to --preset \(described.name) or --hierarchy") }
+        } else {
+            _ = try selectedWorkloads()
+        }
+    }
+
+    private func selectedWorkloads() throws -> [Workload] {
+        guard let workloads else { return Workload.allCases }
+        do { return try Workload.parseList(workloads) }
+        catch { throw ValidationError("\(error)") }
+    }
+
+    private func describedWorkloads(_ description: HierarchyDescription) throws -> [DescribedWorkload] {
+        guard let workloads else { return DescribedWorkload.available(for: description) }
+        do { return try DescribedWorkload.parseList(workloads, for: description) }
+        catch { throw ValidationError("\(error)") }
+    }
+
+    func run() throws {
+        let started = Date()
+        let names = try strategies.names()
+        if let described = try model.described() {
+            let description = dataset.scale.map { described.scaled(to: $0) } ?? described
+            let workloads = try describedWorkloads(description)
+            let plan = timing.plan(strategies: names, workloads: [], dataset: DatasetConfiguration(seed: dataset.seed, scale: description.totalRows),
+                                   batchSize: dataset.batch, includeRaw: false)
+            try Execution(plan: plan, started: started, cases: workloads.count, output: output).run { onEvent in
+                let runner = DescribedRunner(plan: plan, description: description, workloads: workloads, onEvent: onEvent)
+                return (runner.temporaryFolder, runner.run)
+            }
+        } else {
+            let plan = timing.plan(strategies: names, workloads: try selectedWorkloads(), dataset: dataset.configuration,
+                                   batchSize: dataset.batch, includeRaw: raw)
+            try Execution(plan: plan, started: started, cases: plan.workloads.reduce(0) { $0 + $1.variants.count }, output: output).run { onEvent in
+                let runner = Runner(plan: plan, onEvent: onEvent)
+                return (runner.temporaryFolder, runner.run)
+            }
+        }
+    }
+}
+
+/// How long each case runs: fixed repetitions or a time budget. Shared by `run` and `sweep`.
+struct TimingOptions: ParsableArguments {
     @Option(help: "Timed repetitions of every workload (1 to 100000; default: each workload's own, see the README).")
     var repetitions: Int?
 
@@ -35,20 +91,7 @@ struct Run: ParsableCommand {
     @Option(help: "With --time-budget: at most this many timed repetitions (default \(RunPlan.defaultMaxRepetitions)).")
     var maxRepetitions: Int = RunPlan.defaultMaxRepetitions
 
-    @Flag(help: "Also measure the raw reference: single-table's insert-bulk and fetch-polymorphic in direct SQLite calls, beside single-table (the suite's own overhead).")
-    var raw = false
-
-    @Option(help: "Path of the results CSV (default: results/<timestamp>.csv). Its folder must exist.")
-    var output: String?
-
-    @Flag(help: "Replace the --output file if it exists.")
-    var force = false
-
-    @Flag(help: "Print only the final table and the path of the CSV (no progress, no noise warning).")
-    var quiet = false
-
     func validate() throws {
-        _ = try selectedWorkloads()
         if let repetitions, !(1 ... 100_000).contains(repetitions) {
             throw ValidationError("--repetitions must be between 1 and 100000; got \(repetitions)")
         }
@@ -66,39 +109,69 @@ struct Run: ParsableCommand {
         guard minRepetitions <= maxRepetitions else {
             throw ValidationError("--min-repetitions (\(minRepetitions)) must not exceed --max-repetitions (\(maxRepetitions))")
         }
+    }
+
+    func plan(strategies: [String], workloads: [Workload], dataset: DatasetConfiguration, batchSize: Int, includeRaw: Bool,
+              temporaryParent: URL = FileManager.default.temporaryDirectory) -> RunPlan {
+        RunPlan(strategies: strategies, workloads: workloads, dataset: dataset, batchSize: batchSize, repetitions: repetitions,
+                timeBudget: timeBudget, minRepetitions: minRepetitions, maxRepetitions: maxRepetitions, includeRaw: includeRaw,
+                temporaryParent: temporaryParent)
+    }
+}
+
+/// Where the results go, and how much is printed. Shared by `run` and `sweep`.
+struct ResultsOutputOptions: ParsableArguments {
+    @Option(help: "Path of the results CSV (default: results/<timestamp>.csv). Its folder must exist.")
+    var output: String?
+
+    @Flag(help: "Replace the --output file if it exists.")
+    var force = false
+
+    @Flag(help: "Print only the final table and the path of the CSV (no progress, no noise warning).")
+    var quiet = false
+
+    func validate() throws {
         if force, output == nil {
             throw ValidationError("--force only applies with --output; the default output never replaces a file")
         }
     }
 
-    private func selectedWorkloads() throws -> [Workload] {
-        guard let workloads else { return Workload.allCases }
-        do { return try Workload.parseList(workloads) }
-        catch { throw ValidationError("\(error)") }
+    func url(stamp: String) throws -> URL {
+        if let output { return URL(fileURLWithPath: output) }
+        let folder = URL(fileURLWithPath: "results", isDirectory: true)
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        catch { throw CommandFailure(description: "could not create the results folder \(folder.path): \(error.localizedDescription)") }
+        return ResultsWriter.defaultURL(stamp: stamp, folder: folder)
     }
+}
 
-    func run() throws {
+/// One measuring command from start to end: the results files written after every case, progress
+/// on a terminal, Ctrl-C handled, the table and the summary printed. `run` and `sweep` share it.
+struct Execution {
+    let plan: RunPlan
+    let started: Date
+    /// Cases in all, for the progress line's estimate.
+    let cases: Int
+    let output: ResultsOutputOptions
+
+    /// - parameter makeRunner: given the event handler, the run's temporary folder and the work.
+    func run(_ makeRunner: (@escaping (RunEvent) throws -> Void) -> (URL, () throws -> [WorkloadResult])) throws {
         warnIfDebugBuild()
         warnIfStoresAreCapped()
-        let started = Date()
-        let plan = RunPlan(
-            strategies: try strategies.names(), workloads: try selectedWorkloads(),
-            dataset: dataset.configuration, batchSize: dataset.batch, repetitions: repetitions,
-            timeBudget: timeBudget, minRepetitions: minRepetitions, maxRepetitions: maxRepetitions, includeRaw: raw
-        )
         let context = RunContext.current(date: started, temporaryParent: plan.temporaryParent)
         let writer: ResultsWriter
         do {
-            writer = try ResultsWriter(url: try outputURL(stamp: RunContext.fileStamp(started)), runID: context.runID, force: force)
+            writer = try ResultsWriter(url: try output.url(stamp: RunContext.fileStamp(started)), runID: context.runID, force: output.force)
         } catch {
             throw reportFailure(error)
         }
-        let progress = Progress(plan: plan, started: started, enabled: !quiet && standardErrorIsTerminal)
+        let progress = Progress(plan: plan, started: started, cases: cases, enabled: !output.quiet && standardErrorIsTerminal)
         // Held while the results files are written and while a failure is reported. An interruption
         // takes it for good: it never cuts a write short (leaving a .tmp file), and the main thread
         // never reports a failure caused by the interruption's own cleanup.
         let exclusive = NSLock()
-        let runner = Runner(plan: plan) { event in
+        let plan = plan
+        let (temporaryFolder, work) = makeRunner { event in
             progress.show(event)
             if case let .measured(result) = event {
                 // Both files stay complete after every row; a failure here stops the run (and the
@@ -108,12 +181,12 @@ struct Run: ParsableCommand {
                 try writer.append([result], plan: plan, context: context)
             }
         }
-        let interruption = InterruptionHandler(temporaryFolder: runner.temporaryFolder, results: writer.url, exclusive: exclusive)
+        let interruption = InterruptionHandler(temporaryFolder: temporaryFolder, results: writer.url, exclusive: exclusive)
         defer { interruption.cancel() }
 
         let results: [WorkloadResult]
         do {
-            results = try runner.run()
+            results = try work()
             progress.finish()
         } catch {
             // An interruption under way holds the lock and ends the process with 128 + signal; this
@@ -125,21 +198,13 @@ struct Run: ParsableCommand {
         }
         print(ConsoleTable.render(results, baseline: Strategies.baseline.name), terminator: "")
         let noisy = results.filter { Statistics($0.samples).isNoisy }
-        if !noisy.isEmpty, !quiet {
+        if !noisy.isEmpty, !output.quiet {
             printError("noisy: \(noisy.count) of \(results.count) medians have a confidence interval wider than 5 % (marked ! in the table): rerun or raise --time-budget")
         }
         // The path as the user would type it: relative for the default results folder.
-        let shownPath = output ?? "results/" + writer.url.lastPathComponent
+        let shownPath = output.output ?? "results/" + writer.url.lastPathComponent
         print("\nresults: \(shownPath)  (\(results.count) rows, samples in \(writer.samplesURL.lastPathComponent), \(elapsed(since: started)))")
         warnIfDebugBuild()
-    }
-
-    private func outputURL(stamp: String) throws -> URL {
-        if let output { return URL(fileURLWithPath: output) }
-        let folder = URL(fileURLWithPath: "results", isDirectory: true)
-        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-        catch { throw CommandFailure(description: "could not create the results folder \(folder.path): \(error.localizedDescription)") }
-        return ResultsWriter.defaultURL(stamp: stamp, folder: folder)
     }
 }
 
@@ -165,11 +230,11 @@ final class Progress {
     private var shown = false
     private var lastDraw = Date.distantPast
 
-    init(plan: RunPlan, started: Date, enabled: Bool) {
+    init(plan: RunPlan, started: Date, cases: Int, enabled: Bool) {
         self.plan = plan
         self.started = started
         self.enabled = enabled
-        totalCases = plan.workloads.reduce(0) { $0 + $1.variants.count }
+        totalCases = max(1, cases)
     }
 
     func show(_ event: RunEvent) {
