@@ -8,7 +8,7 @@ public enum ResultsCSV {
 
     /// Column names and their meaning, in file order.
     public static let columns: [(name: String, meaning: String)] = [
-        ("schema_version", "version of this CSV layout (\(schemaVersion)); bench compare reads only its own version"),
+        ("schema_version", "version of this CSV layout (\(schemaVersion)); bench compare reads it and version 2 (the same without hierarchy and sweep columns)"),
         ("run_id", "unique id of the run: start time and a random suffix"),
         ("timestamp", "when the run started, ISO 8601 UTC"),
         ("git_commit", "commit of the suite that produced the row (unknown outside a git checkout)"),

@@ -124,7 +124,7 @@ final class ResultsCSVTests: XCTestCase {
         let samples = try CSV.parse(String(contentsOf: folder.appendingPathComponent("run.samples.csv"), encoding: .utf8))
         XCTAssertEqual(samples[0], SamplesCSV.columns)
         XCTAssertEqual(samples.count, 1 + 6, "every timed repetition of both results")
-        XCTAssertEqual(samples[1], ["r1", "single-table", "fetch-by-tag", "rare", "1", "3000"])
+        XCTAssertEqual(samples[1], ["r1", "publications", "", "single-table", "fetch-by-tag", "rare", "1", "3000"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["run.csv", "run.samples.csv"], "no temporary file is left")
 
         XCTAssertThrowsError(try ResultsWriter(url: url, runID: "r2", force: false)) { XCTAssertTrue("\($0)".contains("already exists")) }

@@ -55,9 +55,9 @@ final class CommandLineTests: XCTestCase {
 
     func testInvalidOptionsFailWithOneClearLine() throws {
         let cases: [([String], String)] = [
-            (["run", "--scale", "0"], "--scale must be between 1 and 10000000 publications; got 0"),
-            (["run", "--scale=-5"], "--scale must be between 1 and 10000000 publications; got -5"),
-            (["run", "--scale", "99999999999"], "--scale must be between 1 and 10000000 publications; got 99999999999"),
+            (["run", "--scale", "0"], "--scale must be between 1 and 10000000 objects; got 0"),
+            (["run", "--scale=-5"], "--scale must be between 1 and 10000000 objects; got -5"),
+            (["run", "--scale", "99999999999"], "--scale must be between 1 and 10000000 objects; got 99999999999"),
             (["run", "--scale", "lots"], "The value 'lots' is invalid for '--scale <scale>'"),
             (["run", "--batch", "0"], "--batch must be between 1 and 1000000 objects per transaction; got 0"),
             (["run", "--repetitions", "0"], "--repetitions must be between 1 and 100000; got 0"),
@@ -80,6 +80,19 @@ final class CommandLineTests: XCTestCase {
             (["compare", "a.csv"], "give two results CSVs (BASE.csv NEW.csv), or one with --strategies; got 1"),
             (["compare", "--strategies", "a.csv", "b.csv"], "--strategies takes one results CSV; got 2"),
             (["generate", "--strategy", "nope", "--output", "x.sqlite"], "unknown strategy 'nope'"),
+            (["run", "--preset", "efcore"], "unknown preset 'efcore'; choose from: publications, efcore-docs, codingmilitia, timestamps"),
+            (["run", "--preset", "efcore-docs", "--hierarchy", "h.json"], "--preset and --hierarchy conflict"),
+            (["run", "--hierarchy", "missing.json"], "cannot read the hierarchy file missing.json"),
+            (["run", "--preset", "timestamps", "--raw"], "--raw measures the publication model's single table"),
+            (["run", "--preset", "timestamps", "--workloads", "filter-fk"], "filter-fk needs an owner (a foreign key) in the hierarchy, and timestamps has none"),
+            (["run", "--preset", "efcore-docs", "--workloads", "fetch-by-tag"], "unknown workload 'fetch-by-tag'; choose from: insert-bulk,"),
+            (["sweep"], "Missing expected argument '--parameter <parameter>'"),
+            (["sweep", "--parameter", "depth"], "The value 'depth' is invalid for '--parameter <parameter>'"),
+            (["sweep", "--parameter", "attributes", "--values", "1,x"], "--values must be numbers separated by commas; 'x' is not a number"),
+            (["sweep", "--parameter", "attributes", "--values", "1.5"], "--values for attributes must be whole numbers from 1 to 64; got 1.5"),
+            (["sweep", "--parameter", "sub-entities", "--values", "1,4"], "--values for sub-entities must be whole numbers from 2 to 250; got 1"),
+            (["sweep", "--parameter", "skew", "--values", "0,0"], "--values lists a value twice"),
+            (["sweep", "--parameter", "skew", "--attributes", "0"], "--attributes must be between 1 and 64; got 0"),
         ]
         for (arguments, message) in cases {
             let outcome = try bench(arguments, in: folder)
@@ -128,6 +141,34 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(lines[0].hasPrefix("schema_version,run_id,timestamp,git_commit"))
         XCTAssertTrue(outcome.stdout.contains("vs single-table"))
         XCTAssertTrue(outcome.stdout.contains("results: results/\(files[0])"), outcome.stdout)
+    }
+
+    func testAPresetRunAndASweepWriteLongFormatCSVs() throws {
+        let run = try bench(["run", "--preset", "codingmilitia", "--scale", "300", "--repetitions", "1", "--quiet", "--output", "m.csv"], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let rows = try ResultsFile(url: folder.appendingPathComponent("m.csv")).rows
+        XCTAssertEqual(rows.count, 5 * 11, "five strategies × eleven workloads")
+        XCTAssertEqual(Set(rows.map { $0.fields["hierarchy"]! }), ["codingmilitia"])
+        XCTAssertEqual(Set(rows.map { $0.fields["scale"]! }), ["300"])
+        XCTAssertTrue(run.stdout.contains("codingmilitia: filter-fk"), run.stdout)
+
+        let file = folder.appendingPathComponent("h.json")
+        try Data(#"{"name":"mine","base":{"name":"Thing","abstract":true,"attributes":[]},"subEntities":[{"name":"Big","attributes":[{"name":"n","type":"integer"}],"rows":30},{"name":"Small","attributes":[],"rows":10}]}"#.utf8).write(to: file)
+        let own = try bench(["run", "--hierarchy", file.path, "--workloads", "count-by-type,fetch-leaf", "--repetitions", "1", "--quiet", "--output", "h.csv"], in: folder)
+        XCTAssertEqual(own.status, 0, own.stderr)
+        let ownRows = try ResultsFile(url: folder.appendingPathComponent("h.csv")).rows
+        XCTAssertEqual(ownRows.map { $0.fields["rows"]! }, Array(repeating: "2", count: 5) + Array(repeating: "30", count: 5))
+
+        let sweep = try bench(["sweep", "--parameter", "sub-entities", "--values", "2,3", "--scale", "90", "--repetitions", "1",
+                               "--workloads", "fetch-leaf,count-all", "--quiet", "--output", "s.csv"], in: folder)
+        XCTAssertEqual(sweep.status, 0, sweep.stderr)
+        let sweepRows = try ResultsFile(url: folder.appendingPathComponent("s.csv")).rows
+        XCTAssertEqual(sweepRows.count, 2 * 2 * 5)
+        XCTAssertEqual(sweepRows.map { $0.fields["sweep_value"]! }, Array(repeating: "2", count: 10) + Array(repeating: "3", count: 10))
+        XCTAssertEqual(Set(sweepRows.map { $0.fields["sweep_parameter"]! }), ["sub-entities"])
+        XCTAssertEqual(sweepRows.filter { $0.workload == "fetch-leaf" }.map { $0.fields["rows"]! }, Array(repeating: "45", count: 5) + Array(repeating: "30", count: 5))
+        XCTAssertTrue(sweepRows.allSatisfy { $0.samples?.count == 1 }, "the samples file keys every point apart")
+        XCTAssertEqual(try bench(["compare", "s.csv", "s.csv"], in: folder).status, 0)
     }
 
     func testGenerateWritesAStoreToOpenInSQLite() throws {
@@ -179,7 +220,8 @@ final class CommandLineTests: XCTestCase {
         let outcome = try bench(["list"])
         XCTAssertEqual(outcome.status, 0)
         for name in ["single-table", "table-per-entity", "enum-entity", "joined", "json-entity", "insert-bulk", "insert-single", "fetch-polymorphic", "fetch-page", "page-offset", "page-keyset",
-                     "fetch-leaf", "fetch-by-tag", "count-all", "count-leaf", "count-by-type", "lookup-composite", "lookup-attribute"] {
+                     "fetch-leaf", "fetch-by-tag", "count-all", "count-leaf", "count-by-type", "lookup-composite", "lookup-attribute",
+                     "efcore-docs", "codingmilitia", "timestamps", "lookup-id", "filter-fk"] {
             XCTAssertTrue(outcome.stdout.contains(name), name)
         }
     }
@@ -207,8 +249,9 @@ final class CommandLineTests: XCTestCase {
         for index in results.indices.dropFirst() { results[index][header.firstIndex(of: "samples_file")!] = "new.samples.csv" }
         try Data(results.map(CSV.line).joined().utf8).write(to: doctored)
         var samples = try CSV.parse(String(contentsOf: folder.appendingPathComponent("base.samples.csv"), encoding: .utf8))
-        for index in samples.indices.dropFirst() where samples[index][1] == "enum-entity" {
-            samples[index][5] = String(UInt64(samples[index][5])! * 10)
+        let strategy = samples[0].firstIndex(of: "strategy")!, ns = samples[0].firstIndex(of: "ns")!
+        for index in samples.indices.dropFirst() where samples[index][strategy] == "enum-entity" {
+            samples[index][ns] = String(UInt64(samples[index][ns])! * 10)
         }
         try Data(samples.map(CSV.line).joined().utf8).write(to: folder.appendingPathComponent("new.samples.csv"))
 
