@@ -43,7 +43,7 @@ public class DescribedFlatEntity {
 
     public var schemaSQL: [String] { model.schemaSQL }
     var store: CoreDataStore { CoreDataStore(database: database, model: model) }
-    var select: String { "SELECT \(table.selectList("t0")) FROM \(table.name) t0" }
+    lazy var select: String = "SELECT \(table.selectList("t0")) FROM \(table.name) t0"
 
     func createSchema(owners: Int, strategyName: String) throws {
         try store.createSchema(strategyName: strategyName)
@@ -53,8 +53,9 @@ public class DescribedFlatEntity {
     public func insert(_ objects: [DescribedObject]) throws {
         try database.transaction {
             var pk = try store.reservePrimaryKeys(description.base.name, count: objects.count)
+            let statements = try inserts.map { try database.cachedStatement($0) }
             for object in objects {
-                let statement = try database.cachedStatement(inserts[object.entity])
+                let statement = statements[object.entity]
                 try statement.bind(DescribedModel.row(object, pk: pk, entity: entityNumber, owner: description.owner != nil, leading: [object.entity]))
                 try statement.run()
                 pk += 1
@@ -63,20 +64,18 @@ public class DescribedFlatEntity {
     }
 
     public func fetchAll() throws -> [DescribedObject] { try database.objects(select, [], decoder) }
-    public func fetchEntity(_ entity: Int) throws -> [DescribedObject] {
-        try database.objects(select + " WHERE t0.\(column("kind")) = ?", [entity], decoder)
-    }
-    public func countAll() throws -> Int { try database.countRows("SELECT COUNT(*) FROM \(table.name)") }
-    public func count(entity: Int) throws -> Int {
-        try database.countRows("SELECT COUNT(*) FROM \(table.name) t0 WHERE t0.\(column("kind")) = ?", [entity])
-    }
-    var uidColumn: String { "t0." + column("uid") }
-    public func fetchPage(offset: Int, limit: Int) throws -> [DescribedObject] {
-        try database.objects(select + " ORDER BY \(uidColumn) LIMIT ? OFFSET ?", [limit, offset], decoder)
-    }
-    var keysetSQL: String { select + " WHERE \(uidColumn) > ? ORDER BY \(uidColumn) LIMIT ?" }
-    var uidSQL: String { select + " WHERE \(uidColumn) = ?" }
-    var ownerSQL: String { select + " WHERE t0.\(ownerColumn ?? column("uid")) = ?" }
+    lazy var entitySQL = select + " WHERE t0.\(column("kind")) = ?"
+    lazy var countAllSQL = "SELECT COUNT(*) FROM \(table.name)"
+    lazy var countEntitySQL = "SELECT COUNT(*) FROM \(table.name) t0 WHERE t0.\(column("kind")) = ?"
+    lazy var pageSQL = select + " ORDER BY \(uidColumn) LIMIT ? OFFSET ?"
+    public func fetchEntity(_ entity: Int) throws -> [DescribedObject] { try database.objects(entitySQL, [entity], decoder) }
+    public func countAll() throws -> Int { try database.countRows(countAllSQL) }
+    public func count(entity: Int) throws -> Int { try database.countRows(countEntitySQL, [entity]) }
+    lazy var uidColumn: String = "t0." + column("uid")
+    public func fetchPage(offset: Int, limit: Int) throws -> [DescribedObject] { try database.objects(pageSQL, [limit, offset], decoder) }
+    lazy var keysetSQL: String = select + " WHERE \(uidColumn) > ? ORDER BY \(uidColumn) LIMIT ?"
+    lazy var uidSQL: String = select + " WHERE \(uidColumn) = ?"
+    lazy var ownerSQL: String = select + " WHERE t0.\(ownerColumn ?? column("uid")) = ?"
     public func fetchPage(after uid: UUID, limit: Int) throws -> [DescribedObject] { try database.objects(keysetSQL, [uid, limit], decoder) }
     public func object(uid: UUID) throws -> DescribedObject? { try database.objects(uidSQL, [uid], decoder).first }
     public func objects(owner: Int64) throws -> [DescribedObject] { try database.objects(ownerSQL, [owner], decoder) }
@@ -85,7 +84,7 @@ public class DescribedFlatEntity {
         [
             LookupQuery(workload: "page-keyset", sql: keysetSQL, values: [parameters.deepPageCursor, DescribedParameters.pageSize]),
             LookupQuery(workload: "lookup-id", sql: uidSQL, values: [parameters.lookupUIDs.first ?? parameters.deepPageCursor]),
-            LookupQuery(workload: "fetch-leaf", sql: select + " WHERE t0.\(column("kind")) = ?", values: [description.leafIndex]),
+            LookupQuery(workload: "fetch-leaf", sql: entitySQL, values: [description.leafIndex]),
         ] + (description.owner == nil ? [] : [LookupQuery(workload: "filter-fk", sql: ownerSQL, values: [parameters.owner])])
     }
 }
@@ -286,16 +285,15 @@ public final class DescribedJoined: DescribedStrategy {
         try database.transaction {
             var pk = try store.reservePrimaryKeys(description.base.name, count: objects.count)
             let baseCount = description.base.attributes.count
+            let prepared = try inserts.map { (try database.cachedStatement($0.base), try $0.own.map { try database.cachedStatement($0) }) }
             for object in objects {
-                let statements = inserts[object.entity]
+                let (baseStatement, ownStatement) = prepared[object.entity]
                 let baseValues = DescribedModel.row(DescribedObject(entity: object.entity, uid: object.uid, owner: object.owner,
                                                                     values: Array(object.values.prefix(baseCount))),
                                                     pk: pk, entity: numbers[object.entity], owner: description.owner != nil)
-                let baseStatement = try database.cachedStatement(statements.base)
                 try baseStatement.bind(baseValues)
                 try baseStatement.run()
-                if let own = statements.own {
-                    let statement = try database.cachedStatement(own)
+                if let statement = ownStatement {
                     try statement.bind([pk] + object.values.dropFirst(baseCount).map { $0 })
                     try statement.run()
                 }
@@ -304,7 +302,7 @@ public final class DescribedJoined: DescribedStrategy {
         }
     }
 
-    var uidColumn: String { model.column(description.base.name, "uid") }
+    lazy var uidColumn: String = model.column(description.base.name, "uid")
     var ownerColumn: String { model.column(description.base.name, description.owner?.relationship ?? "uid") }
     /// The polymorphic select narrowed by `condition` on the base's columns (alias `b`), with `tail` appended.
     func polymorphic(where condition: String?, _ tail: String = "") -> String {
@@ -315,7 +313,14 @@ public final class DescribedJoined: DescribedStrategy {
         return "SELECT * FROM (\(polymorphicSelect)) b" + (condition.map { " WHERE b.\($0)" } ?? "") + tail
     }
 
-    public func fetchAll() throws -> [DescribedObject] { try database.objects(polymorphic(where: nil), [], polymorphicDecoder) }
+    lazy var polymorphicSQL = polymorphic(where: nil)
+    lazy var pageSQL = polymorphic(where: nil, " ORDER BY b.\(uidColumn) LIMIT ? OFFSET ?")
+    lazy var entitySelects = description.concreteEntities.indices.map(entitySelect)
+    lazy var countEntitySQL: [String] = description.concreteEntities.map { entity in
+        entity.isBase ? "SELECT COUNT(*) FROM \(base.name) b WHERE b.Z_ENT = ?" : "SELECT COUNT(*) FROM Z\(entity.name.uppercased())"
+    }
+
+    public func fetchAll() throws -> [DescribedObject] { try database.objects(polymorphicSQL, [], polymorphicDecoder) }
 
     func entitySelect(_ entity: Int) -> (String, [(any SQLiteBindable)?], RowDecoder) {
         let concrete = description.concreteEntities[entity]
@@ -335,21 +340,18 @@ public final class DescribedJoined: DescribedStrategy {
     }
 
     public func fetchEntity(_ entity: Int) throws -> [DescribedObject] {
-        let (sql, values, decoder) = entitySelect(entity)
+        let (sql, values, decoder) = entitySelects[entity]
         return try database.objects(sql, values, decoder)
     }
-    public func countAll() throws -> Int { try database.countRows("SELECT COUNT(*) FROM \(base.name)") }
+    lazy var countAllSQL = "SELECT COUNT(*) FROM \(base.name)"
+    public func countAll() throws -> Int { try database.countRows(countAllSQL) }
     public func count(entity: Int) throws -> Int {
-        let concrete = description.concreteEntities[entity]
-        if concrete.isBase { return try database.countRows("SELECT COUNT(*) FROM \(base.name) b WHERE b.Z_ENT = ?", [numbers[entity]]) }
-        return try database.countRows("SELECT COUNT(*) FROM Z\(concrete.name.uppercased())")
+        try database.countRows(countEntitySQL[entity], description.concreteEntities[entity].isBase ? [numbers[entity]] : [])
     }
-    var keysetSQL: String { polymorphic(where: "\(uidColumn) > ?", " ORDER BY b.\(uidColumn) LIMIT ?") }
-    var uidSQL: String { polymorphic(where: "\(uidColumn) = ?") }
-    var ownerSQL: String { polymorphic(where: "\(ownerColumn) = ?") }
-    public func fetchPage(offset: Int, limit: Int) throws -> [DescribedObject] {
-        try database.objects(polymorphic(where: nil, " ORDER BY b.\(uidColumn) LIMIT ? OFFSET ?"), [limit, offset], polymorphicDecoder)
-    }
+    lazy var keysetSQL: String = polymorphic(where: "\(uidColumn) > ?", " ORDER BY b.\(uidColumn) LIMIT ?")
+    lazy var uidSQL: String = polymorphic(where: "\(uidColumn) = ?")
+    lazy var ownerSQL: String = polymorphic(where: "\(ownerColumn) = ?")
+    public func fetchPage(offset: Int, limit: Int) throws -> [DescribedObject] { try database.objects(pageSQL, [limit, offset], polymorphicDecoder) }
     public func fetchPage(after uid: UUID, limit: Int) throws -> [DescribedObject] { try database.objects(keysetSQL, [uid, limit], polymorphicDecoder) }
     public func object(uid: UUID) throws -> DescribedObject? { try database.objects(uidSQL, [uid], polymorphicDecoder).first }
     public func objects(owner: Int64) throws -> [DescribedObject] { try database.objects(ownerSQL, [owner], polymorphicDecoder) }

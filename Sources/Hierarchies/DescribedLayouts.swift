@@ -73,8 +73,8 @@ public final class DescribedSingleTable: DescribedStrategy {
 
     public var schemaSQL: [String] { model.schemaSQL }
     var store: CoreDataStore { CoreDataStore(database: database, model: model) }
-    var select: String { "SELECT \(table.selectList("t0")) FROM \(table.name) t0" }
-    var uidColumn: String { "t0." + model.column(description.base.name, "uid") }
+    lazy var select: String = "SELECT \(table.selectList("t0")) FROM \(table.name) t0"
+    lazy var uidColumn: String = "t0." + model.column(description.base.name, "uid")
 
     public func createSchema(owners: Int) throws {
         try store.createSchema(strategyName: Self.name)
@@ -95,22 +95,20 @@ public final class DescribedSingleTable: DescribedStrategy {
     }
 
     public func fetchAll() throws -> [DescribedObject] { try database.objects(select, [], decoder) }
-    public func fetchEntity(_ entity: Int) throws -> [DescribedObject] {
-        try database.objects(select + " WHERE t0.Z_ENT = ?", [numbers[entity]], decoder)
-    }
-    public func countAll() throws -> Int { try database.countRows("SELECT COUNT(*) FROM \(table.name)") }
-    public func count(entity: Int) throws -> Int {
-        try database.countRows("SELECT COUNT(*) FROM \(table.name) t0 WHERE t0.Z_ENT = ?", [numbers[entity]])
-    }
-    public func fetchPage(offset: Int, limit: Int) throws -> [DescribedObject] {
-        try database.objects(select + " ORDER BY \(uidColumn) LIMIT ? OFFSET ?", [limit, offset], decoder)
-    }
+    lazy var entitySQL = select + " WHERE t0.Z_ENT = ?"
+    lazy var countAllSQL = "SELECT COUNT(*) FROM \(table.name)"
+    lazy var countEntitySQL = "SELECT COUNT(*) FROM \(table.name) t0 WHERE t0.Z_ENT = ?"
+    lazy var pageSQL = select + " ORDER BY \(uidColumn) LIMIT ? OFFSET ?"
+    public func fetchEntity(_ entity: Int) throws -> [DescribedObject] { try database.objects(entitySQL, [numbers[entity]], decoder) }
+    public func countAll() throws -> Int { try database.countRows(countAllSQL) }
+    public func count(entity: Int) throws -> Int { try database.countRows(countEntitySQL, [numbers[entity]]) }
+    public func fetchPage(offset: Int, limit: Int) throws -> [DescribedObject] { try database.objects(pageSQL, [limit, offset], decoder) }
     public func fetchPage(after uid: UUID, limit: Int) throws -> [DescribedObject] {
         try database.objects(keysetSQL, [uid, limit], decoder)
     }
-    var keysetSQL: String { select + " WHERE \(uidColumn) > ? ORDER BY \(uidColumn) LIMIT ?" }
-    var uidSQL: String { select + " WHERE \(uidColumn) = ?" }
-    var ownerSQL: String { select + " WHERE t0.\(model.column(description.base.name, description.owner?.relationship ?? "uid")) = ?" }
+    lazy var keysetSQL: String = select + " WHERE \(uidColumn) > ? ORDER BY \(uidColumn) LIMIT ?"
+    lazy var uidSQL: String = select + " WHERE \(uidColumn) = ?"
+    lazy var ownerSQL: String = select + " WHERE t0.\(model.column(description.base.name, description.owner?.relationship ?? "uid")) = ?"
     public func object(uid: UUID) throws -> DescribedObject? { try database.objects(uidSQL, [uid], decoder).first }
     public func objects(owner: Int64) throws -> [DescribedObject] { try database.objects(ownerSQL, [owner], decoder) }
 
@@ -128,8 +126,8 @@ public final class DescribedSingleTable: DescribedStrategy {
 /// entity of its own with the base's attributes copied in, so each has its own table, `Z_PK`
 /// counter, uid uniqueness constraint and owner index. One entity's reads touch its table alone;
 /// reads across entities are one `UNION ALL` of every table (columns another entity lacks are
-/// NULL), which SQLite merges in uid order from the tables' uid indexes for pages and lookups.
-/// `fetch-polymorphic` fetches each entity in turn, as an app with unrelated entities would.
+/// NULL), as EF Core's TPC queries are; SQLite merges the arms in uid order from the tables' uid
+/// indexes for pages, and probes each table's index for lookups.
 public final class DescribedTablePerEntity: DescribedStrategy {
     public static let name = "table-per-entity"
     public let database: Database
@@ -215,8 +213,9 @@ public final class DescribedTablePerEntity: DescribedStrategy {
             for object in objects { counts[object.entity] += 1 }
             let entities = description.concreteEntities
             var pks = try counts.indices.map { try counts[$0] > 0 ? store.reservePrimaryKeys(entities[$0].name, count: counts[$0]) : 0 }
+            let statements = try inserts.map { try database.cachedStatement($0) }
             for object in objects {
-                let statement = try database.cachedStatement(inserts[object.entity])
+                let statement = statements[object.entity]
                 try statement.bind(DescribedModel.row(object, pk: pks[object.entity], entity: numbers[object.entity], owner: description.owner != nil))
                 try statement.run()
                 pks[object.entity] += 1
@@ -224,29 +223,27 @@ public final class DescribedTablePerEntity: DescribedStrategy {
         }
     }
 
-    func select(_ entity: Int) -> String { "SELECT \(tables[entity].selectList("t0")) FROM \(tables[entity].name) t0" }
+    lazy var entitySQL = tables.map { "SELECT \($0.selectList("t0")) FROM \($0.name) t0" }
+    lazy var countEntitySQL = tables.map { "SELECT COUNT(*) FROM \($0.name)" }
+    lazy var countAllSQL = "SELECT " + tables.map { "(SELECT COUNT(*) FROM \($0.name))" }.joined(separator: " + ")
+    lazy var polymorphicSQL = union(where: nil)
+    lazy var pageSQL = union(where: nil) + " ORDER BY 4 LIMIT ? OFFSET ?"
     /// Every arm with `condition` (numbered parameters, shared by the arms) appended.
     func union(where condition: String?) -> String {
         unionArms.map { arm in condition.map { arm + " WHERE t0.\($0)" } ?? arm }.joined(separator: " UNION ALL ")
     }
     /// The uid column name: the same in every table (`ZUID`), as each copies the base's attributes.
-    var uidColumn: String { model.column(description.concreteEntities[0].name, "uid") }
+    lazy var uidColumn: String = model.column(description.concreteEntities[0].name, "uid")
     var ownerColumn: String? { description.owner.map { model.column(description.concreteEntities[0].name, $0.relationship) } }
 
-    public func fetchAll() throws -> [DescribedObject] {
-        try numbers.indices.flatMap { try fetchEntity($0) }
-    }
-    public func fetchEntity(_ entity: Int) throws -> [DescribedObject] { try database.objects(select(entity), [], decoders[entity]) }
-    public func countAll() throws -> Int {
-        try database.countRows("SELECT " + tables.map { "(SELECT COUNT(*) FROM \($0.name))" }.joined(separator: " + "))
-    }
-    public func count(entity: Int) throws -> Int { try database.countRows("SELECT COUNT(*) FROM \(tables[entity].name)") }
-    public func fetchPage(offset: Int, limit: Int) throws -> [DescribedObject] {
-        try database.objects(union(where: nil) + " ORDER BY 4 LIMIT ? OFFSET ?", [limit, offset], unionDecoder)
-    }
-    var keysetSQL: String { union(where: "\(uidColumn) > ?1") + " ORDER BY 4 LIMIT ?2" }
-    var uidSQL: String { union(where: "\(uidColumn) = ?1") }
-    var ownerSQL: String { union(where: "\(ownerColumn ?? uidColumn) = ?1") }
+    public func fetchAll() throws -> [DescribedObject] { try database.objects(polymorphicSQL, [], unionDecoder) }
+    public func fetchEntity(_ entity: Int) throws -> [DescribedObject] { try database.objects(entitySQL[entity], [], decoders[entity]) }
+    public func countAll() throws -> Int { try database.countRows(countAllSQL) }
+    public func count(entity: Int) throws -> Int { try database.countRows(countEntitySQL[entity]) }
+    public func fetchPage(offset: Int, limit: Int) throws -> [DescribedObject] { try database.objects(pageSQL, [limit, offset], unionDecoder) }
+    lazy var keysetSQL: String = union(where: "\(uidColumn) > ?1") + " ORDER BY 4 LIMIT ?2"
+    lazy var uidSQL: String = union(where: "\(uidColumn) = ?1")
+    lazy var ownerSQL: String = union(where: "\(ownerColumn ?? uidColumn) = ?1")
     public func fetchPage(after uid: UUID, limit: Int) throws -> [DescribedObject] { try database.objects(keysetSQL, [uid, limit], unionDecoder) }
     public func object(uid: UUID) throws -> DescribedObject? { try database.objects(uidSQL, [uid], unionDecoder).first }
     public func objects(owner: Int64) throws -> [DescribedObject] { try database.objects(ownerSQL, [owner], unionDecoder) }
