@@ -7,21 +7,34 @@
 #
 # writes, next to the CSV unless `out` names another (existing) folder:
 #
-#   X.medians.png  always: one group of bars per workload case (workload/variant), one bar per
-#                  strategy: the median time of one repetition, whiskers from ci_low_ns to
-#                  ci_high_ns (the median's confidence interval), log time axis. When the CSV
-#                  holds several scales, this chart shows the largest one (the title says so).
-#   X.scaling.png  only when the CSV holds more than one distinct scale: one panel per case,
-#                  median (with its interval) against scale, one line per strategy, log-log.
+#   X.medians.png      always: one group of bars per workload case (workload/variant), one bar
+#                      per strategy: the median time of one repetition, whiskers from ci_low_ns
+#                      to ci_high_ns (the median's confidence interval), log time axis. When the
+#                      CSV holds several scales, this chart shows the largest one; for a sweep,
+#                      the largest sweep value (the title says so). The title names the
+#                      hierarchy unless it is publications.
+#   X.scaling.png      only for a CSV that is not a sweep and holds more than one distinct scale:
+#                      one panel per case, median (with its interval) against scale, one line
+#                      per strategy, log-log.
+#   X.sweep.png        only for a sweep (`bench sweep`: rows with a sweep_parameter): one panel
+#                      per case, median (with its interval) against sweep_value, one line per
+#                      strategy, log time axis; the x axis is log when every value is positive
+#                      and they span more than a factor of 4, else linear (skew starts at 0).
+#   X.sweep-ratio.png  only for a sweep with single-table rows: the same panels, each strategy's
+#                      median divided by single-table's at the same value and case (single-table
+#                      is the line at 1), log axis; above 1 is slower than single-table. Ratios
+#                      of medians, without intervals. Without single-table: a warning instead.
 #
 # Bad input (no `csv` variable, an unreadable or empty file, a header without the columns used)
 # prints one line starting with "plot.gnuplot: error:" and exits with a non-zero status.
 #
 # Columns used, found by name in the header: strategy, workload, variant, scale, median_ns,
 # ci_low_ns, ci_high_ns (schema version 2; without them, as in version 1 files, the charts
-# have no whiskers); optional: rows, run_id, git_commit, git_dirty, sqlite_version, build,
-# cpu_model, cpu_cores. Strategies, cases and scales come from the file, in the order they
-# first appear (scales sorted); nothing about them is hard-coded here.
+# have no whiskers); hierarchy, sweep_parameter, sweep_value (schema version 3; without them a
+# file is the publications hierarchy and no sweep); optional: rows, run_id, git_commit,
+# git_dirty, sqlite_version, build, cpu_model, cpu_cores. Strategies, cases, scales and sweep
+# values come from the file, in the order they first appear (scales and values sorted); nothing
+# about them is hard-coded here, except that the ratio chart divides by `single-table`.
 #
 # How the CSV is read. The bench writes RFC 4180 CSV: a field holding a comma, a double quote
 # or a line break is quoted, with inner quotes doubled. gnuplot 5.4's own CSV reader
@@ -31,8 +44,11 @@
 # RFC 4180 and hands gnuplot plain numbers and names. It is written for POSIX awk and avoids
 # gawk extensions, so it runs with mawk (Debian's default awk), gawk, busybox awk and the BSD
 # awk of macOS. Remaining limitation: a NUL byte in the file is not handled (the bench never
-# writes one). Rows with the same (scale, strategy, workload, variant) -- e.g. two runs at one
-# scale concatenated -- keep the last one, with a warning.
+# writes one). A row's x is its scale, or in a sweep its sweep_value (in a scale sweep the two
+# agree). Rows with the same (x, strategy, workload, variant) -- e.g. two runs at one scale
+# concatenated -- keep the last one, with a warning. The first result row decides whether the
+# file is a sweep, and of which parameter; rows that differ (a sweep of another parameter, or
+# sweep and non-sweep rows concatenated) are skipped with a warning.
 #
 # Concatenating runs: keep one header, e.g.  { cat a.csv; tail -n +2 b.csv; } > all.csv
 # (repeated header lines are skipped anyway).
@@ -61,14 +77,20 @@ shq(s) = "'" . _shq(s) . "'"
 #   csv_error = '...'                     on bad input (then nothing else)
 #   nstrat, STRAT[s]                      strategy names, first-appearance order
 #   ncase, CASE[c]                        "workload" or "workload/variant", first-appearance order
-#   nscale, SCALE[k]                      distinct scales, ascending
-#   ntop, TOPCASE[p], TOPROWS[p]          cases present at the largest scale, and their rows
-#   topstrats                             "1 2 3": strategy numbers present at the largest scale
-#   $TOP                                  pos strategy median_ms lo_ms hi_ms   (largest scale)
+#   sweep                                 the swept parameter (sweep_parameter), "" if none
+#   hier                                  the hierarchy column's value(s), "" if no such column
+#   nx, XV[i]                             distinct x values, ascending: scales, or in a sweep
+#                                         the sweep values
+#   ntop, TOPCASE[p], TOPROWS[p]          cases present at the largest x, and their rows
+#   topstrats                             "1 2 3": strategy numbers present at the largest x
+#   $TOP                                  pos strategy median_ms lo_ms hi_ms   (largest x)
 #   top_lo, top_hi                        smallest ci_low / largest ci_high there, ms
 #   CASESTRATS[c], CASEBLOCK[c]           strategies with data for case c; its first block
 #   CLO[c], CHI[c]                        smallest ci_low / largest ci_high of case c, ms
-#   $SCAL                                 one block per (case, strategy): scale median lo hi
+#   $LINES                                one block per (case, strategy): x median lo hi
+#   has_ratio                             1 when single-table has rows (then the four below)
+#   RSTRATS[c], RBLOCK[c], RLO[c], RHI[c] as CASESTRATS..CHI, for the ratios (RLO <= 1 <= RHI)
+#   $RATIO                                one block per (case, strategy): x median/single-table's
 #   info_top, info_all                    run description for the chart titles
 #   has_ci                                1 when the file has ci_low_ns and ci_high_ns
 #   nwarn, WARN[i]                        warnings to print
@@ -124,15 +146,15 @@ function splitrec(rec, f,    n, i, c, fld, inq, len) {
 
 function get(name) { return (name in col) ? V[col[name]] : "" }
 
-# Run description for a title, from the rows of one scale (sc), or of all (sc == ""):
+# Run description for a title, from the rows of one x value (x), or of all (x == ""):
 # the run id (or how many runs), then commit, SQLite, build and CPU of the last row read.
-function describe(sc,    k, ids, nid, s, m) {
+function describe(x,    k, ids, nid, s, m) {
     nid = 0
-    for (k in RUNOF) if (sc == "" || SCOF[k] == sc) { if (!(RUNOF[k] in ids)) { ids[RUNOF[k]] = 1; nid++ } }
+    for (k in RUNOF) if (x == "" || XOF[k] == x) { if (!(RUNOF[k] in ids)) { ids[RUNOF[k]] = 1; nid++ } }
     s = ""
     if (nid == 1) { for (k in ids) if (k != "") s = "run " k }
     else if (nid > 1) s = nid " runs"
-    m = (sc == "") ? META : METAOF[sc]
+    m = (x == "") ? META : METAOF[x]
     if (m != "") s = s (s == "" ? "" : " \342\200\242 ") m
     return s
 }
@@ -150,7 +172,10 @@ BEGIN {
     hasci = ("ci_low_ns" in col) && ("ci_high_ns" in col)
     if (!hasci) warn("no ci_low_ns/ci_high_ns columns (a schema version 1 file?): medians without intervals")
 
-    nstrat = 0; ncase = 0; nscale = 0; nkeys = 0; bad = 0; skipped = 0; dup = 0
+    # The x of a row is its scale, or in a sweep (sweep_parameter not empty) its sweep_value.
+    # The first result row decides whether the file is a sweep, and of which parameter; rows
+    # that do not match it (another sweep, or no sweep) are skipped with a warning.
+    nstrat = 0; ncase = 0; nx = 0; bad = 0; skipped = 0; dup = 0; other = 0; nhier = 0; seen = 0
     while (readrec()) {
         n = splitrec(REC, V)
         if (n == 1 && V[1] == "") continue                          # blank line
@@ -158,19 +183,24 @@ BEGIN {
         if (n != nh) { if (!bad++) badline = LINE; continue }
         st = get("strategy"); wl = get("workload"); va = get("variant"); sc = get("scale")
         med = get("median_ns"); lo = get("ci_low_ns"); hi = get("ci_high_ns")
-        if (!isnum(sc) || !isnum(med) || med + 0 <= 0) { if (!skipped++) skipline = LINE; continue }
-        sc += 0; med += 0
+        sp = get("sweep_parameter"); x = (sp == "") ? sc : get("sweep_value")
+        if (!isnum(sc) || !isnum(x) || !isnum(med) || med + 0 <= 0) { if (!skipped++) skipline = LINE; continue }
+        if (!seen++) sweep = sp
+        if (sp != sweep) { if (!other++) otherline = LINE; continue }
+        x += 0; med += 0
         lo = (isnum(lo) && lo + 0 > 0) ? lo + 0 : med
         hi = (isnum(hi) && hi + 0 > 0) ? hi + 0 : med
 
         if (!(st in SI)) { SI[st] = ++nstrat; SN[nstrat] = st }
         ck = wl SUBSEP va
         if (!(ck in CI)) { CI[ck] = ++ncase; CN[ncase] = (va == "" ? wl : wl "/" va) }
-        if (!(sc in SCI)) { SCI[sc] = 1; SC[++nscale] = sc }
-        k = sc SUBSEP CI[ck] SUBSEP SI[st]
+        if (!(x in XI)) { XI[x] = 1; XS[++nx] = x }
+        h = get("hierarchy")
+        if (!(h in HSEEN)) { HSEEN[h] = 1; HN[++nhier] = h }
+        k = x SUBSEP CI[ck] SUBSEP SI[st]
         if (k in MED) dup++
         MED[k] = med / 1e6; LO[k] = lo / 1e6; HI[k] = hi / 1e6; ROWS[k] = get("rows")
-        RUNOF[k] = get("run_id"); SCOF[k] = sc
+        RUNOF[k] = get("run_id"); XOF[k] = x
         if (get("build") == "debug") debug = 1
         # description of the machine and build, from the last row read (of each scale)
         m = ""
@@ -178,28 +208,34 @@ BEGIN {
         if (get("sqlite_version") != "") m = m (m == "" ? "" : " \342\200\242 ") "SQLite " get("sqlite_version")
         if (get("build") != "") m = m (m == "" ? "" : " \342\200\242 ") get("build") " build"
         if (get("cpu_model") != "") m = m (m == "" ? "" : " \342\200\242 ") get("cpu_model") (get("cpu_cores") != "" ? " \303\227 " get("cpu_cores") : "")
-        META = m; METAOF[sc] = m
+        META = m; METAOF[x] = m
     }
     close(F)
-    if (nscale == 0) fail(F ": no result rows" (bad ? " (" bad " rows with the wrong number of fields, first at line " badline ")" : ""))
+    if (nx == 0) fail(F ": no result rows" (bad ? " (" bad " rows with the wrong number of fields, first at line " badline ")" : ""))
 
-    # scales ascending (insertion sort)
-    for (i = 2; i <= nscale; i++) { v = SC[i]; for (j = i - 1; j >= 1 && SC[j] > v; j--) SC[j + 1] = SC[j]; SC[j + 1] = v }
-    top = SC[nscale]
+    # x values ascending (insertion sort)
+    for (i = 2; i <= nx; i++) { v = XS[i]; for (j = i - 1; j >= 1 && XS[j] > v; j--) XS[j + 1] = XS[j]; XS[j + 1] = v }
+    top = XS[nx]
 
     if (bad) warn(bad " rows with the wrong number of fields were skipped (first at line " badline ")")
-    if (skipped) warn(skipped " rows without a numeric scale or positive median_ns were skipped (first at line " skipline ")")
-    if (dup) warn(dup " rows repeat an earlier (scale, strategy, workload, variant); the last one read is plotted")
+    if (skipped) warn(skipped " rows without a numeric scale" (sweep == "" ? "" : " and sweep_value") " or a positive median_ns were skipped (first at line " skipline ")")
+    if (other && sweep == "") warn(other " rows of a sweep were skipped (first at line " otherline "): the first result row is not from a sweep")
+    if (other && sweep != "") warn(other " rows not of the first row\047s sweep (of " sweep ") were skipped (first at line " otherline ")")
+    if (dup) warn(dup " rows repeat an earlier (" (sweep == "" ? "scale" : "sweep_value") ", strategy, workload, variant); the last one read is plotted")
     if (debug) warn("some rows come from a debug build: their numbers are not meaningful")
 
     print "nstrat = " nstrat; print "array STRAT[" nstrat "]"
     for (s = 1; s <= nstrat; s++) print "STRAT[" s "] = " gq(SN[s])
     print "ncase = " ncase; print "array CASE[" ncase "]"
     for (c = 1; c <= ncase; c++) print "CASE[" c "] = " gq(CN[c])
-    print "nscale = " nscale; print "array SCALE[" nscale "]"
-    for (i = 1; i <= nscale; i++) print "SCALE[" i "] = " SC[i]
+    print "nx = " nx; print "array XV[" nx "]"
+    for (i = 1; i <= nx; i++) print "XV[" i "] = " XS[i]
+    print "sweep = " gq(sweep)
+    hs = ""
+    for (i = 1; i <= nhier; i++) if (HN[i] != "") hs = hs (hs == "" ? "" : ", ") HN[i]
+    print "hier = " gq(hs)
 
-    # largest scale: cases present there, compact positions 1..ntop
+    # largest x: cases present there, compact positions 1..ntop
     ntop = 0; tl = ""; th = ""; ts = ""
     for (s = 1; s <= nstrat; s++) for (c = 1; c <= ncase; c++)
         if ((top SUBSEP c SUBSEP s) in MED) { ts = ts (ts == "" ? "" : " ") s; break }
@@ -221,20 +257,20 @@ BEGIN {
     print "topstrats = " gq(ts)
     printf "top_lo = %.9g; top_hi = %.9g\n", tl, th
 
-    # one block per (case, strategy), rows ascending by scale; blocks separated by 2 blank lines
+    # one block per (case, strategy), rows ascending by x; blocks separated by 2 blank lines
     print "array CASESTRATS[" ncase "]"; print "array CASEBLOCK[" ncase "]"
     print "array CLO[" ncase "]"; print "array CHI[" ncase "]"
-    print "$SCAL << SCAL_END"
+    print "$LINES << LINES_END"
     block = 0
     for (c = 1; c <= ncase; c++) {
         cs = ""; CB[c] = block; cl = ""; ch = ""
         for (s = 1; s <= nstrat; s++) {
             any = 0
-            for (i = 1; i <= nscale; i++) {
-                k = SC[i] SUBSEP c SUBSEP s
+            for (i = 1; i <= nx; i++) {
+                k = XS[i] SUBSEP c SUBSEP s
                 if (!(k in MED)) continue
                 any = 1
-                printf "%.9g %.9g %.9g %.9g\n", SC[i], MED[k], LO[k], HI[k]
+                printf "%.9g %.9g %.9g %.9g\n", XS[i], MED[k], LO[k], HI[k]
                 if (cl == "" || LO[k] < cl) cl = LO[k]
                 if (ch == "" || HI[k] > ch) ch = HI[k]
             }
@@ -242,9 +278,38 @@ BEGIN {
         }
         CS[c] = cs; CL[c] = cl; CH[c] = ch
     }
-    print "SCAL_END"
+    print "LINES_END"
     for (c = 1; c <= ncase; c++)
         printf "CASESTRATS[%d] = %s; CASEBLOCK[%d] = %d; CLO[%d] = %.9g; CHI[%d] = %.9g\n", c, gq(CS[c]), c, CB[c], c, CL[c], c, CH[c]
+
+    # the median of each strategy over that of single-table, at the same x and case (for a sweep)
+    st1 = ("single-table" in SI) ? SI["single-table"] : 0
+    print "has_ratio = " (st1 ? 1 : 0)
+    if (st1) {
+        print "array RSTRATS[" ncase "]"; print "array RBLOCK[" ncase "]"
+        print "array RLO[" ncase "]"; print "array RHI[" ncase "]"
+        print "$RATIO << RATIO_END"
+        block = 0
+        for (c = 1; c <= ncase; c++) {
+            cs = ""; CB[c] = block; cl = 1; ch = 1
+            for (s = 1; s <= nstrat; s++) {
+                any = 0
+                for (i = 1; i <= nx; i++) {
+                    k = XS[i] SUBSEP c SUBSEP s; k1 = XS[i] SUBSEP c SUBSEP st1
+                    if (!(k in MED) || !(k1 in MED)) continue
+                    any = 1; r = MED[k] / MED[k1]
+                    printf "%.9g %.9g\n", XS[i], r
+                    if (r < cl) cl = r
+                    if (r > ch) ch = r
+                }
+                if (any) { printf "\n\n"; block++; cs = cs (cs == "" ? "" : " ") s }
+            }
+            CS[c] = cs; CL[c] = cl; CH[c] = ch
+        }
+        print "RATIO_END"
+        for (c = 1; c <= ncase; c++)
+            printf "RSTRATS[%d] = %s; RBLOCK[%d] = %d; RLO[%d] = %.9g; RHI[%d] = %.9g\n", c, gq(CS[c]), c, CB[c], c, CL[c], c, CH[c]
+    }
 
     print "info_top = " gq(describe(top))
     print "info_all = " gq(describe(""))
@@ -281,7 +346,7 @@ if (!exists("nstrat")) {
 do for [i = 1:nwarn] { print "plot.gnuplot: warning: " . WARN[i] }
 
 # ---------------------------------------------------------------------------------------------
-# Output names: <out>/<name without .csv>.medians.png and .scaling.png
+# Output names: <out>/<name without .csv>.medians.png, .scaling.png, .sweep.png, .sweep-ratio.png
 # ---------------------------------------------------------------------------------------------
 
 _lastslash(s) = (_p = strstrt(s, "/")) == 0 ? 0 : _p + _lastslash(s[_p+1:])
@@ -293,6 +358,8 @@ if (!exists("out")) { out = csvdir }
 out = "" . out
 png_medians = out . "/" . base . ".medians.png"
 png_scaling = out . "/" . base . ".scaling.png"
+png_sweep = out . "/" . base . ".sweep.png"
+png_ratio = out . "/" . base . ".sweep-ratio.png"
 if (system("[ -d " . shq(out) . " ] && [ -w " . shq(out) . " ] && echo ok") ne "ok") {
     print "plot.gnuplot: error: output folder " . out . " does not exist or is not writable"
     exit status 1
@@ -318,6 +385,19 @@ fmt_ms(v) = v >= 999.5 ? sprintf("%.3g s", v / 1000) : \
             v >= 0.0009995 ? sprintf("%.3g µs", v * 1000) : sprintf("%.3g ns", v * 1e6)
 # A scale in readable form: 500, 3k, 10k, 2.5M
 fmt_n(v) = v >= 1e6 ? sprintf("%gM", v / 1e6) : v >= 1e3 ? sprintf("%gk", v / 1e3) : sprintf("%g", v)
+# A ratio to single-table's median: 0.5×, 1×, 20×
+fmt_r(v) = sprintf("%g×", v)
+
+# What the x values are: scales, or in a sweep the values of the swept parameter.
+issweep = sweep ne ""
+pname(p) = p eq "scale" ? "objects (scale)" : p eq "sub-entities" ? "sub-entities" : \
+           p eq "attributes" ? "attributes per sub-entity" : p eq "skew" ? "type-mix skew" : p
+xname = issweep ? pname(sweep) : "scale"
+fmt_x(v) = (!issweep || sweep eq "scale") ? sprintf("%.0f", v) : sprintf("%g", v)     # in titles
+fmt_xt(v) = (!issweep || sweep eq "scale") ? fmt_n(v) : sprintf("%g", v)              # on axes
+# The hierarchy measured, for titles ("" when the file has no hierarchy column: publications)
+hiername = hier eq "" ? "publications" : hier
+hiernote = strstrt(hier, ", ") ? "hierarchies " . hier : hiername . " hierarchy"
 
 # Log-axis ticks at 1, 2, 5 (or only 1) × powers of ten between lo and hi (ms), labelled with
 # units. `step` chooses the mantissas: 1 -> "1", 2 -> "1 2 5", 3 -> "1 2 3 5 7".
@@ -326,7 +406,7 @@ mantissas(step) = step == 1 ? "1" : step == 2 ? "1 2 5" : step == 3 ? "1 2 3 5 7
 tickstep(lo, hi) = log10(hi / lo) > 3.5 ? 1 : log10(hi / lo) > 1.2 ? 2 : log10(hi / lo) > 0.6 ? 3 : 4
 
 # ---------------------------------------------------------------------------------------------
-# Chart 1: medians at the largest scale, grouped bars with confidence intervals
+# Chart 1: medians at the largest scale (or sweep value), grouped bars with confidence intervals
 # ---------------------------------------------------------------------------------------------
 
 ntopstrat = words(topstrats)
@@ -336,13 +416,21 @@ barw = groupw / ntopstrat < 0.45 ? groupw / ntopstrat : 0.45     # one strategy:
 barx(pos, k) = pos + (k - (ntopstrat + 1) / 2.0) * barw
 
 set output png_medians
-scalelist = ""
-do for [i = 1:nscale] { scalelist = scalelist . (i > 1 ? ", " : "") . sprintf("%.0f", SCALE[i]) }
-if (nscale > 6) { scalelist = sprintf("%.0f to %.0f", SCALE[1], SCALE[nscale]) }
-if (nscale > 1) {
-    scalenote = sprintf("scale %.0f, the largest of the %d in the file (%s)", SCALE[nscale], nscale, scalelist)
+xlist = ""
+do for [i = 1:nx] { xlist = xlist . (i > 1 ? ", " : "") . fmt_x(XV[i]) }
+if (nx > 6) { xlist = fmt_x(XV[1]) . " to " . fmt_x(XV[nx]) }
+if (issweep) {
+    # e.g. "synthetic hierarchy, attributes per sub-entity = 32, the largest of the 6 values swept (1 to 32)"
+    scalenote = hiernote . ", " . xname . " = " . fmt_x(XV[nx]) \
+                . (nx > 1 ? sprintf(", the largest of the %d values swept (%s)", nx, xlist) : "")
 } else {
-    scalenote = sprintf("scale %.0f", SCALE[nscale])
+    if (nx > 1) {
+        scalenote = sprintf("scale %.0f, the largest of the %d in the file (%s)", XV[nx], nx, xlist)
+    } else {
+        scalenote = sprintf("scale %.0f", XV[nx])
+    }
+    # a preset or described hierarchy is named; the publications model is the default
+    if (hiername ne "publications") { scalenote = hiernote . ", " . scalenote }
 }
 # Top of the image: two title lines, then the legend, then the plot. Labels at screen
 # positions rather than `set title`, which gnuplot would place on top of an outside key.
@@ -405,14 +493,43 @@ unset output
 print "plot.gnuplot: wrote " . png_medians
 
 # ---------------------------------------------------------------------------------------------
-# Chart 2: median against scale, one panel per case, one line per strategy (log-log)
+# Charts 2 and 3: one panel per case, one line per strategy, against the x values.
+#   lines: median (with its interval). Without a sweep: against scale, log-log, written as
+#          X.scaling.png when there are several scales. In a sweep: against the swept value,
+#          written as X.sweep.png.
+#   ratio: in a sweep only, each strategy's median over single-table's at the same value and
+#          case (log y), written as X.sweep-ratio.png; skipped, with a warning, without
+#          single-table rows.
 # ---------------------------------------------------------------------------------------------
 
-if (nscale > 1) {
+# x axis: scales always log; sweep values log when all are positive and span more than a
+# factor of 4 (skew starts at 0), else linear.
+xlog = !issweep || (nx > 1 && XV[1] > 0 && XV[nx] / XV[1] > 4)
+if (xlog) {
+    xmin = XV[1] / 1.25; xmax = XV[nx] * 1.25
+} else {
+    _span = XV[nx] - XV[1]
+    _pad = _span > 0 ? _span * 0.06 : (abs(XV[1]) > 0 ? abs(XV[1]) * 0.5 : 0.5)
+    xmin = XV[1] - _pad; xmax = XV[nx] + _pad
+}
+# strategies are nudged apart along x (k-th of n) so whiskers do not overlap:
+# a few % in log space, or a fraction of the range on a linear axis
+nudge(x, k, n) = xlog ? x * 10.0 ** ((k - (n + 1) / 2.0) * 0.008) : x + (k - (n + 1) / 2.0) * 0.004 * (xmax - xmin)
+
+do for [chart in "lines ratio"] {
+    ratio = chart eq "ratio"
+    if (ratio && !issweep) { continue }
+    if (!ratio && !issweep && nx < 2) { continue }
+    if (ratio && !has_ratio) {
+        print "plot.gnuplot: warning: no single-table rows to divide by: " . png_ratio . " not written"
+        continue
+    }
+    png = ratio ? png_ratio : (issweep ? png_sweep : png_scaling)
+
     reset
     set encoding utf8
     set termoption noenhanced
-    set output png_scaling
+    set output png
 
     # grid of panels, roughly the 16:9 shape of the image: 12 cases -> 4 × 3
     ncols = ceil(sqrt(ncase * 4.0 / 3.0))
@@ -423,14 +540,24 @@ if (nscale > 1) {
     panelw = 1.0 / ncols
     panelh = (1.0 - topstrip) / nrows
 
+    if (!issweep) {
+        title = "Median time per repetition against scale (" . hiername . "), by strategy, log-log" \
+                . (has_ci ? ";  whiskers: the median's confidence interval" : "")
+    } else {
+        if (ratio) {
+            title = "Median time over single-table's at the same " . xname . " (" . hiernote . "), by strategy, log y;  above 1×: slower than single-table"
+        } else {
+            title = "Median time per repetition against " . xname . " (" . hiernote . "), by strategy, " \
+                    . (xlog ? "log-log" : "log y") . (has_ci ? ";  whiskers: the median's confidence interval" : "")
+        }
+    }
+
     set multiplot
     # an empty plot in the top strip carrying only the title lines and the one legend
     set origin 0, 1.0 - topstrip
     set size 1, topstrip
     unset border; unset xtics; unset ytics
-    set label 101 "Median time per repetition against scale (publications), by strategy, log-log" \
-        . (has_ci ? ";  whiskers: the median's confidence interval" : "") \
-        at screen 0.5, screen 0.972 center font "Sans,14"
+    set label 101 title at screen 0.5, screen 0.972 center font "Sans,14"
     set label 102 info_all at screen 0.5, screen 0.942 center font "Sans,11" textcolor rgb "#444444"
     set key at screen 0.5, screen 0.905 center center horizontal samplen 3 font "Sans,12"
     set xrange [0:1]; set yrange [0:1]
@@ -439,43 +566,68 @@ if (nscale > 1) {
     unset key
 
     set border
-    set logscale xy 10
-    set xrange [SCALE[1] / 1.25 : SCALE[nscale] * 1.25]
+    set logscale y 10
+    if (xlog) { set logscale x 10 }
+    set xrange [xmin : xmax]
     set xtics () ; set xtics nomirror font "Sans,9"
-    do for [i = 1:nscale] { set xtics add (fmt_n(SCALE[i]) SCALE[i]) }
-    set mxtics default
+    if (nx <= 12) {
+        do for [i = 1:nx] { set xtics add (fmt_xt(XV[i]) XV[i]) }
+    } else {
+        set xtics autofreq
+    }
+    if (xlog) { set mxtics default }
     set ytics nomirror font "Sans,9"
     unset mytics
     set grid xtics ytics lc rgb "#e0e0e0"
     set bars 0.5
     set lmargin 8; set rmargin 1.5; set tmargin 1.8; set bmargin 1.6
+    if (issweep) {
+        set xlabel xname font "Sans,9" offset 0, 0.9
+        set bmargin 2.6
+    }
 
     do for [c = 1:ncase] {
         set origin ((c - 1) % ncols) * panelw, (1.0 - topstrip) - (int((c - 1) / ncols) + 1) * panelh
         set size panelw, panelh
         # y range padded by a tenth of the span (at least a little) on the log axis
-        _l = log10(CLO[c]); _h = log10(CHI[c]); _pad = (_h - _l) * 0.1 + 0.04
+        if (ratio) {
+            _l = log10(RLO[c]); _h = log10(RHI[c])
+        } else {
+            _l = log10(CLO[c]); _h = log10(CHI[c])
+        }
+        _pad = (_h - _l) * 0.1 + 0.04
         set yrange [10.0 ** (_l - _pad) : 10.0 ** (_h + _pad)]
         set ytics ()
         do for [e = floor(_l - _pad):ceil(_h + _pad)] {
             do for [m in mantissas(tickstep(10.0 ** (_l - _pad), 10.0 ** (_h + _pad)))] {
                 _v = m * 10.0 ** e
-                set ytics add (fmt_ms(_v) _v)
+                if (ratio) { set ytics add (fmt_r(_v) _v) } else { set ytics add (fmt_ms(_v) _v) }
             }
         }
         set label 1 CASE[c] at graph 0.5, graph 1.0 center offset 0, 0.8 font "Sans,11"
-        # strategies are nudged apart along x (a few % in log space) so whiskers do not overlap
-        _n = words(CASESTRATS[c])
-        if (has_ci) {
-            plot for [k = 1:_n] $SCAL index (CASEBLOCK[c] + k - 1) \
-                 using ($1 * 10.0 ** ((k - (_n + 1) / 2.0) * 0.008)):2:3:4 \
-                 with yerrorlines lt int(word(CASESTRATS[c], k)) pointsize 0.8 notitle
+        if (ratio) {
+            _n = words(RSTRATS[c])
+            if (_n == 0) {
+                set label 2 "no single-table rows for this case" at graph 0.5, graph 0.5 center font "Sans,9" textcolor rgb "#666666"
+                plot NaN notitle
+                unset label 2
+            } else {
+                plot for [k = 1:_n] $RATIO index (RBLOCK[c] + k - 1) \
+                     using (nudge($1, k, _n)):2 with linespoints lt int(word(RSTRATS[c], k)) pointsize 0.8 notitle
+            }
         } else {
-            plot for [k = 1:_n] $SCAL index (CASEBLOCK[c] + k - 1) \
-                 using 1:2 with linespoints lt int(word(CASESTRATS[c], k)) pointsize 0.8 notitle
+            _n = words(CASESTRATS[c])
+            if (has_ci) {
+                plot for [k = 1:_n] $LINES index (CASEBLOCK[c] + k - 1) \
+                     using (nudge($1, k, _n)):2:3:4 \
+                     with yerrorlines lt int(word(CASESTRATS[c], k)) pointsize 0.8 notitle
+            } else {
+                plot for [k = 1:_n] $LINES index (CASEBLOCK[c] + k - 1) \
+                     using 1:2 with linespoints lt int(word(CASESTRATS[c], k)) pointsize 0.8 notitle
+            }
         }
     }
     unset multiplot
     unset output
-    print "plot.gnuplot: wrote " . png_scaling
+    print "plot.gnuplot: wrote " . png
 }

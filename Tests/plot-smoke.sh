@@ -4,10 +4,15 @@
 #     bash Tests/plot-smoke.sh results/X.csv
 #
 # 1. plots the given results CSV and checks that the medians chart is a valid 1600x900 PNG,
-#    and so is the scaling chart when the script reports writing one;
+#    and so are the scaling and sweep charts when the script reports writing them;
 # 2. plots a small CSV made here with two scales and awkward RFC 4180 fields (a quoted comma,
-#    doubled quotes, a line break inside quotes, CRLF line ends) and checks both charts;
-# 3. checks that bad input (no csv variable, a missing file, a CSV without the needed columns)
+#    doubled quotes, a line break inside quotes, CRLF line ends) and checks both charts, and
+#    that no sweep chart is written for it;
+# 3. plots small sweep CSVs made here (schema 3 columns, the same awkward fields; an attributes
+#    sweep, whose x axis is log, and a skew sweep from 0, whose x axis is linear) and checks the
+#    medians, sweep and sweep-ratio charts, and that a sweep without single-table gets no ratio
+#    chart but a warning;
+# 4. checks that bad input (no csv variable, a missing file, a CSV without the needed columns)
 #    makes gnuplot exit non-zero with a "plot.gnuplot: error:" line.
 # PNGs go to a temporary folder, removed at the end; nothing is written next to the CSV.
 set -euo pipefail
@@ -54,11 +59,13 @@ plot "$csv" "$tmp/given" || { cat "$tmp/log" >&2; fail "gnuplot failed on $csv";
 cat "$tmp/log"
 base="$(basename "$csv" .csv)"
 check_png "$tmp/given/$base.medians.png"
-if grep -q "wrote .*\.scaling\.png" "$tmp/log"; then
-  check_png "$tmp/given/$base.scaling.png"
-else
-  [[ ! -e $tmp/given/$base.scaling.png ]] || fail "a scaling chart was written but not reported"
-fi
+for chart in scaling sweep sweep-ratio; do
+  if grep -q "wrote .*\.$chart\.png" "$tmp/log"; then
+    check_png "$tmp/given/$base.$chart.png"
+  else
+    [[ ! -e $tmp/given/$base.$chart.png ]] || fail "a $chart chart was written but not reported"
+  fi
+done
 
 # --- 2. a made-up CSV: two scales, quoted fields with commas, quotes and a line break --------
 # The columns are a subset of the real header, in another order: the script finds them by name.
@@ -81,8 +88,51 @@ cat "$tmp/log"
 grep -q "warning" "$tmp/log" && fail "unexpected warning on the made-up CSV"
 check_png "$tmp/made/made up.medians.png"
 check_png "$tmp/made/made up.scaling.png"
+for chart in sweep sweep-ratio; do
+  [[ ! -e "$tmp/made/made up.$chart.png" ]] || fail "a $chart chart was written for a file that is not a sweep"
+done
 
-# --- 3. bad input: non-zero exit and one clear error line ----------------------------------
+# --- 3. made-up sweeps: schema 3 columns, one row per (value, strategy, workload) -----------
+# sweep_csv <file> <parameter> <values> <strategies...>: every strategy at every value, for
+# fetch-by-tag/popular (awkward fields) and count-all; times grow with the value.
+sweep_csv() {
+  local file=$1 param=$2 values=$3 v s q i m
+  shift 3
+  {
+    printf 'run_id,cpu_model,scale,hierarchy,sweep_parameter,sweep_value,strategy,workload,variant,rows,median_ns,ci_low_ns,ci_high_ns,temp_dir\r\n'
+    i=0
+    for v in $values; do
+      i=$((i + 1))
+      for s in "$@"; do
+        q=$([[ $s == *,* ]] && echo "\"$s\"" || echo "$s")
+        m=$((40000 * i)); [[ $s == single-table ]] || m=$((m * (i + 1)))
+        printf 'r1,"CPU, ""fast""\r\nmodel",20000,synthetic,%s,%s,%s,fetch-by-tag,popular,%d,%d,%d,%d,"/tmp/a,b"\r\n' \
+          "$param" "$v" "$q" $((100 * i)) "$m" $((m * 9 / 10)) $((m * 12 / 10))
+        printf 'r1,plain,20000,synthetic,%s,%s,%s,count-all,,1,%d,%d,%d,/tmp\r\n' "$param" "$v" "$q" $((5000 + i)) 4800 5600
+      done
+    done
+  } >"$file"
+}
+mkdir "$tmp/sweep"
+sweep_csv "$tmp/sweep/attr sweep.csv" attributes "1 4 16" single-table "enum,entity"
+sweep_csv "$tmp/sweep/skew sweep.csv" skew "0 0.5 2" single-table "enum,entity"
+for name in "attr sweep" "skew sweep"; do
+  plot "$tmp/sweep/$name.csv" "$tmp/sweep" || { cat "$tmp/log" >&2; fail "gnuplot failed on $name.csv"; }
+  cat "$tmp/log"
+  grep -q "warning" "$tmp/log" && fail "unexpected warning on $name.csv"
+  check_png "$tmp/sweep/$name.medians.png"
+  check_png "$tmp/sweep/$name.sweep.png"
+  check_png "$tmp/sweep/$name.sweep-ratio.png"
+  [[ ! -e "$tmp/sweep/$name.scaling.png" ]] || fail "a scaling chart was written for $name.csv"
+done
+sweep_csv "$tmp/sweep/no single.csv" attributes "1 4 16" "enum,entity" joined
+plot "$tmp/sweep/no single.csv" "$tmp/sweep" || { cat "$tmp/log" >&2; fail "gnuplot failed on no single.csv"; }
+cat "$tmp/log"
+grep -q "warning: no single-table rows" "$tmp/log" || fail "no warning about the missing single-table rows"
+check_png "$tmp/sweep/no single.sweep.png"
+[[ ! -e "$tmp/sweep/no single.sweep-ratio.png" ]] || fail "a ratio chart was written without single-table rows"
+
+# --- 4. bad input: non-zero exit and one clear error line ----------------------------------
 expect_error() {  # description, gnuplot -e text
   local rc=0
   gnuplot -e "$2" "$script" 2>"$tmp/log" || rc=$?
