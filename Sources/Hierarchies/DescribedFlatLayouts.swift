@@ -80,12 +80,12 @@ public class DescribedFlatEntity {
     public func object(uid: UUID) throws -> DescribedObject? { try database.objects(uidSQL, [uid], decoder).first }
     public func objects(owner: Int64) throws -> [DescribedObject] { try database.objects(ownerSQL, [owner], decoder) }
 
-    public func lookupQueries(_ parameters: DescribedParameters) -> [LookupQuery] {
+    public func lookupQueries(_ parameters: DescribedParameters) -> [WorkloadQuery] {
         [
-            LookupQuery(workload: "page-keyset", sql: keysetSQL, values: [parameters.deepPageCursor, DescribedParameters.pageSize]),
-            LookupQuery(workload: "lookup-id", sql: uidSQL, values: [parameters.lookupUIDs.first ?? parameters.deepPageCursor]),
-            LookupQuery(workload: "fetch-leaf", sql: entitySQL, values: [description.leafIndex]),
-        ] + (description.owner == nil ? [] : [LookupQuery(workload: "filter-fk", sql: ownerSQL, values: [parameters.owner])])
+            WorkloadQuery(workload: "page-keyset", sql: keysetSQL, values: [parameters.deepPageCursor, DescribedParameters.pageSize]),
+            WorkloadQuery(workload: "lookup-id", sql: uidSQL, values: [parameters.lookupUIDs.first ?? parameters.deepPageCursor]),
+            WorkloadQuery(workload: "fetch-leaf", sql: entitySQL, values: [description.leafIndex]),
+        ] + (description.owner == nil ? [] : [WorkloadQuery(workload: "filter-fk", sql: ownerSQL, values: [parameters.owner])])
     }
 }
 
@@ -356,10 +356,10 @@ public final class DescribedJoined: DescribedStrategy {
     public func object(uid: UUID) throws -> DescribedObject? { try database.objects(uidSQL, [uid], polymorphicDecoder).first }
     public func objects(owner: Int64) throws -> [DescribedObject] { try database.objects(ownerSQL, [owner], polymorphicDecoder) }
 
-    public func lookupQueries(_ parameters: DescribedParameters) -> [LookupQuery] {
+    public func lookupQueries(_ parameters: DescribedParameters) -> [WorkloadQuery] {
         [
-            LookupQuery(workload: "page-keyset", sql: keysetSQL, values: [parameters.deepPageCursor, DescribedParameters.pageSize]),
-            LookupQuery(workload: "lookup-id", sql: uidSQL, values: [parameters.lookupUIDs.first ?? parameters.deepPageCursor]),
-        ] + (description.owner == nil ? [] : [LookupQuery(workload: "filter-fk", sql: ownerSQL, values: [parameters.owner])])
+            WorkloadQuery(workload: "page-keyset", sql: keysetSQL, values: [parameters.deepPageCursor, DescribedParameters.pageSize]),
+            WorkloadQuery(workload: "lookup-id", sql: uidSQL, values: [parameters.lookupUIDs.first ?? parameters.deepPageCursor]),
+        ] + (description.owner == nil ? [] : [WorkloadQuery(workload: "filter-fk", sql: ownerSQL, values: [parameters.owner])])
     }
 }

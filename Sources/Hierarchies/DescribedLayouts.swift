@@ -112,11 +112,11 @@ public final class DescribedSingleTable: DescribedStrategy {
     public func object(uid: UUID) throws -> DescribedObject? { try database.objects(uidSQL, [uid], decoder).first }
     public func objects(owner: Int64) throws -> [DescribedObject] { try database.objects(ownerSQL, [owner], decoder) }
 
-    public func lookupQueries(_ parameters: DescribedParameters) -> [LookupQuery] {
+    public func lookupQueries(_ parameters: DescribedParameters) -> [WorkloadQuery] {
         [
-            LookupQuery(workload: "page-keyset", sql: keysetSQL, values: [parameters.deepPageCursor, DescribedParameters.pageSize]),
-            LookupQuery(workload: "lookup-id", sql: uidSQL, values: [parameters.lookupUIDs.first ?? parameters.deepPageCursor]),
-        ] + (description.owner == nil ? [] : [LookupQuery(workload: "filter-fk", sql: ownerSQL, values: [parameters.owner])])
+            WorkloadQuery(workload: "page-keyset", sql: keysetSQL, values: [parameters.deepPageCursor, DescribedParameters.pageSize]),
+            WorkloadQuery(workload: "lookup-id", sql: uidSQL, values: [parameters.lookupUIDs.first ?? parameters.deepPageCursor]),
+        ] + (description.owner == nil ? [] : [WorkloadQuery(workload: "filter-fk", sql: ownerSQL, values: [parameters.owner])])
     }
 }
 
@@ -248,10 +248,10 @@ public final class DescribedTablePerEntity: DescribedStrategy {
     public func object(uid: UUID) throws -> DescribedObject? { try database.objects(uidSQL, [uid], unionDecoder).first }
     public func objects(owner: Int64) throws -> [DescribedObject] { try database.objects(ownerSQL, [owner], unionDecoder) }
 
-    public func lookupQueries(_ parameters: DescribedParameters) -> [LookupQuery] {
+    public func lookupQueries(_ parameters: DescribedParameters) -> [WorkloadQuery] {
         [
-            LookupQuery(workload: "page-keyset", sql: keysetSQL, values: [parameters.deepPageCursor, DescribedParameters.pageSize]),
-            LookupQuery(workload: "lookup-id", sql: uidSQL, values: [parameters.lookupUIDs.first ?? parameters.deepPageCursor]),
-        ] + (description.owner == nil ? [] : [LookupQuery(workload: "filter-fk", sql: ownerSQL, values: [parameters.owner])])
+            WorkloadQuery(workload: "page-keyset", sql: keysetSQL, values: [parameters.deepPageCursor, DescribedParameters.pageSize]),
+            WorkloadQuery(workload: "lookup-id", sql: uidSQL, values: [parameters.lookupUIDs.first ?? parameters.deepPageCursor]),
+        ] + (description.owner == nil ? [] : [WorkloadQuery(workload: "filter-fk", sql: ownerSQL, values: [parameters.owner])])
     }
 }

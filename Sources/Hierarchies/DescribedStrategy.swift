@@ -34,7 +34,7 @@ public protocol DescribedStrategy: AnyObject {
     /// Every object whose owner is `owner`, in no promised order.
     func objects(owner: Int64) throws -> [DescribedObject]
     /// The SQL of the lookups, with sample values bound, for `EXPLAIN QUERY PLAN` checks.
-    func lookupQueries(_ parameters: DescribedParameters) -> [LookupQuery]
+    func lookupQueries(_ parameters: DescribedParameters) -> [WorkloadQuery]
 }
 
 /// The described strategies, in the publication suite's order.

@@ -41,13 +41,16 @@ public final class EnumEntityStrategy: StorageStrategy {
                            .init("kind", .integer16),
                            .init("text1", .string), .init("text2", .string), .init("number1", .integer64)],
               manyToMany: [.init("tags", destination: "Tag", inverse: "publications")],
+              // Objects are identified by uid (update, delete-cascade find them through this index).
               // isbn is unique among Books; serves `kind == 1 AND text1 == isbn` (lookup-attribute).
-              uniquenessConstraints: [["kind", "text1"]],
+              uniquenessConstraints: [["uid"], ["kind", "text1"]],
               fetchIndexes: [
                   // Sort descriptors [publishDate desc, uid desc] (fetch-polymorphic, fetch-page).
                   .init("byPublishDate", ["publishDate", "uid"]),
                   // One kind, optionally in a date window (fetch-leaf, count-leaf, lookup-composite).
                   .init("byKindAndPublishDate", ["kind", "publishDate"]),
+                  // title BEGINSWITH, as a range on the title (search-title).
+                  .init("byTitle", ["title"]),
               ]),
         .init("Tag",
               attributes: [.init("name", .string)],
@@ -96,6 +99,15 @@ public final class EnumEntityStrategy: StorageStrategy {
         ZKIND, ZTEXT1, ZTEXT2, ZNUMBER1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     static let insertTagLinkSQL = "INSERT INTO Z_1TAGS (Z_1PUBLICATIONS, Z_2TAGS) VALUES (?, ?)"
+    /// `title BEGINSWITH %@` as the range `TitlePrefix` describes, served by `Z_Publication_byTitle`.
+    static let titlePrefixSQL = "SELECT \(selectList) FROM ZPUBLICATION t0 WHERE t0.ZTITLE >= ?1 AND t0.ZTITLE < ?2"
+    /// A save that changed `updatedate`: the new value, and `Z_OPT` one higher (found by the uid index).
+    static let touchSQL = "UPDATE ZPUBLICATION SET ZUPDATEDATE = ?1, Z_OPT = Z_OPT + 1 WHERE ZUID = ?2"
+    /// A deleted publication's row, handing back its key for its tag links.
+    static let deleteSQL = "DELETE FROM ZPUBLICATION WHERE ZUID = ? RETURNING Z_PK"
+    /// Nullify: the deleted publication's rows in the join table (its primary key's leading column).
+    static let deleteTagLinksSQL = "DELETE FROM Z_1TAGS WHERE Z_1PUBLICATIONS = ?"
+    static let versionsSQL = "SELECT t0.ZUID, t0.Z_OPT FROM ZPUBLICATION t0 WHERE t0.ZUPDATEDATE = ?"
 
     // MARK: Store
 
@@ -232,18 +244,54 @@ public final class EnumEntityStrategy: StorageStrategy {
         try fetch(Self.kindByText1SQL, [Self.kindValue(.book), isbn]).first
     }
 
-    public func lookupQueries(_ sample: LookupSample) -> [LookupQuery] {
+    public func publications(titlePrefix prefix: TitlePrefix) throws -> [PublicationItem] {
+        try fetch(Self.titlePrefixSQL, prefix.values)
+    }
+
+    public func touch(uids: [UUID], updatedate: Date) throws -> Int {
+        try database.transaction {
+            try uids.reduce(0) { $0 + (try database.write(Self.touchSQL, [updatedate.timeIntervalSinceReferenceDate, $1])) }
+        }
+    }
+
+    public func delete(uids: [UUID]) throws -> Int {
+        try database.transaction {
+            var deleted = 0
+            for uid in uids {
+                for pk in try database.fetch(Self.deleteSQL, [uid], row: { $0.int64(at: 0) }) {
+                    _ = try database.write(Self.deleteTagLinksSQL, [pk])
+                    deleted += 1
+                }
+            }
+            return deleted
+        }
+    }
+
+    public func versions(updatedAt updatedate: Date) throws -> [RowVersion] {
+        try database.fetch(Self.versionsSQL, [updatedate.timeIntervalSinceReferenceDate], row: RowVersion.read)
+    }
+
+    public func workloadQueries(_ sample: QuerySample) -> [WorkloadQuery] {
         let book = Self.kindValue(.book)
         return [
-            LookupQuery(workload: "fetch-page", sql: Self.fetchNewestSQL, values: [50]),
-            LookupQuery(workload: "page-keyset", sql: Self.pageKeysetSQL, values: sample.cursor.values(limit: 50)),
-            LookupQuery(workload: "fetch-leaf", sql: Self.fetchKindSQL, values: [book]),
-            LookupQuery(workload: "fetch-by-tag", sql: Self.fetchByTagSQL, values: [sample.tagName]),
-            LookupQuery(workload: "count-leaf", sql: Self.countKindSQL, values: [book]),
-            LookupQuery(workload: "lookup-composite", sql: Self.kindInWindowSQL, values: [
+            WorkloadQuery(workload: "fetch-polymorphic", sql: Self.fetchAllSQL, values: []),
+            WorkloadQuery(workload: "fetch-page", sql: Self.fetchNewestSQL, values: [50]),
+            WorkloadQuery(workload: "page-offset", sql: Self.pageOffsetSQL, values: [50, sample.offset]),
+            WorkloadQuery(workload: "page-keyset", sql: Self.pageKeysetSQL, values: sample.cursor.values(limit: 50)),
+            WorkloadQuery(workload: "fetch-leaf", sql: Self.fetchKindSQL, values: [book]),
+            WorkloadQuery(workload: "fetch-by-tag", sql: Self.fetchByTagSQL, values: [sample.tagName]),
+            WorkloadQuery(workload: "count-all", sql: Self.countAllSQL, values: []),
+            WorkloadQuery(workload: "count-leaf", sql: Self.countKindSQL, values: [book]),
+            // One statement for every kind's count, with that kind bound.
+            WorkloadQuery(workload: "count-by-type", sql: Self.countKindSQL, values: [Self.kindValue(.publication)]),
+            WorkloadQuery(workload: "lookup-composite", sql: Self.kindInWindowSQL, values: [
                 book, sample.window.lowerBound.timeIntervalSinceReferenceDate, sample.window.upperBound.timeIntervalSinceReferenceDate,
             ]),
-            LookupQuery(workload: "lookup-attribute", sql: Self.kindByText1SQL, values: [book, sample.isbn]),
+            WorkloadQuery(workload: "lookup-attribute", sql: Self.kindByText1SQL, values: [book, sample.isbn]),
+            WorkloadQuery(workload: "search-title", sql: Self.titlePrefixSQL, values: sample.titlePrefix.values),
+            WorkloadQuery(workload: "delete-cascade", sql: Self.deleteSQL, values: [sample.uid]),
+            WorkloadQuery(workload: "delete-cascade", sql: Self.deleteTagLinksSQL, values: [1]),
+            WorkloadQuery(workload: "update", sql: Self.touchSQL, values: [sample.updatedate, sample.uid]),
         ]
     }
 }

@@ -73,10 +73,14 @@ public final class JoinedStrategy: StorageStrategy {
         "CREATE TABLE ZWEBARTICLE ( Z_PK INTEGER PRIMARY KEY REFERENCES ZPUBLICATION (Z_PK) ON DELETE CASCADE, ZWORDCOUNT INTEGER, ZURL VARCHAR )",
         "CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )",
         "CREATE TABLE Z_1TAGS ( Z_1PUBLICATIONS INTEGER, Z_6TAGS INTEGER, PRIMARY KEY (Z_1PUBLICATIONS, Z_6TAGS) )",
+        // Objects are identified by uid (update, delete-cascade find them through this index).
+        "CREATE UNIQUE INDEX Z_PUBLICATION_UNIQUE_UID ON ZPUBLICATION (ZUID)",
         // Sort descriptors [publishDate desc, uid desc] (fetch-polymorphic, fetch-page).
         "CREATE INDEX Z_Publication_byPublishDate ON ZPUBLICATION (ZPUBLISHDATE COLLATE BINARY ASC, ZUID COLLATE BINARY ASC)",
         // One entity, optionally in a date window (fetch-leaf, lookup-composite, count of plain Publications).
         "CREATE INDEX Z_Publication_byEntityAndPublishDate ON ZPUBLICATION (Z_ENT COLLATE BINARY ASC, ZPUBLISHDATE COLLATE BINARY ASC)",
+        // title BEGINSWITH, as a range on the title (search-title).
+        "CREATE INDEX Z_Publication_byTitle ON ZPUBLICATION (ZTITLE COLLATE BINARY ASC)",
         // Book's uniqueness constraint; serves lookup-attribute.
         "CREATE UNIQUE INDEX Z_BOOK_UNIQUE_ISBN ON ZBOOK (ZISBN)",
         "CREATE UNIQUE INDEX Z_TAG_UNIQUE_NAME ON ZTAG (ZNAME)",
@@ -164,6 +168,31 @@ public final class JoinedStrategy: StorageStrategy {
         }
     }
     static let insertTagLinkSQL = "INSERT INTO Z_1TAGS (Z_1PUBLICATIONS, Z_6TAGS) VALUES (?, ?)"
+    /// `title BEGINSWITH %@` as the range `TitlePrefix` describes, on the base table's title index,
+    /// then the sub-tables of the rows found.
+    public static let titlePrefixSQL = """
+        SELECT \(polymorphicList) FROM ZPUBLICATION t0 \(leftJoins) WHERE t0.ZTITLE >= ?1 AND t0.ZTITLE < ?2
+        """
+    /// `updatedate` and `Z_OPT` live on the base row, found by the uid index.
+    static let touchSQL = "UPDATE ZPUBLICATION SET ZUPDATEDATE = ?1, Z_OPT = Z_OPT + 1 WHERE ZUID = ?2"
+    /// A deleted publication's base row, handing back its key and entity for its sub-row and tag links.
+    static let deleteSQL = "DELETE FROM ZPUBLICATION WHERE ZUID = ? RETURNING Z_PK, Z_ENT"
+    /// The sub-row of a deleted base row, indexed by `EntityKind.rawValue` (none for Publication).
+    /// Written out because stores keep `foreign_keys = OFF`, so `ON DELETE CASCADE` does not act.
+    static let deleteSubSQL: [String?] = EntityKind.allCases.map {
+        switch $0 {
+        case .publication: nil
+        case .book: "DELETE FROM ZBOOK WHERE Z_PK = ?"
+        case .academicPaper: "DELETE FROM ZACADEMICPAPER WHERE Z_PK = ?"
+        case .webArticle: "DELETE FROM ZWEBARTICLE WHERE Z_PK = ?"
+        case .blogPost: "DELETE FROM ZBLOGPOST WHERE Z_PK = ?"
+        }
+    }
+    /// Nullify: the deleted publication's rows in the join table (its primary key's leading column).
+    static let deleteTagLinksSQL = "DELETE FROM Z_1TAGS WHERE Z_1PUBLICATIONS = ?"
+    static let versionsSQL = "SELECT t0.ZUID, t0.Z_OPT FROM ZPUBLICATION t0 WHERE t0.ZUPDATEDATE = ?"
+    /// The entity of each `Z_ENT`.
+    static let kindsByNumber: [Int64: EntityKind] = Dictionary(uniqueKeysWithValues: entityNumbers.map { ($1, $0) })
 
     // MARK: Store
 
@@ -331,18 +360,65 @@ public final class JoinedStrategy: StorageStrategy {
         try fetchBookRows(Self.bookByISBNSQL, [isbn]).first
     }
 
-    public func lookupQueries(_ sample: LookupSample) -> [LookupQuery] {
+    public func publications(titlePrefix prefix: TitlePrefix) throws -> [Publication] {
+        try fetchPolymorphic(Self.titlePrefixSQL, prefix.values)
+    }
+
+    public func touch(uids: [UUID], updatedate: Date) throws -> Int {
+        try database.transaction {
+            try uids.reduce(0) { $0 + (try database.write(Self.touchSQL, [updatedate.timeIntervalSinceReferenceDate, $1])) }
+        }
+    }
+
+    /// Deletes each base row, then its sub-row and its tag links by the key it had, in one
+    /// transaction. A base row whose `Z_ENT` names no entity stops the save (rolled back) with
+    /// `InconsistentRow`, rather than leave a sub-row behind.
+    public func delete(uids: [UUID]) throws -> Int {
+        try database.transaction {
+            var deleted = 0
+            for uid in uids {
+                for (pk, entity) in try database.fetch(Self.deleteSQL, [uid], row: { ($0.int64(at: 0), $0.isNull(at: 1) ? nil : $0.int64(at: 1)) }) {
+                    guard let entity, let kind = Self.kindsByNumber[entity] else {
+                        throw InconsistentRow(pk: pk, entity: entity, problem: "unknown entity")
+                    }
+                    if let sub = Self.deleteSubSQL[kind.rawValue] { _ = try database.write(sub, [pk]) }
+                    _ = try database.write(Self.deleteTagLinksSQL, [pk])
+                    deleted += 1
+                }
+            }
+            return deleted
+        }
+    }
+
+    public func versions(updatedAt updatedate: Date) throws -> [RowVersion] {
+        try database.fetch(Self.versionsSQL, [updatedate.timeIntervalSinceReferenceDate], row: RowVersion.read)
+    }
+
+    public func workloadQueries(_ sample: QuerySample) -> [WorkloadQuery] {
         let book = Self.entityNumbers[.book]!
         return [
-            LookupQuery(workload: "fetch-page", sql: Self.fetchNewestSQL, values: [50]),
-            LookupQuery(workload: "page-keyset", sql: Self.pageKeysetSQL, values: sample.cursor.values(limit: 50)),
-            LookupQuery(workload: "fetch-leaf", sql: Self.fetchBooksSQL, values: [book]),
-            LookupQuery(workload: "fetch-by-tag", sql: Self.fetchByTagSQL, values: [sample.tagName]),
-            LookupQuery(workload: "count-leaf", sql: Self.countBooksSQL, values: []),
-            LookupQuery(workload: "lookup-composite", sql: Self.booksInWindowSQL, values: [
+            WorkloadQuery(workload: "fetch-polymorphic", sql: Self.fetchAllSQL, values: []),
+            WorkloadQuery(workload: "fetch-page", sql: Self.fetchNewestSQL, values: [50]),
+            WorkloadQuery(workload: "page-offset", sql: Self.pageOffsetSQL, values: [50, sample.offset]),
+            WorkloadQuery(workload: "page-keyset", sql: Self.pageKeysetSQL, values: sample.cursor.values(limit: 50)),
+            WorkloadQuery(workload: "fetch-leaf", sql: Self.fetchBooksSQL, values: [book]),
+            WorkloadQuery(workload: "fetch-by-tag", sql: Self.fetchByTagSQL, values: [sample.tagName]),
+            WorkloadQuery(workload: "count-all", sql: Self.countAllSQL, values: []),
+            WorkloadQuery(workload: "count-leaf", sql: Self.countBooksSQL, values: []),
+        ] + EntityKind.allCases.map { kind in
+            // Each sub-table's rows, and the base rows of plain Publications.
+            Self.countSubTableSQL[kind.rawValue].map { WorkloadQuery(workload: "count-by-type", sql: $0, values: []) }
+                ?? WorkloadQuery(workload: "count-by-type", sql: Self.countEntitySQL, values: [Self.entityNumbers[kind]!])
+        } + [
+            WorkloadQuery(workload: "lookup-composite", sql: Self.booksInWindowSQL, values: [
                 book, sample.window.lowerBound.timeIntervalSinceReferenceDate, sample.window.upperBound.timeIntervalSinceReferenceDate,
             ]),
-            LookupQuery(workload: "lookup-attribute", sql: Self.bookByISBNSQL, values: [sample.isbn]),
+            WorkloadQuery(workload: "lookup-attribute", sql: Self.bookByISBNSQL, values: [sample.isbn]),
+            WorkloadQuery(workload: "search-title", sql: Self.titlePrefixSQL, values: sample.titlePrefix.values),
+            WorkloadQuery(workload: "delete-cascade", sql: Self.deleteSQL, values: [sample.uid]),
+        ] + Self.deleteSubSQL.compactMap { $0.map { WorkloadQuery(workload: "delete-cascade", sql: $0, values: [1]) } } + [
+            WorkloadQuery(workload: "delete-cascade", sql: Self.deleteTagLinksSQL, values: [1]),
+            WorkloadQuery(workload: "update", sql: Self.touchSQL, values: [sample.updatedate, sample.uid]),
         ]
     }
 }

@@ -49,9 +49,76 @@ public protocol StorageStrategy: AnyObject {
     func books(publishedIn range: Range<Date>) throws -> [Object]
     /// The Book with this isbn, if any.
     func book(isbn: String) throws -> Object?
+    /// Every publication, of any type, whose title starts with `prefix`, in no promised order:
+    /// the rows with `prefix.lower <= title < prefix.upper`, read from an index on the title.
+    func publications(titlePrefix prefix: TitlePrefix) throws -> [Object]
 
-    /// The SQL that serves each lookup, with sample values bound, for `EXPLAIN QUERY PLAN` checks.
-    func lookupQueries(_ sample: LookupSample) -> [LookupQuery]
+    // MARK: Writes to stored publications (one save, one transaction, each)
+
+    /// Sets `updatedate` on the publications with these uids and bumps each one's `Z_OPT` by one
+    /// (Core Data's optimistic-locking version). Returns the publications changed; a uid that is
+    /// not stored changes nothing.
+    func touch(uids: [UUID], updatedate: Date) throws -> Int
+    /// Deletes the publications with these uids and their tag links. `Publication.tags` has the
+    /// delete rule nullify: the links go, the tags stay. Returns the publications deleted.
+    func delete(uids: [UUID]) throws -> Int
+    /// Every publication whose `updatedate` is exactly `updatedate`, with its `Z_OPT`, in no
+    /// promised order: the untimed read-back after `touch`. It reads the whole table (no index
+    /// on updatedate), so that a row changed by mistake is found too.
+    func versions(updatedAt updatedate: Date) throws -> [RowVersion]
+    /// Rows in the Tag table (`ZTAG`, in every layout).
+    func countTags() throws -> Int
+
+    /// Every statement the workloads run, with sample values bound, for `EXPLAIN QUERY PLAN` checks.
+    func workloadQueries(_ sample: QuerySample) -> [WorkloadQuery]
+}
+
+extension StorageStrategy {
+    /// Every layout names the Tag entity's table `ZTAG` (Core Data's rule; `joined` keeps it).
+    public func countTags() throws -> Int { try database.count("SELECT COUNT(*) FROM ZTAG") }
+}
+
+/// A title prefix as the half-open range of titles that start with it, in SQLite's BINARY order
+/// (byte order of UTF-8, which is the order of Unicode scalars): `lower` is the prefix, `upper`
+/// the prefix with its last scalar replaced by the next one (trailing U+10FFFF dropped first).
+/// `title >= lower AND title < upper` holds exactly for the titles that start with the prefix,
+/// and an index on the title serves it as one range.
+public struct TitlePrefix: Sendable, Equatable {
+    public let prefix: String
+    public var lower: String { prefix }
+    public let upper: String
+
+    /// `nil` for a prefix with no upper bound: empty, or made only of U+10FFFF.
+    public init?(_ prefix: String) {
+        var scalars = Array(prefix.unicodeScalars)
+        while let last = scalars.last, last.value == 0x10FFFF { scalars.removeLast() }
+        guard let last = scalars.popLast() else { return nil }
+        // The next scalar after `last`, skipping the surrogate range (not scalars).
+        let next = last.value == 0xD7FF ? 0xE000 : last.value + 1
+        scalars.append(Unicode.Scalar(next)!)
+        self.prefix = prefix
+        var upper = String.UnicodeScalarView()
+        upper.append(contentsOf: scalars)
+        self.upper = String(upper)
+    }
+
+    /// Whether `title` starts with the prefix, byte for byte (what the SQL range selects).
+    public func matches(_ title: String) -> Bool { title.utf8.starts(with: prefix.utf8) }
+
+    /// The values the range query binds: `?1` lower, `?2` upper.
+    var values: [(any SQLiteBindable)?] { [lower, upper] }
+}
+
+/// A publication's version after a write: its uid and `Z_OPT`.
+public struct RowVersion: Sendable, Equatable {
+    public var uid: UUID
+    public var opt: Int64
+    public init(uid: UUID, opt: Int64) { self.uid = uid; self.opt = opt }
+
+    /// Reads `uid, Z_OPT` (columns 0 and 1).
+    static func read(_ row: Statement) -> RowVersion {
+        RowVersion(uid: row.uuid(at: 0) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), opt: row.int64(at: 1))
+    }
 }
 
 /// A position in `fetchAll`'s order (publishDate descending, uid descending): the last row of a page.
@@ -64,20 +131,31 @@ public struct PageCursor: Sendable, Equatable {
     func values(limit: Int) -> [(any SQLiteBindable)?] { [publishDate.timeIntervalSinceReferenceDate, uid, limit] }
 }
 
-/// Sample values for the queries whose plans must use an index.
-public struct LookupSample: Sendable {
+/// Sample values for the workloads' statements, for `EXPLAIN QUERY PLAN`.
+public struct QuerySample: Sendable {
     public var isbn: String
     public var tagName: String
     public var window: Range<Date>
     public var cursor: PageCursor
-    public init(isbn: String, tagName: String, window: Range<Date>, cursor: PageCursor? = nil) {
+    /// The `OFFSET` of a deep page.
+    public var offset: Int
+    public var titlePrefix: TitlePrefix
+    /// A publication's uid, for the statements that update or delete by uid.
+    public var uid: UUID
+    public init(isbn: String, tagName: String, window: Range<Date>, cursor: PageCursor? = nil, offset: Int = 50,
+                titlePrefix: TitlePrefix = TitlePrefix("A")!, uid: UUID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))) {
         self.isbn = isbn; self.tagName = tagName; self.window = window
         self.cursor = cursor ?? PageCursor(publishDate: window.upperBound, uid: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        self.offset = offset; self.titlePrefix = titlePrefix; self.uid = uid
     }
+
+    /// A date to bind where a statement sets `updatedate`.
+    public var updatedate: Double { window.upperBound.timeIntervalSinceReferenceDate }
 }
 
-/// A query a lookup workload runs, as SQL plus bound values.
-public struct LookupQuery {
+/// A statement a workload runs, as SQL plus bound values. A workload that runs several
+/// statements (one count per type, a delete and its links) lists each one.
+public struct WorkloadQuery {
     public var workload: String
     public var sql: String
     public var values: [(any SQLiteBindable)?]
@@ -159,6 +237,14 @@ extension Database {
         var result: [T] = []
         while try statement.step() { result.append(try row(statement)) }
         return result
+    }
+
+    /// Runs a cached write statement (UPDATE, DELETE) with `values` bound; returns the rows it changed.
+    func write(_ sql: String, _ values: [(any SQLiteBindable)?]) throws -> Int {
+        let statement = try cachedStatement(sql)
+        try statement.bind(values)
+        try statement.run()
+        return changes
     }
 
     /// Runs a `SELECT COUNT(…)` with `values` bound.

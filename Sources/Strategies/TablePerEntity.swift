@@ -35,10 +35,16 @@ public final class TablePerEntityStrategy: StorageStrategy {
         .init(name,
               attributes: sharedAttributes + own,
               manyToMany: [.init("tags", destination: "Tag", inverse: tagsInverse)],
-              uniquenessConstraints: uniquenessConstraints,
-              // Sort descriptors [publishDate desc, uid desc] (fetch-polymorphic, fetch-page) and
-              // books in a date window (lookup-composite).
-              fetchIndexes: [.init("byPublishDate", ["publishDate", "uid"])])
+              // Objects are identified by uid (update, delete-cascade find them through this index);
+              // a uid is unique within its entity's table (nothing spans the five tables).
+              uniquenessConstraints: [["uid"]] + uniquenessConstraints,
+              fetchIndexes: [
+                  // Sort descriptors [publishDate desc, uid desc] (fetch-polymorphic, fetch-page) and
+                  // books in a date window (lookup-composite).
+                  .init("byPublishDate", ["publishDate", "uid"]),
+                  // title BEGINSWITH, as a range on the title (search-title).
+                  .init("byTitle", ["title"]),
+              ])
     }
 
     public static let model = CoreDataModel([
@@ -142,6 +148,22 @@ public final class TablePerEntityStrategy: StorageStrategy {
     static let countTagLinksSQL = "SELECT " + tables.map { "(SELECT COUNT(*) FROM \($0.join))" }.joined(separator: " + ")
     static let booksInWindowSQL = "SELECT \(selectList(book)) FROM ZBOOK t0 WHERE (t0.ZPUBLISHDATE >= ? AND t0.ZPUBLISHDATE < ?)"
     static let bookByISBNSQL = "SELECT \(selectList(book)) FROM ZBOOK t0 WHERE t0.ZISBN = ? LIMIT 1"
+
+    /// `title BEGINSWITH %@` as the range `TitlePrefix` describes: each arm reads its table's
+    /// `byTitle` index; the bounds are bound once (`?1`, `?2`).
+    static let titlePrefixSQL = unionAll {
+        "SELECT \(selectList($0)) FROM \($0.table) t0 WHERE t0.ZTITLE >= ?1 AND t0.ZTITLE < ?2"
+    }
+    /// Per table (in `tables` order): a save that changed `updatedate`, `Z_OPT` one higher. A uid
+    /// does not say which table holds it, so `touch` tries the tables in turn (one uid-index probe each).
+    static let touchSQL: [String] = tables.map {
+        "UPDATE \($0.table) SET ZUPDATEDATE = ?1, Z_OPT = Z_OPT + 1 WHERE ZUID = ?2"
+    }
+    /// Per table: a deleted publication's row, handing back its key for its tag links.
+    static let deleteSQL: [String] = tables.map { "DELETE FROM \($0.table) WHERE ZUID = ? RETURNING Z_PK" }
+    /// Per table: nullify, the deleted publication's rows in its entity's join table.
+    static let deleteTagLinksSQL: [String] = tables.map { "DELETE FROM \($0.join) WHERE \($0.joinThis) = ?" }
+    static let versionsSQL = unionAll { "SELECT t0.ZUID, t0.Z_OPT FROM \($0.table) t0 WHERE t0.ZUPDATEDATE = ?1" }
 
     /// One INSERT per entity table: Z_PK, Z_ENT, Z_OPT, the five shared columns, then the entity's own.
     static let insertSQL: [String] = tables.map { entity in
@@ -282,17 +304,64 @@ public final class TablePerEntityStrategy: StorageStrategy {
         try fetch(Self.bookByISBNSQL, [isbn]).first
     }
 
-    public func lookupQueries(_ sample: LookupSample) -> [LookupQuery] {
+    public func publications(titlePrefix prefix: TitlePrefix) throws -> [Publication] {
+        try fetch(Self.titlePrefixSQL, prefix.values)
+    }
+
+    /// Each uid is looked for table by table until one holds it.
+    public func touch(uids: [UUID], updatedate: Date) throws -> Int {
+        try database.transaction {
+            var changed = 0
+            for uid in uids {
+                for sql in Self.touchSQL {
+                    let rows = try database.write(sql, [updatedate.timeIntervalSinceReferenceDate, uid])
+                    changed += rows
+                    if rows > 0 { break }
+                }
+            }
+            return changed
+        }
+    }
+
+    /// Each uid is looked for table by table until one holds it; its links go from that entity's join table.
+    public func delete(uids: [UUID]) throws -> Int {
+        try database.transaction {
+            var deleted = 0
+            for uid in uids {
+                for (index, sql) in Self.deleteSQL.enumerated() {
+                    let keys = try database.fetch(sql, [uid], row: { $0.int64(at: 0) })
+                    for pk in keys { _ = try database.write(Self.deleteTagLinksSQL[index], [pk]) }
+                    deleted += keys.count
+                    if !keys.isEmpty { break }
+                }
+            }
+            return deleted
+        }
+    }
+
+    public func versions(updatedAt updatedate: Date) throws -> [RowVersion] {
+        try database.fetch(Self.versionsSQL, [updatedate.timeIntervalSinceReferenceDate], row: RowVersion.read)
+    }
+
+    public func workloadQueries(_ sample: QuerySample) -> [WorkloadQuery] {
         [
-            LookupQuery(workload: "fetch-page", sql: Self.fetchNewestSQL, values: [50]),
-            LookupQuery(workload: "page-keyset", sql: Self.pageKeysetSQL, values: sample.cursor.values(limit: 50)),
-            LookupQuery(workload: "fetch-leaf", sql: Self.fetchBooksSQL, values: []),
-            LookupQuery(workload: "fetch-by-tag", sql: Self.fetchByTagSQL, values: Self.tagValues(sample.tagName)),
-            LookupQuery(workload: "count-leaf", sql: Self.countBooksSQL, values: []),
-            LookupQuery(workload: "lookup-composite", sql: Self.booksInWindowSQL, values: [
+            WorkloadQuery(workload: "fetch-polymorphic", sql: Self.fetchAllSQL, values: []),
+            WorkloadQuery(workload: "fetch-page", sql: Self.fetchNewestSQL, values: [50]),
+            WorkloadQuery(workload: "page-offset", sql: Self.pageOffsetSQL, values: [50, sample.offset]),
+            WorkloadQuery(workload: "page-keyset", sql: Self.pageKeysetSQL, values: sample.cursor.values(limit: 50)),
+            WorkloadQuery(workload: "fetch-leaf", sql: Self.fetchBooksSQL, values: []),
+            WorkloadQuery(workload: "fetch-by-tag", sql: Self.fetchByTagSQL, values: Self.tagValues(sample.tagName)),
+            WorkloadQuery(workload: "count-all", sql: Self.countAllSQL, values: []),
+            WorkloadQuery(workload: "count-leaf", sql: Self.countBooksSQL, values: []),
+        ] + Self.countSQL.map { WorkloadQuery(workload: "count-by-type", sql: $0, values: []) } + [
+            WorkloadQuery(workload: "lookup-composite", sql: Self.booksInWindowSQL, values: [
                 sample.window.lowerBound.timeIntervalSinceReferenceDate, sample.window.upperBound.timeIntervalSinceReferenceDate,
             ]),
-            LookupQuery(workload: "lookup-attribute", sql: Self.bookByISBNSQL, values: [sample.isbn]),
-        ]
+            WorkloadQuery(workload: "lookup-attribute", sql: Self.bookByISBNSQL, values: [sample.isbn]),
+            WorkloadQuery(workload: "search-title", sql: Self.titlePrefixSQL, values: sample.titlePrefix.values),
+        ] + Self.tables.indices.flatMap { index in [
+            WorkloadQuery(workload: "delete-cascade", sql: Self.deleteSQL[index], values: [sample.uid]),
+            WorkloadQuery(workload: "delete-cascade", sql: Self.deleteTagLinksSQL[index], values: [1]),
+        ] } + Self.touchSQL.map { WorkloadQuery(workload: "update", sql: $0, values: [sample.updatedate, sample.uid]) }
     }
 }

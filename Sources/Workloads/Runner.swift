@@ -164,7 +164,6 @@ public final class Runner {
     /// Told of every event; an error it throws (say, the results file cannot be written) stops the
     /// run like any other failure, temporary stores removed.
     private let onEvent: (RunEvent) throws -> Void
-    private var census: DatasetGenerator.Census?
     /// The strategies `plan.strategies` names are looked up in.
     private let registry: [any StorageStrategy.Type]
 
@@ -195,7 +194,9 @@ public final class Runner {
             }
         }
 
-        let reads = plan.workloads.filter { !$0.isInsert }
+        // A workload that changes the read store (`update`) runs after every other read, so that it
+        // cannot change their answers, whatever order the plan lists them in.
+        let reads = plan.workloads.filter { !$0.isInsert && !$0.modifiesReadStore } + plan.workloads.filter(\.modifiesReadStore)
         let singleTable = contenders.firstIndex { $0.name == SingleTableStrategy.name }
         let raw = plan.includeRaw && singleTable != nil ? Contender.raw(parameters: parameters) : nil
         // The last timed insert-bulk repetition builds exactly the store the reads need; keep it.
@@ -236,8 +237,8 @@ public final class Runner {
 
     private func measureRead(_ workload: Workload, _ variant: String, _ contenders: [Contender], _ stores: [any ContenderStore]) throws -> [WorkloadResult] {
         let caseName = variant.isEmpty ? workload.rawValue : "\(workload.rawValue)/\(variant)"
-        let samples = try interleave(caseName, workload, contenders) { index, _ in
-            try stores[index].read(workload, variant)
+        let samples = try interleave(caseName, workload, contenders) { index, round in
+            try stores[index].read(workload, variant, repetition: round)
         }
         return contenders.indices.map { index in
             WorkloadResult(strategy: contenders[index].name, workload: workload, variant: variant, rows: samples.answers[index].rows,
@@ -289,12 +290,8 @@ public final class Runner {
 
     private var setting: ResultSetting { ResultSetting(hierarchy: "publications", scale: plan.dataset.scale) }
 
-    private func wholeDatasetCensus() -> DatasetGenerator.Census {
-        if let census { return census }
-        let computed = generator.census()
-        census = computed
-        return computed
-    }
+    /// Computed with the workload parameters, in their one pass over the dataset.
+    private func wholeDatasetCensus() -> DatasetGenerator.Census { parameters.census }
 
     private func storePath(_ strategy: String, _ purpose: String) -> String {
         temporaryFolder.appendingPathComponent("\(strategy)-\(purpose).sqlite").path

@@ -108,6 +108,7 @@ public struct IntegrityFailure: Error, CustomStringConvertible, Equatable {
         case foreignKeys = "PRAGMA foreign_key_check"
         case countsByType = "publications per type"
         case tagLinks = "tag links"
+        case tags = "tags"
     }
 
     /// The strategy whose store failed.

@@ -86,12 +86,21 @@ struct InsertPlan {
 protocol RepetitionTiming {
     associatedtype Outcome
     func time<T: Digestible>(_ order: AnswerDigest.Order, _ body: () throws -> [T]) throws -> Outcome
+    /// A write: `body` returns the rows it changed; `answer`, untimed, checks the store and digests
+    /// what the write left in it (a harness skips it: it does not digest answers).
+    func timeWrite(_ body: () throws -> Int, answer: (_ rows: Int) throws -> AnswerDigest) throws -> Outcome
 }
 
 /// The runner's timing: the monotonic clock, then (untimed) the answer's digest.
 struct ClockTiming: RepetitionTiming {
     func time<T: Digestible>(_ order: AnswerDigest.Order, _ body: () throws -> [T]) throws -> Sample {
         try Sample.timed(order, body)
+    }
+
+    func timeWrite(_ body: () throws -> Int, answer: (Int) throws -> AnswerDigest) throws -> Sample {
+        var rows = 0
+        let elapsed = try Sample.nanoseconds { rows = try body() }
+        return Sample(nanoseconds: elapsed, rows: rows, digest: try answer(rows))
     }
 }
 
@@ -107,6 +116,13 @@ struct HarnessTiming: RepetitionTiming {
         stop()
         return rows.count
     }
+
+    func timeWrite(_ body: () throws -> Int, answer _: (Int) throws -> AnswerDigest) throws -> Int {
+        start()
+        let rows = try body()
+        stop()
+        return rows
+    }
 }
 
 /// One open store, and what the runner does with it.
@@ -114,8 +130,10 @@ protocol ContenderStore: AnyObject {
     var path: String { get }
     /// The store's size after its last checkpoint.
     var bytes: Int64 { get }
-    /// One repetition of a read workload, timed with the monotonic clock, then digested untimed.
-    func read(_ workload: Workload, _ variant: String) throws -> Sample
+    /// One repetition of a read workload (or of `update` and `delete-cascade`, which run on the
+    /// read store), timed with the monotonic clock, then digested untimed. `repetition` counts
+    /// from 0, warm-ups included.
+    func read(_ workload: Workload, _ variant: String, repetition: Int) throws -> Sample
     /// One repetition of an insert workload as the runner measures it: the schema and tags created
     /// untimed, each transaction timed alone (the objects are generated between them, untimed),
     /// then, untimed, the contents checked (`thorough`: `integrity_check`, else `quick_check`),
@@ -131,7 +149,7 @@ protocol ContenderStore: AnyObject {
 /// the runner's, with the measured region marked by the harness.
 protocol HarnessStore: ContenderStore {
     /// One repetition of a read workload, its strategy call timed by `timing`.
-    func read<Timing: RepetitionTiming>(_ workload: Workload, _ variant: String, _ timing: Timing) throws -> Timing.Outcome
+    func read<Timing: RepetitionTiming>(_ workload: Workload, _ variant: String, repetition: Int, _ timing: Timing) throws -> Timing.Outcome
     /// The untimed setup of an insert repetition: creates the schema and the tags in this empty store.
     func prepareInsert(_ generator: DatasetGenerator) throws
     /// The timed part of an insert repetition: one `insert` (one save) per transaction, in order,
@@ -159,15 +177,66 @@ final class StrategyStore<S: StorageStrategy>: HarnessStore {
 
     func remove() {
         strategy = nil
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        removeStoreFiles(path)
     }
 
-    func read<Timing: RepetitionTiming>(_ workload: Workload, _ variant: String, _ timing: Timing) throws -> Timing.Outcome {
-        try Self.runRead(strategy!, workload, variant, parameters, timing)
+    func read<Timing: RepetitionTiming>(_ workload: Workload, _ variant: String, repetition: Int, _ timing: Timing) throws -> Timing.Outcome {
+        switch workload {
+        case .update: try touch(repetition: repetition, timing)
+        case .deleteCascade: try deleteFromCopy(repetition: repetition, timing)
+        default: try Self.runRead(strategy!, workload, variant, parameters, timing)
+        }
     }
 
-    func read(_ workload: Workload, _ variant: String) throws -> Sample {
-        try read(workload, variant, ClockTiming())
+    func read(_ workload: Workload, _ variant: String, repetition: Int) throws -> Sample {
+        try read(workload, variant, repetition: repetition, ClockTiming())
+    }
+
+    /// One repetition of `update`: `touch` on the read store with this repetition's `updatedate`.
+    /// The answer, read back untimed, is every row that now has that `updatedate`, by uid, with how
+    /// many times more than once per earlier repetition its `Z_OPT` went up (1 when the save bumped
+    /// it once): the same for every repetition and every strategy that updates exactly those rows.
+    private func touch<Timing: RepetitionTiming>(repetition: Int, _ timing: Timing) throws -> Timing.Outcome {
+        let strategy = strategy!
+        let uids = parameters.updateUIDs
+        let updatedate = Workload.updateDate(round: repetition)
+        return try timing.timeWrite({ try strategy.touch(uids: uids, updatedate: updatedate) }) { _ in
+            // Every row starts at Z_OPT 1 and every repetition bumps the same rows once.
+            AnswerDigest(.unordered, of: try strategy.versions(updatedAt: updatedate).map {
+                TouchedRow(uid: $0.uid, bumps: $0.opt - 1 - Int64(repetition))
+            })
+        }
+    }
+
+    /// One repetition of `delete-cascade`, in a copy of the read store so that every repetition
+    /// deletes from the same, complete store. Untimed: the checkpoint and the file copy before,
+    /// and after, the copy's check (`StoreBuilder.checkIntegrity` with `quick_check`: the
+    /// publications per type and the tag links left must be the dataset's less the deleted ones,
+    /// and `foreign_key_check` must find no row pointing nowhere), the count of tags (all still
+    /// there), and the copy's removal. Timed: the one `delete` save.
+    private func deleteFromCopy<Timing: RepetitionTiming>(repetition: Int, _ timing: Timing) throws -> Timing.Outcome {
+        try StoreFile.checkpoint(strategy!.database)
+        let scratch = path + ".delete-\(repetition)"
+        removeStoreFiles(scratch)
+        defer { removeStoreFiles(scratch) }
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.copyItem(atPath: path + suffix, toPath: scratch + suffix)
+        }
+        let uids = parameters.deleteUIDs
+        let (expected, tags) = (parameters.censusAfterDelete, parameters.tagCount)
+        // The copy's connection is closed at the end of this block, before its files are removed.
+        do {
+            let copy = S(database: try StoreFile.open(scratch))
+            return try timing.timeWrite({ try copy.delete(uids: uids) }) { _ in
+                try StoreBuilder.checkIntegrity(copy, expected: expected, thorough: false)
+                let found = try copy.countTags()
+                guard found == tags else {
+                    throw IntegrityFailure(strategy: S.name, check: .tags, description:
+                        "the \(S.name) store holds \(found) tags after delete-cascade, but the delete must leave all \(tags)")
+                }
+                return AnswerDigest(.ordered, of: expected.countsByKind + [expected.tagLinks, found])
+            }
+        }
     }
 
     func populate(_ generator: DatasetGenerator, _ batchSize: Int, _ expected: DatasetGenerator.Census) throws {
@@ -236,6 +305,11 @@ final class StrategyStore<S: StorageStrategy>: HarnessStore {
                 for isbn in isbns { if let book = try strategy.book(isbn: isbn) { found.append(book) } }
                 return found
             }
+        case .searchTitle:
+            let prefix = parameters.titlePrefix
+            return try timing.time(order) { try strategy.publications(titlePrefix: prefix) }
+        case .update, .deleteCascade:
+            preconditionFailure("\(workload) writes: StrategyStore.read runs it")
         case .insertBulk, .insertSingle:
             preconditionFailure("\(workload) is an insert workload")
         }
@@ -264,7 +338,7 @@ final class RawStore: ContenderStore {
         return opened
     }
 
-    func read(_ workload: Workload, _ variant: String) throws -> Sample {
+    func read(_ workload: Workload, _ variant: String, repetition _: Int) throws -> Sample {
         precondition(workload == .fetchPolymorphic, "the raw reference only fetches everything")
         let raw = try connection()
         let start = DispatchTime.now().uptimeNanoseconds
@@ -299,6 +373,21 @@ final class RawStore: ContenderStore {
     func remove() {
         raw = nil
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}
+
+/// Removes a store's file and its WAL and shared-memory files, if there.
+func removeStoreFiles(_ path: String) {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+}
+
+/// A row `update` left behind (see `StrategyStore.touch`).
+struct TouchedRow: Digestible {
+    var uid: UUID
+    var bumps: Int64
+    func digest(into hasher: inout StableHasher) {
+        hasher.combine(uid)
+        hasher.combine(Int(bumps))
     }
 }
 

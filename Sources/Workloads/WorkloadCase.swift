@@ -11,7 +11,8 @@ import Strategies
 /// - `prepareRepetition()` is the untimed setup of one repetition. For an insert workload it
 ///   checks the previous repetition's store (per-type counts against the generator), removes it,
 ///   creates a fresh store with its schema and tags, and generates the objects to insert. For a
-///   read workload it does nothing.
+///   read workload it does nothing. (`update` writes the case's store, a new `updatedate` each
+///   repetition; `delete-cascade` copies the store, untimed, inside `run`, before `startMeasurement`.)
 /// - `run(startMeasurement:stopMeasurement:)` runs one repetition. If an insert repetition has not
 ///   been prepared, it prepares one first, before `startMeasurement`. `startMeasurement` is called
 ///   right before and `stopMeasurement` right after exactly the strategy calls the runner times:
@@ -62,7 +63,8 @@ public final class WorkloadCase {
         self.dataset = dataset
         self.batchSize = batchSize
         generator = DatasetGenerator(dataset)
-        contender = Contender(type, parameters: WorkloadParameters(generator: generator))
+        let parameters = WorkloadParameters(generator: generator)
+        contender = Contender(type, parameters: parameters)
         temporaryFolder = temporaryParent.appendingPathComponent("inheritance-bench-case-\(getpid())-\(UUID().uuidString.prefix(8))")
         if workload.isInsert {
             let plan = InsertPlan(workload, scale: dataset.scale, batchSize: batchSize)
@@ -74,7 +76,7 @@ public final class WorkloadCase {
         do {
             if !workload.isInsert {
                 let store = try contender.openForHarness!(storePath("read"))
-                try store.populate(generator, batchSize, generator.census())
+                try store.populate(generator, batchSize, parameters.census)
                 self.store = store
             }
         } catch {
@@ -108,7 +110,9 @@ public final class WorkloadCase {
         try checkOpen()
         let timing = HarnessTiming(start: startMeasurement, stop: stopMeasurement)
         guard let inserts else {
-            return try store!.read(workload, variant, timing)
+            // `update` writes a new updatedate each repetition; `delete-cascade` deletes from a fresh copy.
+            defer { repetitions += 1 }
+            return try store!.read(workload, variant, repetition: repetitions, timing)
         }
         if pending == nil { try prepareRepetition() }
         let transactions = pending!

@@ -11,9 +11,11 @@ final class EnumEntityLayoutTests: XCTestCase {
             "CREATE TABLE ZPUBLICATION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZKIND INTEGER, ZNUMBER1 INTEGER, ZCREATEDATE TIMESTAMP, ZPUBLISHDATE TIMESTAMP, ZUPDATEDATE TIMESTAMP, ZTEXT1 VARCHAR, ZTEXT2 VARCHAR, ZTITLE VARCHAR, ZUID BLOB )",
             "CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )",
             "CREATE TABLE Z_1TAGS ( Z_1PUBLICATIONS INTEGER, Z_2TAGS INTEGER, PRIMARY KEY (Z_1PUBLICATIONS, Z_2TAGS) )",
+            "CREATE UNIQUE INDEX Z_PUBLICATION_UNIQUE_UID ON ZPUBLICATION (ZUID)",
             "CREATE UNIQUE INDEX Z_PUBLICATION_UNIQUE_KIND_TEXT1 ON ZPUBLICATION (ZKIND, ZTEXT1)",
             "CREATE INDEX Z_Publication_byPublishDate ON ZPUBLICATION (ZPUBLISHDATE COLLATE BINARY ASC, ZUID COLLATE BINARY ASC)",
             "CREATE INDEX Z_Publication_byKindAndPublishDate ON ZPUBLICATION (ZKIND COLLATE BINARY ASC, ZPUBLISHDATE COLLATE BINARY ASC)",
+            "CREATE INDEX Z_Publication_byTitle ON ZPUBLICATION (ZTITLE COLLATE BINARY ASC)",
             "CREATE UNIQUE INDEX Z_TAG_UNIQUE_NAME ON ZTAG (ZNAME)",
             "CREATE INDEX Z_1TAGS_Z_2TAGS_INDEX ON Z_1TAGS (Z_2TAGS, Z_1PUBLICATIONS)",
             "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
@@ -144,24 +146,32 @@ final class EnumEntityLayoutTests: XCTestCase {
         let isbn = DatasetGenerator.isbn(generator.publications(0 ..< 50).firstIndex { $0.item.kind == .book }!)
         XCTAssertEqual(try strategy.book(isbn: isbn)?.content.kind, .book)
         let window = Date(timeIntervalSinceReferenceDate: 300_000_000) ..< Date(timeIntervalSinceReferenceDate: 330_000_000)
-        let sample = LookupSample(isbn: isbn, tagName: generator.popularTagName, window: window)
-        // The index each lookup must use (the plan's wording varies a little across SQLite versions).
-        let expected = [
-            "fetch-page": "Z_Publication_byPublishDate",
-            "page-keyset": "Z_Publication_byPublishDate ((ZPUBLISHDATE,ZUID)<(?,?))",
-            "fetch-leaf": "Z_Publication_byKindAndPublishDate (ZKIND=?)",
-            "fetch-by-tag": "Z_1TAGS_Z_2TAGS_INDEX (Z_2TAGS=?)",
-            "count-leaf": "COVERING INDEX Z_Publication_byKindAndPublishDate (ZKIND=?)",
-            "lookup-composite": "Z_Publication_byKindAndPublishDate (ZKIND=? AND ZPUBLISHDATE>? AND ZPUBLISHDATE<?)",
-            "lookup-attribute": "Z_PUBLICATION_UNIQUE_KIND_TEXT1 (ZKIND=? AND ZTEXT1=?)",
+        let sample = QuerySample(isbn: isbn, tagName: generator.popularTagName, window: window)
+        // The index each workload's statements use (the plan's wording varies a little across SQLite versions).
+        let expected: [String: [String]] = [
+            "fetch-page": ["Z_Publication_byPublishDate"],
+            "page-keyset": ["Z_Publication_byPublishDate ((ZPUBLISHDATE,ZUID)<(?,?))"],
+            "fetch-leaf": ["Z_Publication_byKindAndPublishDate (ZKIND=?)"],
+            "fetch-by-tag": ["Z_1TAGS_Z_2TAGS_INDEX (Z_2TAGS=?)"],
+            "count-leaf": ["COVERING INDEX Z_Publication_byKindAndPublishDate (ZKIND=?)"],
+            "lookup-composite": ["Z_Publication_byKindAndPublishDate (ZKIND=? AND ZPUBLISHDATE>? AND ZPUBLISHDATE<?)"],
+            "lookup-attribute": ["Z_PUBLICATION_UNIQUE_KIND_TEXT1 (ZKIND=? AND ZTEXT1=?)"],
+            "fetch-polymorphic": ["SCAN t0 USING INDEX Z_Publication_byPublishDate"],
+            "page-offset": ["SCAN t0 USING INDEX Z_Publication_byPublishDate"],
+            "count-all": ["USING COVERING INDEX"], // whichever index SQLite deems narrowest
+            "count-by-type": ["SEARCH t0 USING COVERING INDEX Z_Publication_byKindAndPublishDate (ZKIND=?)"],
+            "search-title": ["SEARCH t0 USING INDEX Z_Publication_byTitle (ZTITLE>? AND ZTITLE<?)"],
+            // The row by its uid, then its links by the join table's primary key.
+            "delete-cascade": ["SEARCH ZPUBLICATION USING INDEX Z_PUBLICATION_UNIQUE_UID (ZUID=?)", "SEARCH Z_1TAGS USING INDEX sqlite_autoindex_Z_1TAGS_1 (Z_1PUBLICATIONS=?)"],
+            "update": ["SEARCH ZPUBLICATION USING INDEX Z_PUBLICATION_UNIQUE_UID (ZUID=?)"],
         ]
-        let queries = strategy.lookupQueries(sample)
-        let reference = SingleTableStrategy(database: try Database(path: ":memory:")).lookupQueries(sample)
+        let queries = strategy.workloadQueries(sample)
+        let reference = SingleTableStrategy(database: try Database(path: ":memory:")).workloadQueries(sample)
         XCTAssertEqual(queries.map(\.workload), reference.map(\.workload))
         XCTAssertEqual(Set(queries.map(\.workload)), Set(expected.keys))
         for query in queries {
             let plan = try strategy.database.queryPlan(query.sql, query.values)
-            XCTAssertTrue(plan.contains { $0.contains(expected[query.workload]!) }, "\(query.workload): \(plan)")
+            XCTAssertTrue(plan.contains { line in expected[query.workload]!.contains { line.contains($0) } }, "\(query.workload): \(plan)")
             XCTAssertFalse(plan.contains { $0.hasPrefix("SCAN") && !$0.contains("INDEX") }, "\(query.workload): \(plan)")
             XCTAssertFalse(plan.contains { $0.contains("TEMP B-TREE FOR ORDER BY") }, "\(query.workload): \(plan)")
         }

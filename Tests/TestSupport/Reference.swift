@@ -43,6 +43,18 @@ public struct ReferenceAnswers: Sendable {
     public func book(isbn: String) -> PublicationItem? {
         books.first { if case let .book(value, _) = $0.content { value == isbn } else { false } }
     }
+
+    /// `search-title`: every publication whose title starts with the prefix, byte for byte.
+    public func titled(_ prefix: TitlePrefix) -> [PublicationItem] {
+        items.filter { $0.title.utf8.starts(with: prefix.prefix.utf8) }
+    }
+
+    /// What a store holds after `delete-cascade` deletes `uids`: publications per kind, tag links, tags.
+    public func afterDeleting(_ uids: Set<UUID>) -> (countsByKind: [Int], tagLinks: Int, tags: Int) {
+        let kept = zip(items, tagsByIndex).filter { !uids.contains($0.0.uid) }
+        return (EntityKind.allCases.map { kind in kept.filter { $0.0.kind == kind }.count },
+                kept.reduce(0) { $0 + $1.1.count }, generator.tags.count)
+    }
 }
 
 public func uidBytes(_ uid: UUID) -> [UInt8] { withUnsafeBytes(of: uid.uuid) { Array($0) } }
@@ -91,5 +103,9 @@ public final class DroppingBooksStrategy: StorageStrategy {
     public func countTagLinks() throws -> Int { try inner.countTagLinks() }
     public func books(publishedIn range: Range<Date>) throws -> [Publication] { try inner.books(publishedIn: range) }
     public func book(isbn: String) throws -> Publication? { try inner.book(isbn: isbn) }
-    public func lookupQueries(_ sample: LookupSample) -> [LookupQuery] { inner.lookupQueries(sample) }
+    public func publications(titlePrefix prefix: TitlePrefix) throws -> [Publication] { try inner.publications(titlePrefix: prefix) }
+    public func touch(uids: [UUID], updatedate: Date) throws -> Int { try inner.touch(uids: uids, updatedate: updatedate) }
+    public func delete(uids: [UUID]) throws -> Int { try inner.delete(uids: uids) }
+    public func versions(updatedAt updatedate: Date) throws -> [RowVersion] { try inner.versions(updatedAt: updatedate) }
+    public func workloadQueries(_ sample: QuerySample) -> [WorkloadQuery] { inner.workloadQueries(sample) }
 }

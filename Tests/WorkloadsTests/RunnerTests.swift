@@ -113,6 +113,48 @@ final class RunnerTests: XCTestCase {
         XCTAssertEqual(parameters.rareTag, DatasetGenerator.tagName(199))
     }
 
+    func testWriteAndSearchParametersComeFromTheDataset() {
+        let generator = DatasetGenerator(DatasetConfiguration(seed: 8, scale: 3_000))
+        let parameters = WorkloadParameters(generator: generator)
+        let items = generator.publications(0 ..< 3_000).map(\.item)
+        for uids in [parameters.updateUIDs, parameters.deleteUIDs] {
+            XCTAssertEqual(uids.count, 300, "a tenth of a dataset under 10,000 publications")
+            XCTAssertEqual(Set(uids).count, uids.count, "without replacement")
+            XCTAssertTrue(Set(uids).isSubset(of: Set(items.map(\.uid))))
+        }
+        XCTAssertNotEqual(parameters.updateUIDs, parameters.deleteUIDs)
+        XCTAssertEqual(parameters.census, generator.census())
+        // The longest prefix of a dataset title that at least scale / 250 titles start with.
+        let matching = items.filter { parameters.titlePrefix.matches($0.title) }.count
+        XCTAssertGreaterThanOrEqual(matching, 3_000 / 250)
+        let longer = TitlePrefix(parameters.titlePrefix.prefix + " ")!
+        XCTAssertTrue(items.contains { $0.title.hasPrefix(parameters.titlePrefix.prefix) })
+        XCTAssertLessThanOrEqual(items.filter { longer.matches($0.title) }.count, matching)
+        XCTAssertEqual(Workload.writeCount(scale: 100_000), 1_000)
+        XCTAssertEqual(Workload.writeCount(scale: 60), 6)
+        XCTAssertEqual(Workload.writeCount(scale: 5), 1)
+        XCTAssertEqual(Workload.writeCount(scale: 0), 0)
+        XCTAssertEqual(TitlePrefix("Ab")?.upper, "Ac")
+        XCTAssertEqual(TitlePrefix("a\u{10FFFF}")?.upper, "b")
+        XCTAssertEqual(TitlePrefix("\u{D7FF}")?.upper, "\u{E000}")
+        XCTAssertNil(TitlePrefix(""))
+    }
+
+    /// `update` changes the read store, so the runner runs it after every other read, whatever
+    /// order the plan names them in, and the other answers are those of a run without it.
+    func testUpdateRunsLastAndChangesNoOtherAnswer() throws {
+        let dataset = DatasetConfiguration(seed: 4, scale: 300)
+        let withUpdate = RunPlan(strategies: ["single-table", "joined"], workloads: [.update, .fetchPage, .deleteCascade],
+                                 dataset: dataset, repetitions: 2)
+        let results = try Runner(plan: withUpdate).run()
+        XCTAssertEqual(results.map(\.caseName), ["fetch-page", "fetch-page", "delete-cascade", "delete-cascade", "update", "update"])
+        let alone = try Runner(plan: RunPlan(strategies: ["single-table"], workloads: [.fetchPage, .deleteCascade], dataset: dataset, repetitions: 1)).run()
+        XCTAssertEqual(results[0].digest, alone[0].digest)
+        XCTAssertEqual(results[2].digest, alone[1].digest)
+        XCTAssertEqual(results[4].rows, 30)
+        XCTAssertEqual(results[2].rows, 30)
+    }
+
     func testNameListsRejectMistakesWithOneClearSentence() {
         let valid = ["a", "b"]
         XCTAssertEqual(try NameList.parse("b, a", valid: valid, what: "strategy"), ["b", "a"])

@@ -135,9 +135,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(files[1].hasSuffix(".samples.csv") && files[1].hasPrefix(files[0].replacingOccurrences(of: ".csv", with: "")), "\(files)")
         let csv = try String(contentsOf: results.appendingPathComponent(files[0]), encoding: .utf8)
         let samples = try String(contentsOf: results.appendingPathComponent(files[1]), encoding: .utf8)
-        XCTAssertEqual(samples.split(separator: "\n").count, 1 + 5 * 14 + 2, "one repetition per row, as asked")
+        XCTAssertEqual(samples.split(separator: "\n").count, 1 + 5 * 17 + 2, "one repetition per row, as asked")
         let lines = csv.split(separator: "\n")
-        XCTAssertEqual(lines.count, 1 + 5 * 14 + 2, "a header, one row per strategy and workload case, and raw's two")
+        XCTAssertEqual(lines.count, 1 + 5 * 17 + 2, "a header, one row per strategy and workload case, and raw's two")
         XCTAssertTrue(lines[0].hasPrefix("schema_version,run_id,timestamp,git_commit"))
         XCTAssertTrue(outcome.stdout.contains("vs single-table"))
         XCTAssertTrue(outcome.stdout.contains("results: results/\(files[0])"), outcome.stdout)
@@ -220,7 +220,7 @@ final class CommandLineTests: XCTestCase {
         let outcome = try bench(["list"])
         XCTAssertEqual(outcome.status, 0)
         for name in ["single-table", "table-per-entity", "enum-entity", "joined", "json-entity", "insert-bulk", "insert-single", "fetch-polymorphic", "fetch-page", "page-offset", "page-keyset",
-                     "fetch-leaf", "fetch-by-tag", "count-all", "count-leaf", "count-by-type", "lookup-composite", "lookup-attribute",
+                     "fetch-leaf", "fetch-by-tag", "count-all", "count-leaf", "count-by-type", "lookup-composite", "lookup-attribute", "search-title", "delete-cascade", "update",
                      "efcore-docs", "codingmilitia", "timestamps", "lookup-id", "filter-fk"] {
             XCTAssertTrue(outcome.stdout.contains(name), name)
         }
