@@ -224,19 +224,19 @@ public final class DescribedJoined: DescribedStrategy {
         self.sharedList = sharedList
         let subByEntity: [Int?] = entities.map { entity in description.subEntities.firstIndex { $0.name == entity.name && !entity.isBase } }
         /// An own attribute's column in its sub-entity table (no name repeats within one entity, so no suffix).
-        func ownColumn(_: Int, _ attribute: String) -> String { "Z" + attribute.uppercased() }
+        func ownColumn(_ attribute: String) -> String { "Z" + attribute.uppercased() }
         inserts = entities.enumerated().map { index, entity in
             let baseColumns = ["Z_PK", "Z_ENT"] + shared.dropFirst(2)
             let baseInsert = "INSERT INTO \(base.name) (\(baseColumns.joined(separator: ", "))) VALUES (\(DescribedModel.placeholders(baseColumns.count)))"
             guard let sub = subByEntity[index] else { return (baseInsert, nil) }
-            let columns = ["Z_PK"] + entity.ownAttributes.map { ownColumn(sub, $0.name) }
+            let columns = ["Z_PK"] + entity.ownAttributes.map { ownColumn($0.name) }
             return (baseInsert, "INSERT INTO \(subTables[sub].name) (\(columns.joined(separator: ", "))) VALUES (\(DescribedModel.placeholders(columns.count)))")
         }
         // Polymorphic select: shared columns, then every sub-entity's own columns in sub-entity order.
         var ownOffsets: [Int] = []
         var running = shared.count
         for sub in description.subEntities { ownOffsets.append(running); running += sub.attributes.count }
-        let ownLists = description.subEntities.enumerated().map { sub, entity in entity.attributes.map { "s\(sub).\(ownColumn(sub, $0.name))" } }
+        let ownLists = description.subEntities.enumerated().map { sub, entity in entity.attributes.map { "s\(sub).\(ownColumn($0.name))" } }
         if description.subEntities.count < Self.joinLimit {
             polymorphicSelect = "SELECT \((sharedList + ownLists.flatMap { $0 }).joined(separator: ", ")) FROM \(base.name) b "
                 + subTables.enumerated().map { "LEFT JOIN \($1.name) s\($0) ON s\($0).Z_PK = b.Z_PK" }.joined(separator: " ")

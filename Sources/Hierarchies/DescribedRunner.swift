@@ -292,10 +292,6 @@ final class DescribedStore {
     }
 }
 
-private func fileSize(_ path: String) -> Int64 {
-    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
-}
-
 extension DescribedStrategy {
     var descriptionLeaf: Int { hierarchy.leafIndex }
     var entityCount: Int { hierarchy.concreteEntities.count }

@@ -180,7 +180,7 @@ enum DescribedModel {
     /// Inserts owners `1 … count`, named by `HierarchyGenerator.ownerName`, as `Z_PK` 1 … count.
     static func insertOwners(_ store: CoreDataStore, _ description: HierarchyDescription, count: Int) throws {
         guard let owner = description.owner else { return }
-        try store.insertTags((1 ... max(1, count)).prefix(count).map { TagRecord(name: HierarchyGenerator.ownerName($0)) }, entity: owner.entity)
+        try store.insertTags((0 ..< count).map { TagRecord(name: HierarchyGenerator.ownerName($0 + 1)) }, entity: owner.entity)
     }
 
     /// The values of an INSERT of `Z_PK, Z_ENT, Z_OPT, uid, [owner], values…`.

@@ -198,6 +198,9 @@ public struct HierarchyDescription: Codable, Equatable, Sendable {
             throw fail("'\(entity.name)' rows must be between 0 and \(Self.maximumRows); got \(entity.rows)")
         }
         guard totalRows > 0 else { throw fail("the hierarchy has no rows; give at least one entity some") }
+        guard totalRows <= Self.maximumRows else {
+            throw fail("the hierarchy has \(totalRows) rows in all, more than the \(Self.maximumRows) the suite supports; describe fewer")
+        }
         let columns = 4 + base.attributes.count + subEntities.reduce(0) { $0 + $1.attributes.count }
         guard columns <= Self.maximumColumns else {
             throw fail("the single table would have \(columns) columns, more than the \(Self.maximumColumns) SQLite allows here; describe fewer attributes")

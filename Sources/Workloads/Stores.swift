@@ -391,7 +391,7 @@ struct TouchedRow: Digestible {
     }
 }
 
-func fileSize(_ path: String) -> Int64 {
+package func fileSize(_ path: String) -> Int64 {
     ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
 }
 
