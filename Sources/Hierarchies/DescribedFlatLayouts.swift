@@ -187,7 +187,8 @@ public final class DescribedJoined: DescribedStrategy {
     public var hierarchy: HierarchyDescription { description }
     let model: CoreDataModel
     let base: CoreDataTable
-    let subTables: [(name: String, columns: [String])]
+    /// Each sub-entity's table: its name and its columns' names and SQL types, in Core Data's order.
+    let subTables: [(name: String, columns: [String], types: [String])]
     let numbers: [Int64]
     /// Per concrete entity: the base's INSERT, and the sub-entity table's (nil for the base).
     let inserts: [(base: String, own: String?)]
@@ -214,7 +215,8 @@ public final class DescribedJoined: DescribedStrategy {
         self.numbers = numbers
         let subTables = description.subEntities.map { sub in
             let own = CoreDataModel([.init(sub.name, attributes: DescribedModel.attributes(sub.attributes))])
-            return (name: "Z" + sub.name.uppercased(), columns: own.columns(ofTable: sub.name).map(\.name))
+            let columns = own.columns(ofTable: sub.name)
+            return (name: "Z" + sub.name.uppercased(), columns: columns.map(\.name), types: columns.map(\.type.sqlType))
         }
         self.subTables = subTables
         func column(_ attribute: String) -> String { model.column(baseEntity.name, attribute) }
@@ -263,15 +265,9 @@ public final class DescribedJoined: DescribedStrategy {
 
     public var schemaSQL: [String] {
         let subDDL = subTables.map { table in
-            "CREATE TABLE \(table.name) ( \((["Z_PK INTEGER PRIMARY KEY"] + zip(table.columns, columnTypes(table.name)).map { "\($0) \($1)" }).joined(separator: ", ")) )"
+            "CREATE TABLE \(table.name) ( \((["Z_PK INTEGER PRIMARY KEY"] + zip(table.columns, table.types).map { "\($0) \($1)" }).joined(separator: ", ")) )"
         }
         return Array(model.schemaSQL.dropLast(CoreDataModel.bookkeepingSQL.count)) + subDDL + CoreDataModel.bookkeepingSQL
-    }
-
-    private func columnTypes(_ table: String) -> [String] {
-        let sub = description.subEntities.first { "Z" + $0.name.uppercased() == table }!
-        let own = CoreDataModel([.init(sub.name, attributes: DescribedModel.attributes(sub.attributes))])
-        return own.columns(ofTable: sub.name).map(\.type.sqlType)
     }
 
     var store: CoreDataStore { CoreDataStore(database: database, model: model) }
