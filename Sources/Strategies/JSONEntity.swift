@@ -308,22 +308,11 @@ public final class JSONEntityStrategy: StorageStrategy {
     }
 
     public func touch(uids: [UUID], updatedate: Date) throws -> Int {
-        try database.transaction {
-            try uids.reduce(0) { $0 + (try database.write(Self.touchSQL, [updatedate.timeIntervalSinceReferenceDate, $1])) }
-        }
+        try database.touch([Self.touchSQL], uids: uids, updatedate: updatedate)
     }
 
     public func delete(uids: [UUID]) throws -> Int {
-        try database.transaction {
-            var deleted = 0
-            for uid in uids {
-                for pk in try database.fetch(Self.deleteSQL, [uid], row: { $0.int64(at: 0) }) {
-                    _ = try database.write(Self.deleteTagLinksSQL, [pk])
-                    deleted += 1
-                }
-            }
-            return deleted
-        }
+        try database.delete([(Self.deleteSQL, Self.deleteTagLinksSQL)], uids: uids)
     }
 
     public func versions(updatedAt updatedate: Date) throws -> [RowVersion] {

@@ -365,9 +365,7 @@ public final class JoinedStrategy: StorageStrategy {
     }
 
     public func touch(uids: [UUID], updatedate: Date) throws -> Int {
-        try database.transaction {
-            try uids.reduce(0) { $0 + (try database.write(Self.touchSQL, [updatedate.timeIntervalSinceReferenceDate, $1])) }
-        }
+        try database.touch([Self.touchSQL], uids: uids, updatedate: updatedate)
     }
 
     /// Deletes each base row, then its sub-row and its tag links by the key it had, in one

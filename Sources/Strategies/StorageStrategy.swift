@@ -247,6 +247,41 @@ extension Database {
         return changes
     }
 
+    /// One save that sets `updatedate` and bumps `Z_OPT` for every uid: each uid goes through
+    /// `statements` in turn (`?1` the date, `?2` the uid) until one changes a row — one statement
+    /// for a one-table layout, one per table for table-per-entity. Returns the rows changed.
+    func touch(_ statements: [String], uids: [UUID], updatedate: Date) throws -> Int {
+        try transaction {
+            var changed = 0
+            for uid in uids {
+                for sql in statements {
+                    let rows = try write(sql, [updatedate.timeIntervalSinceReferenceDate, uid])
+                    changed += rows
+                    if rows > 0 { break }
+                }
+            }
+            return changed
+        }
+    }
+
+    /// One save that deletes every uid and its tag links: each uid goes through `statements` in turn
+    /// (a `DELETE … WHERE ZUID = ? RETURNING Z_PK`, and the links' `DELETE` bound to each key
+    /// returned) until one deletes a row. Returns the objects deleted.
+    func delete(_ statements: [(object: String, links: String)], uids: [UUID]) throws -> Int {
+        try transaction {
+            var deleted = 0
+            for uid in uids {
+                for (object, links) in statements {
+                    let keys = try fetch(object, [uid], row: { $0.int64(at: 0) })
+                    for pk in keys { _ = try write(links, [pk]) }
+                    deleted += keys.count
+                    if !keys.isEmpty { break }
+                }
+            }
+            return deleted
+        }
+    }
+
     /// Runs a `SELECT COUNT(…)` with `values` bound.
     func count(_ sql: String, _ values: [(any SQLiteBindable)?] = []) throws -> Int {
         Int(try scalarInt(sql, values) ?? 0)

@@ -163,6 +163,8 @@ public final class TablePerEntityStrategy: StorageStrategy {
     static let deleteSQL: [String] = tables.map { "DELETE FROM \($0.table) WHERE ZUID = ? RETURNING Z_PK" }
     /// Per table: nullify, the deleted publication's rows in its entity's join table.
     static let deleteTagLinksSQL: [String] = tables.map { "DELETE FROM \($0.join) WHERE \($0.joinThis) = ?" }
+    /// Each table's delete paired with its join table's.
+    static let deleteStatements: [(object: String, links: String)] = Array(zip(deleteSQL, deleteTagLinksSQL))
     static let versionsSQL = unionAll { "SELECT t0.ZUID, t0.Z_OPT FROM \($0.table) t0 WHERE t0.ZUPDATEDATE = ?1" }
 
     /// One INSERT per entity table: Z_PK, Z_ENT, Z_OPT, the five shared columns, then the entity's own.
@@ -310,33 +312,12 @@ public final class TablePerEntityStrategy: StorageStrategy {
 
     /// Each uid is looked for table by table until one holds it.
     public func touch(uids: [UUID], updatedate: Date) throws -> Int {
-        try database.transaction {
-            var changed = 0
-            for uid in uids {
-                for sql in Self.touchSQL {
-                    let rows = try database.write(sql, [updatedate.timeIntervalSinceReferenceDate, uid])
-                    changed += rows
-                    if rows > 0 { break }
-                }
-            }
-            return changed
-        }
+        try database.touch(Self.touchSQL, uids: uids, updatedate: updatedate)
     }
 
     /// Each uid is looked for table by table until one holds it; its links go from that entity's join table.
     public func delete(uids: [UUID]) throws -> Int {
-        try database.transaction {
-            var deleted = 0
-            for uid in uids {
-                for (index, sql) in Self.deleteSQL.enumerated() {
-                    let keys = try database.fetch(sql, [uid], row: { $0.int64(at: 0) })
-                    for pk in keys { _ = try database.write(Self.deleteTagLinksSQL[index], [pk]) }
-                    deleted += keys.count
-                    if !keys.isEmpty { break }
-                }
-            }
-            return deleted
-        }
+        try database.delete(Self.deleteStatements, uids: uids)
     }
 
     public func versions(updatedAt updatedate: Date) throws -> [RowVersion] {
