@@ -51,15 +51,9 @@ public class DescribedFlatEntity {
     }
 
     public func insert(_ objects: [DescribedObject]) throws {
-        try database.transaction {
-            var pk = try store.reservePrimaryKeys(description.base.name, count: objects.count)
-            let statements = try inserts.map { try database.cachedStatement($0) }
-            for object in objects {
-                let statement = statements[object.entity]
-                try statement.bind(DescribedModel.row(object, pk: pk, entity: entityNumber, owner: description.owner != nil, leading: [object.entity]))
-                try statement.run()
-                pk += 1
-            }
+        let owner = description.owner != nil
+        try DescribedModel.insert(objects, store, base: description.base.name, inserts: inserts) { object, pk in
+            DescribedModel.row(object, pk: pk, entity: entityNumber, owner: owner, leading: [object.entity])
         }
     }
 
@@ -81,11 +75,8 @@ public class DescribedFlatEntity {
     public func objects(owner: Int64) throws -> [DescribedObject] { try database.objects(ownerSQL, [owner], decoder) }
 
     public func lookupQueries(_ parameters: DescribedParameters) -> [WorkloadQuery] {
-        [
-            WorkloadQuery(workload: "page-keyset", sql: keysetSQL, values: [parameters.deepPageCursor, DescribedParameters.pageSize]),
-            WorkloadQuery(workload: "lookup-id", sql: uidSQL, values: [parameters.lookupUIDs.first ?? parameters.deepPageCursor]),
-            WorkloadQuery(workload: "fetch-leaf", sql: entitySQL, values: [description.leafIndex]),
-        ] + (description.owner == nil ? [] : [WorkloadQuery(workload: "filter-fk", sql: ownerSQL, values: [parameters.owner])])
+        DescribedModel.lookupQueries(parameters, keyset: keysetSQL, uid: uidSQL, owner: description.owner == nil ? nil : ownerSQL)
+            + [WorkloadQuery(workload: "fetch-leaf", sql: entitySQL, values: [description.leafIndex])]
     }
 }
 
@@ -284,9 +275,8 @@ public final class DescribedJoined: DescribedStrategy {
             let prepared = try inserts.map { (try database.cachedStatement($0.base), try $0.own.map { try database.cachedStatement($0) }) }
             for object in objects {
                 let (baseStatement, ownStatement) = prepared[object.entity]
-                let baseValues = DescribedModel.row(DescribedObject(entity: object.entity, uid: object.uid, owner: object.owner,
-                                                                    values: Array(object.values.prefix(baseCount))),
-                                                    pk: pk, entity: numbers[object.entity], owner: description.owner != nil)
+                let baseValues = DescribedModel.row(object, pk: pk, entity: numbers[object.entity], owner: description.owner != nil,
+                                                    valueCount: baseCount)
                 try baseStatement.bind(baseValues)
                 try baseStatement.run()
                 if let statement = ownStatement {
@@ -353,9 +343,6 @@ public final class DescribedJoined: DescribedStrategy {
     public func objects(owner: Int64) throws -> [DescribedObject] { try database.objects(ownerSQL, [owner], polymorphicDecoder) }
 
     public func lookupQueries(_ parameters: DescribedParameters) -> [WorkloadQuery] {
-        [
-            WorkloadQuery(workload: "page-keyset", sql: keysetSQL, values: [parameters.deepPageCursor, DescribedParameters.pageSize]),
-            WorkloadQuery(workload: "lookup-id", sql: uidSQL, values: [parameters.lookupUIDs.first ?? parameters.deepPageCursor]),
-        ] + (description.owner == nil ? [] : [WorkloadQuery(workload: "filter-fk", sql: ownerSQL, values: [parameters.owner])])
+        DescribedModel.lookupQueries(parameters, keyset: keysetSQL, uid: uidSQL, owner: description.owner == nil ? nil : ownerSQL)
     }
 }

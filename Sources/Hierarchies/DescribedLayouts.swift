@@ -82,15 +82,9 @@ public final class DescribedSingleTable: DescribedStrategy {
     }
 
     public func insert(_ objects: [DescribedObject]) throws {
-        try database.transaction {
-            var pk = try store.reservePrimaryKeys(description.base.name, count: objects.count)
-            let statements = try inserts.map { try database.cachedStatement($0) }
-            for object in objects {
-                let statement = statements[object.entity]
-                try statement.bind(DescribedModel.row(object, pk: pk, entity: numbers[object.entity], owner: description.owner != nil))
-                try statement.run()
-                pk += 1
-            }
+        let owner = description.owner != nil
+        try DescribedModel.insert(objects, store, base: description.base.name, inserts: inserts) { object, pk in
+            DescribedModel.row(object, pk: pk, entity: numbers[object.entity], owner: owner)
         }
     }
 
@@ -113,10 +107,7 @@ public final class DescribedSingleTable: DescribedStrategy {
     public func objects(owner: Int64) throws -> [DescribedObject] { try database.objects(ownerSQL, [owner], decoder) }
 
     public func lookupQueries(_ parameters: DescribedParameters) -> [WorkloadQuery] {
-        [
-            WorkloadQuery(workload: "page-keyset", sql: keysetSQL, values: [parameters.deepPageCursor, DescribedParameters.pageSize]),
-            WorkloadQuery(workload: "lookup-id", sql: uidSQL, values: [parameters.lookupUIDs.first ?? parameters.deepPageCursor]),
-        ] + (description.owner == nil ? [] : [WorkloadQuery(workload: "filter-fk", sql: ownerSQL, values: [parameters.owner])])
+        DescribedModel.lookupQueries(parameters, keyset: keysetSQL, uid: uidSQL, owner: description.owner == nil ? nil : ownerSQL)
     }
 }
 
@@ -249,9 +240,6 @@ public final class DescribedTablePerEntity: DescribedStrategy {
     public func objects(owner: Int64) throws -> [DescribedObject] { try database.objects(ownerSQL, [owner], unionDecoder) }
 
     public func lookupQueries(_ parameters: DescribedParameters) -> [WorkloadQuery] {
-        [
-            WorkloadQuery(workload: "page-keyset", sql: keysetSQL, values: [parameters.deepPageCursor, DescribedParameters.pageSize]),
-            WorkloadQuery(workload: "lookup-id", sql: uidSQL, values: [parameters.lookupUIDs.first ?? parameters.deepPageCursor]),
-        ] + (description.owner == nil ? [] : [WorkloadQuery(workload: "filter-fk", sql: ownerSQL, values: [parameters.owner])])
+        DescribedModel.lookupQueries(parameters, keyset: keysetSQL, uid: uidSQL, owner: description.owner == nil ? nil : ownerSQL)
     }
 }

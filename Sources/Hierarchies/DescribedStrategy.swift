@@ -184,11 +184,38 @@ enum DescribedModel {
     }
 
     /// The values of an INSERT of `Z_PK, Z_ENT, Z_OPT, uid, [owner], values…`.
-    static func row(_ object: DescribedObject, pk: Int64, entity: Int64, owner: Bool, leading: [(any SQLiteBindable)?] = []) -> [(any SQLiteBindable)?] {
+    /// With `valueCount`, only the first that many values (the base's, for `joined`'s base table).
+    static func row(_ object: DescribedObject, pk: Int64, entity: Int64, owner: Bool, leading: [(any SQLiteBindable)?] = [],
+                    valueCount: Int? = nil) -> [(any SQLiteBindable)?] {
         var row: [(any SQLiteBindable)?] = [pk, entity, 1] + leading + [object.uid]
         if owner { row.append(object.owner) }
-        row += object.values.map { $0 }
+        row += object.values.prefix(valueCount ?? object.values.count).map { $0 }
         return row
+    }
+
+    /// One save of `objects` into one table: keys reserved on the base's `Z_PRIMARYKEY` row, each
+    /// object through its entity's INSERT (`inserts[object.entity]`), bound by `row(object, pk)`.
+    static func insert(_ objects: [DescribedObject], _ store: CoreDataStore, base: String, inserts: [String],
+                       row: (DescribedObject, Int64) -> [(any SQLiteBindable)?]) throws {
+        let database = store.database
+        try database.transaction {
+            var pk = try store.reservePrimaryKeys(base, count: objects.count)
+            let statements = try inserts.map { try database.cachedStatement($0) }
+            for object in objects {
+                let statement = statements[object.entity]
+                try statement.bind(row(object, pk))
+                try statement.run()
+                pk += 1
+            }
+        }
+    }
+
+    /// The statements of the lookups that must not scan a table, with sample values bound.
+    static func lookupQueries(_ parameters: DescribedParameters, keyset: String, uid: String, owner: String?) -> [WorkloadQuery] {
+        [
+            WorkloadQuery(workload: "page-keyset", sql: keyset, values: [parameters.deepPageCursor, DescribedParameters.pageSize]),
+            WorkloadQuery(workload: "lookup-id", sql: uid, values: [parameters.lookupUIDs.first ?? parameters.deepPageCursor]),
+        ] + (owner.map { [WorkloadQuery(workload: "filter-fk", sql: $0, values: [parameters.owner])] } ?? [])
     }
 
     /// `?, ?, …` for `count` parameters.
