@@ -50,6 +50,8 @@ final class HierarchyDescriptionTests: XCTestCase {
             (minimal.replacingOccurrences(of: "\"B\"", with: "\"a\""), "used twice"),
             (minimal.replacingOccurrences(of: "\"rows\":3", with: "\"rows\":0"), "has no rows"),
             (minimal.replacingOccurrences(of: "\"rows\":3", with: "\"rows\":-1"), "rows must be between 0"),
+            (minimal.replacingOccurrences(of: "\"rows\":3}]", with: "\"rows\":6000000},{\"name\":\"C\",\"attributes\":[],\"rows\":6000000}]"),
+             "12000000 rows in all, more than the 10000000"),
             (minimal.replacingOccurrences(of: "\"B\"", with: "\"B; DROP TABLE\""), "ASCII letters and digits"),
             (minimal.replacingOccurrences(of: "\"attributes\":[],\"rows\"", with: "\"attributes\":[{\"name\":\"uid\",\"type\":\"string\"}],\"rows\""), "reserved"),
             (minimal.replacingOccurrences(of: "\"attributes\":[],\"rows\"", with: "\"attributes\":[{\"name\":\"x\",\"type\":\"float\"}],\"rows\""), "must be one of integer"),

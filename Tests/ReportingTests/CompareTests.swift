@@ -47,6 +47,33 @@ final class CompareTests: XCTestCase {
         XCTAssertTrue(comparison.warnings.isEmpty)
     }
 
+    /// A version 2 file (no hierarchy or sweep columns, in the results or the samples) still
+    /// compares with a version 3 run of the publication model, case by case.
+    func testVersionTwoFilesCompareWithVersionThree() throws {
+        let url = try writeRun("three.csv")
+        var results = try CSV.parse(String(contentsOf: url, encoding: .utf8))
+        let dropped = ["hierarchy", "sweep_parameter", "sweep_value"].map { results[0].firstIndex(of: $0)! }
+        let version = results[0].firstIndex(of: "schema_version")!
+        results = results.enumerated().map { line, record in
+            var record = record.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+            if line > 0 { record[version] = "2" }
+            if line > 0 { record[record.count - 1] = "two.samples.csv" }
+            return record
+        }
+        try Data(results.map(CSV.line).joined().utf8).write(to: folder.appendingPathComponent("two.csv"))
+        let samples = try CSV.parse(String(contentsOf: folder.appendingPathComponent("three.samples.csv"), encoding: .utf8))
+        let oldSamples = samples.map { record in record.enumerated().filter { ![1, 2].contains($0.offset) }.map(\.element) }
+        XCTAssertEqual(oldSamples[0], ["run_id", "strategy", "workload", "variant", "repetition", "ns"])
+        try Data(oldSamples.map(CSV.line).joined().utf8).write(to: folder.appendingPathComponent("two.samples.csv"))
+
+        let two = try ResultsFile(url: folder.appendingPathComponent("two.csv"))
+        XCTAssertTrue(two.rows.allSatisfy { $0.samples?.count == 30 })
+        let comparison = try Comparison.runs(base: two, new: try ResultsFile(url: url), threshold: 0.05, force: false)
+        XCTAssertEqual(comparison.lines.count, 6)
+        XCTAssertTrue(comparison.onlyInBase.isEmpty && comparison.onlyInNew.isEmpty)
+        XCTAssertEqual(comparison.exitCode, 0)
+    }
+
     func testATwiceSlowerMedianIsARegression() throws {
         let base = try ResultsFile(url: writeRun("base.csv"))
         let slower = try ResultsFile(url: writeRun("new.csv", factor: 2, slowed: "enum-entity"))
