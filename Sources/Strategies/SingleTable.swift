@@ -1,262 +1,226 @@
-import Dataset
-import Foundation
+import Generation
+import Models
 import SQLite
 
-/// `single-table`: Core Data's own layout for an entity hierarchy.
-///
-/// `Publication` is the parent entity of `AcademicPaper`, `BlogPost`, `Book` and `WebArticle`, so
-/// all five live in one wide, sparse `ZPUBLICATION` table told apart by `Z_ENT`. Queries are the
-/// ones Core Data issues: no entity filter for the root, `Z_ENT = ?` for a leaf, and the select
-/// list of the whole hierarchy, each row materialised as its concrete class.
-///
-/// Entity numbers: Publication 1, AcademicPaper 2, BlogPost 3, Book 4, WebArticle 5, Tag 6.
-public final class SingleTableStrategy: StorageStrategy {
+/// `single-table`: Core Data's own layout of the model. Each root entity's table holds its whole
+/// hierarchy, rows told apart by `Z_ENT` (`CoreDataSchema` derives it rule for rule), and every
+/// query is the one Core Data issues: its select list, the entity filter after the predicate (none
+/// for a root, `Z_ENT >= ? AND Z_ENT <= ?` for a middle entity, `Z_ENT = ?` for one entity),
+/// `SELECT DISTINCT … JOIN` through a to-many relationship, `COUNT(*)` for a count.
+public final class SingleTable: StorageStrategy {
     public static let name = "single-table"
-    public static let summary = "Core Data's layout: one ZPUBLICATION table for the whole hierarchy, rows told apart by Z_ENT"
+    public static let summary = "Core Data's layout: one table per hierarchy, every sub-entity's columns in it, rows told apart by Z_ENT"
 
-    public static let model = CoreDataModel([
-        .init("Publication",
-              attributes: [.init("uid", .uuid), .init("title", .string), .init("publishDate", .date),
-                           .init("createdate", .date), .init("updatedate", .date)],
-              manyToMany: [.init("tags", destination: "Tag", inverse: "publications")],
-              // Objects are identified by uid (update, delete-cascade find them through this index).
-              uniquenessConstraints: [["uid"]],
-              fetchIndexes: [
-                  // Sort descriptors [publishDate desc, uid desc] (fetch-polymorphic, fetch-page).
-                  .init("byPublishDate", ["publishDate", "uid"]),
-                  // title BEGINSWITH, as a range on the title (search-title).
-                  .init("byTitle", ["title"]),
-              ]),
-        .init("Book", parent: "Publication",
-              attributes: [.init("isbn", .string), .init("pageCount", .integer32)],
-              uniquenessConstraints: [["isbn"]],
-              // Books in a date window (lookup-composite): the (type, publishDate) index.
-              fetchIndexes: [.init("byEntityAndPublishDate", ["entity", "publishDate"])]),
-        .init("AcademicPaper", parent: "Publication",
-              attributes: [.init("paperType", .integer16), .init("doi", .string)]),
-        .init("WebArticle", parent: "Publication",
-              attributes: [.init("url", .string), .init("wordCount", .integer32)]),
-        .init("BlogPost", parent: "Publication",
-              attributes: [.init("url", .string), .init("blogName", .string)]),
-        .init("Tag",
-              attributes: [.init("name", .string)],
-              manyToMany: [.init("publications", destination: "Publication", inverse: "tags")],
-              uniquenessConstraints: [["name"]]),
-    ])
-
-    public static let entityNumbers: [EntityKind: Int64] = Dictionary(uniqueKeysWithValues: EntityKind.allCases.map {
-        ($0, Int64(model.number($0.entityName)))
-    })
-
-    // MARK: SQL (column order is the table's, see CoreDataModel)
-
-    /// The select list Core Data uses for any entity of the hierarchy.
-    static let selectList = """
-        t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZPAPERTYPE, t0.ZPAGECOUNT, t0.ZWORDCOUNT, t0.ZCREATEDATE, \
-        t0.ZPUBLISHDATE, t0.ZUPDATEDATE, t0.ZTITLE, t0.ZDOI, t0.ZBLOGNAME, t0.ZURL, t0.ZISBN, t0.ZURL1, t0.ZUID
-        """
-    public static let fetchAllSQL = "SELECT \(selectList) FROM ZPUBLICATION t0 ORDER BY t0.ZPUBLISHDATE DESC, t0.ZUID DESC"
-    static let fetchNewestSQL = "SELECT \(selectList) FROM ZPUBLICATION t0 ORDER BY t0.ZPUBLISHDATE DESC, t0.ZUID DESC LIMIT ?"
-    static let pageOffsetSQL = fetchAllSQL + " LIMIT ? OFFSET ?"
-    /// Keyset pagination: the rows after `(?1, ?2)` in the same order, read from the same index.
-    static let pageKeysetSQL = """
-        SELECT \(selectList) FROM ZPUBLICATION t0 WHERE (t0.ZPUBLISHDATE, t0.ZUID) < (?1, ?2) \
-        ORDER BY t0.ZPUBLISHDATE DESC, t0.ZUID DESC LIMIT ?3
-        """
-    static let fetchBooksSQL = "SELECT \(selectList) FROM ZPUBLICATION t0 WHERE t0.Z_ENT = ?"
-    /// `ANY tags.name == %@`: Core Data joins through the relationship and adds DISTINCT.
-    static let fetchByTagSQL = """
-        SELECT DISTINCT \(selectList) FROM ZPUBLICATION t0 \
-        JOIN Z_1TAGS t1 ON t0.Z_PK = t1.Z_1PUBLICATIONS JOIN ZTAG t2 ON t2.Z_PK = t1.Z_6TAGS WHERE t2.ZNAME = ?
-        """
-    static let countAllSQL = "SELECT COUNT(*) FROM ZPUBLICATION"
-    static let countEntitySQL = "SELECT COUNT(*) FROM ZPUBLICATION t0 WHERE t0.Z_ENT = ?"
-    static let countTagLinksSQL = "SELECT COUNT(*) FROM Z_1TAGS"
-    static let booksInWindowSQL = """
-        SELECT \(selectList) FROM ZPUBLICATION t0 \
-        WHERE (t0.ZPUBLISHDATE >= ? AND t0.ZPUBLISHDATE < ?) AND t0.Z_ENT = ?
-        """
-    static let bookByISBNSQL = "SELECT \(selectList) FROM ZPUBLICATION t0 WHERE t0.ZISBN = ? AND t0.Z_ENT = ? LIMIT 1"
-    public static let insertTagLinkSQL = "INSERT INTO Z_1TAGS (Z_1PUBLICATIONS, Z_6TAGS) VALUES (?, ?)"
-    /// `title BEGINSWITH %@` as the range `TitlePrefix` describes, served by `Z_Publication_byTitle`.
-    static let titlePrefixSQL = "SELECT \(selectList) FROM ZPUBLICATION t0 WHERE t0.ZTITLE >= ?1 AND t0.ZTITLE < ?2"
-    /// A save that changed `updatedate`: the new value, and `Z_OPT` one higher (found by the uid index).
-    static let touchSQL = "UPDATE ZPUBLICATION SET ZUPDATEDATE = ?1, Z_OPT = Z_OPT + 1 WHERE ZUID = ?2"
-    /// A deleted publication's row, handing back its key for its tag links.
-    static let deleteSQL = "DELETE FROM ZPUBLICATION WHERE ZUID = ? RETURNING Z_PK"
-    /// Nullify: the deleted publication's rows in the join table (its primary key's leading column).
-    static let deleteTagLinksSQL = "DELETE FROM Z_1TAGS WHERE Z_1PUBLICATIONS = ?"
-    static let versionsSQL = "SELECT t0.ZUID, t0.Z_OPT FROM ZPUBLICATION t0 WHERE t0.ZUPDATEDATE = ?"
-
-    /// One INSERT per entity: Z_PK, Z_ENT, Z_OPT, the five shared columns, then the entity's own.
-    public static let insertSQL: [EntityKind: String] = {
-        let shared = "Z_PK, Z_ENT, Z_OPT, ZUID, ZTITLE, ZPUBLISHDATE, ZCREATEDATE, ZUPDATEDATE"
-        let own: [EntityKind: [String]] = [
-            .publication: [], .book: ["ZISBN", "ZPAGECOUNT"], .academicPaper: ["ZPAPERTYPE", "ZDOI"],
-            .webArticle: ["ZURL1", "ZWORDCOUNT"], .blogPost: ["ZURL", "ZBLOGNAME"],
-        ]
-        return own.mapValues { columns in
-            let list = ([shared] + columns).joined(separator: ", ")
-            let marks = Array(repeating: "?", count: 8 + columns.count).joined(separator: ", ")
-            return "INSERT INTO ZPUBLICATION (\(list)) VALUES (\(marks))"
-        }
-    }()
-
-    // MARK: Store
-
+    public let model: Model
     public let database: Database
-    let store: CoreDataStore
+    public let schema: CoreDataSchema
+    private let store: CoreDataStore
+    /// Per concrete entity: its INSERT (Z_PK, Z_ENT, Z_OPT, attributes, to-ones).
+    private var inserts: [Int: String] = [:]
 
-    public init(database: Database) {
+    public init(model: Model, database: Database) throws {
+        self.model = model
         self.database = database
-        store = CoreDataStore(database: database, model: Self.model)
+        schema = CoreDataSchema(model)
+        store = CoreDataStore(database: database, model: model)
+        for entity in model.entities where entity.isConcrete {
+            let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + insertColumns(entity.index)
+            inserts[entity.index] = "INSERT INTO \(schema.table(of: entity.index).name) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        }
     }
 
-    public func createSchema(tags: [TagRecord]) throws {
-        try store.createSchema(strategyName: Self.name)
-        try store.insertTags(tags)
+    public var schemaSQL: [String] { schema.schemaSQL }
+
+    public func createSchema() throws { try store.createSchema(schemaSQL, strategyName: Self.name) }
+
+    /// The attribute columns, then each to-one's key (and entity) column, of an entity's INSERT.
+    private func insertColumns(_ entity: Int) -> [String] {
+        let info = model.entities[entity]
+        return info.attributes.indices.map { schema.column(entity, attributeAt: $0) }
+            + info.toOneRelationships.flatMap { relationship -> [String] in
+                let columns = schema.columns(entity, toOne: relationship.name)!
+                return [columns.key] + (columns.entity.map { [$0] } ?? [])
+            }
     }
 
-    public func insert(_ publications: [GeneratedPublication]) throws {
+    public func insert(_ objects: [ModelObject]) throws {
         try database.transaction {
-            var pk = try store.reservePrimaryKeys("Publication", count: publications.count)
-            let link = try database.cachedStatement(Self.insertTagLinkSQL)
-            for publication in publications {
-                let item = publication.item
-                let insert = try database.cachedStatement(Self.insertSQL[item.kind]!)
-                try insert.bind(pk, at: 1)
-                try insert.bind(Self.entityNumbers[item.kind]!, at: 2)
-                try insert.bind(1, at: 3)
-                try insert.bindShared(item, from: 4)
-                switch item.content {
-                case .publication: break
-                case let .book(isbn, pageCount):
-                    try insert.bind(isbn, at: 9); try insert.bind(Int64(pageCount), at: 10)
-                case let .academicPaper(paperType, doi):
-                    try insert.bind(Int64(paperType), at: 9); try insert.bind(doi, at: 10)
-                case let .webArticle(url, wordCount):
-                    try insert.bind(url, at: 9); try insert.bind(Int64(wordCount), at: 10)
-                case let .blogPost(url, blogName):
-                    try insert.bind(url, at: 9); try insert.bind(blogName, at: 10)
+            var highest: [Int: Int64] = [:]
+            for object in objects { highest[model.entities[object.id.entity].root, default: 0] = max(highest[model.entities[object.id.entity].root] ?? 0, object.id.key) }
+            for (root, key) in highest.sorted(by: { $0.key < $1.key }) { try store.reserveKeys(entityNumber: root + 1, upTo: key) }
+            for object in objects {
+                let entity = model.entities[object.id.entity]
+                let statement = try database.cachedStatement(inserts[entity.index]!)
+                var values: [Value] = [.integer(object.id.key), .integer(Int64(entity.number)), .integer(1)] + object.values
+                for (relationship, destination) in zip(entity.toOneRelationships, object.toOne) {
+                    values.append(destination.map { .integer($0.key) } ?? .null)
+                    if schema.columns(entity.index, toOne: relationship.name)!.entity != nil {
+                        values.append(destination.map { .integer(Int64($0.entity + 1)) } ?? .null)
+                    }
                 }
-                try insert.run()
-                for tag in publication.tagIndexes {
-                    try link.bind(pk, at: 1)
-                    try link.bind(Int64(tag + 1), at: 2)
-                    try link.run()
-                }
-                pk += 1
+                try statement.bind(values: values)
+                try statement.run()
+                try insertLinks(object)
+            }
+        }
+    }
+
+    /// The join-table rows of the many-to-many relationships whose links this object's side generates.
+    private func insertLinks(_ object: ModelObject) throws {
+        let generating = model.entities[object.id.entity].relationships.filter { $0.isManyToMany && $0.generatesLinks }
+        for (relationship, destinations) in zip(generating, object.links) where !destinations.isEmpty {
+            let join = schema.joinTable(relationship)!
+            let (this, other) = join.columns(from: relationship.owner, relationship.name)
+            let statement = try database.cachedStatement("INSERT INTO \(join.name) (\(this), \(other)) VALUES (?, ?)")
+            for destination in destinations {
+                try statement.bind(values: [.integer(object.id.key), .integer(destination.key)])
+                try statement.run()
             }
         }
     }
 
     // MARK: Reads
 
-    /// Materialises a row of `selectList` as its concrete class, switching on `Z_ENT`.
-    static func object(_ row: Statement) -> Publication {
-        let uid = row.uuid(at: 15) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-        let title = row.string(at: 9)
-        let created = Date(timeIntervalSinceReferenceDate: row.double(at: 6))
-        let published = Date(timeIntervalSinceReferenceDate: row.double(at: 7))
-        let updated = Date(timeIntervalSinceReferenceDate: row.double(at: 8))
-        switch row.int64(at: 0) {
-        case 4:
-            return Book(uid: uid, title: title, publishDate: published, createdate: created, updatedate: updated,
-                        isbn: row.string(at: 13), pageCount: Int32(truncatingIfNeeded: row.int64(at: 4)))
-        case 2:
-            return AcademicPaper(uid: uid, title: title, publishDate: published, createdate: created, updatedate: updated,
-                                 paperType: Int16(truncatingIfNeeded: row.int64(at: 3)), doi: row.string(at: 10))
-        case 5:
-            return WebArticle(uid: uid, title: title, publishDate: published, createdate: created, updatedate: updated,
-                              url: row.string(at: 14), wordCount: Int32(truncatingIfNeeded: row.int64(at: 5)))
-        case 3:
-            return BlogPost(uid: uid, title: title, publishDate: published, createdate: created, updatedate: updated,
-                            url: row.string(at: 12), blogName: row.string(at: 11))
-        default:
-            return Publication(uid: uid, title: title, publishDate: published, createdate: created, updatedate: updated)
+    private func sqlWhere(_ request: FetchRequest) -> SQLWhere {
+        let entity = request.entity
+        return SQLWhere(
+            attribute: { "t0." + self.schema.column(entity, attribute: $0)! },
+            toOne: { "t0." + self.schema.columns(entity, toOne: $0)!.key },
+            key: "t0.Z_PK",
+            related: { relationshipName, attribute in self.relatedJoin(entity, relationshipName, attribute) },
+            sort: request.sort.map { ("t0." + self.schema.column(entity, attribute: $0.attribute)!, $0.ascending) })
+    }
+
+    /// Core Data's joins for `ANY relationship.attribute == ?`: through the join table (many-to-many)
+    /// or the destination's foreign key (one-to-many).
+    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String) -> (joins: String, expression: String) {
+        let relationship = model.entities[entity].relationship(name)!
+        let destination = schema.table(of: relationship.destination).name
+        let column = schema.column(relationship.destination, attribute: attribute)!
+        if relationship.isManyToMany {
+            let join = schema.joinTable(relationship)!
+            let (this, other) = join.columns(from: relationship.owner, relationship.name)
+            return ("JOIN \(join.name) t1 ON t0.Z_PK = t1.\(this) JOIN \(destination) t2 ON t2.Z_PK = t1.\(other)", "t2.\(column)")
+        }
+        let inverse = model.inverse(of: relationship)!
+        let key = schema.columns(relationship.destination, toOne: inverse.name)!.key
+        return ("JOIN \(destination) t1 ON t1.\(key) = t0.Z_PK", "t1.\(column)")
+    }
+
+    /// `FROM … WHERE predicate AND entity filter`, the values bound so far in `builder`.
+    private func fromWhere(_ request: FetchRequest, _ builder: inout SQLWhere) -> String {
+        let condition = builder.condition(request.predicate)
+        let filter = schema.entityFilter(request.entity, includesSubentities: request.includesSubentities)
+        let parts = [condition, filter?.sql].compactMap { $0 }
+        builder.appendValues((filter?.values ?? []).map { .integer($0) })
+        let table = schema.table(of: request.entity).name
+        let joins = builder.joinClause
+        return "FROM \(table) t0\(joins)" + (parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND "))
+    }
+
+    public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
+        var builder = sqlWhere(request)
+        let (list, positions) = schema.selectList(request.entity)
+        let from = fromWhere(request, &builder)
+        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
+        let tail = builder.orderBy + builder.page(request)
+        return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: builder.values,
+                             decoder: decoder(request.entity, positions))
+    }
+
+    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
+        var builder = sqlWhere(request)
+        let from = fromWhere(request, &builder)
+        let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
+        // Core Data counts a whole table without an alias.
+        if request.predicate == .all, schema.entityFilter(request.entity, includesSubentities: request.includesSubentities) == nil {
+            return PreparedQuery(sql: "SELECT COUNT(*) FROM \(schema.table(of: request.entity).name)", values: [], decoder: nil)
+        }
+        return PreparedQuery(sql: "SELECT \(count) \(from)", values: builder.values, decoder: nil)
+    }
+
+    /// Materialises a row of `selectList(entity)` as its concrete entity, switching on `Z_ENT`.
+    private func decoder(_ entity: Int, _ positions: [String: Int32]) -> RowDecoder {
+        let table = schema.table(of: entity)
+        let hasHierarchy = model.entities[table.root].hasSubentities
+        struct Shape { var values: [(Int32, AttributeType.Storage)]; var toOne: [(key: Int32, entity: Int32?, destination: Int)] }
+        var shapes: [Int: Shape] = [:]
+        for concrete in model.concreteEntities(in: model.entities[entity].subtree) {
+            let info = model.entities[concrete]
+            shapes[concrete + 1] = Shape(
+                values: info.attributes.enumerated().map { position, attribute in
+                    (positions[schema.column(concrete, attributeAt: position)]!, attribute.type.storage)
+                },
+                toOne: info.toOneRelationships.map { relationship in
+                    let columns = schema.columns(concrete, toOne: relationship.name)!
+                    return (positions[columns.key]!, columns.entity.map { positions[$0]! }, relationship.destination)
+                })
+        }
+        let only = Int64(entity + 1)
+        return RowDecoder { row in
+            let number = hasHierarchy ? row.int64(at: 0) : only
+            guard let shape = shapes[Int(number)] else {
+                throw CorruptRow("a row of \(table.name) has Z_ENT \(number), which is no concrete entity of the fetched subtree")
+            }
+            return ModelObject(
+                id: ObjectID(entity: Int(number) - 1, key: row.int64(at: 1)),
+                values: shape.values.map { row.value(at: $0.0, as: $0.1) },
+                toOne: shape.toOne.map { column in
+                    row.isNull(at: column.key) ? nil
+                        : ObjectID(entity: column.entity.map { Int(row.int64(at: $0)) - 1 } ?? column.destination, key: row.int64(at: column.key))
+                })
         }
     }
 
-    private func fetch(_ sql: String, _ values: [(any SQLiteBindable)?] = []) throws -> [Publication] {
-        try database.fetch(sql, values, row: Self.object)
+    // MARK: Writes
+
+    public func update(_ objects: [ObjectVersion], attribute: String, value: Value) throws -> Int {
+        try database.transaction {
+            var changed = 0
+            for object in objects {
+                let table = schema.table(of: object.id.entity).name
+                let column = schema.column(object.id.entity, attribute: attribute)!
+                changed += try database.write("UPDATE \(table) SET \(column) = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+                                              [value, .integer(object.version + 1), .integer(object.id.key), .integer(object.version)])
+            }
+            return changed
+        }
     }
 
-    public func fetchAll() throws -> [Publication] { try fetch(Self.fetchAllSQL) }
-
-    public func fetchNewest(limit: Int) throws -> [Publication] { try fetch(Self.fetchNewestSQL, [limit]) }
-
-    public func fetchPage(offset: Int, limit: Int) throws -> [Publication] { try fetch(Self.pageOffsetSQL, [limit, offset]) }
-
-    public func fetchPage(after cursor: PageCursor, limit: Int) throws -> [Publication] {
-        try fetch(Self.pageKeysetSQL, cursor.values(limit: limit))
+    public func versions(_ objects: [ObjectID]) throws -> [Int64?] {
+        try objects.map { object in
+            try database.rows("SELECT Z_OPT FROM \(schema.table(of: object.entity).name) WHERE Z_PK = ?", [.integer(object.key)]) { $0.int64(at: 0) }.first
+        }
     }
 
-    public func fetchBooks() throws -> [Publication] { try fetch(Self.fetchBooksSQL, [Self.entityNumbers[.book]!]) }
-
-    public func fetchPublications(taggedWith name: String) throws -> [Publication] { try fetch(Self.fetchByTagSQL, [name]) }
-
-    public func countAll() throws -> Int { try database.count(Self.countAllSQL) }
-
-    public func countBooks() throws -> Int {
-        try database.count(Self.countEntitySQL, [Self.entityNumbers[.book]!])
+    public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
+        let table = schema.table(of: entity).name
+        var related: [String] = []
+        var clear: [[String]] = []
+        for relationship in model.entities[entity].relationships {
+            let destination = schema.table(of: relationship.destination).name
+            if !relationship.toMany {
+                let key = schema.columns(entity, toOne: relationship.name)!.key
+                related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(table) t0 JOIN \(destination) t1 ON t1.Z_PK = t0.\(key) WHERE t0.Z_PK = ?1")
+                clear.append([])
+            } else if relationship.isManyToMany {
+                let join = schema.joinTable(relationship)!
+                let (this, other) = join.columns(from: relationship.owner, relationship.name)
+                related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(join.name) j JOIN \(destination) t1 ON t1.Z_PK = j.\(other) WHERE j.\(this) = ?1")
+                clear.append(["DELETE FROM \(join.name) WHERE \(this) = ?1"])
+            } else {
+                let inverse = model.inverse(of: relationship)!
+                let columns = schema.columns(relationship.destination, toOne: inverse.name)!
+                related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(destination) t1 WHERE t1.\(columns.key) = ?1")
+                let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
+                clear.append(["UPDATE \(destination) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"])
+            }
+        }
+        return DeleteStatements(related: related, clear: clear, delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
     }
 
-    /// One count fetch per entity with `includesSubentities = NO`.
-    public func countByType() throws -> [Int] {
-        try EntityKind.allCases.map { try database.count(Self.countEntitySQL, [Self.entityNumbers[$0]!]) }
-    }
-
-    /// The one join table `Z_1TAGS` holds every publication's links, whatever its entity.
-    public func countTagLinks() throws -> Int { try database.count(Self.countTagLinksSQL) }
-
-    public func books(publishedIn range: Range<Date>) throws -> [Publication] {
-        try fetch(Self.booksInWindowSQL, [
-            range.lowerBound.timeIntervalSinceReferenceDate, range.upperBound.timeIntervalSinceReferenceDate,
-            Self.entityNumbers[.book]!,
-        ])
-    }
-
-    public func book(isbn: String) throws -> Publication? {
-        try fetch(Self.bookByISBNSQL, [isbn, Self.entityNumbers[.book]!]).first
-    }
-
-    public func publications(titlePrefix prefix: TitlePrefix) throws -> [Publication] {
-        try fetch(Self.titlePrefixSQL, prefix.values)
-    }
-
-    public func touch(uids: [UUID], updatedate: Date) throws -> Int {
-        try database.touch([Self.touchSQL], uids: uids, updatedate: updatedate)
-    }
-
-    public func delete(uids: [UUID]) throws -> Int {
-        try database.delete([(Self.deleteSQL, Self.deleteTagLinksSQL)], uids: uids)
-    }
-
-    public func versions(updatedAt updatedate: Date) throws -> [RowVersion] {
-        try database.fetch(Self.versionsSQL, [updatedate.timeIntervalSinceReferenceDate], row: RowVersion.read)
-    }
-
-    public func workloadQueries(_ sample: QuerySample) -> [WorkloadQuery] {
-        let book = Self.entityNumbers[.book]!
-        return [
-            WorkloadQuery(workload: "fetch-polymorphic", sql: Self.fetchAllSQL, values: []),
-            WorkloadQuery(workload: "fetch-page", sql: Self.fetchNewestSQL, values: [50]),
-            WorkloadQuery(workload: "page-offset", sql: Self.pageOffsetSQL, values: [50, sample.offset]),
-            WorkloadQuery(workload: "page-keyset", sql: Self.pageKeysetSQL, values: sample.cursor.values(limit: 50)),
-            WorkloadQuery(workload: "fetch-leaf", sql: Self.fetchBooksSQL, values: [book]),
-            WorkloadQuery(workload: "fetch-by-tag", sql: Self.fetchByTagSQL, values: [sample.tagName]),
-            WorkloadQuery(workload: "count-all", sql: Self.countAllSQL, values: []),
-            WorkloadQuery(workload: "count-leaf", sql: Self.countEntitySQL, values: [book]),
-            // One statement for every entity's count, with that entity's number bound.
-            WorkloadQuery(workload: "count-by-type", sql: Self.countEntitySQL, values: [Self.entityNumbers[.publication]!]),
-            WorkloadQuery(workload: "lookup-composite", sql: Self.booksInWindowSQL, values: [
-                sample.window.lowerBound.timeIntervalSinceReferenceDate, sample.window.upperBound.timeIntervalSinceReferenceDate, book,
-            ]),
-            WorkloadQuery(workload: "lookup-attribute", sql: Self.bookByISBNSQL, values: [sample.isbn, book]),
-            WorkloadQuery(workload: "search-title", sql: Self.titlePrefixSQL, values: sample.titlePrefix.values),
-            WorkloadQuery(workload: "delete-cascade", sql: Self.deleteSQL, values: [sample.uid]),
-            WorkloadQuery(workload: "delete-cascade", sql: Self.deleteTagLinksSQL, values: [1]),
-            WorkloadQuery(workload: "update", sql: Self.touchSQL, values: [sample.updatedate, sample.uid]),
-        ]
+    public func countLinks(_ relationship: Model.Relationship) throws -> Int {
+        guard let join = schema.joinTable(relationship) else { return 0 }
+        return try database.number(PreparedQuery(sql: "SELECT COUNT(*) FROM \(join.name)", values: [], decoder: nil))
     }
 }

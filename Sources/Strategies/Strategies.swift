@@ -1,20 +1,11 @@
-/// The registry of strategies: the only place that lists them.
+/// The registry: every strategy the suite measures, in the order tables and charts show them.
+/// The first is the baseline every ratio is taken against.
 public enum Strategies {
-    /// Every strategy, in the order tables and CSVs show them; the first is the baseline ratios refer to.
-    public static var all: [any StorageStrategy.Type] { [
-        SingleTableStrategy.self,
-        TablePerEntityStrategy.self,
-        EnumEntityStrategy.self,
-        JoinedStrategy.self,
-        JSONEntityStrategy.self,
-    ] }
-
-    /// The strategy ratios are computed against.
-    public static var baseline: any StorageStrategy.Type { all[0] }
+    public static let all: [any StorageStrategy.Type] = [
+        SingleTable.self,
+    ]
 
     public static var names: [String] { all.map { $0.name } }
-
-    public static func named(_ name: String) -> (any StorageStrategy.Type)? {
-        all.first { $0.name == name }
-    }
+    public static var baseline: any StorageStrategy.Type { all[0] }
+    public static func named(_ name: String) -> (any StorageStrategy.Type)? { all.first { $0.name == name } }
 }

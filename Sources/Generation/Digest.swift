@@ -48,35 +48,6 @@ public protocol Digestible {
     func digest(into hasher: inout StableHasher)
 }
 
-extension PublicationItem: Digestible {
-    /// Kind, uid, title, the three dates, then the kind's own fields in declaration order.
-    public func digest(into hasher: inout StableHasher) {
-        hasher.combine(kind.rawValue)
-        hasher.combine(uid)
-        hasher.combine(title)
-        hasher.combine(publishDate.timeIntervalSinceReferenceDate)
-        hasher.combine(createdate.timeIntervalSinceReferenceDate)
-        hasher.combine(updatedate.timeIntervalSinceReferenceDate)
-        switch content {
-        case .publication: break
-        case let .book(isbn, pageCount):
-            hasher.combine(isbn); hasher.combine(Int(pageCount))
-        case let .academicPaper(paperType, doi):
-            hasher.combine(Int(paperType)); hasher.combine(doi)
-        case let .webArticle(url, wordCount):
-            hasher.combine(url); hasher.combine(Int(wordCount))
-        case let .blogPost(url, blogName):
-            hasher.combine(url); hasher.combine(blogName)
-        }
-    }
-}
-
-extension Publication: Digestible {
-    /// The same bytes as the equivalent `PublicationItem`, so that strategies that materialise
-    /// classes and strategies that materialise enums produce comparable digests.
-    public func digest(into hasher: inout StableHasher) { item.digest(into: &hasher) }
-}
-
 extension Int: Digestible {
     public func digest(into hasher: inout StableHasher) { hasher.combine(self) }
 }

@@ -1,0 +1,195 @@
+import Foundation
+import Models
+
+/// Generates a model's objects as streams, one per root hierarchy: object `j` of a hierarchy
+/// depends only on the seed, the model and `j`, so memory does not grow with the scale and any
+/// object can be made on its own. Its key (`Z_PK` in every store) is `j + 1`.
+///
+/// Within a hierarchy, objects of every concrete entity are interleaved: object `j` takes slot
+/// `(a·j + c) mod n` of the concrete entities' consecutive slot ranges (entity-number order, `a`
+/// coprime with `n`), so every prefix of the stream mixes the types while each entity gets
+/// exactly its rows. Because a subtree's concrete entities are consecutive in entity-number
+/// order, "an object of entity E or its sub-entities" is a contiguous range of slots, which
+/// makes a relationship's random destination one draw and one inversion of the permutation.
+public struct ObjectGenerator: Sendable {
+    public let model: Model
+    public let seed: UInt64
+    private let hierarchies: [Int: Stream]
+    /// Per entity: the value maker of each attribute.
+    private let makers: [[ValueMaker]]
+
+    struct Stream: Sendable {
+        /// Concrete entities of the hierarchy, in entity-number order, and the first slot of each.
+        let entities: [Int]
+        let starts: [Int]
+        let count: Int
+        let multiplier: Int
+        let inverse: Int
+        let offset: Int
+
+        init(model: Model, root: Int, seed: UInt64) {
+            entities = model.concreteEntities(in: model.entities[root].subtree)
+            var starts = [0]
+            for entity in entities { starts.append(starts.last! + model.entities[entity].rows) }
+            self.starts = starts
+            count = starts.last!
+            var multiplier = max(1, Int(Double(count) * 0.618_033_988_75))
+            while Self.gcd(multiplier, max(count, 1)) != 1 { multiplier += 1 }
+            self.multiplier = multiplier
+            inverse = count > 1 ? Self.modularInverse(multiplier, count) : 0
+            offset = count > 0 ? Int(seed % UInt64(count)) : 0
+        }
+
+        static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+
+        static func modularInverse(_ a: Int, _ n: Int) -> Int {
+            var (t, newT, r, newR) = (0, 1, n, a % n)
+            while newR != 0 {
+                let q = r / newR
+                (t, newT) = (newT, t - q * newT)
+                (r, newR) = (newR, r - q * newR)
+            }
+            return t < 0 ? t + n : t
+        }
+
+        func slot(_ position: Int) -> Int { (multiplier * position % count + offset) % count }
+        func position(ofSlot slot: Int) -> Int { count > 1 ? inverse * ((slot - offset + count) % count) % count : 0 }
+
+        /// Index in `entities` of the entity that owns `slot`.
+        func entityIndex(ofSlot slot: Int) -> Int {
+            var low = 0, high = entities.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if starts[middle] <= slot { low = middle } else { high = middle - 1 }
+            }
+            return low
+        }
+
+        /// The slots of the objects of a subtree (its concrete entities are consecutive).
+        func slots(of subtree: ClosedRange<Int>) -> Range<Int> {
+            guard let first = entities.firstIndex(where: subtree.contains) else { return 0 ..< 0 }
+            let last = entities.lastIndex(where: subtree.contains)!
+            return starts[first] ..< starts[last + 1]
+        }
+    }
+
+    public init(_ model: Model, seed: UInt64) {
+        self.model = model
+        self.seed = seed
+        hierarchies = Dictionary(uniqueKeysWithValues: model.roots.map { ($0, Stream(model: model, root: $0, seed: seed)) })
+        makers = model.entities.map { entity in
+            entity.attributes.enumerated().map { position, attribute in
+                ValueMaker(attribute, unique: model.isUnique(attribute.name, of: entity.attributeOwners[position]))
+            }
+        }
+    }
+
+    /// Objects in the hierarchy of `root`.
+    public func count(root: Int) -> Int { hierarchies[root]!.count }
+    /// Objects in the whole model.
+    public var totalCount: Int { model.roots.reduce(0) { $0 + count(root: $1) } }
+
+    /// The concrete entity of object `position` of the hierarchy of `root`.
+    public func entity(root: Int, at position: Int) -> Int {
+        let stream = hierarchies[root]!
+        return stream.entities[stream.entityIndex(ofSlot: stream.slot(position))]
+    }
+
+    /// The object at `position` (0-based) of the hierarchy of `root`; its key is `position + 1`.
+    public func object(root: Int, at position: Int) -> ModelObject {
+        let stream = hierarchies[root]!
+        precondition((0 ..< stream.count).contains(position), "object \(position) is outside 0..<\(stream.count)")
+        let entityIndex = stream.entities[stream.entityIndex(ofSlot: stream.slot(position))]
+        let entity = model.entities[entityIndex]
+        let key = Int64(position + 1)
+        var rng = SplitMix64(seed: seed, stream: UInt64(root) << 40 ^ UInt64(position))
+        let values = makers[entityIndex].map { $0.make(key: key, &rng) }
+        var toOne: [ObjectID?] = []
+        var links: [[ObjectID]] = []
+        for relationship in entity.relationships {
+            if !relationship.toMany {
+                if relationship.nullShare > 0, rng.nextUnit() < relationship.nullShare { toOne.append(nil); continue }
+                toOne.append(destination(of: relationship, &rng))
+            } else if relationship.isManyToMany, relationship.generatesLinks {
+                var counter = SplitMix64(seed: seed, stream: UInt64(root) << 40 ^ UInt64(position) ^ 0x5EED_11C5 << 44)
+                let count = linkCount(relationship, &counter)
+                var chosen: [ObjectID] = []
+                var attempts = 0
+                while chosen.count < count, attempts < 50 * count {
+                    attempts += 1
+                    if let target = destination(of: relationship, &rng), !chosen.contains(target) { chosen.append(target) }
+                }
+                links.append(chosen)
+            }
+        }
+        return ModelObject(id: ObjectID(entity: entityIndex, key: key), values: values, toOne: toOne, links: links)
+    }
+
+    public func objects(root: Int, _ range: Range<Int>) -> [ModelObject] { range.map { object(root: root, at: $0) } }
+
+    /// The destinations a many-to-many relationship can reach: every object of its destination's subtree.
+    public func destinationCount(_ relationship: Model.Relationship) -> Int {
+        let destination = model.entities[relationship.destination]
+        return hierarchies[destination.root]!.slots(of: destination.subtree).count
+    }
+
+    /// How many links the generating side gives one object (capped by the destinations there are).
+    private func linkCount(_ relationship: Model.Relationship, _ rng: inout SplitMix64) -> Int {
+        let span = relationship.count.max - relationship.count.min + 1
+        return min(destinationCount(relationship), relationship.count.min + Int(rng.next() % UInt64(span)))
+    }
+
+    /// A random object of the relationship's destination subtree: uniform, or Zipf-popular by slot rank.
+    private func destination(of relationship: Model.Relationship, _ rng: inout SplitMix64) -> ObjectID? {
+        let destination = model.entities[relationship.destination]
+        let stream = hierarchies[destination.root]!
+        let slots = stream.slots(of: destination.subtree)
+        guard !slots.isEmpty else { return nil }
+        let rank = Self.rank(rng.nextUnit(), of: slots.count, exponent: relationship.popularity)
+        let slot = slots.lowerBound + rank
+        let position = stream.position(ofSlot: slot)
+        return ObjectID(entity: stream.entities[stream.entityIndex(ofSlot: slot)], key: Int64(position + 1))
+    }
+
+    /// The popularity rank (0 most popular) for a uniform `unit`: uniform when `exponent` is 0, else
+    /// the inverse of the continuous Zipf (power-law) distribution over `1 ... n`.
+    static func rank(_ unit: Double, of n: Int, exponent: Double) -> Int {
+        guard exponent > 0, n > 1 else { return min(n - 1, Int(unit * Double(n))) }
+        let x: Double
+        if abs(exponent - 1) < 1e-9 {
+            x = exp(unit * log(Double(n) + 1))
+        } else {
+            let a = 1 - exponent
+            x = pow(unit * (pow(Double(n) + 1, a) - 1) + 1, 1 / a)
+        }
+        return min(n - 1, max(0, Int(x) - 1))
+    }
+
+    /// The rank of the most popular and the least popular destination of a relationship.
+    public func popularDestination(_ relationship: Model.Relationship) -> ObjectID? { destinationAt(rank: 0, relationship) }
+    public func rareDestination(_ relationship: Model.Relationship) -> ObjectID? {
+        destinationAt(rank: destinationCount(relationship) - 1, relationship)
+    }
+
+    private func destinationAt(rank: Int, _ relationship: Model.Relationship) -> ObjectID? {
+        let destination = model.entities[relationship.destination]
+        let stream = hierarchies[destination.root]!
+        let slots = stream.slots(of: destination.subtree)
+        guard rank >= 0, rank < slots.count else { return nil }
+        let slot = slots.lowerBound + rank
+        return ObjectID(entity: stream.entities[stream.entityIndex(ofSlot: slot)], key: Int64(stream.position(ofSlot: slot) + 1))
+    }
+
+    /// The object with this identity (it must exist).
+    public func object(_ id: ObjectID) -> ModelObject { object(root: model.entities[id.entity].root, at: Int(id.key) - 1) }
+
+    /// Every object, hierarchy by hierarchy in entity-number order of the roots, in batches of `size`
+    /// (a batch never spans two hierarchies).
+    public func batches(of size: Int) -> some Sequence<[ModelObject]> {
+        precondition(size > 0)
+        let ranges = model.roots.flatMap { root in
+            stride(from: 0, to: count(root: root), by: size).map { (root, $0 ..< min($0 + size, count(root: root))) }
+        }
+        return ranges.lazy.map { self.objects(root: $0.0, $0.1) }
+    }
+}

@@ -1,0 +1,8 @@
+/// How many destinations the generating side of a to-many relationship links each object to:
+/// uniformly `min ... max`. In JSON: `"count": { "min": 0, "max": 5 }`.
+public struct FanOut: Codable, Equatable, Sendable {
+    public var min: Int
+    public var max: Int
+    public init(min: Int, max: Int) { self.min = min; self.max = max }
+    public static let `default` = FanOut(min: 0, max: 5)
+}

@@ -1,0 +1,61 @@
+/// A compound fetch index. Each element is a property (attribute or to-one relationship) or
+/// `entity` (the entity column, `Z_ENT`), ascending unless it says `desc`.
+/// In JSON: `{ "name": "byPublishDate", "elements": ["publishDate desc", "uid desc"] }`.
+public struct FetchIndex: Codable, Equatable, Sendable {
+    public struct Element: Equatable, Sendable, CustomStringConvertible {
+        /// The property's name, or `nil` for the entity element.
+        public var property: String?
+        public var ascending: Bool
+        public init(property: String?, ascending: Bool = true) { self.property = property; self.ascending = ascending }
+        public static func entity(ascending: Bool = true) -> Element { Element(property: nil, ascending: ascending) }
+
+        /// `title`, `publishDate desc`, `entity`.
+        public init?(text: String) {
+            let parts = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            guard (1 ... 2).contains(parts.count) else { return nil }
+            if parts.count == 2 {
+                switch parts[1].lowercased() {
+                case "asc", "ascending": ascending = true
+                case "desc", "descending": ascending = false
+                default: return nil
+                }
+            } else {
+                ascending = true
+            }
+            property = parts[0] == "entity" ? nil : parts[0]
+        }
+
+        public var description: String { (property ?? "entity") + (ascending ? "" : " desc") }
+    }
+
+    public var name: String
+    public var elements: [Element]
+
+    public init(_ name: String, _ elements: [Element]) { self.name = name; self.elements = elements }
+
+    /// `FetchIndex("byTitle", "title")`, `FetchIndex("byDate", "publishDate desc", "uid desc")`.
+    public init(_ name: String, _ elements: String...) {
+        self.init(name, elements.map { Element(text: $0)! })
+    }
+
+    enum CodingKeys: String, CodingKey { case name, elements }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        let texts = try c.decode([String].self, forKey: .elements)
+        elements = try texts.map { text in
+            guard let element = Element(text: text) else {
+                throw DecodingError.dataCorruptedError(forKey: .elements, in: c, debugDescription:
+                    "element '\(text)' must be a property name or 'entity', optionally followed by 'asc' or 'desc'")
+            }
+            return element
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(elements.map(\.description), forKey: .elements)
+    }
+}

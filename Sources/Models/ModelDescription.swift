@@ -1,0 +1,97 @@
+import Foundation
+
+/// A Core Data model to benchmark, described as data: entities (any depth of inheritance, abstract
+/// or concrete, with their own row counts), attributes of Core Data's types, relationships with
+/// inverses and delete rules, uniqueness constraints and fetch indexes. `Model` validates it and
+/// derives what every strategy and workload reads (entity numbers, inherited properties, …).
+///
+/// `bench run --preset NAME` picks one of `ModelPresets`; `bench run --model FILE` reads one from
+/// JSON (see the README's "The model language"):
+///
+/// ```json
+/// { "name": "shop",
+///   "entities": [
+///     { "name": "Product", "abstract": true,
+///       "attributes": [ { "name": "uid", "type": "uuid" }, { "name": "title", "type": "string" } ],
+///       "uniquenessConstraints": [ ["uid"] ] },
+///     { "name": "Physical", "parent": "Product", "rows": 6000, "attributes": [ { "name": "weight", "type": "double" } ] },
+///     { "name": "Digital", "parent": "Product", "rows": 4000, "attributes": [ { "name": "url", "type": "uri" } ] } ] }
+/// ```
+public struct ModelDescription: Codable, Equatable, Sendable {
+    public var name: String
+    /// One line for `bench list`.
+    public var summary: String?
+    public var entities: [EntityDescription]
+    /// The entity `fetch-leaf` and `count-leaf` read (default: the concrete leaf of the main
+    /// hierarchy with the most objects).
+    public var leaf: String?
+    /// The middle entity `fetch-branch` and `count-branch` read (default: the first entity of the
+    /// main hierarchy that has both a parent and sub-entities).
+    public var branch: String?
+    /// The sort descriptors of the ordered reads of the main hierarchy (`fetch-polymorphic`,
+    /// `fetch-page`, `page-offset`, `page-keyset`): attributes of its root, each `asc` or `desc`,
+    /// the last one unique. Default: the root's first single-attribute uniqueness constraint, ascending.
+    public var order: [String]?
+
+    public init(name: String, summary: String? = nil, entities: [EntityDescription], leaf: String? = nil, branch: String? = nil,
+                order: [String]? = nil) {
+        self.name = name; self.summary = summary; self.entities = entities; self.leaf = leaf; self.branch = branch; self.order = order
+    }
+
+    /// Reads a description from a JSON file; every problem is one line naming the file.
+    public static func load(path: String) throws -> ModelDescription {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw ModelError("the model file \(path) does not exist; give the path of a JSON model description")
+        }
+        if isFolder.boolValue { throw ModelError("\(path) is a folder; give the path of a JSON model description") }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ModelError("cannot read the model file \(path): permission denied or not a regular file")
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do { data = try handle.readToEnd() ?? Data() }
+        catch { throw ModelError("cannot read the model file \(path): \((error as NSError).localizedDescription)") }
+        guard data.count <= 16 << 20 else { throw ModelError("the model file \(path) is larger than 16 MiB; is it a model description?") }
+        do { return try JSONDecoder().decode(ModelDescription.self, from: data) }
+        catch let error as DecodingError { throw ModelError("\(path) is not a model description: \(Self.explain(error))") }
+        catch { throw ModelError("\(path) is not a model description: \(error.localizedDescription)") }
+    }
+
+    /// The description as pretty JSON, keys sorted.
+    public var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+
+    static func explain(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
+            return keys.isEmpty ? "the top level" : String(keys.drop { $0 == "." })
+        }
+        switch error {
+        case let .keyNotFound(key, context): return "\(path(context)) lacks \"\(key.stringValue)\""
+        case let .typeMismatch(type, context):
+            return "\(path(context)) must be \(Self.typeName(type)): \(context.debugDescription)"
+        case let .valueNotFound(type, context): return "\(path(context)) must be \(Self.typeName(type)), not null"
+        case let .dataCorrupted(context):
+            if context.codingPath.isEmpty {
+                let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+                return "not valid JSON" + (underlying.map { " (\($0))" } ?? "")
+            }
+            return "\(path(context)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is Int.Type: "a whole number"
+        case is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        case is String.Type: "a string"
+        default: "\(type)".lowercased().contains("array") ? "a list" : "an object"
+        }
+    }
+}

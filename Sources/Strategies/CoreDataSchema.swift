@@ -1,0 +1,265 @@
+import Models
+
+/// The relational model Core Data derives from a managed object model (its `NSSQLModel`), rule
+/// for rule, and the DDL it writes. `single-table` is this layout of the model itself; other
+/// strategies build a differently shaped model (flattened, one enum entity) and take this
+/// layout of theirs. The rules and their evidence are in the README ("Core Data's layout"):
+///
+/// - only a root entity gets a table, `Z` + its name upper-cased, holding the columns of its
+///   whole hierarchy; rows start `Z_PK, Z_ENT, Z_OPT`;
+/// - the root's column list is built entity by entity in entity-number order, each entity's
+///   attributes by name, then its to-one relationships by name (each a foreign key `ZNAME`, then
+///   `Z<n>_NAME` holding the destination's entity number when the destination has
+///   sub-entities); a name taken earlier in the hierarchy gets a counting suffix (`ZURL1`);
+/// - the table's columns are that list sorted, stably, by type group: INTEGER (integers,
+///   booleans, to-ones), FLOAT and TIMESTAMP, DECIMAL, VARCHAR, UUID and URI, binary BLOB;
+/// - a many-to-many pair gets one join table, named from the side met first when every entity
+///   (sub-entities inheriting) is walked in case-insensitive name order;
+/// - indexes: `<TABLE>_Z_ENT_INDEX` on a root with sub-entities, `<TABLE>_<COLUMN>_INDEX` on
+///   every foreign key, `Z_<Entity>_UNIQUE_<a>_<b>` for a uniqueness constraint and
+///   `Z_<Entity>_<name>` for a fetch index (`COLLATE BINARY ASC|DESC` on every column), the
+///   reversed pair of every join table; then `Z_PRIMARYKEY`, `Z_METADATA`, `Z_MODELCACHE`.
+public struct CoreDataSchema: Sendable {
+    public let model: Model
+
+    /// A column of a root's table.
+    public struct Column: Sendable, Equatable {
+        public enum Role: Sendable, Equatable {
+            /// Attribute number `index` of the entity's `attributes`.
+            case attribute(Int)
+            /// The foreign key of a to-one relationship.
+            case foreignKey(String)
+            /// The destination's entity number of a to-one relationship whose destination has sub-entities.
+            case foreignEntity(String)
+        }
+        public let name: String
+        public let sqlType: String
+        /// The entity that declares the property.
+        public let entity: Int
+        public let role: Role
+        let group: Int
+    }
+
+    /// A root's table: its name, its columns in fetch order (entity by entity) and in table order.
+    public struct Table: Sendable {
+        public let name: String
+        public let root: Int
+        public let fetchOrder: [Column]
+        public let tableOrder: [Column]
+    }
+
+    /// A many-to-many join table.
+    public struct JoinTable: Sendable, Equatable {
+        public let name: String
+        /// The side that names the table: its declaring entity, its relationship and its column.
+        public let first: (entity: Int, relationship: String, column: String)
+        public let second: (entity: Int, relationship: String, column: String)
+
+        public static func == (a: JoinTable, b: JoinTable) -> Bool {
+            a.name == b.name && a.first.column == b.first.column && a.second.column == b.second.column
+        }
+
+        /// (this side's column, the other side's column) for `relationship` declared by `entity`.
+        public func columns(from entity: Int, _ relationship: String) -> (this: String, other: String) {
+            first.entity == entity && first.relationship == relationship ? (first.column, second.column) : (second.column, first.column)
+        }
+    }
+
+    public let tables: [Int: Table]
+    public let joinTables: [JoinTable]
+    /// Per entity: the column of each of its attributes (inherited ones resolve to the ancestor's column).
+    private let attributeColumns: [[String]]
+    /// Per entity and to-one relationship name: the foreign key column and the entity column (if any).
+    private let toOneColumns: [[String: (key: String, entity: String?)]]
+
+    public init(_ model: Model) {
+        self.model = model
+        var tables: [Int: Table] = [:]
+        var attributeColumns = model.entities.map { Array(repeating: "", count: $0.attributes.count) }
+        var toOneColumns = Array(repeating: [String: (key: String, entity: String?)](), count: model.entities.count)
+        for root in model.roots {
+            var used: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+            func unique(_ base: String) -> String {
+                var name = base
+                var suffix = 1
+                while used.contains(name) { name = base + String(suffix); suffix += 1 }
+                used.insert(name)
+                return name
+            }
+            var columns: [Column] = []
+            for index in model.entities[root].subtree {
+                let entity = model.entities[index]
+                let own = entity.attributes.indices.filter { entity.attributeOwners[$0] == index }
+                for position in own.sorted(by: { entity.attributes[$0].name < entity.attributes[$1].name }) {
+                    let attribute = entity.attributes[position]
+                    let name = unique("Z" + attribute.name.uppercased())
+                    columns.append(Column(name: name, sqlType: attribute.type.sqlType, entity: index, role: .attribute(position),
+                                          group: attribute.type.columnGroup))
+                    for descendant in entity.subtree { attributeColumns[descendant][position] = name }
+                }
+                for relationship in entity.ownRelationships.filter({ !$0.toMany }).sorted(by: { $0.name < $1.name }) {
+                    let key = unique("Z" + relationship.name.uppercased())
+                    columns.append(Column(name: key, sqlType: "INTEGER", entity: index, role: .foreignKey(relationship.name), group: 0))
+                    var entityColumn: String?
+                    if model.entities[relationship.destination].hasSubentities {
+                        let name = unique("Z\(relationship.destination + 1)_" + relationship.name.uppercased())
+                        columns.append(Column(name: name, sqlType: "INTEGER", entity: index, role: .foreignEntity(relationship.name), group: 0))
+                        entityColumn = name
+                    }
+                    for descendant in entity.subtree { toOneColumns[descendant][relationship.name] = (key, entityColumn) }
+                }
+            }
+            // A stable sort by type group keeps the fetch order within each group.
+            let tableOrder = columns.enumerated().sorted { ($0.element.group, $0.offset) < ($1.element.group, $1.offset) }.map(\.element)
+            tables[root] = Table(name: "Z" + model.entities[root].name.uppercased(), root: root, fetchOrder: columns, tableOrder: tableOrder)
+        }
+        self.tables = tables
+        self.attributeColumns = attributeColumns
+        self.toOneColumns = toOneColumns
+
+        // Join tables: walk every entity in case-insensitive name order; the first many-to-many
+        // side met for a pair names the table after its declaring entity's number.
+        var joins: [JoinTable] = []
+        var named = Set<String>()
+        var usedJoinColumns: [Int: Set<String>] = [:]
+        for index in model.entities.indices.sorted(by: { Model.nameOrder(model.entities[$0].name, model.entities[$1].name) }) {
+            for relationship in model.entities[index].relationships where relationship.isManyToMany {
+                guard let inverse = model.inverse(of: relationship) else { continue }
+                let pair = [("\(relationship.owner)", relationship.name), ("\(inverse.owner)", inverse.name)]
+                    .map { "\($0.0).\($0.1)" }.sorted().joined(separator: "|")
+                guard named.insert(pair).inserted else { continue }
+                func column(_ side: Model.Relationship, _ other: Model.Relationship) -> String {
+                    let root = model.entities[side.owner].root
+                    let base = "Z_\(side.owner + 1)" + other.name.uppercased()
+                    var name = base
+                    var suffix = 1
+                    while usedJoinColumns[root, default: []].contains(name) { name = base + String(suffix); suffix += 1 }
+                    usedJoinColumns[root, default: []].insert(name)
+                    return name
+                }
+                let firstColumn = column(relationship, inverse)
+                let secondColumn = column(inverse, relationship)
+                joins.append(JoinTable(name: "Z_\(relationship.owner + 1)" + relationship.name.uppercased(),
+                                       first: (relationship.owner, relationship.name, firstColumn),
+                                       second: (inverse.owner, inverse.name, secondColumn)))
+            }
+        }
+        joinTables = joins
+    }
+
+    // MARK: Names
+
+    public func table(of entity: Int) -> Table { tables[model.entities[entity].root]! }
+
+    /// The column of attribute `name` of `entity` (declared by it or an ancestor).
+    public func column(_ entity: Int, attribute name: String) -> String? {
+        model.entities[entity].attributeIndex(name).map { attributeColumns[entity][$0] }
+    }
+
+    public func column(_ entity: Int, attributeAt position: Int) -> String { attributeColumns[entity][position] }
+
+    /// The foreign key column (and entity column) of a to-one relationship of `entity`.
+    public func columns(_ entity: Int, toOne name: String) -> (key: String, entity: String?)? { toOneColumns[entity][name] }
+
+    /// The column of a property (attribute or to-one) or of `entity` (Z_ENT) for a fetch index element.
+    func indexColumn(_ entity: Int, _ element: FetchIndex.Element) -> String {
+        guard let property = element.property else { return "Z_ENT" }
+        return column(entity, attribute: property) ?? columns(entity, toOne: property)!.key
+    }
+
+    /// The join table of `relationship` (declared by `relationship.owner`).
+    public func joinTable(_ relationship: Model.Relationship) -> JoinTable? {
+        joinTables.first { ($0.first.entity == relationship.owner && $0.first.relationship == relationship.name)
+            || ($0.second.entity == relationship.owner && $0.second.relationship == relationship.name) }
+    }
+
+    // MARK: DDL
+
+    /// Every statement that creates an empty store, in order (the bookkeeping tables last).
+    public var schemaSQL: [String] { tableSQL + indexSQL + Self.bookkeepingSQL }
+
+    public var tableSQL: [String] {
+        model.roots.map { root in
+            let table = tables[root]!
+            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + table.tableOrder.map { "\($0.name) \($0.sqlType)" }
+            return "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )"
+        } + joinTables.map { join in
+            "CREATE TABLE \(join.name) ( \(join.first.column) INTEGER, \(join.second.column) INTEGER, PRIMARY KEY (\(join.first.column), \(join.second.column)) )"
+        }
+    }
+
+    public var indexSQL: [String] {
+        var sql: [String] = []
+        for root in model.roots where model.entities[root].hasSubentities {
+            let table = tables[root]!.name
+            sql.append("CREATE INDEX \(table)_Z_ENT_INDEX ON \(table) (Z_ENT)")
+        }
+        for root in model.roots {
+            let table = tables[root]!
+            for column in table.fetchOrder { if case .foreignKey = column.role {
+                sql.append("CREATE INDEX \(table.name)_\(column.name)_INDEX ON \(table.name) (\(column.name))")
+            } }
+        }
+        for entity in model.entities {
+            let table = self.table(of: entity.index).name
+            for constraint in entity.uniquenessConstraints {
+                let columns = constraint.map { indexColumn(entity.index, FetchIndex.Element(property: $0)) + " COLLATE BINARY ASC" }
+                sql.append("CREATE UNIQUE INDEX Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_")) ON \(table) (\(columns.joined(separator: ", ")))")
+            }
+            for index in entity.fetchIndexes {
+                let columns = index.elements.map { indexColumn(entity.index, $0) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
+                sql.append("CREATE INDEX Z_\(entity.name)_\(index.name) ON \(table) (\(columns.joined(separator: ", ")))")
+            }
+        }
+        for join in joinTables {
+            sql.append("CREATE INDEX \(join.name)_\(join.second.column)_INDEX ON \(join.name) (\(join.second.column), \(join.first.column))")
+        }
+        return sql
+    }
+
+    /// Core Data's bookkeeping tables, the last statements of every store's schema.
+    public static let bookkeepingSQL = [
+        "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
+        "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+        "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)",
+    ]
+
+    // MARK: Queries
+
+    /// Core Data's select list for a fetch of `entity`: `t0.Z_ENT, t0.Z_PK, t0.Z_OPT` (a literal `0`
+    /// for Z_ENT in a table without sub-entities), then the root's columns in fetch order up to the
+    /// last one of the entity's subtree, each column of an entity that is neither an ancestor nor
+    /// in the subtree written as a literal `0`. Returns the SQL and each column's position.
+    public func selectList(_ entity: Int, alias: String = "t0") -> (sql: String, positions: [String: Int32]) {
+        let table = self.table(of: entity)
+        let subtree = model.entities[entity].subtree
+        var ancestors = Set<Int>()
+        var current = model.entities[entity].parent
+        while let index = current { ancestors.insert(index); current = model.entities[index].parent }
+        let last = table.fetchOrder.lastIndex { subtree.contains($0.entity) || ancestors.contains($0.entity) } ?? -1
+        var items = [model.entities[table.root].hasSubentities ? "\(alias).Z_ENT" : "0", "\(alias).Z_PK", "\(alias).Z_OPT"]
+        var positions: [String: Int32] = ["Z_ENT": 0, "Z_PK": 1, "Z_OPT": 2]
+        for column in table.fetchOrder.prefix(last + 1) {
+            if subtree.contains(column.entity) || ancestors.contains(column.entity) {
+                positions[column.name] = Int32(items.count)
+                items.append("\(alias).\(column.name)")
+            } else {
+                items.append("0")
+            }
+        }
+        return (items.joined(separator: ", "), positions)
+    }
+
+    /// Core Data's entity filter for a fetch: none for a root with its sub-entities, `Z_ENT >= ? AND
+    /// Z_ENT <= ?` for a middle entity with its sub-entities, `Z_ENT = ?` for one entity alone;
+    /// the SQL and its values (entity numbers).
+    public func entityFilter(_ entity: Int, includesSubentities: Bool, alias: String = "t0") -> (sql: String, values: [Int64])? {
+        let info = model.entities[entity]
+        if includesSubentities, info.hasSubentities {
+            if info.isRoot { return nil }
+            return ("\(alias).Z_ENT >= ? AND \(alias).Z_ENT <= ?", [Int64(info.number), Int64(info.subtreeEnd + 1)])
+        }
+        if info.isRoot, !info.hasSubentities { return nil }
+        return ("\(alias).Z_ENT = ?", [Int64(info.number)])
+    }
+}

@@ -1,0 +1,71 @@
+import Generation
+import Models
+
+/// What a workload asks a store, as Core Data's `NSFetchRequest` would: an entity (with or
+/// without its sub-entities), a predicate, sort descriptors and a page. Every strategy turns the
+/// same request into its own SQL; values are bound, never spliced.
+public struct FetchRequest: Hashable, Sendable {
+    public var entity: Int
+    public var includesSubentities: Bool
+    public var predicate: Predicate
+    public var sort: [SortKey]
+    public var limit: Int?
+    public var offset: Int?
+
+    public init(entity: Int, includesSubentities: Bool = true, predicate: Predicate = .all, sort: [SortKey] = [],
+                limit: Int? = nil, offset: Int? = nil) {
+        self.entity = entity; self.includesSubentities = includesSubentities; self.predicate = predicate; self.sort = sort
+        self.limit = limit; self.offset = offset
+    }
+
+    /// The request with every value replaced by a placeholder: requests of one shape share one SQL statement.
+    public var shape: FetchRequest {
+        var copy = self
+        copy.predicate = predicate.shape
+        copy.limit = limit.map { _ in 0 }
+        copy.offset = offset.map { _ in 0 }
+        return copy
+    }
+
+    /// Whether the request reads exactly one entity's own objects (Core Data's `Z_ENT = ?` filter).
+    public func readsOneEntity(_ model: Model) -> Bool { !includesSubentities || !model.entities[entity].hasSubentities }
+}
+
+/// An attribute to sort by.
+public struct SortKey: Hashable, Sendable {
+    public var attribute: String
+    public var ascending: Bool
+    public init(_ attribute: String, ascending: Bool = true) { self.attribute = attribute; self.ascending = ascending }
+}
+
+/// The predicates the workloads use. Each value it holds is one bound parameter.
+public indirect enum Predicate: Hashable, Sendable {
+    case all
+    /// `attribute == value`.
+    case equals(String, Value)
+    /// `lower <= attribute < upper` (a date window, a string prefix as a range).
+    case range(String, Value, Value)
+    /// Keyset pagination: the rows strictly after these values of the request's sort keys, in the
+    /// request's order (every sort key has the same direction).
+    case after([Value])
+    /// The object with this key (`Z_PK`): a lookup by object ID.
+    case key(Int64)
+    /// `relationship == object` for a to-one relationship (a foreign key).
+    case toOne(String, ObjectID)
+    /// `ANY relationship.attribute == value` through a to-many relationship.
+    case anyRelated(String, String, Value)
+    case and([Predicate])
+
+    var shape: Predicate {
+        switch self {
+        case .all: .all
+        case let .equals(name, _): .equals(name, .null)
+        case let .range(name, _, _): .range(name, .null, .null)
+        case let .after(values): .after(values.map { _ in .null })
+        case .key: .key(0)
+        case let .toOne(name, object): .toOne(name, ObjectID(entity: object.entity, key: 0))
+        case let .anyRelated(relationship, attribute, _): .anyRelated(relationship, attribute, .null)
+        case let .and(predicates): .and(predicates.map(\.shape))
+        }
+    }
+}

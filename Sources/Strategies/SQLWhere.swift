@@ -1,0 +1,93 @@
+import Generation
+import Models
+
+/// Builds a WHERE clause from a `Predicate` for a layout, given how the layout spells each
+/// operand; collects the values to bind in the order their `?` appear. Every strategy uses it,
+/// so that the same predicate means the same thing in each.
+struct SQLWhere {
+    /// The SQL expression of an attribute of the fetched entity (`t0.ZTITLE`, a JSON path, …).
+    var attribute: (String) -> String
+    /// The foreign key expression of a to-one relationship (`t0.ZOWNER`).
+    var toOne: (String) -> String
+    /// The primary key expression (`t0.Z_PK`).
+    var key: String
+    /// For `ANY relationship.attribute == value`: the joins to add to the FROM clause and the
+    /// expression of the destination's attribute.
+    var related: (String, String) -> (joins: String, expression: String)
+    /// The expressions of the request's sort keys and their direction (for keyset pagination).
+    var sort: [(expression: String, ascending: Bool)]
+
+    private(set) var values: [Value] = []
+    private(set) var joins: [String] = []
+
+    /// The condition for `predicate`, or `nil` for `.all`.
+    mutating func condition(_ predicate: Predicate) -> String? {
+        switch predicate {
+        case .all:
+            return nil
+        case let .equals(name, value):
+            values.append(value)
+            return "\(attribute(name)) = ?"
+        case let .range(name, lower, upper):
+            values += [lower, upper]
+            let expression = attribute(name)
+            return "(\(expression) >= ? AND \(expression) < ?)"
+        case let .after(after):
+            values += after
+            let ascending = sort.first?.ascending ?? true
+            let left = sort.prefix(after.count).map(\.expression)
+            let marks = Array(repeating: "?", count: after.count)
+            return left.count == 1
+                ? "\(left[0]) \(ascending ? ">" : "<") ?"
+                : "(\(left.joined(separator: ", "))) \(ascending ? ">" : "<") (\(marks.joined(separator: ", ")))"
+        case let .key(value):
+            values.append(.integer(value))
+            return "\(key) = ?"
+        case let .toOne(name, object):
+            values.append(.integer(object.key))
+            return "\(toOne(name)) = ?"
+        case let .anyRelated(relationship, name, value):
+            let (join, expression) = related(relationship, name)
+            joins.append(join)
+            values.append(value)
+            return "\(expression) = ?"
+        case let .and(predicates):
+            let parts = predicates.compactMap { condition($0) }
+            return parts.isEmpty ? nil : parts.joined(separator: " AND ")
+        }
+    }
+
+    /// Values bound after the predicate's (an entity filter's numbers).
+    mutating func appendValues(_ more: [Value]) { values += more }
+
+    /// The joins the predicate needs, each preceded by a space.
+    var joinClause: String { joins.map { " " + $0 }.joined() }
+
+    /// ` ORDER BY …` for the request's sort keys, or "".
+    var orderBy: String {
+        sort.isEmpty ? "" : " ORDER BY " + sort.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+    }
+
+    /// ` LIMIT ? OFFSET ?` as the request asks, its values appended.
+    mutating func page(_ request: FetchRequest) -> String {
+        var text = ""
+        if let limit = request.limit { text += " LIMIT ?"; values.append(.integer(Int64(limit))) }
+        if let offset = request.offset {
+            if request.limit == nil { text += " LIMIT -1" }
+            text += " OFFSET ?"
+            values.append(.integer(Int64(offset)))
+        }
+        return text
+    }
+}
+
+extension Predicate {
+    /// Whether the predicate reaches through a to-many relationship (the answer then needs DISTINCT).
+    var reachesToMany: Bool {
+        switch self {
+        case .anyRelated: true
+        case let .and(predicates): predicates.contains { $0.reachesToMany }
+        default: false
+        }
+    }
+}
