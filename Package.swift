@@ -6,6 +6,7 @@ import PackageDescription
 let package = Package(
     name: "inheritance-bench",
     products: [
+        .executable(name: "bench", targets: ["bench"]),
         // The workloads, with the modules their public API uses; the package-benchmark suite in
         // Benchmarks/ depends on this.
         .library(name: "Strategies", targets: ["Strategies", "Models", "Generation"]),
@@ -28,6 +29,18 @@ let package = Package(
         .target(name: "Generation", dependencies: ["Models"]),
         // The storage strategies behind one protocol, one file each, and their registry.
         .target(name: "Strategies", dependencies: ["SQLite", "Models", "Generation"]),
+        // Every workload as one value, the runner (timing, interleaving, agreement and store checks), query plans.
+        .target(name: "Workloads", dependencies: ["Strategies", "Models", "Generation", "SQLite"]),
+        // Results: statistics, run context, CSV, console tables, compare.
+        .target(name: "Reporting", dependencies: ["Workloads", "Strategies", "SQLite", "Generation"]),
+        // The command line.
+        .executableTarget(
+            name: "bench",
+            dependencies: [
+                "Reporting", "Workloads", "Strategies", "Models", "Generation", "SQLite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Models", "Generation", "SQLite"]),
     ]

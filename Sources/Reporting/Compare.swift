@@ -1,4 +1,4 @@
-import Dataset
+import Generation
 import Foundation
 
 /// Compares two runs (`bench compare BASE NEW`), or every strategy of one run with the baseline

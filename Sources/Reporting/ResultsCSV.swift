@@ -73,7 +73,7 @@ public enum ResultsCSV {
             String(context.pageSize), String(context.cacheSize), context.temporaryFolder,
         ]
         let parameters: [String] = [
-            String(plan.dataset.seed), String(result.setting.scale), String(plan.batchSize), plan.timeBudget.map { format($0) } ?? "",
+            String(plan.seed), String(result.setting.scale), String(plan.batchSize), plan.timeBudget.map { format($0) } ?? "",
             result.setting.hierarchy, result.setting.sweepParameter, result.setting.sweepValue,
         ]
         let what: [String] = [result.strategy, result.workload, result.variant, String(result.rows)]

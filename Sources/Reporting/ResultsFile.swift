@@ -1,4 +1,4 @@
-import Dataset
+import Generation
 import Foundation
 
 /// A results CSV read back for `bench compare`: validated row by row, so that a truncated,

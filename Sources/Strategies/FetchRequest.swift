@@ -7,12 +7,12 @@ import Models
 public struct FetchRequest: Hashable, Sendable {
     public var entity: Int
     public var includesSubentities: Bool
-    public var predicate: Predicate
+    public var predicate: FetchPredicate
     public var sort: [SortKey]
     public var limit: Int?
     public var offset: Int?
 
-    public init(entity: Int, includesSubentities: Bool = true, predicate: Predicate = .all, sort: [SortKey] = [],
+    public init(entity: Int, includesSubentities: Bool = true, predicate: FetchPredicate = .all, sort: [SortKey] = [],
                 limit: Int? = nil, offset: Int? = nil) {
         self.entity = entity; self.includesSubentities = includesSubentities; self.predicate = predicate; self.sort = sort
         self.limit = limit; self.offset = offset
@@ -39,7 +39,7 @@ public struct SortKey: Hashable, Sendable {
 }
 
 /// The predicates the workloads use. Each value it holds is one bound parameter.
-public indirect enum Predicate: Hashable, Sendable {
+public indirect enum FetchPredicate: Hashable, Sendable {
     case all
     /// `attribute == value`.
     case equals(String, Value)
@@ -54,9 +54,9 @@ public indirect enum Predicate: Hashable, Sendable {
     case toOne(String, ObjectID)
     /// `ANY relationship.attribute == value` through a to-many relationship.
     case anyRelated(String, String, Value)
-    case and([Predicate])
+    case and([FetchPredicate])
 
-    var shape: Predicate {
+    var shape: FetchPredicate {
         switch self {
         case .all: .all
         case let .equals(name, _): .equals(name, .null)

@@ -1,7 +1,7 @@
 import Generation
 import Models
 
-/// Builds a WHERE clause from a `Predicate` for a layout, given how the layout spells each
+/// Builds a WHERE clause from a `FetchPredicate` for a layout, given how the layout spells each
 /// operand; collects the values to bind in the order their `?` appear. Every strategy uses it,
 /// so that the same predicate means the same thing in each.
 struct SQLWhere {
@@ -21,7 +21,7 @@ struct SQLWhere {
     private(set) var joins: [String] = []
 
     /// The condition for `predicate`, or `nil` for `.all`.
-    mutating func condition(_ predicate: Predicate) -> String? {
+    mutating func condition(_ predicate: FetchPredicate) -> String? {
         switch predicate {
         case .all:
             return nil
@@ -81,7 +81,7 @@ struct SQLWhere {
     }
 }
 
-extension Predicate {
+extension FetchPredicate {
     /// Whether the predicate reaches through a to-many relationship (the answer then needs DISTINCT).
     var reachesToMany: Bool {
         switch self {

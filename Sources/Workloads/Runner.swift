@@ -1,4 +1,5 @@
-import Dataset
+import Generation
+import Models
 import Foundation
 import SQLite
 import Strategies
@@ -7,7 +8,8 @@ import Strategies
 public struct RunPlan: Sendable {
     public var strategies: [String]
     public var workloads: [Workload]
-    public var dataset: DatasetConfiguration
+    /// The run's seed (`--seed`): the dataset and every workload input are functions of it.
+    public var seed: UInt64
     /// Objects per transaction in `insert-bulk` and when populating the read stores.
     public var batchSize: Int
     /// Timed repetitions for every workload; `nil` uses each workload's default.
@@ -17,38 +19,34 @@ public struct RunPlan: Sendable {
     public var timeBudget: Double?
     public var minRepetitions: Int
     public var maxRepetitions: Int
-    /// Whether the `raw` reference (single-table work in direct SQLite calls) joins `insert-bulk`
-    /// and `fetch-polymorphic` when `single-table` runs.
-    public var includeRaw: Bool
     /// Where the run's temporary folder of stores is made.
     public var temporaryParent: URL
 
+    public static let defaultSeed: UInt64 = 42
     public static let defaultBatchSize = 1_000
     public static let defaultMinRepetitions = 5
     public static let defaultMaxRepetitions = 1_000
 
     public init(
-        strategies: [String] = Strategies.names, workloads: [Workload] = Workload.allCases,
-        dataset: DatasetConfiguration = DatasetConfiguration(), batchSize: Int = defaultBatchSize,
-        repetitions: Int? = nil, timeBudget: Double? = nil, minRepetitions: Int = defaultMinRepetitions,
-        maxRepetitions: Int = defaultMaxRepetitions, includeRaw: Bool = false,
+        strategies: [String] = Strategies.names, workloads: [Workload] = Workloads.all, seed: UInt64 = defaultSeed,
+        batchSize: Int = defaultBatchSize, repetitions: Int? = nil, timeBudget: Double? = nil,
+        minRepetitions: Int = defaultMinRepetitions, maxRepetitions: Int = defaultMaxRepetitions,
         temporaryParent: URL = FileManager.default.temporaryDirectory
     ) {
         self.strategies = strategies
         self.workloads = workloads
-        self.dataset = dataset
+        self.seed = seed
         self.batchSize = batchSize
         self.repetitions = repetitions
         self.timeBudget = timeBudget
         self.minRepetitions = minRepetitions
         self.maxRepetitions = maxRepetitions
-        self.includeRaw = includeRaw
         self.temporaryParent = temporaryParent
     }
 
     /// The fixed number of timed repetitions of `workload`, or `nil` under a time budget.
     public func repetitions(for workload: Workload) -> Int? {
-        timeBudget == nil ? repetitions ?? workload.defaultRepetitions : nil
+        timeBudget == nil ? repetitions ?? workload.repetitions : nil
     }
 
     /// Whether another round of timed repetitions is due, after `rounds` rounds that took `spent`
@@ -63,7 +61,7 @@ public struct RunPlan: Sendable {
 /// The result of one (strategy, workload, variant): every timed sample and the checked answer.
 public struct WorkloadResult: Sendable {
     public var strategy: String
-    /// The workload's name (`Workload.rawValue`, or a described hierarchy's workload).
+    /// The workload's name.
     public var workload: String
     /// "" or the workload's case (`popular`, `rare`).
     public var variant: String
@@ -77,12 +75,6 @@ public struct WorkloadResult: Sendable {
     public var dbBytes: Int64
     /// What was measured: the hierarchy, its size, and the swept parameter's value, if any.
     public var setting: ResultSetting
-
-    public init(strategy: String, workload: Workload, variant: String, rows: Int, samples: [UInt64], warmups: Int, digest: AnswerDigest,
-                dbBytes: Int64, setting: ResultSetting) {
-        self.init(strategy: strategy, workload: workload.rawValue, variant: variant, rows: rows, samples: samples, warmups: warmups,
-                  digest: digest, dbBytes: dbBytes, setting: setting)
-    }
 
     public init(strategy: String, workload: String, variant: String, rows: Int, samples: [UInt64], warmups: Int, digest: AnswerDigest,
                 dbBytes: Int64, setting: ResultSetting) {
@@ -146,43 +138,39 @@ public enum BenchmarkFailure: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// Runs every selected workload against every selected strategy, checks that all strategies
-/// agree on every answer, and reports each result as it completes.
+/// Runs every selected workload against every selected strategy on one model, checks that all
+/// strategies agree on every answer, and reports each result as it completes.
 ///
 /// Strategies are measured side by side: repetition *r* of every strategy runs before repetition
 /// *r + 1* of any, starting each round with the next strategy in turn, so that a slow phase of a
-/// shared machine falls on all strategies alike instead of on whichever ran then.
-///
-/// Setup (creating stores, generating objects, checkpointing, digesting answers) happens outside
-/// the timed regions; a timed region holds only the strategy calls that do the work.
+/// shared machine falls on all strategies alike. Setup (creating stores, generating objects,
+/// preparing statements, checking stores, digesting answers) stays outside the timed regions.
 public final class Runner {
     public let plan: RunPlan
-    public let generator: DatasetGenerator
-    public let parameters: WorkloadParameters
-    /// The run's folder of temporary stores; removed when the run ends.
+    public let model: Model
+    public let generator: ObjectGenerator
+    public let inputs: WorkloadInputs
     public let temporaryFolder: URL
-    /// Told of every event; an error it throws (say, the results file cannot be written) stops the
-    /// run like any other failure, temporary stores removed.
+    private let setting: ResultSetting
     private let onEvent: (RunEvent) throws -> Void
-    /// The strategies `plan.strategies` names are looked up in.
-    private let registry: [any StorageStrategy.Type]
 
-    public init(plan: RunPlan, registry: [any StorageStrategy.Type] = Strategies.all, onEvent: @escaping (RunEvent) throws -> Void = { _ in }) {
+    public init(plan: RunPlan, model: Model, sweep: (parameter: String, value: String)? = nil,
+                onEvent: @escaping (RunEvent) throws -> Void = { _ in }) {
         self.plan = plan
-        self.registry = registry
-        generator = DatasetGenerator(plan.dataset)
-        parameters = WorkloadParameters(generator: generator)
+        self.model = model
+        generator = ObjectGenerator(model, seed: plan.seed)
+        inputs = WorkloadInputs(model: model, generator: generator)
+        setting = ResultSetting(hierarchy: model.name, scale: generator.totalCount,
+                                sweepParameter: sweep?.parameter ?? "", sweepValue: sweep?.value ?? "")
         temporaryFolder = plan.temporaryParent.appendingPathComponent("inheritance-bench-\(getpid())-\(UUID().uuidString.prefix(8))")
         self.onEvent = onEvent
     }
 
     /// Runs the plan; returns every result, case by case, strategies in plan order.
     public func run() throws -> [WorkloadResult] {
-        let contenders = try plan.strategies.map { name in
-            guard let type = registry.first(where: { $0.name == name }) else {
-                throw NameList.unknown(name, valid: registry.map { $0.name }, what: "strategy")
-            }
-            return Contender(type, parameters: parameters)
+        let types = try plan.strategies.map { name in
+            guard let type = Strategies.named(name) else { throw NameList.unknown(name, valid: Strategies.names, what: "strategy") }
+            return type
         }
         try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: temporaryFolder) }
@@ -193,40 +181,37 @@ public final class Runner {
                 try onEvent(.measured(result))
             }
         }
-
-        // A workload that changes the read store (`update`) runs after every other read, so that it
-        // cannot change their answers, whatever order the plan lists them in.
-        let reads = plan.workloads.filter { !$0.isInsert && !$0.modifiesReadStore } + plan.workloads.filter(\.modifiesReadStore)
-        let singleTable = contenders.firstIndex { $0.name == SingleTableStrategy.name }
-        let raw = plan.includeRaw && singleTable != nil ? Contender.raw(parameters: parameters) : nil
-        // The last timed insert-bulk repetition builds exactly the store the reads need; keep it.
-        var readStores: [(any ContenderStore)?] = Array(repeating: nil, count: contenders.count)
-        for workload in plan.workloads where workload.isInsert {
-            let keep = workload == .insertBulk && !reads.isEmpty
-            let withRaw = workload == .insertBulk ? contenders + [raw].compactMap { $0 } : contenders
-            let (group, kept) = try measureInsert(workload, withRaw, keepLastStores: keep)
-            if keep {
-                readStores = Array(kept.prefix(contenders.count))
-                kept.dropFirst(contenders.count).forEach { $0?.remove() }
-            }
+        let workloads = plan.workloads.filter { $0.applies(to: model) }
+        // `update` changes the read store: it runs after every other read, whatever order the plan names.
+        let reads = workloads.filter { $0.kind == .read || $0.kind == .delete } + workloads.filter { $0.kind == .update }
+        let census = Census(generator)
+        var readStores: [Store?] = Array(repeating: nil, count: types.count)
+        defer { readStores.forEach { $0?.remove() } }
+        for workload in workloads where workload.isInsert {
+            let keep = workload.kind == .insertBulk && !reads.isEmpty
+            let (group, kept) = try measureInsert(workload, types, census: census, keepLastStores: keep)
+            if keep { readStores = kept }
             try report(group)
         }
         guard !reads.isEmpty else { return results }
-        for (index, contender) in contenders.enumerated() where readStores[index] == nil {
-            try onEvent(.populating(strategy: contender.name, scale: plan.dataset.scale))
-            let store = try contender.open(storePath(contender.name, "read"))
-            try store.populate(generator, plan.batchSize, wholeDatasetCensus())
+        for (index, type) in types.enumerated() where readStores[index] == nil {
+            try onEvent(.populating(strategy: type.name, scale: generator.totalCount))
+            let store = try Store(type, model, path: storePath(type.name, "read"))
             readStores[index] = store
+            try store.populate(generator, batchSize: plan.batchSize, census: census)
         }
-        let stores = readStores.compactMap { $0 }
+        let stores = readStores.map { $0! }
         for workload in reads {
-            for variant in workload.variants {
-                if workload == .fetchPolymorphic, let raw, let singleTable {
-                    // The raw reference reads the single-table store through a second connection.
-                    let rawStore = try raw.open(stores[singleTable].path)
-                    try report(try measureRead(workload, variant, contenders + [raw], stores + [rawStore]))
-                } else {
-                    try report(try measureRead(workload, variant, contenders, stores))
+            switch workload.kind {
+            case .delete: try report(try measureDelete(workload, types, stores))
+            case .update: try report(try measureUpdate(workload, types, stores))
+            default:
+                for workloadCase in workload.cases(inputs) {
+                    let queries = try stores.map { try $0.queries(workloadCase) }
+                    let samples = try interleave(caseName(workload, workloadCase.variant), workload, types) { index, _ in
+                        try stores[index].read(queries[index], counts: workloadCase.counts, ordered: workloadCase.ordered)
+                    }
+                    try report(makeResults(workload, workloadCase.variant, types, samples, bytes: stores.map(\.bytes)))
                 }
             }
         }
@@ -235,33 +220,39 @@ public final class Runner {
 
     // MARK: Cases
 
-    private func measureRead(_ workload: Workload, _ variant: String, _ contenders: [Contender], _ stores: [any ContenderStore]) throws -> [WorkloadResult] {
-        let caseName = variant.isEmpty ? workload.rawValue : "\(workload.rawValue)/\(variant)"
-        let samples = try interleave(caseName, workload, contenders) { index, round in
-            try stores[index].read(workload, variant, repetition: round)
-        }
-        return contenders.indices.map { index in
-            WorkloadResult(strategy: contenders[index].name, workload: workload, variant: variant, rows: samples.answers[index].rows,
+    private func caseName(_ workload: Workload, _ variant: String) -> String { variant.isEmpty ? workload.name : "\(workload.name)/\(variant)" }
+
+    private func makeResults(_ workload: Workload, _ variant: String, _ types: [any StorageStrategy.Type],
+                         _ samples: (timed: [[UInt64]], answers: [Sample]), bytes: [Int64]) -> [WorkloadResult] {
+        types.indices.map { index in
+            WorkloadResult(strategy: types[index].name, workload: workload.name, variant: variant, rows: samples.answers[index].rows,
                            samples: samples.timed[index], warmups: workload.warmups, digest: samples.answers[index].digest,
-                           dbBytes: stores[index].bytes, setting: setting)
+                           dbBytes: bytes[index], setting: setting)
         }
     }
 
     /// Times an insert workload on a fresh store per repetition; with `keepLastStores`, hands back
     /// each strategy's last store (checked and checkpointed) instead of removing it.
-    private func measureInsert(_ workload: Workload, _ contenders: [Contender], keepLastStores: Bool) throws -> ([WorkloadResult], [(any ContenderStore)?]) {
-        let inserts = InsertPlan(workload, scale: plan.dataset.scale, batchSize: plan.batchSize).generatedOnce(generator)
-        let range = inserts.range
-        let expected = workload == .insertBulk ? wholeDatasetCensus() : generator.census(range)
-        var kept: [(any ContenderStore)?] = Array(repeating: nil, count: contenders.count)
-        var bytes = Array(repeating: Int64(0), count: contenders.count)
-        let samples = try interleave(workload.rawValue, workload, contenders) { index, repetition in
-            let store = try contenders[index].open(storePath(contenders[index].name, "\(workload.rawValue)-\(repetition)"))
+    private func measureInsert(_ workload: Workload, _ types: [any StorageStrategy.Type], census: Census,
+                               keepLastStores: Bool) throws -> ([WorkloadResult], [Store?]) {
+        // Generated once, untimed; every repetition of every strategy inserts the same arrays.
+        let transactions: [[ModelObject]]
+        let expected: Census
+        if workload.kind == .insertBulk {
+            transactions = Array(generator.batches(of: plan.batchSize))
+            expected = census
+        } else {
+            let objects = generator.objects(root: model.mainRoot, 0 ..< min(Workloads.singleInsertCount, generator.count(root: model.mainRoot)))
+            transactions = objects.map { [$0] }
+            expected = Census(model, objects: objects)
+        }
+        var kept: [Store?] = Array(repeating: nil, count: types.count)
+        var bytes = Array(repeating: Int64(0), count: types.count)
+        let samples = try interleave(workload.name, workload, types) { index, repetition in
+            let store = try Store(types[index], model, path: storePath(types[index].name, "\(workload.name)-\(repetition)"))
             do {
-                // The first store of each strategy gets the full integrity_check, the later ones quick_check.
-                let sample = try store.timedInsert(generator, inserts, expected, thorough: repetition == 0)
+                let sample = try store.timedInsert(transactions, census: expected, thorough: repetition == 0)
                 bytes[index] = store.bytes
-                // Keep the newest store for the reads (the number of repetitions may not be known in advance).
                 if keepLastStores { kept[index]?.remove(); kept[index] = store } else { store.remove() }
                 return sample
             } catch {
@@ -269,29 +260,61 @@ public final class Runner {
                 throw error
             }
         }
-        let results = contenders.indices.map { index in
-            WorkloadResult(strategy: contenders[index].name, workload: workload, variant: "", rows: range.count,
-                           samples: samples.timed[index], warmups: workload.warmups, digest: samples.answers[index].digest,
-                           dbBytes: bytes[index], setting: setting)
-        }
-        return (results, kept)
+        return (makeResults(workload, "", types, samples, bytes: bytes), kept)
     }
 
-    /// Runs warm-ups then timed repetitions of one case, round by round across strategies (see `interleaveRounds`).
-    private func interleave(
-        _ caseName: String, _ workload: Workload, _ contenders: [Contender],
-        _ repetition: (_ strategy: Int, _ repetition: Int) throws -> Sample
-    ) throws -> (timed: [[UInt64]], answers: [Sample]) {
-        try interleaveRounds(caseName, contenders.map(\.name), warmups: workload.warmups, fixed: plan.repetitions(for: workload),
+    /// Each repetition sets the attribute on the same objects; their versions go up by one per round.
+    private func measureUpdate(_ workload: Workload, _ types: [any StorageStrategy.Type], _ stores: [Store]) throws -> [WorkloadResult] {
+        let attribute = model.updateAttribute!
+        let ids = inputs.updateIDs
+        let samples = try interleave(workload.name, workload, types) { index, round in
+            let strategy = stores[index].strategy!
+            let objects = ids.map { ObjectVersion(id: $0, version: Int64(round + 1)) }
+            let value = inputs.updateValue(round: round)
+            var changed = 0
+            let elapsed = try Sample.nanoseconds { changed = try strategy.update(objects, attribute: attribute, value: value) }
+            // Untimed: every object changed exactly once, and nothing else.
+            let versions = try strategy.versions(ids)
+            guard changed == ids.count, versions.allSatisfy({ $0 == Int64(round + 2) }) else {
+                throw StoreCheckFailure(description: "\(types[index].name): update changed \(changed) of \(ids.count) objects, or left versions other than \(round + 2)")
+            }
+            return Sample(nanoseconds: elapsed, rows: changed, digest: AnswerDigest(.ordered, of: [changed] + ids.map { Int($0.key) }))
+        }
+        return makeResults(workload, "", types, samples, bytes: stores.map(\.bytes))
+    }
+
+    /// Each repetition deletes from a fresh copy of the read store (copied untimed), then checks it.
+    private func measureDelete(_ workload: Workload, _ types: [any StorageStrategy.Type], _ stores: [Store]) throws -> [WorkloadResult] {
+        let ids = inputs.deleteIDs
+        var bytes = stores.map(\.bytes)
+        let samples = try interleave(workload.name, workload, types) { index, repetition in
+            let path = storePath(types[index].name, "delete-\(repetition)")
+            try StoreFile.checkpoint(stores[index].strategy!.database)
+            Store.removeFiles(path)
+            try FileManager.default.copyItem(atPath: stores[index].path, toPath: path)
+            let copy = try Store(types[index], model, path: path)
+            defer { copy.remove() }
+            let strategy = copy.strategy!
+            var deleted = 0
+            let elapsed = try Sample.nanoseconds { deleted = try strategy.delete(ids) }
+            let counts = try model.entities.map { entity in
+                entity.isConcrete ? try strategy.count(FetchRequest(entity: entity.index, includesSubentities: false)) : 0
+            }
+            let links = try Census.relationships(model).map { try strategy.countLinks($0) }
+            let verdict = try strategy.database.strings("PRAGMA quick_check")
+            guard verdict == ["ok"] else { throw StoreCheckFailure(description: "\(types[index].name): the store failed quick_check after delete-cascade") }
+            try StoreFile.checkpoint(strategy.database)
+            bytes[index] = fileSize(path)
+            return Sample(nanoseconds: elapsed, rows: deleted, digest: AnswerDigest(.ordered, of: [deleted] + counts + links))
+        }
+        return makeResults(workload, "", types, samples, bytes: bytes)
+    }
+
+    private func interleave(_ caseName: String, _ workload: Workload, _ types: [any StorageStrategy.Type],
+                            _ repetition: (_ strategy: Int, _ repetition: Int) throws -> Sample) throws -> (timed: [[UInt64]], answers: [Sample]) {
+        try interleaveRounds(caseName, types.map { $0.name }, warmups: workload.warmups, fixed: plan.repetitions(for: workload),
                              plan: plan, onEvent: onEvent, repetition)
     }
-
-    // MARK: Helpers
-
-    private var setting: ResultSetting { ResultSetting(hierarchy: "publications", scale: plan.dataset.scale) }
-
-    /// Computed with the workload parameters, in their one pass over the dataset.
-    private func wholeDatasetCensus() -> DatasetGenerator.Census { parameters.census }
 
     private func storePath(_ strategy: String, _ purpose: String) -> String {
         temporaryFolder.appendingPathComponent("\(strategy)-\(purpose).sqlite").path

@@ -1,4 +1,5 @@
-import Dataset
+import Generation
+import Models
 import Foundation
 import SQLite
 import Strategies
@@ -83,27 +84,22 @@ public struct StorageReport: Sendable {
         return (rows * columns.count, rows * columns.count - filled)
     }
 
-    /// Builds the dataset for each strategy in a temporary folder and measures it.
-    public static func run(strategies: [String], dataset: DatasetConfiguration, batchSize: Int,
+    /// Builds the model's store for each strategy in a temporary folder (untimed, checked) and measures it.
+    public static func run(strategies: [String], model: Model, seed: UInt64, batchSize: Int,
                            temporaryParent: URL = FileManager.default.temporaryDirectory,
                            progress: (String) -> Void = { _ in }) throws -> [StorageReport] {
         let folder = temporaryParent.appendingPathComponent("inheritance-bench-storage-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let generator = DatasetGenerator(dataset)
-        let census = generator.census()
+        let generator = ObjectGenerator(model, seed: seed)
+        let census = Census(generator)
         return try strategies.map { name in
             guard let type = Strategies.named(name) else { throw NameList.unknown(name, valid: Strategies.names, what: "strategy") }
             progress(name)
-            return try measure(type, generator: generator, census: census, batchSize: batchSize, path: folder.appendingPathComponent("\(name).sqlite").path)
+            let store = try Store(type, model, path: folder.appendingPathComponent("\(name).sqlite").path)
+            defer { store.remove() }
+            try store.populate(generator, batchSize: batchSize, census: census)
+            return try measure(store.strategy!.database, strategy: name, publications: generator.count(root: model.mainRoot))
         }
-    }
-
-    private static func measure<S: StorageStrategy>(
-        _: S.Type, generator: DatasetGenerator, census: DatasetGenerator.Census, batchSize: Int, path: String
-    ) throws -> StorageReport {
-        let strategy = S(database: try StoreFile.open(path))
-        try StoreBuilder.populate(strategy, generator: generator, batchSize: batchSize, expected: census)
-        return try measure(strategy.database, strategy: S.name, publications: census.total)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Reporting
 import Strategies
 import Workloads
+import Models
 
 struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,6 +20,8 @@ struct Explain: ParsableCommand {
     )
 
     @OptionGroup var dataset: DatasetOptions
+
+    @OptionGroup var model: ModelOptions
 
     @OptionGroup var strategies: StrategyOptions
 
@@ -37,7 +40,7 @@ struct Explain: ParsableCommand {
         do {
             let names = try strategies.names()
             let url = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(Date())).plans.txt", force: force)
-            let plans = try QueryPlan.explainAll(strategies: names, dataset: dataset.configuration, batchSize: dataset.batch)
+            let plans = try QueryPlan.explainAll(strategies: names, model: try model.load(scale: dataset.scale), seed: dataset.seed, batchSize: dataset.batch)
             let report = QueryPlan.report(plans)
             try AtomicFile.write(report, to: url)
             print(report, terminator: "")

@@ -4,6 +4,7 @@ import Reporting
 import SQLite
 import Strategies
 import Workloads
+import Models
 
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,6 +16,8 @@ struct Generate: ParsableCommand {
     var strategy: String
 
     @OptionGroup var dataset: DatasetOptions
+
+    @OptionGroup var model: ModelOptions
 
     @Option(help: "Path of the store to write; its folder must exist.")
     var output: String
@@ -33,9 +36,10 @@ struct Generate: ParsableCommand {
             let url = try OutputFile.destination(output, defaultName: "", force: force)
             // A replaced store goes with its WAL and shared-memory files.
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
-            let census = try StoreBuilder.generate(strategyName: strategy, dataset: dataset.configuration, batchSize: dataset.batch, path: url.path)
+            let model = try self.model.load(scale: dataset.scale)
+            let census = try StoreGeneration.generate(strategyName: strategy, model: model, seed: dataset.seed, batchSize: dataset.batch, path: url.path)
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
-            print("wrote \(url.path): \(strategy) layout, \(census.total) publications, \(census.tagLinks) tag links, \(size) bytes (seed \(dataset.seed))")
+            print("wrote \(url.path): \(strategy) layout, \(census.objects.reduce(0, +)) objects, \(census.links.reduce(0, +)) links, model \(model.name), \(size) bytes (seed \(dataset.seed))")
         } catch let error as SQLiteError where error.code == sqliteFull {
             // The partial store is already removed (StoreBuilder.generate); say which volume needs space.
             let url = URL(fileURLWithPath: output)

@@ -1,10 +1,10 @@
 import ArgumentParser
-import Hierarchies
+import Models
 import Strategies
 import Workloads
 
 struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Lists the strategies and workloads, one line each.")
+    static let configuration = CommandConfiguration(abstract: "Lists the strategies, workloads and preset models, one line each.")
 
     func run() {
         print("Strategies (the first is the baseline of every ratio):")
@@ -12,22 +12,15 @@ struct List: ParsableCommand {
         for type in Strategies.all {
             print("  " + type.name.padding(toLength: strategyWidth, withPad: " ", startingAt: 0) + "  " + type.summary)
         }
-        print("\nWorkloads:")
-        let workloadWidth = Workload.allCases.map(\.rawValue.count).max() ?? 0
-        for workload in Workload.allCases {
-            print("  " + workload.rawValue.padding(toLength: workloadWidth, withPad: " ", startingAt: 0) + "  " + workload.summary)
+        print("\nWorkloads (each runs on the models that have what it needs; `bench model` says which):")
+        let workloadWidth = Workloads.names.map(\.count).max() ?? 0
+        for workload in Workloads.all {
+            print("  " + workload.name.padding(toLength: workloadWidth, withPad: " ", startingAt: 0) + "  " + workload.summary)
         }
-        print("\nPresets (--preset; the same five strategies, derived from each description):")
-        let presetWidth = HierarchyPresets.names.map(\.count).max() ?? 0
-        print("  " + HierarchyPresets.publications.padding(toLength: presetWidth, withPad: " ", startingAt: 0)
-            + "  the seeds' publication model and the workloads above (default)")
-        for preset in HierarchyPresets.all {
+        print("\nPresets (--preset; the default is publications):")
+        let presetWidth = ModelPresets.names.map(\.count).max() ?? 0
+        for preset in ModelPresets.all {
             print("  " + preset.name.padding(toLength: presetWidth, withPad: " ", startingAt: 0) + "  " + (preset.summary ?? ""))
-        }
-        print("\nWorkloads of a preset, a --hierarchy file or a sweep:")
-        let describedWidth = DescribedWorkload.allCases.map(\.rawValue.count).max() ?? 0
-        for workload in DescribedWorkload.allCases {
-            print("  " + workload.rawValue.padding(toLength: describedWidth, withPad: " ", startingAt: 0) + "  " + workload.summary)
         }
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
-import Dataset
+import Generation
 import Foundation
-import Hierarchies
+import Models
 import Reporting
 import SQLite
 import Strategies
@@ -9,13 +9,13 @@ import Workloads
 
 /// Options that describe the dataset, shared by `run` and `generate`.
 struct DatasetOptions: ParsableArguments {
-    static let maximumScale = 10_000_000
+    static let maximumScale = Model.maximumRows
 
-    @Option(help: "Objects in the dataset (1 to \(maximumScale); default: \(DatasetConfiguration.defaultScale) publications, or a preset's own rows, which --scale scales in proportion).")
+    @Option(help: "Objects in the model's inheritance hierarchies (1 to \(maximumScale); default: the model's own rows, which --scale scales in proportion; entities outside them, such as tags, keep theirs).")
     var scale: Int?
 
-    @Option(help: "Seed of the dataset generator: the same seed and scale give the same dataset.")
-    var seed: UInt64 = DatasetConfiguration.defaultSeed
+    @Option(help: "Seed of the dataset generator: the same model, seed and scale give the same dataset.")
+    var seed: UInt64 = RunPlan.defaultSeed
 
     @Option(help: "Objects per transaction when inserting in bulk and when populating stores (1 to 1000000).")
     var batch: Int = RunPlan.defaultBatchSize
@@ -28,38 +28,37 @@ struct DatasetOptions: ParsableArguments {
             throw ValidationError("--batch must be between 1 and 1000000 objects per transaction; got \(batch)")
         }
     }
-
-    var configuration: DatasetConfiguration { DatasetConfiguration(seed: seed, scale: scale ?? DatasetConfiguration.defaultScale) }
 }
 
-/// `--preset` and `--hierarchy`: the model a run measures.
-struct HierarchyOptions: ParsableArguments {
-    @Option(help: "The model to measure: \(HierarchyPresets.names.joined(separator: ", ")) (default: \(HierarchyPresets.publications), the seeds' model). See `bench list`.")
+/// The model a command measures: a preset or a JSON model description, scaled by `--scale`.
+struct ModelOptions: ParsableArguments {
+    @Option(help: "The model to measure: \(ModelPresets.names.joined(separator: ", ")) (default: publications, the seeds' model). See `bench list`.")
     var preset: String?
 
-    @Option(help: "A hierarchy description (JSON, see the README) to measure instead of a preset.")
-    var hierarchy: String?
+    @Option(help: "A model description (JSON, see the README's \"The model language\") to measure instead of a preset.")
+    var model: String?
 
-    func validate() throws { _ = try described() }
-
-    /// The described hierarchy selected, or `nil` for the publication model.
-    func described() throws -> HierarchyDescription? {
-        if preset != nil, hierarchy != nil {
-            throw ValidationError("--preset and --hierarchy conflict: give one model")
+    func validate() throws {
+        if preset != nil, model != nil { throw ValidationError("--preset and --model conflict: give one model") }
+        if let preset, ModelPresets.named(preset) == nil {
+            throw ValidationError(NameList.unknown(preset, valid: ModelPresets.names, what: "preset").description)
         }
-        if let hierarchy {
-            do { return try HierarchyDescription.load(path: hierarchy) }
+    }
+
+    /// The description, validated, scaled to `scale` objects when given.
+    func load(scale: Int?) throws -> Model {
+        let description: ModelDescription
+        if let model {
+            do { description = try ModelDescription.load(path: model) }
             catch { throw ValidationError("\(error)") }
+        } else {
+            description = ModelPresets.named(preset ?? "publications")!
         }
-        guard let preset, preset != HierarchyPresets.publications else { return nil }
-        guard let description = HierarchyPresets.named(preset) else {
-            throw ValidationError(NameList.unknown(preset, valid: HierarchyPresets.names, what: "preset").description)
-        }
-        return description
+        do { return try Model(scale.map { description.scaled(to: $0) } ?? description) }
+        catch { throw ValidationError(model.map { "\($0): \(error)" } ?? "\(error)") }
     }
 }
 
-/// `--strategies`, shared by `run`, `storage` and `explain`.
 struct StrategyOptions: ParsableArguments {
     @Option(help: "Comma-separated strategies (default: all). See `bench list`.")
     var strategies: String?

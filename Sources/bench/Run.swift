@@ -1,78 +1,56 @@
 import ArgumentParser
-import Dataset
+import Generation
 import Dispatch
 import Foundation
-import Hierarchies
+import Models
 import Reporting
 import Strategies
 import Workloads
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Runs workloads against strategies and writes a results CSV.",
+        abstract: "Runs workloads against strategies on one model and writes a results CSV.",
         discussion: """
             Each strategy gets fresh stores for the insert workloads and one populated store for the read \
             workloads, in a temporary folder that is removed afterwards. Every answer is digested, and the run \
-            stops if two strategies disagree.
+            stops if two strategies disagree. Workloads that do not apply to the model are skipped (see `bench model`).
             """
     )
 
     @OptionGroup var dataset: DatasetOptions
 
-    @OptionGroup var model: HierarchyOptions
+    @OptionGroup var model: ModelOptions
 
     @OptionGroup var strategies: StrategyOptions
 
-    @Option(help: "Comma-separated workloads to run (default: all). See `bench list`.")
+    @Option(help: "Comma-separated workloads to run (default: every one that applies to the model). See `bench list`.")
     var workloads: String?
 
     @OptionGroup var timing: TimingOptions
 
-    @Flag(help: "Also measure the raw reference: single-table's insert-bulk and fetch-polymorphic in direct SQLite calls, beside single-table (the suite's own overhead; publications only).")
-    var raw = false
-
     @OptionGroup var output: ResultsOutputOptions
 
     func validate() throws {
-        if let described = try model.described() {
-            _ = try describedWorkloads(described)
-            if raw { throw ValidationError("--raw measures the publication model's single table; it does not apply to --preset \(described.name) or --hierarchy") }
-        } else {
-            _ = try selectedWorkloads()
-        }
+        _ = try selectedWorkloads(try model.load(scale: dataset.scale))
     }
 
-    private func selectedWorkloads() throws -> [Workload] {
-        guard let workloads else { return Workload.allCases }
-        do { return try Workload.parseList(workloads) }
-        catch { throw ValidationError("\(error)") }
-    }
-
-    private func describedWorkloads(_ description: HierarchyDescription) throws -> [DescribedWorkload] {
-        guard let workloads else { return DescribedWorkload.available(for: description) }
-        do { return try DescribedWorkload.parseList(workloads, for: description) }
+    private func selectedWorkloads(_ model: Model) throws -> [Workload] {
+        guard let workloads else { return Workloads.applicable(to: model) }
+        do { return try Workloads.parseList(workloads, for: model) }
         catch { throw ValidationError("\(error)") }
     }
 
     func run() throws {
         let started = Date()
         let names = try strategies.names()
-        if let described = try model.described() {
-            let description = dataset.scale.map { described.scaled(to: $0) } ?? described
-            let workloads = try describedWorkloads(description)
-            let plan = timing.plan(strategies: names, workloads: [], dataset: DatasetConfiguration(seed: dataset.seed, scale: description.totalRows),
-                                   batchSize: dataset.batch, includeRaw: false)
-            try Execution(plan: plan, started: started, cases: workloads.count, output: output).run { onEvent in
-                let runner = DescribedRunner(plan: plan, description: description, workloads: workloads, onEvent: onEvent)
-                return (runner.temporaryFolder, runner.run)
-            }
-        } else {
-            let plan = timing.plan(strategies: names, workloads: try selectedWorkloads(), dataset: dataset.configuration,
-                                   batchSize: dataset.batch, includeRaw: raw)
-            try Execution(plan: plan, started: started, cases: plan.workloads.reduce(0) { $0 + $1.variants.count }, output: output).run { onEvent in
-                let runner = Runner(plan: plan, onEvent: onEvent)
-                return (runner.temporaryFolder, runner.run)
-            }
+        let model = try self.model.load(scale: dataset.scale)
+        let workloads = try selectedWorkloads(model)
+        let plan = timing.plan(strategies: names, workloads: workloads, seed: dataset.seed, batchSize: dataset.batch)
+        let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: dataset.seed))
+        let cases = workloads.reduce(0) { $0 + ($1.kind == .read ? $1.cases(inputs).count : 1) }
+        try Execution(plan: plan, started: started, cases: cases, output: output).run { onEvent in
+            let runner = Runner(plan: plan, model: model, onEvent: onEvent)
+            return (runner.temporaryFolder, runner.run)
         }
     }
 }
@@ -111,10 +89,10 @@ struct TimingOptions: ParsableArguments {
         }
     }
 
-    func plan(strategies: [String], workloads: [Workload], dataset: DatasetConfiguration, batchSize: Int, includeRaw: Bool,
+    func plan(strategies: [String], workloads: [Workload], seed: UInt64, batchSize: Int,
               temporaryParent: URL = FileManager.default.temporaryDirectory) -> RunPlan {
-        RunPlan(strategies: strategies, workloads: workloads, dataset: dataset, batchSize: batchSize, repetitions: repetitions,
-                timeBudget: timeBudget, minRepetitions: minRepetitions, maxRepetitions: maxRepetitions, includeRaw: includeRaw,
+        RunPlan(strategies: strategies, workloads: workloads, seed: seed, batchSize: batchSize, repetitions: repetitions,
+                timeBudget: timeBudget, minRepetitions: minRepetitions, maxRepetitions: maxRepetitions,
                 temporaryParent: temporaryParent)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Reporting
 import Strategies
 import Workloads
+import Models
 
 struct Storage: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,6 +12,8 @@ struct Storage: ParsableCommand {
     )
 
     @OptionGroup var dataset: DatasetOptions
+
+    @OptionGroup var model: ModelOptions
 
     @OptionGroup var strategies: StrategyOptions
 
@@ -29,7 +32,7 @@ struct Storage: ParsableCommand {
         do {
             let names = try strategies.names()
             let url = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(started)).storage.csv", force: force)
-            let reports = try StorageReport.run(strategies: names, dataset: dataset.configuration, batchSize: dataset.batch) { name in
+            let reports = try StorageReport.run(strategies: names, model: try model.load(scale: dataset.scale), seed: dataset.seed, batchSize: dataset.batch) { name in
                 if standardErrorIsTerminal { printError("building the \(name) store…") }
             }
             let context = RunContext.current(date: started)

@@ -1,19 +1,21 @@
 import ArgumentParser
-import Dataset
+import Generation
 import Foundation
-import Hierarchies
+import Models
+import SQLite
 import Reporting
 import Strategies
 import Workloads
 
 struct Sweep: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Varies one parameter of a generated hierarchy and measures every strategy at each value; writes one long-format CSV.",
+        abstract: "Varies one parameter of a generated model and measures every strategy at each value; writes one long-format CSV.",
         discussion: """
-            The hierarchy is an abstract base with three shared attributes and --sub-entities sub-entities, each \
-            with --attributes attributes of its own (types cycling string, integer, double, date, boolean), \
-            --scale objects in all, shared out with weights 1/(i+1)^skew. --parameter picks the one to vary; \
-            each row of the CSV carries sweep_parameter and sweep_value. Plot it with plot.gnuplot.
+            The model is an abstract root with a unique uid, a title (with a fetch index), a date and a rank, over \
+            --sub-entities concrete leaf entities, each with --attributes attributes of its own (types cycling string, \
+            integer, double, date, boolean), --depth levels of inheritance (abstract middle entities with one attribute \
+            each split the leaves in two at every level), --scale objects in all, shared out with weights 1/(i+1)^skew. \
+            --parameter picks the one to vary; each row of the CSV carries sweep_parameter and sweep_value. Plot it with plot.gnuplot.
             Example: bench sweep --parameter attributes --values 1,2,4,8,16,32
             """
     )
@@ -23,6 +25,7 @@ struct Sweep: ParsableCommand {
         case subEntities = "sub-entities"
         case attributes
         case skew
+        case depth
 
         var defaultValues: [Double] {
             switch self {
@@ -30,6 +33,7 @@ struct Sweep: ParsableCommand {
             case .subEntities: [2, 4, 8, 16, 32, 64]
             case .attributes: [1, 2, 4, 8, 16, 32]
             case .skew: [0, 0.5, 1, 1.5, 2]
+            case .depth: [1, 2, 3, 4, 5, 6]
             }
         }
 
@@ -37,9 +41,10 @@ struct Sweep: ParsableCommand {
         var range: ClosedRange<Double> {
             switch self {
             case .scale: 1 ... Double(DatasetOptions.maximumScale)
-            case .subEntities: 2 ... Double(HierarchyDescription.maximumSubEntities)
-            case .attributes: 1 ... Double(HierarchyDescription.maximumAttributes)
+            case .subEntities: 2 ... Double(Sweep.maximumLeaves)
+            case .attributes: 1 ... Double(Sweep.maximumAttributes)
             case .skew: 0 ... 4
+            case .depth: 1 ... 6
             }
         }
     }
@@ -53,17 +58,20 @@ struct Sweep: ParsableCommand {
     @Option(help: "Objects in all, when scale is not the parameter (1 to \(DatasetOptions.maximumScale)).")
     var scale: Int = 20_000
 
-    @Option(name: .customLong("sub-entities"), help: "Sub-entities, when they are not the parameter (2 to \(HierarchyDescription.maximumSubEntities)).")
+    @Option(name: .customLong("sub-entities"), help: "Sub-entities, when they are not the parameter (2 to \(Sweep.maximumLeaves)).")
     var subEntities: Int = 4
 
-    @Option(help: "Attributes of each sub-entity, when they are not the parameter (1 to \(HierarchyDescription.maximumAttributes)).")
+    @Option(help: "Attributes of each sub-entity, when they are not the parameter (1 to \(Sweep.maximumAttributes)).")
     var attributes: Int = 4
+
+    @Option(help: "Levels of inheritance below the root, when they are not the parameter (1 to 6; the leaves stay --sub-entities).")
+    var depth: Int = 1
 
     @Option(help: "Skew of the type mix, when it is not the parameter (0: every type equally common; 0 to 4).")
     var skew: Double = 0
 
     @Option(help: "Seed of the dataset generator.")
-    var seed: UInt64 = DatasetConfiguration.defaultSeed
+    var seed: UInt64 = RunPlan.defaultSeed
 
     @Option(help: "Objects per transaction when inserting in bulk and when populating stores (1 to 1000000).")
     var batch: Int = RunPlan.defaultBatchSize
@@ -107,8 +115,10 @@ struct Sweep: ParsableCommand {
         }
         guard Set(list).count == list.count else { throw ValidationError("--values lists a value twice") }
         try check(scale, in: 1 ... DatasetOptions.maximumScale, "--scale")
-        try check(subEntities, in: 2 ... HierarchyDescription.maximumSubEntities, "--sub-entities")
-        try check(attributes, in: 1 ... HierarchyDescription.maximumAttributes, "--attributes")
+        try check(subEntities, in: 2 ... Sweep.maximumLeaves, "--sub-entities")
+        try check(attributes, in: 1 ... Sweep.maximumAttributes, "--attributes")
+        try check(depth, in: 1 ... 6, "--depth")
+        for value in list { try Self.checkSQLiteLimits(hierarchy(at: value)) }
         guard (0 ... 4).contains(skew) else { throw ValidationError("--skew must be from 0 to 4; got \(format(skew))") }
         return list
     }
@@ -118,18 +128,33 @@ struct Sweep: ParsableCommand {
     }
 
     /// The generated hierarchy at one value of the parameter.
-    func hierarchy(at value: Double) -> HierarchyDescription {
-        HierarchyPresets.synthetic(
-            subEntities: parameter == .subEntities ? Int(value) : subEntities,
+    static let maximumLeaves = 250
+    static let maximumAttributes = 64
+
+    func hierarchy(at value: Double) -> ModelDescription {
+        SyntheticModel.make(
+            leaves: parameter == .subEntities ? Int(value) : subEntities,
             attributes: parameter == .attributes ? Int(value) : attributes,
             skew: parameter == .skew ? value : skew,
-            rows: parameter == .scale ? Int(value) : scale)
+            rows: parameter == .scale ? Int(value) : scale,
+            depth: parameter == .depth ? Int(value) : depth)
     }
 
-    private func selectedWorkloads() throws -> [DescribedWorkload] {
-        let sample = hierarchy(at: try points()[0])
-        guard let workloads else { return DescribedWorkload.available(for: sample) }
-        do { return try DescribedWorkload.parseList(workloads, for: sample) }
+    /// A model every strategy can store: the model's own limits, and each strategy's (SQLite's columns, joins, arguments).
+    static func checkSQLiteLimits(_ description: ModelDescription) throws {
+        do {
+            let model = try Model(description)
+            let database = try Database(path: ":memory:")
+            for type in Strategies.all { _ = try type.init(model: model, database: database) }
+        } catch {
+            throw ValidationError("the generated model cannot be stored: \(error); sweep smaller values")
+        }
+    }
+
+    private func selectedWorkloads() throws -> [Workload] {
+        let sample = try Model(hierarchy(at: try points()[0]))
+        guard let workloads else { return Workloads.applicable(to: sample) }
+        do { return try Workloads.parseList(workloads, for: sample) }
         catch { throw ValidationError("\(error)") }
     }
 
@@ -139,16 +164,14 @@ struct Sweep: ParsableCommand {
         let workloads = try selectedWorkloads()
         let names = try strategies.names()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inheritance-bench-sweep-\(getpid())-\(UUID().uuidString.prefix(8))")
-        let plan = timing.plan(strategies: names, workloads: [], dataset: DatasetConfiguration(seed: seed, scale: scale), batchSize: batch,
-                               includeRaw: false, temporaryParent: folder)
+        let plan = timing.plan(strategies: names, workloads: workloads, seed: seed, batchSize: batch, temporaryParent: folder)
         try Execution(plan: plan, started: started, cases: workloads.count * points.count, output: output).run { onEvent in
             (folder, {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 defer { try? FileManager.default.removeItem(at: folder) }
                 var results: [WorkloadResult] = []
                 for value in points {
-                    let runner = DescribedRunner(plan: plan, description: hierarchy(at: value), workloads: workloads,
-                                                 sweep: (parameter.rawValue, format(value)), onEvent: onEvent)
+                    let runner = Runner(plan: plan, model: try Model(hierarchy(at: value)), sweep: (parameter.rawValue, format(value)), onEvent: onEvent)
                     results += try runner.run()
                 }
                 return results

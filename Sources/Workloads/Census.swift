@@ -1,0 +1,47 @@
+import Generation
+import Models
+import Strategies
+
+/// What a store holding a model's objects must contain: objects per concrete entity and link rows
+/// per generating many-to-many relationship, computed from the generator alone.
+public struct Census: Equatable, Sendable {
+    /// Per entity index (0 for abstract entities).
+    public var objects: [Int]
+    /// Per generating many-to-many relationship, in `Census.relationships(model)` order.
+    public var links: [Int]
+
+    /// The many-to-many relationships whose links are generated, each once (by its declaring entity).
+    public static func relationships(_ model: Model) -> [Model.Relationship] {
+        model.entities.flatMap { $0.ownRelationships.filter { $0.isManyToMany && $0.generatesLinks } }
+    }
+
+    /// The whole model's census (one pass over the hierarchies that generate links).
+    public init(_ generator: ObjectGenerator) {
+        let model = generator.model
+        objects = model.entities.map(\.rows)
+        let relationships = Self.relationships(model)
+        links = Array(repeating: 0, count: relationships.count)
+        for root in model.roots where relationships.contains(where: { model.entities[$0.owner].root == root }) {
+            for position in 0 ..< generator.count(root: root) { add(generator.object(root: root, at: position), model, relationships, countObject: false) }
+        }
+    }
+
+    /// The census of `objects` alone (an insert of part of the model).
+    public init(_ model: Model, objects inserted: [ModelObject]) {
+        objects = Array(repeating: 0, count: model.entities.count)
+        let relationships = Self.relationships(model)
+        links = Array(repeating: 0, count: relationships.count)
+        for object in inserted { add(object, model, relationships, countObject: true) }
+    }
+
+    private mutating func add(_ object: ModelObject, _ model: Model, _ relationships: [Model.Relationship], countObject: Bool) {
+        if countObject { objects[object.id.entity] += 1 }
+        let generating = model.entities[object.id.entity].relationships.filter { $0.isManyToMany && $0.generatesLinks }
+        for (relationship, destinations) in zip(generating, object.links) {
+            if let index = relationships.firstIndex(of: relationship) { links[index] += destinations.count }
+        }
+    }
+
+    /// The counts as one digestible list.
+    public var numbers: [Int] { objects + links }
+}

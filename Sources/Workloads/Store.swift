@@ -1,0 +1,150 @@
+import Dispatch
+import Foundation
+import Generation
+import Models
+import SQLite
+import Strategies
+
+/// One store file of one strategy, and what the runner does with it: build it, check it, time a
+/// repetition on it. Setup, checks and digests stay outside the timed regions.
+final class Store {
+    let path: String
+    let name: String
+    private(set) var strategy: (any StorageStrategy)?
+    private(set) var bytes: Int64 = 0
+
+    init(_ type: any StorageStrategy.Type, _ model: Model, path: String) throws {
+        self.path = path
+        name = type.name
+        do {
+            strategy = try type.init(model: model, database: try StoreFile.open(path))
+        } catch {
+            Self.removeFiles(path)
+            throw error
+        }
+    }
+
+    private var closed = false
+
+    deinit { if !closed { remove() } }
+
+    /// Closes the store and keeps its file (`bench generate`).
+    func close() {
+        strategy = nil
+        closed = true
+    }
+
+    func remove() {
+        strategy = nil
+        Self.removeFiles(path)
+    }
+
+    static func removeFiles(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    /// Creates the schema and inserts every object in batches, then checks the store in full.
+    func populate(_ generator: ObjectGenerator, batchSize: Int, census: Census) throws {
+        let strategy = strategy!
+        try strategy.createSchema()
+        for batch in generator.batches(of: batchSize) { try strategy.insert(batch) }
+        try check(census, thorough: true)
+        try StoreFile.checkpoint(strategy.database)
+        bytes = fileSize(path)
+    }
+
+    /// Creates the schema (untimed), inserts every transaction (each timed alone), then, untimed,
+    /// checks the store and digests it: every object on the first repetition, the counts after.
+    func timedInsert(_ transactions: [[ModelObject]], census: Census, thorough: Bool) throws -> Sample {
+        let strategy = strategy!
+        try strategy.createSchema()
+        var elapsed: UInt64 = 0
+        for transaction in transactions { elapsed += try Sample.nanoseconds { try strategy.insert(transaction) } }
+        try check(census, thorough: thorough)
+        let rows = transactions.reduce(0) { $0 + $1.count }
+        let digest: AnswerDigest
+        if thorough {
+            var all = AnswerDigest(.unordered)
+            for root in strategy.model.roots { for object in try strategy.fetch(FetchRequest(entity: root)) { all.add(object) } }
+            digest = all
+        } else {
+            digest = AnswerDigest(.ordered, of: census.numbers)
+        }
+        try StoreFile.checkpoint(strategy.database)
+        bytes = fileSize(path)
+        return Sample(nanoseconds: elapsed, rows: rows, digest: digest, digestIsFull: thorough)
+    }
+
+    /// SQLite's integrity check (`quick_check` unless `thorough`), its foreign key check, the
+    /// objects of every concrete entity and the link rows of every many-to-many relationship.
+    func check(_ census: Census, thorough: Bool) throws {
+        let strategy = strategy!
+        let database = strategy.database
+        let verdict = try database.strings(thorough ? "PRAGMA integrity_check" : "PRAGMA quick_check")
+        guard verdict == ["ok"] else {
+            throw StoreCheckFailure(description: "\(name): the store failed SQLite's integrity check: \(verdict.prefix(3).joined(separator: "; "))")
+        }
+        let foreignKeys = try database.strings("PRAGMA foreign_key_check")
+        guard foreignKeys.isEmpty else {
+            throw StoreCheckFailure(description: "\(name): the store has \(foreignKeys.count) rows whose foreign keys point nowhere")
+        }
+        let model = strategy.model
+        let counts = try model.entities.map { entity in
+            entity.isConcrete ? try strategy.count(FetchRequest(entity: entity.index, includesSubentities: false)) : 0
+        }
+        let links = try Census.relationships(model).map { try strategy.countLinks($0) }
+        guard counts == census.objects, links == census.links else {
+            throw StoreCheckFailure(description: "\(name) holds \(counts) objects per entity and \(links) links where \(census.objects) and \(census.links) were inserted")
+        }
+    }
+
+    /// One repetition of a read case: the statements prepared untimed, then run timed; the answer
+    /// digested after the clock stops.
+    func read(_ queries: [PreparedQuery], counts: Bool, ordered: Bool) throws -> Sample {
+        let database = strategy!.database
+        if counts {
+            var numbers: [Int] = []
+            numbers.reserveCapacity(queries.count)
+            let elapsed = try Sample.nanoseconds { for query in queries { numbers.append(try database.number(query)) } }
+            return Sample(nanoseconds: elapsed, rows: numbers.count, digest: AnswerDigest(.ordered, of: numbers))
+        }
+        var objects: [ModelObject] = []
+        let elapsed = try Sample.nanoseconds {
+            for query in queries { objects += try database.objects(query) }
+        }
+        return Sample(nanoseconds: elapsed, rows: objects.count, digest: AnswerDigest(ordered ? .ordered : .unordered, of: objects))
+    }
+
+    func queries(_ workloadCase: WorkloadCase) throws -> [PreparedQuery] {
+        let strategy = strategy!
+        return try workloadCase.requests.map { workloadCase.counts ? try strategy.countQuery($0) : try strategy.fetchQuery($0) }
+    }
+}
+
+/// A failed check of a store's contents.
+public struct StoreCheckFailure: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// One timed repetition: its duration and its (untimed) answer digest.
+package struct Sample {
+    package var nanoseconds: UInt64
+    package var rows: Int
+    package var digest: AnswerDigest
+    /// Whether `digest` covers every field of the answer (false: it stands for the counts only).
+    package var digestIsFull = true
+
+    package init(nanoseconds: UInt64, rows: Int, digest: AnswerDigest, digestIsFull: Bool = true) {
+        self.nanoseconds = nanoseconds; self.rows = rows; self.digest = digest; self.digestIsFull = digestIsFull
+    }
+
+    package static func nanoseconds(_ body: () throws -> Void) throws -> UInt64 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return DispatchTime.now().uptimeNanoseconds - start
+    }
+}
+
+package func fileSize(_ path: String) -> Int64 {
+    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+}

@@ -1,0 +1,31 @@
+import Foundation
+import Generation
+import Models
+import Strategies
+
+/// `bench generate`: one populated, checked store written whole or not at all.
+public enum StoreGeneration {
+    /// Builds the store in a hidden `.partial` file beside `path`, checks it, and renames it into
+    /// place; on any failure the partial files are removed. Returns what the store holds.
+    public static func generate(strategyName: String, model: Model, seed: UInt64, batchSize: Int, path: String) throws -> Census {
+        guard let type = Strategies.named(strategyName) else {
+            throw NameList.unknown(strategyName, valid: Strategies.names, what: "strategy")
+        }
+        let url = URL(fileURLWithPath: path)
+        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial").path
+        let generator = ObjectGenerator(model, seed: seed)
+        let census = Census(generator)
+        do {
+            let store = try Store(type, model, path: partial)
+            try store.populate(generator, batchSize: batchSize, census: census)
+            store.close()
+            guard rename(partial, path) == 0 else {
+                throw NameList.Error(description: "could not move the finished store to \(path): \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: partial + suffix) }
+            throw error
+        }
+        return census
+    }
+}

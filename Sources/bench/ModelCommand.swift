@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import Models
+import SQLite
+import Strategies
+import Workloads
+
+struct ModelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "model",
+        abstract: "Prints what a model is: its entity tree with entity numbers, each strategy's tables, and which workloads apply and why not.")
+
+    @OptionGroup var model: ModelOptions
+    @Option(help: "Objects in the model's inheritance hierarchies (default: the model's own rows).")
+    var scale: Int?
+    @OptionGroup var strategies: StrategyOptions
+
+    func run() throws {
+        let model = try self.model.load(scale: scale)
+        print("Model \(model.name): \(model.entities.count) entities, main hierarchy \(model.entities[model.mainRoot].name)")
+        if !model.hasInheritance { print("note: no entity has sub-entities, so there is no inheritance to compare; every strategy stores it alike") }
+        for entity in model.entities {
+            let kind = entity.isAbstract ? "abstract" : "\(entity.rows) objects"
+            print(String(repeating: "  ", count: entity.depth + 1) + "\(entity.number) \(entity.name) (\(kind); \(entity.ownAttributes.count) attributes, \(entity.ownRelationships.count) relationships)")
+        }
+        for name in try strategies.names() {
+            let type = Strategies.named(name)!
+            do {
+                let strategy = try type.init(model: model, database: try Database(path: ":memory:"))
+                print("\n\(name):")
+                for statement in strategy.schemaSQL { print("  \(statement);") }
+            } catch {
+                print("\n\(name): cannot store this model: \(error)")
+            }
+        }
+        print("\nWorkloads:")
+        let width = Workloads.names.map(\.count).max() ?? 0
+        for workload in Workloads.all {
+            print("  " + workload.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + (workload.needs(model).map { "does not apply: \($0)" } ?? "applies"))
+        }
+    }
+}
