@@ -42,6 +42,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads", "Generation"]),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Models", "Generation", "SQLite"]),
     ]
 )

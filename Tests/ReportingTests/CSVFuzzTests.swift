@@ -1,4 +1,4 @@
-import Dataset
+import Generation
 import Foundation
 @testable import Reporting
 import XCTest

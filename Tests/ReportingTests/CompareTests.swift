@@ -1,4 +1,4 @@
-import Dataset
+import Generation
 import Foundation
 @testable import Reporting
 import Workloads
@@ -19,12 +19,12 @@ final class CompareTests: XCTestCase {
     func writeRun(_ name: String, seed: UInt64 = 42, factor: Double = 1, slowed: String? = nil, host: String = "h1", samples: Bool = true) throws -> URL {
         let url = folder.appendingPathComponent(name)
         let writer = try ResultsWriter(url: url, runID: name, force: true)
-        let plan = RunPlan(dataset: DatasetConfiguration(seed: seed, scale: 1_000))
+        let plan = RunPlan(seed: seed)
         let context = RunContext(runID: name, timestamp: "t", gitCommit: "c", gitDirty: false, sqliteVersion: "3.40.1",
                                  swiftVersion: "6.3", build: "release", host: host)
         var rng = SplitMix64(seed: 11)
         var results: [WorkloadResult] = []
-        for workload in [Workload.countAll, .fetchPage] {
+        for workload in ["count-all", "fetch-page"] {
             for strategy in ["single-table", "table-per-entity", "enum-entity"] {
                 let scale = strategy == slowed ? factor : 1
                 let values = (0 ..< 30).map { _ in UInt64((10_000 + Double(rng.next() % 200)) * scale) }

@@ -1,4 +1,4 @@
-import Dataset
+import Generation
 import Foundation
 @testable import Reporting
 import Workloads
@@ -70,7 +70,7 @@ final class CSVTests: XCTestCase {
 
 final class ResultsCSVTests: XCTestCase {
     func sampleResult(strategy: String = "single-table", samples: [UInt64] = [3_000, 1_000, 2_000]) -> WorkloadResult {
-        WorkloadResult(strategy: strategy, workload: .fetchByTag, variant: "rare", rows: 10, samples: samples, warmups: 5,
+        WorkloadResult(strategy: strategy, workload: "fetch-by-tag", variant: "rare", rows: 10, samples: samples, warmups: 5,
                        digest: AnswerDigest(.unordered, of: [1, 2, 3]), dbBytes: 4_096,
                        setting: ResultSetting(hierarchy: "publications", scale: 1_000))
     }
@@ -82,7 +82,7 @@ final class ResultsCSVTests: XCTestCase {
     }
 
     func testARowHasEveryColumnAndReadsBack() throws {
-        let plan = RunPlan(dataset: DatasetConfiguration(seed: 7, scale: 1_000), batchSize: 100)
+        let plan = RunPlan(seed: 7, batchSize: 100)
         let text = ResultsCSV.header + ResultsCSV.row(sampleResult(), plan: plan, context: context())
         let records = try CSV.parse(text)
         XCTAssertEqual(records.count, 2)
