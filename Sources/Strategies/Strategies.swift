@@ -3,6 +3,7 @@
 public enum Strategies {
     public static let all: [any StorageStrategy.Type] = [
         SingleTable.self,
+        Joined.self,
     ]
 
     public static var names: [String] { all.map { $0.name } }

@@ -4,7 +4,7 @@ import Models
 /// and `WorkloadInputs` read the same facts, so a workload applies exactly when it can be built.
 extension Model {
     /// The main hierarchy's concrete entities.
-    var mainConcreteEntities: [Int] { concreteEntities(in: entities[mainRoot].subtree) }
+    public var mainConcreteEntities: [Int] { concreteEntities(in: entities[mainRoot].subtree) }
 
     /// The sort of the ordered reads, as sort keys (every element an attribute of the main root).
     var sortKeys: [SortKeyFact]? {
@@ -13,7 +13,7 @@ extension Model {
 
     /// `lookup-attribute`: a unique attribute (a one-attribute uniqueness constraint) declared in the
     /// main hierarchy, preferring one below the root (Book's isbn), else the root's (a uid).
-    var lookupAttribute: (entity: Int, attribute: String)? {
+    public var lookupAttribute: (entity: Int, attribute: String)? {
         let subtree = entities[mainRoot].subtree
         let found = subtree.flatMap { index in
             entities[index].uniquenessConstraints.filter { $0.count == 1 && entities[index].attribute($0[0]) != nil }.map { (index, $0[0]) }
@@ -23,7 +23,7 @@ extension Model {
 
     /// `lookup-composite`: a fetch index with the `entity` element and a date attribute, on an entity
     /// below the main root (Book's (entity, publishDate)).
-    var compositeIndex: (entity: Int, attribute: String)? {
+    public var compositeIndex: (entity: Int, attribute: String)? {
         for index in entities[mainRoot].subtree.dropFirst() {
             for fetchIndex in entities[index].fetchIndexes where fetchIndex.elements.contains(where: { $0.property == nil }) {
                 if let date = fetchIndex.elements.compactMap(\.property).first(where: { entities[index].attribute($0)?.type == .date }) {
@@ -36,7 +36,7 @@ extension Model {
 
     /// `fetch-by-relationship`: a to-many relationship of an entity of the main hierarchy whose
     /// destination has a unique string attribute (publications' tags, found by name).
-    var relationshipLookup: (entity: Int, relationship: String, attribute: String)? {
+    public var relationshipLookup: (entity: Int, relationship: String, attribute: String)? {
         for index in entities[mainRoot].subtree {
             for relationship in entities[index].ownRelationships where relationship.toMany {
                 let destination = entities[relationship.destination]
@@ -49,17 +49,17 @@ extension Model {
     }
 
     /// `search-title`: a string attribute of the main root that leads one of its fetch indexes.
-    var titleAttribute: String? {
+    public var titleAttribute: String? {
         let root = entities[mainRoot]
         return root.fetchIndexes.compactMap { $0.elements.first?.property }.first { root.attribute($0)?.type == .string }
     }
 
     /// `filter-fk`: a to-one relationship declared by the main root.
-    var foreignKey: String? { entities[mainRoot].ownRelationships.first { !$0.toMany }?.name }
+    public var foreignKey: String? { entities[mainRoot].ownRelationships.first { !$0.toMany }?.name }
 
     /// `update`: an attribute of the main root under no uniqueness constraint, preferring a date
     /// whose name says it is a modification date, then any date, then any other.
-    var updateAttribute: String? {
+    public var updateAttribute: String? {
         let root = entities[mainRoot]
         let candidates = root.ownAttributes.filter { attribute in !root.uniquenessConstraints.contains { $0.contains(attribute.name) } }
         return (candidates.first { $0.type == .date && $0.name.lowercased().contains("update") }
@@ -67,7 +67,7 @@ extension Model {
     }
 
     /// Why objects of the main hierarchy cannot be deleted freely: a `deny` rule below its root.
-    var denyRule: String? {
+    public var denyRule: String? {
         for index in entities[mainRoot].subtree {
             if let relationship = entities[index].ownRelationships.first(where: { $0.deleteRule == .deny }) {
                 return "\(entities[index].name).\(relationship.name)"

@@ -1,0 +1,126 @@
+import Generation
+import Models
+import Strategies
+
+/// The answers every strategy must give, computed from the generator alone (no SQL): a store
+/// that holds a model's objects in memory and answers `FetchRequest`s by the same rules SQLite
+/// applies (BINARY collation, NULL matching nothing).
+public final class ReferenceStore {
+    public let model: Model
+    public let generator: ObjectGenerator
+    /// Every object of every hierarchy, by id.
+    public private(set) var objects: [ObjectID: ModelObject] = [:]
+    /// Many-to-many links, both directions: (object, relationship name) → destinations.
+    private var links: [ObjectID: [String: Set<ObjectID>]] = [:]
+
+    public init(_ generator: ObjectGenerator) {
+        self.generator = generator
+        model = generator.model
+        for root in model.roots {
+            for position in 0 ..< generator.count(root: root) {
+                let object = generator.object(root: root, at: position)
+                objects[object.id] = object.fetched
+                let generating = model.entities[object.id.entity].relationships.filter { $0.isManyToMany && $0.generatesLinks }
+                for (relationship, destinations) in zip(generating, object.links) {
+                    let inverse = model.inverse(of: relationship)!.name
+                    for destination in destinations {
+                        links[object.id, default: [:]][relationship.name, default: []].insert(destination)
+                        links[destination, default: [:]][inverse, default: []].insert(object.id)
+                    }
+                }
+            }
+        }
+    }
+
+    public func value(_ object: ModelObject, _ attribute: String) -> Value {
+        object.values[model.entities[object.id.entity].attributeIndex(attribute)!]
+    }
+
+    /// Every object the request selects, sorted as it asks (else by id), paged.
+    public func fetch(_ request: FetchRequest) -> [ModelObject] {
+        let entity = model.entities[request.entity]
+        var selected = objects.values.filter { object in
+            (request.includesSubentities ? entity.subtree.contains(object.id.entity) : object.id.entity == request.entity)
+                && matches(object, request.predicate, request.sort)
+        }
+        selected.sort { a, b in
+            for key in request.sort {
+                let (x, y) = (value(a, key.attribute), value(b, key.attribute))
+                if x != y { return key.ascending ? Value.sqliteLess(x, y) : Value.sqliteLess(y, x) }
+            }
+            return a.id < b.id
+        }
+        let start = min(selected.count, request.offset ?? 0)
+        let end = request.limit.map { min(selected.count, start + $0) } ?? selected.count
+        return Array(selected[start ..< end])
+    }
+
+    public func count(_ request: FetchRequest) -> Int { fetch(request).count }
+
+    public func matches(_ object: ModelObject, _ predicate: FetchPredicate, _ sort: [SortKey]) -> Bool {
+        let info = model.entities[object.id.entity]
+        switch predicate {
+        case .all: return true
+        case let .equals(name, wanted):
+            let found = value(object, name)
+            return !found.isNull && !wanted.isNull && found == wanted
+        case let .range(name, lower, upper):
+            let found = value(object, name)
+            return !found.isNull && !Value.sqliteLess(found, lower) && Value.sqliteLess(found, upper)
+        case let .after(cursor):
+            for (index, key) in sort.prefix(cursor.count).enumerated() {
+                let found = value(object, key.attribute)
+                if found != cursor[index] { return key.ascending ? Value.sqliteLess(cursor[index], found) : Value.sqliteLess(found, cursor[index]) }
+            }
+            return false
+        case let .key(key): return object.id.key == key
+        case let .toOne(name, destination):
+            let position = info.toOneRelationships.firstIndex { $0.name == name }!
+            return object.toOne[position]?.key == destination.key
+        case let .anyRelated(name, attribute, wanted):
+            let relationship = info.relationship(name)!
+            let related: [ObjectID]
+            if relationship.isManyToMany {
+                related = Array(links[object.id]?[name] ?? [])
+            } else {
+                let inverse = model.inverse(of: relationship)!
+                related = objects.values.filter { other in
+                    model.entities[relationship.destination].subtree.contains(other.id.entity)
+                        && other.toOne[model.entities[other.id.entity].toOneRelationships.firstIndex { $0.name == inverse.name }!] == object.id
+                }.map(\.id)
+            }
+            return related.contains { let found = value(objects[$0]!, attribute); return !found.isNull && found == wanted }
+        case let .and(predicates): return predicates.allSatisfy { matches(object, $0, sort) }
+        }
+    }
+
+    /// The objects a delete of `ids` removes, following cascade rules (nullify and no-action keep the others).
+    public func deletionClosure(_ ids: [ObjectID]) -> Set<ObjectID> {
+        var deleted = Set<ObjectID>()
+        var pending = ids
+        while let id = pending.popLast() {
+            guard deleted.insert(id).inserted, let object = objects[id] else { continue }
+            let info = model.entities[id.entity]
+            for relationship in info.relationships where relationship.deleteRule == .cascade {
+                if !relationship.toMany {
+                    if let destination = object.toOne[info.toOneRelationships.firstIndex { $0.name == relationship.name }!] { pending.append(destination) }
+                } else if relationship.isManyToMany {
+                    pending += links[id]?[relationship.name] ?? []
+                } else {
+                    let inverse = model.inverse(of: relationship)!
+                    pending += objects.values.filter { other in
+                        model.entities[relationship.destination].subtree.contains(other.id.entity)
+                            && other.toOne[model.entities[other.id.entity].toOneRelationships.firstIndex { $0.name == inverse.name }!] == id
+                    }.map(\.id)
+                }
+            }
+        }
+        return deleted
+    }
+
+    /// Link rows of a generating many-to-many relationship left when `deleted` are gone.
+    public func links(_ relationship: Model.Relationship, without deleted: Set<ObjectID>) -> Int {
+        objects.keys.filter { model.entities[$0.entity].relationships.contains(relationship) && !deleted.contains($0) }
+            .reduce(0) { total, id in total + (links[id]?[relationship.name] ?? []).filter { !deleted.contains($0) }.count }
+    }
+}
