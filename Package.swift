@@ -42,6 +42,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "ModelsTests", dependencies: ["Models"]),
+        .testTarget(name: "GenerationTests", dependencies: ["Generation", "Models"]),
         .target(name: "TestSupport", dependencies: ["Models", "Generation", "Strategies"], path: "Tests/TestSupport"),
         .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "Strategies", "Models", "Generation", "SQLite", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads", "Generation"]),

@@ -28,7 +28,7 @@ public struct EntityDescription: Codable, Equatable, Sendable {
         name = try c.decode(String.self, forKey: .name)
         parent = try c.decodeIfPresent(String.self, forKey: .parent)
         abstract = try c.decodeIfPresent(Bool.self, forKey: .abstract) ?? false
-        rows = try c.decodeIfPresent(Int.self, forKey: .rows)
+        rows = try c.decodeWholeNumberIfPresent(forKey: .rows)
         attributes = try c.decodeIfPresent([Attribute].self, forKey: .attributes) ?? []
         relationships = try c.decodeIfPresent([RelationshipDescription].self, forKey: .relationships) ?? []
         uniquenessConstraints = try c.decodeIfPresent([[String]].self, forKey: .uniquenessConstraints) ?? []

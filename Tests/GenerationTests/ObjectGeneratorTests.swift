@@ -1,0 +1,57 @@
+import Generation
+import Models
+import XCTest
+
+final class ObjectGeneratorTests: XCTestCase {
+    func testStreamsAreDeterministicExactAndMixed() throws {
+        let model = try Model(ModelPresets.efcoreAnimals.scaled(to: 4_000))
+        let a = ObjectGenerator(model, seed: 3), b = ObjectGenerator(model, seed: 3), c = ObjectGenerator(model, seed: 4)
+        let root = model.mainRoot
+        XCTAssertEqual(a.objects(root: root, 0 ..< 50), b.objects(root: root, 0 ..< 50))
+        XCTAssertNotEqual(a.objects(root: root, 0 ..< 50), c.objects(root: root, 0 ..< 50))
+        var counts = Array(repeating: 0, count: model.entities.count)
+        for position in 0 ..< a.count(root: root) {
+            let object = a.object(root: root, at: position)
+            XCTAssertEqual(object.id.key, Int64(position + 1))
+            counts[object.id.entity] += 1
+        }
+        XCTAssertEqual(counts, model.entities.map(\.rows), "every entity gets exactly its rows")
+        XCTAssertEqual(Set(a.objects(root: root, 0 ..< 40).map(\.id.entity)).count, 4, "a prefix mixes the concrete entities")
+    }
+
+    func testRelationshipsReachTheirDestinationSubtree() throws {
+        let model = try Model(ModelPresets.efcoreAnimals.scaled(to: 3_000))
+        let generator = ObjectGenerator(model, seed: 9)
+        let pet = model.entity("Pet")!, human = model.index(of: "Human")!
+        var nulls = 0, humans = 0
+        for position in 0 ..< generator.count(root: 0) {
+            let object = generator.object(root: 0, at: position)
+            guard object.id.entity == human else { continue }
+            humans += 1
+            if let favourite = object.toOne[0] {
+                XCTAssertEqual(generator.object(favourite).id, favourite, "a to-one points at an existing object")
+            } else { nulls += 1 }
+            XCTAssertLessThanOrEqual(object.links[0].count, 3)
+            XCTAssertEqual(Set(object.links[0]).count, object.links[0].count, "links are distinct")
+            for destination in object.links[0] { XCTAssertTrue(pet.subtree.contains(destination.entity)) }
+        }
+        XCTAssertGreaterThan(nulls, humans / 10)
+        XCTAssertLessThan(nulls, humans / 3, "an optional to-one is NULL in about its nullShare of the objects")
+    }
+
+    func testUniqueAttributesAreUniqueAndTagsAreZipfPopular() throws {
+        let model = try Model(ModelPresets.publications.scaled(to: 5_000))
+        let generator = ObjectGenerator(model, seed: 1)
+        let objects = generator.objects(root: 0, 0 ..< 5_000)
+        XCTAssertEqual(Set(objects.map { $0.values[0] }).count, 5_000, "uid")
+        let isbns = objects.filter { $0.id.entity == model.index(of: "Book")! }.map { $0.values[5] }
+        XCTAssertEqual(Set(isbns).count, isbns.count, "isbn")
+        let tags = generator.objects(root: model.index(of: "Tag")!, 0 ..< 200).map { $0.values[0] }
+        XCTAssertEqual(Set(tags).count, 200, "tag names")
+        var popularity: [ObjectID: Int] = [:]
+        for object in objects { for tag in object.links[0] { popularity[tag, default: 0] += 1 } }
+        let popular = generator.popularDestination(model.entities[0].relationships[0])!
+        XCTAssertEqual(popularity.max { $0.value < $1.value }?.key, popular)
+        XCTAssertLessThan(popularity[generator.rareDestination(model.entities[0].relationships[0])!] ?? 0, popularity[popular]! / 20)
+    }
+}

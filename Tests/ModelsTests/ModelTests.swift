@@ -1,0 +1,94 @@
+import Foundation
+import Models
+import XCTest
+
+final class ModelTests: XCTestCase {
+    func testEntityNumbersAreDepthFirstInCaseInsensitiveNameOrder() throws {
+        let model = try Model(ModelPresets.efcoreAnimals)
+        XCTAssertEqual(model.entities.map(\.name), ["Animal", "FarmAnimal", "Human", "Pet", "Cat", "Dog"])
+        let pet = model.entity("Pet")!
+        XCTAssertEqual(pet.subtree, 3 ... 5, "a subtree is a contiguous range of numbers")
+        XCTAssertEqual(pet.depth, 1)
+        XCTAssertEqual(model.entity("Cat")!.attributes.map(\.name), ["name", "vet", "educationLevel"], "inherited first")
+        XCTAssertEqual(model.entity("Cat")!.relationships.map(\.name), ["humans"])
+        XCTAssertEqual(model.leaf, model.index(of: "Cat"))
+        XCTAssertEqual(model.branch, model.index(of: "Pet"))
+        let mixed = try Model(ModelDescription(name: "m", entities: [
+            EntityDescription("Zeta", rows: 1), EntityDescription("alpha".capitalized, rows: 1), EntityDescription("Beta", parent: "Zeta", rows: 1),
+            EntityDescription("AlphaB", parent: "Zeta", rows: 1), EntityDescription("Alphaa", parent: "Zeta", rows: 1),
+        ]))
+        XCTAssertEqual(mixed.entities.map(\.name), ["Alpha", "Zeta", "Alphaa", "AlphaB", "Beta"])
+        XCTAssertEqual(mixed.mainRoot, 1)
+    }
+
+    func testScalingSharesObjectsExactlyAndLeavesFlatRootsAlone() throws {
+        let scaled = try Model(ModelPresets.publications.scaled(to: 1_001))
+        XCTAssertEqual(scaled.objectCount(0), 1_001)
+        XCTAssertEqual(scaled.entity("Tag")!.rows, 200)
+        XCTAssertEqual(try Model(ModelPresets.codingMilitia.scaled(to: 7)).objectCount(0), 7)
+    }
+
+    func testSyntheticModelsHaveTheDepthAsked() throws {
+        for depth in 1 ... 6 {
+            let model = try Model(SyntheticModel.make(leaves: 8, attributes: 2, skew: 0, rows: 800, depth: depth))
+            let leaves = model.entities.filter { !$0.hasSubentities }
+            XCTAssertEqual(leaves.count, 8)
+            XCTAssertEqual(leaves.map(\.depth).max(), depth)
+            XCTAssertEqual(model.objectCount(model.mainRoot), 800)
+            XCTAssertEqual(model.branch == nil, depth == 1)
+        }
+    }
+
+    /// Each mistake is one sentence naming what is wrong.
+    func testMistakesAreOneClearSentence() {
+        func fails(_ entities: [EntityDescription], _ fragment: String, line: UInt = #line) {
+            XCTAssertThrowsError(try Model(ModelDescription(name: "m", entities: entities)), line: line) { error in
+                XCTAssertTrue("\(error)".contains(fragment), "\(error)", line: line)
+                XCTAssertFalse("\(error)".contains("\n"), line: line)
+            }
+        }
+        fails([], "has no entities")
+        fails([EntityDescription("A", parent: "B", rows: 1)], "names parent 'B'")
+        fails([EntityDescription("A", parent: "B", rows: 1), EntityDescription("B", parent: "A", rows: 1)], "form a cycle")
+        fails([EntityDescription("a", rows: 1)], "capital letter")
+        fails([EntityDescription("A", rows: 1), EntityDescription("a".uppercased(), rows: 1)], "declared twice")
+        fails([EntityDescription("A", abstract: true, rows: 3)], "abstract but has 3 rows")
+        fails([EntityDescription("A", rows: 0)], "has no objects")
+        fails([EntityDescription("A", rows: 1, attributes: [Attribute("abc", .string), Attribute("aBC", .integer16)])], "declares 'aBC' twice")
+        fails([EntityDescription("A", rows: 1, relationships: [RelationshipDescription("b", destination: "B")])], "destination 'B'")
+        fails([EntityDescription("A", rows: 1, relationships: [RelationshipDescription("b", destination: "A", toMany: true)])], "without an inverse")
+        fails([EntityDescription("A", rows: 1, uniquenessConstraints: [["nope"]])], "names 'nope'")
+        fails([EntityDescription("A", rows: 1, fetchIndexes: [FetchIndex("byX", "x")])], "names 'x'")
+        fails([EntityDescription("A", rows: 1, attributes: [Attribute("entity", .string)])], "reserved")
+        fails([EntityDescription("A", rows: 1, attributes: [Attribute("n", .integer32, values: ValueSpec(.isbn))])], "are strings")
+        fails([EntityDescription("A", rows: Model.maximumRows + 1)], "rows must be between")
+        fails([EntityDescription("A", rows: 1, attributes: (0 ..< 1_901).map { Attribute("a\($0)", .integer16) })], "columns")
+    }
+
+    func testJSONMistakesNameTheField() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("models-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func load(_ text: String) -> String {
+            let file = folder.appendingPathComponent("m.json")
+            try? Data(text.utf8).write(to: file)
+            do { _ = try Model(try ModelDescription.load(path: file.path)); return "ok" } catch { return "\(error)" }
+        }
+        XCTAssertTrue(load("{").contains("not valid JSON"))
+        XCTAssertTrue(load(#"{"name": "m", "entities": [{"name": "A", "rows": 1.5}]}"#).contains("entities[0].rows"), load(#"{"name": "m", "entities": [{"name": "A", "rows": 1.5}]}"#))
+        XCTAssertTrue(load(#"{"name": "m", "entities": [{"name": "A", "rows": 1e30}]}"#).contains("entities[0].rows"))
+        XCTAssertTrue(load(#"{"name": "m", "entities": [{"name": "A", "rows": 1, "attributes": [{"name": "x", "type": "money"}]}]}"#).contains("unknown attribute type 'money'"))
+        XCTAssertTrue(load(#"{"name": "m", "entities": [{"rows": 1}]}"#).contains("lacks \"name\""))
+        XCTAssertEqual(load(#"{"name": "m", "entities": [{"name": "A", "rows": 1, "attributes": [{"name": "x", "type": "Integer 32"}], "fetchIndexes": [{"name": "byX", "elements": ["x desc"]}]}]}"#), "ok")
+        XCTAssertThrowsError(try ModelDescription.load(path: folder.path)) { XCTAssertTrue("\($0)".contains("is a folder")) }
+        XCTAssertThrowsError(try ModelDescription.load(path: folder.appendingPathComponent("none.json").path)) { XCTAssertTrue("\($0)".contains("does not exist")) }
+    }
+
+    func testPresetsRoundTripThroughJSON() throws {
+        for preset in ModelPresets.all {
+            let decoded = try JSONDecoder().decode(ModelDescription.self, from: Data(preset.json.utf8))
+            XCTAssertEqual(decoded, preset)
+            XCTAssertNoThrow(try Model(preset))
+        }
+    }
+}
