@@ -3,7 +3,10 @@
 public enum Strategies {
     public static let all: [any StorageStrategy.Type] = [
         SingleTable.self,
+        TablePerEntity.self,
+        EnumEntity.self,
         Joined.self,
+        JSONEntity.self,
     ]
 
     public static var names: [String] { all.map { $0.name } }
