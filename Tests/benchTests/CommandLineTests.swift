@@ -8,6 +8,8 @@ final class CommandLineTests: XCTestCase {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// `.uncaughtSignal` when bench died of a signal (a trap is SIGILL, status 4 on Linux).
+        var reason: Process.TerminationReason = .exit
     }
 
     /// The `bench` binary built beside this test bundle.
@@ -34,7 +36,8 @@ final class CommandLineTests: XCTestCase {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
+                       reason: process.terminationReason)
     }
 
     var folder: URL!
@@ -279,5 +282,56 @@ final class CommandLineTests: XCTestCase {
             XCTAssertNotEqual(outcome.status, 0, "\(arguments)")
             XCTAssertTrue(firstErrorLine(outcome).contains(message), "\(arguments): \(outcome.stderr)")
         }
+    }
+
+    /// A copy of the run `base` (results and samples) named `name`, with its samples changed by `doctor`.
+    func copyRun(_ base: URL, as name: String, samples doctor: ([[String]]) -> [[String]]) throws -> URL {
+        let copy = folder.appendingPathComponent(name)
+        var results = try CSV.parse(String(contentsOf: base, encoding: .utf8))
+        let column = results[0].firstIndex(of: "samples_file")!
+        let samplesName = SamplesCSV.url(besides: copy).lastPathComponent
+        for index in results.indices.dropFirst() { results[index][column] = samplesName }
+        try Data(results.map(CSV.line).joined().utf8).write(to: copy)
+        let samples = try CSV.parse(String(contentsOf: SamplesCSV.url(besides: base), encoding: .utf8))
+        try Data(doctor(samples).map(CSV.line).joined().utf8).write(to: SamplesCSV.url(besides: copy))
+        return copy
+    }
+
+    /// `inf` in a samples file, or a base whose samples are all 0, made the real `bench compare`
+    /// die of SIGILL in the bootstrap; now it exits 1 with one line naming the file and line.
+    /// A samples file of another run is set aside with one warning, and the comparison goes on.
+    func testCompareRefusesSamplesThatAreNotDurationsInsteadOfCrashing() throws {
+        let base = folder.appendingPathComponent("base.csv")
+        let run = try bench(["run", "--scale", "60", "--workloads", "count-all", "--repetitions", "3", "--quiet", "--output", base.path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let ns = SamplesCSV.columns.firstIndex(of: "ns")!
+        let infinite = try copyRun(base, as: "inf.csv") { records in
+            var records = records; records[2][ns] = "inf"; return records
+        }
+        let zeros = try copyRun(base, as: "zeros.csv") { records in
+            records.enumerated().map { $0.offset == 0 ? $0.element : Array($0.element.dropLast()) + ["0"] }
+        }
+        for (arguments, message) in [
+            (["compare", base.path, infinite.path], "error: \(SamplesCSV.url(besides: infinite).path): line 3: ns is 'inf', not a duration in nanoseconds"),
+            (["compare", zeros.path, base.path], "error: \(SamplesCSV.url(besides: zeros).path): line 2: ns is '0', not a duration in nanoseconds"),
+            (["compare", "--strategies", zeros.path], "error: \(SamplesCSV.url(besides: zeros).path): line 2: ns is '0'"),
+        ] {
+            let outcome = try bench(arguments)
+            XCTAssertEqual(outcome.reason, .exit, "\(arguments): bench died of signal \(outcome.status): \(outcome.stderr.prefix(300))")
+            XCTAssertEqual(outcome.status, 1, "\(arguments): \(outcome.stderr.prefix(300))")
+            XCTAssertTrue(outcome.stderr.hasPrefix(message), "\(arguments): \(outcome.stderr)")
+            XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): one line: \(outcome.stderr)")
+            XCTAssertEqual(outcome.stdout, "")
+        }
+
+        let foreign = try copyRun(base, as: "foreign.csv") { records in
+            records.enumerated().map { $0.offset == 0 ? $0.element : ["another-run"] + $0.element.dropFirst() }
+        }
+        let outcome = try bench(["compare", base.path, foreign.path])
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        let warnings = outcome.stderr.split(separator: "\n").filter { $0.contains("does not belong") }
+        XCTAssertEqual(warnings.count, 1, outcome.stderr)
+        XCTAssertTrue(warnings.first?.hasPrefix("warning: the samples file \(SamplesCSV.url(besides: foreign).path) does not belong to \(foreign.path): ") == true, outcome.stderr)
+        XCTAssertTrue(outcome.stdout.contains("*  unchanged"), "the CSV-only interval is used and marked: \(outcome.stdout)")
     }
 }
