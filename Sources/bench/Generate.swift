@@ -29,11 +29,23 @@ struct Generate: ParsableCommand {
     }
 
     func run() throws {
+        let exclusive = NSLock()
         do {
-            let url = try OutputFile.destination(output, defaultName: "", force: force)
+            let (url, claim) = try OutputFile.destination(output, defaultName: "", force: force)
+            defer { claim.release() }
+            // StoreBuilder builds the store under this name beside the output, then renames it.
+            let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial").path
+            try OutputPath.checkCreatable(partial, for: url)
+            let interruption = InterruptionHandler(exclusive: exclusive) {
+                for suffix in ["", "-wal", "-shm", "-journal"] { unlink(partial + suffix) }
+                claim.release()
+                return "the partial store \(partial) removed; \(url.path) was not written"
+            }
+            defer { interruption.cancel() }
             // A replaced store goes with its WAL and shared-memory files.
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
             let census = try StoreBuilder.generate(strategyName: strategy, dataset: dataset.configuration, batchSize: dataset.batch, path: url.path)
+            exclusive.lock() // the store is in place: an interruption from here on waits for the end
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
             print("wrote \(url.path): \(strategy) layout, \(census.total) publications, \(census.tagLinks) tag links, \(size) bytes (seed \(dataset.seed))")
         } catch let error as SQLiteError where error.code == sqliteFull {
