@@ -67,6 +67,10 @@ public struct ResultsFile {
             throw Error(description: "\(name) does not exist")
         }
         guard !isDirectory.boolValue else { throw Error(description: "\(name) is a folder, not a results CSV") }
+        // A FIFO or a device would block the read (or never end): only regular files are read.
+        guard (try? FileManager.default.attributesOfItem(atPath: name))?[.type] as? FileAttributeType == .typeRegular else {
+            throw Error(description: "\(name) is not a regular file, so not a results CSV")
+        }
         guard let data = FileManager.default.contents(atPath: name) else { throw Error(description: "\(name) cannot be read") }
         guard let text = String(data: data, encoding: .utf8) else { throw Error(description: "\(name) is not UTF-8 text, so not a results CSV") }
         guard !text.isEmpty else { throw Error(description: "\(name) is empty") }

@@ -159,6 +159,9 @@ final class CompareTests: XCTestCase {
         XCTAssertTrue("\(String(describing: try? ResultsFile(url: folder)))" == "nil")
         XCTAssertThrowsError(try ResultsFile(url: folder)) { XCTAssertTrue("\($0)".contains("is a folder")) }
         XCTAssertThrowsError(try ResultsFile(url: folder.appendingPathComponent("missing.csv"))) { XCTAssertTrue("\($0)".contains("does not exist")) }
+        let fifo = folder.appendingPathComponent("fifo.csv")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        XCTAssertThrowsError(try ResultsFile(url: fifo), "a FIFO is refused, not read forever") { XCTAssertTrue("\($0)".contains("is not a regular file"), "\($0)") }
         // Quoted fields with commas and quotes are read as one field.
         let quoted = replacing("host", with: "lab \"east\", rack 4", in: row)
         let file = folder.appendingPathComponent("quoted.csv")
