@@ -47,6 +47,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Models", "Generation", "Strategies"], path: "Tests/TestSupport"),
         .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "Strategies", "Models", "Generation", "SQLite", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads", "Generation"]),
+        .testTarget(name: "benchTests", dependencies: ["bench", "Reporting", "Models"]),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Models", "Generation", "SQLite"]),
     ]
 )

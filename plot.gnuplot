@@ -25,8 +25,11 @@
 #                      is the line at 1), log axis; above 1 is slower than single-table. Ratios
 #                      of medians, without intervals. Without single-table: a warning instead.
 #
-# Bad input (no `csv` variable, an unreadable or empty file, a header without the columns used)
-# prints one line starting with "plot.gnuplot: error:" and exits with a non-zero status.
+# Bad input (no `csv` variable, an unreadable or empty file, a header without the columns used,
+# a scale of 0 or less, an infinite or overflowing median, interval, scale or sweep value, an
+# `out` that is not a writable folder) prints one line starting with "plot.gnuplot: error:" and
+# exits with a non-zero status. Each chart is drawn into a hidden `.X.<chart>.png.partial` and
+# renamed into place when complete, so a failure never leaves a blank or half-drawn X.<chart>.png.
 #
 # Columns used, found by name in the header: strategy, workload, variant, scale, median_ns,
 # ci_low_ns, ci_high_ns (schema version 2; without them, as in version 1 files, the charts
@@ -184,6 +187,14 @@ BEGIN {
         st = get("strategy"); wl = get("workload"); va = get("variant"); sc = get("scale")
         med = get("median_ns"); lo = get("ci_low_ns"); hi = get("ci_high_ns")
         sp = get("sweep_parameter"); x = (sp == "") ? sc : get("sweep_value")
+        # Numbers gnuplot cannot draw stop the script with their line: awk reads 1e999 as inf,
+        # which would reach gnuplot as a word it does not know; a scale of 0 or less has no
+        # place on a log axis; a duration beyond 1e18 ns overflows the axis range.
+        if (isnum(sc) && !(sc + 0 > 0 && sc + 0 <= 1e15)) fail(F ": line " LINE ": scale is " sc ", not a number of objects above 0 and at most 1e15")
+        if (sp != "" && isnum(x) && !(x + 0 >= -1e15 && x + 0 <= 1e15)) fail(F ": line " LINE ": sweep_value is " x ", not a number from -1e15 to 1e15")
+        if (isnum(med) && !(med + 0 <= 1e18)) fail(F ": line " LINE ": median_ns is " med ", not a duration in nanoseconds of at most 1e18")
+        if (isnum(lo) && !(lo + 0 <= 1e18 && lo + 0 >= -1e18)) fail(F ": line " LINE ": ci_low_ns is " lo ", not a duration in nanoseconds of at most 1e18")
+        if (isnum(hi) && !(hi + 0 <= 1e18 && hi + 0 >= -1e18)) fail(F ": line " LINE ": ci_high_ns is " hi ", not a duration in nanoseconds of at most 1e18")
         if (!isnum(sc) || !isnum(x) || !isnum(med) || med + 0 <= 0) { if (!skipped++) skipline = LINE; continue }
         if (!seen++) sweep = sp
         if (sp != sweep) { if (!other++) otherline = LINE; continue }
@@ -360,10 +371,24 @@ png_medians = out . "/" . base . ".medians.png"
 png_scaling = out . "/" . base . ".scaling.png"
 png_sweep = out . "/" . base . ".sweep.png"
 png_ratio = out . "/" . base . ".sweep-ratio.png"
-if (system("[ -d " . shq(out) . " ] && [ -w " . shq(out) . " ] && echo ok") ne "ok") {
-    print "plot.gnuplot: error: output folder " . out . " does not exist or is not writable"
+# Whether files can really be made there: [ -w ] is true for root even on a read-only mount or /proc.
+_outcheck = system("if [ ! -d " . shq(out) . " ]; then echo missing; " \
+    . "else f=" . shq(out . "/.plot-probe") . ".$$; if ( : > \"$f\" ) 2>/dev/null; then rm -f \"$f\"; echo ok; else echo readonly; fi; fi")
+if (_outcheck eq "missing") {
+    print "plot.gnuplot: error: the output folder " . out . " does not exist (or is not a folder); create it or set out to another"
     exit status 1
 }
+if (_outcheck ne "ok") {
+    print "plot.gnuplot: error: cannot create files in the output folder " . out . "; set out to a writable folder"
+    exit status 1
+}
+# Each chart is drawn into a hidden partial file, then renamed into place (see the top).
+partial(png) = (_s = _lastslash(png)) == 0 ? "." . png . ".partial" : png[1:_s] . "." . png[_s+1:] . ".partial"
+# Renames the finished chart into place; on failure: one error line, no partial left, exit 1.
+# (a folder of that name would swallow the file: mv moves into it)
+publish(png) = system("[ ! -d " . shq(png) . " ] && mv -f " . shq(partial(png)) . " " . shq(png) . " 2>/dev/null && echo ok || { rm -f " . shq(partial(png)) . "; echo failed; }")
+# partial files a gnuplot error left behind in an earlier run of this script
+_ignored = system("rm -f " . shq(partial(png_medians)) . " " . shq(partial(png_scaling)) . " " . shq(partial(png_sweep)) . " " . shq(partial(png_ratio)))
 
 # ---------------------------------------------------------------------------------------------
 # Common style
@@ -415,7 +440,7 @@ groupw = 0.82                                # fraction of a case slot the bars 
 barw = groupw / ntopstrat < 0.45 ? groupw / ntopstrat : 0.45     # one strategy: no slab
 barx(pos, k) = pos + (k - (ntopstrat + 1) / 2.0) * barw
 
-set output png_medians
+set output partial(png_medians)
 xlist = ""
 do for [i = 1:nx] { xlist = xlist . (i > 1 ? ", " : "") . fmt_x(XV[i]) }
 if (nx > 6) { xlist = fmt_x(XV[1]) . " to " . fmt_x(XV[nx]) }
@@ -490,6 +515,10 @@ plot for [k = 1:ntopstrat] $TOP \
 unset arrow
 unset label
 unset output
+if (publish(png_medians) ne "ok") {
+    print "plot.gnuplot: error: could not write " . png_medians . " (is it a folder, or the disk full?)"
+    exit status 1
+}
 print "plot.gnuplot: wrote " . png_medians
 
 # ---------------------------------------------------------------------------------------------
@@ -529,7 +558,7 @@ do for [chart in "lines ratio"] {
     reset
     set encoding utf8
     set termoption noenhanced
-    set output png
+    set output partial(png)
 
     # grid of panels, roughly the 16:9 shape of the image: 12 cases -> 4 × 3
     ncols = ceil(sqrt(ncase * 4.0 / 3.0))
@@ -629,5 +658,9 @@ do for [chart in "lines ratio"] {
     }
     unset multiplot
     unset output
+    if (publish(png) ne "ok") {
+        print "plot.gnuplot: error: could not write " . png . " (is it a folder, or the disk full?)"
+        exit status 1
+    }
     print "plot.gnuplot: wrote " . png
 }

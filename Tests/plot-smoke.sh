@@ -12,8 +12,11 @@
 #    sweep, whose x axis is log, and a skew sweep from 0, whose x axis is linear) and checks the
 #    medians, sweep and sweep-ratio charts, and that a sweep without single-table gets no ratio
 #    chart but a warning;
-# 4. checks that bad input (no csv variable, a missing file, a CSV without the needed columns)
-#    makes gnuplot exit non-zero with a "plot.gnuplot: error:" line.
+# 4. checks that bad input (no csv variable, a missing file, a CSV without the needed columns,
+#    an infinite or overflowing median, interval or scale, a zero or negative scale, an output
+#    folder that is missing or cannot be written, a chart name taken by a folder) makes gnuplot
+#    exit non-zero, its messages ending with one "plot.gnuplot: error:" line and holding nothing
+#    else (no awk program, no gnuplot error), and leaves no PNG (and no .partial) behind.
 # PNGs go to a temporary folder, removed at the end; nothing is written next to the CSV.
 set -euo pipefail
 
@@ -133,16 +136,61 @@ check_png "$tmp/sweep/no single.sweep.png"
 [[ ! -e "$tmp/sweep/no single.sweep-ratio.png" ]] || fail "a ratio chart was written without single-table rows"
 
 # --- 4. bad input: non-zero exit and one clear error line ----------------------------------
-expect_error() {  # description, gnuplot -e text
-  local rc=0
+# expect_error <description> <gnuplot -e text> [<folder that must hold no PNG> [<PNGs allowed there>]]
+expect_error() {
+  local rc=0 pngs
   gnuplot -e "$2" "$script" 2>"$tmp/log" || rc=$?
-  [[ $rc -ne 0 ]] || fail "$1: gnuplot exited 0"
-  grep -q '^plot.gnuplot: error:' "$tmp/log" || { cat "$tmp/log" >&2; fail "$1: no 'plot.gnuplot: error:' line"; }
+  [[ $rc -ne 0 ]] || { cat "$tmp/log" >&2; fail "$1: gnuplot exited 0"; }
+  [[ "$(grep -c '^plot.gnuplot: error:' "$tmp/log")" -eq 1 ]] || { cat "$tmp/log" >&2; fail "$1: not exactly one 'plot.gnuplot: error:' line"; }
+  tail -n 1 "$tmp/log" | grep -q '^plot.gnuplot: error:' || { cat "$tmp/log" >&2; fail "$1: the error is not the last line"; }
+  if grep -qv '^plot.gnuplot: ' "$tmp/log"; then cat "$tmp/log" >&2; fail "$1: lines other than plot.gnuplot's own (an awk program or a gnuplot error)"; fi
+  if [[ -n ${3:-} ]]; then
+    pngs="$(cd "$3" && find . -type f \( -name '*.png' -o -name '*.partial' \) | sed 's|^\./||' | sort | tr '\n' ' ')"
+    [[ "$pngs" == "${4:-}" ]] || fail "$1: charts left in $3: '$pngs' (expected '${4:-}')"
+  fi
   echo "ok: $1 -> exit $rc: $(grep '^plot.gnuplot: error:' "$tmp/log")"
 }
 expect_error "no csv variable" "out=$(gq "$tmp")"
 expect_error "missing file" "csv=$(gq "$tmp/does-not-exist.csv")"
 printf 'a,b\n1,2\n' >"$tmp/other.csv"
 expect_error "not a results CSV" "csv=$(gq "$tmp/other.csv")"
+
+# bad_csv <file> <scale> <median_ns> <ci_low_ns> <ci_high_ns>: two scales, so that the scaling
+# chart would be drawn too; the second data line (line 3) holds the values given.
+bad_csv() {
+  {
+    printf 'strategy,workload,variant,scale,median_ns,ci_low_ns,ci_high_ns\n'
+    printf 'single-table,count-all,,1000,5000,4800,5600\n'
+    printf 'single-table,count-all,,%s,%s,%s,%s\n' "$2" "$3" "$4" "$5"
+    printf '"enum,entity",count-all,,1000,6000,5800,6600\n'
+  } >"$1"
+}
+mkdir "$tmp/bad"
+for spec in "infinite median:10000 1e999 4800 5600" "overflowing median:10000 1e300 4800 1e300" \
+            "infinite interval:10000 5000 4800 1e999" "infinite scale:1e999 5000 4800 5600" \
+            "zero scale:0 5000 4800 5600" "negative scale:-10000 5000 4800 5600"; do
+  name=${spec%%:*}
+  read -r s m l h <<<"${spec#*:}"
+  bad_csv "$tmp/bad/$name.csv" "$s" "$m" "$l" "$h"
+  expect_error "$name" "csv=$(gq "$tmp/bad/$name.csv")" "$tmp/bad"
+  grep -q "line 3: " "$tmp/log" || fail "$name: the error does not name line 3"
+done
+# the output folder: missing, not a folder, not writable (/proc refuses new files, even to root)
+bad_csv "$tmp/bad/fine.csv" 10000 5000 4800 5600
+expect_error "missing out folder" "csv=$(gq "$tmp/bad/fine.csv"); out=$(gq "$tmp/bad/nowhere")" "$tmp/bad"
+expect_error "out is a file" "csv=$(gq "$tmp/bad/fine.csv"); out=$(gq "$tmp/bad/fine.csv")" "$tmp/bad"
+if [[ -d /proc/self ]]; then
+  expect_error "out not writable" "csv=$(gq "$tmp/bad/fine.csv"); out='/proc'" "$tmp/bad"
+fi
+chmod a-w "$tmp/bad"
+if ! ( : >"$tmp/bad/.probe" ) 2>/dev/null; then   # not root: a read-only folder refuses files
+  expect_error "read-only out" "csv=$(gq "$tmp/bad/fine.csv")" "$tmp/bad"
+fi
+chmod u+w "$tmp/bad"; rm -f "$tmp/bad/.probe"
+# a chart name taken by a folder: the medians chart is written, the scaling chart is not, and
+# no partial file is left
+mkdir "$tmp/bad/fine.scaling.png"
+expect_error "chart name taken by a folder" "csv=$(gq "$tmp/bad/fine.csv")" "$tmp/bad" "fine.medians.png "
+rmdir "$tmp/bad/fine.scaling.png"
 
 echo "plot-smoke: all checks passed"

@@ -95,13 +95,15 @@ public struct Comparison {
         let ratio = base.median > 0 ? new.median / base.median : .infinity
         let interval: ClosedRange<Double>
         let method: Method
-        if let a = base.samples, let b = new.samples, !a.isEmpty, !b.isEmpty {
-            interval = bootstrapRatioInterval(base: a, new: b)
+        if let a = base.samples, let b = new.samples, let bootstrapped = bootstrapRatioInterval(base: a, new: b) {
+            interval = bootstrapped
             method = .bootstrap
         } else {
             let low = base.interval.upperBound > 0 ? new.interval.lowerBound / base.interval.upperBound : 0
             let high = base.interval.lowerBound > 0 ? new.interval.upperBound / base.interval.lowerBound : .infinity
-            interval = min(low, ratio) ... max(high, ratio)
+            // NaN (0 / 0 from rows built in code; a results file refuses zero durations) widens to everything.
+            let lower = [low, ratio].filter { !$0.isNaN }.min() ?? 0, upper = [high, ratio].filter { !$0.isNaN }.max() ?? .infinity
+            interval = min(lower, upper) ... upper
             method = .intervals
         }
         let verdict: Verdict = if ratio > 1 + threshold, interval.lowerBound > 1 {
@@ -117,7 +119,10 @@ public struct Comparison {
 
     /// The 2.5 % and 97.5 % percentiles of median(new*) / median(base*) over resamples drawn with
     /// replacement; a fixed seed makes the interval reproducible.
-    public static func bootstrapRatioInterval(base: [Double], new: [Double], resamples: Int = 2_000, seed: UInt64 = 0x5EED) -> ClosedRange<Double> {
+    /// - returns: nil unless both sides hold samples, every one finite and above 0 (a results file
+    ///   refuses others; a zero base median would make ratios infinite or NaN, and no interval).
+    public static func bootstrapRatioInterval(base: [Double], new: [Double], resamples: Int = 2_000, seed: UInt64 = 0x5EED) -> ClosedRange<Double>? {
+        guard !base.isEmpty, !new.isEmpty, resamples > 0, (base + new).allSatisfy({ $0.isFinite && $0 > 0 }) else { return nil }
         var rng = SplitMix64(seed: seed)
         var ratios: [Double] = []
         ratios.reserveCapacity(resamples)
@@ -130,10 +135,12 @@ public struct Comparison {
         for _ in 0 ..< resamples {
             let b = resampledMedian(base, &scratchBase)
             let n = resampledMedian(new, &scratchNew)
-            ratios.append(b > 0 ? n / b : .infinity)
+            ratios.append(n / b)
         }
         ratios.sort()
-        return Statistics.quantile(ratios, 0.025) ... Statistics.quantile(ratios, 0.975)
+        let low = Statistics.quantile(ratios, 0.025), high = Statistics.quantile(ratios, 0.975)
+        guard low.isFinite, high.isFinite, low <= high else { return nil }
+        return low ... high
     }
 
     // MARK: Rendering
@@ -169,7 +176,7 @@ public struct Comparison {
         text += "\n\(counts[.slower] ?? 0) slower, \(counts[.faster] ?? 0) faster, \(counts[.unchanged] ?? 0) unchanged "
             + "(threshold \(String(format: "%g", threshold * 100)) %; a change counts only when its 95 % interval excludes 1)\n"
         if lines.contains(where: { $0.method == .intervals }) {
-            text += "* interval from the medians' own intervals: the samples file was not beside the CSV\n"
+            text += "* interval from the medians' own intervals: no samples file beside the CSV, or one that does not match it (see the warnings)\n"
         }
         for key in onlyInBase { text += "only in \(baseTitle): \(key)\n" }
         for key in onlyInNew { text += "only in \(newTitle): \(key)\n" }

@@ -118,61 +118,91 @@ public enum SamplesCSV {
 /// Writes the results CSV and its samples file so that each file on disk is always complete:
 /// every update writes a temporary file beside it and renames it into place, so an interrupted
 /// run leaves the rows finished so far and never a half-written line.
+///
+/// The writer claims its output for as long as it lives (`OutputClaim`): a second bench given the
+/// same output is refused instead of replacing this one's rows. `finish()` gives the claim up.
 public final class ResultsWriter {
     public let url: URL
     public let samplesURL: URL
     private let runID: String
     private var rows: [String] = []
     private var sampleRows: [String] = []
+    private let claim: OutputClaim
 
     public struct Error: Swift.Error, CustomStringConvertible {
         public let description: String
     }
 
-    /// Checks up front that both files can be written, so that a long run does not fail at its end.
-    /// - parameter force: replace existing files instead of refusing.
+    /// Checks up front that both files can be written, so that a long run does not fail at its end,
+    /// and claims the output.
+    /// - parameter force: replace existing files instead of refusing (never a file another bench
+    ///   is writing).
     public init(url: URL, runID: String, force: Bool) throws {
         self.url = url
         self.runID = runID
         samplesURL = SamplesCSV.url(besides: url)
+        try OutputPath.checkName(url)
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
-        for file in [url, samplesURL] where manager.fileExists(atPath: file.path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue {
-                throw Error(description: "the output path \(file.path) is a folder; give a file name such as \(file.appendingPathComponent("run.csv").path)")
-            }
-            if !force {
-                throw Error(description: "\(file.path) already exists; choose another --output or pass --force to replace it")
-            }
+        for file in [url, samplesURL] where manager.fileExists(atPath: file.path, isDirectory: &isDirectory) && isDirectory.boolValue {
+            throw Error(description: "the output path \(file.path) is a folder; give a file name such as \(file.appendingPathComponent("run.csv").path)")
         }
         let folder = url.deletingLastPathComponent()
         guard manager.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw Error(description: "the output folder \(folder.path) does not exist; create it or choose another --output")
         }
         try OutputFolder.checkWritable(folder)
+        for file in [url, samplesURL] { try AtomicFile.checkTemporaryName(for: file) }
+        claim = try OutputClaim(url)
+        for file in [url, samplesURL] where !force && manager.fileExists(atPath: file.path) {
+            claim.release()
+            throw Error(description: "\(file.path) already exists; choose another --output or pass --force to replace it")
+        }
     }
 
-    /// Adds the results of one case and publishes both files with everything so far.
+    /// Adds the results of one case and publishes both files with everything so far. When a file
+    /// cannot be written, neither file gains the case (the samples file is put back as it was).
     public func append(_ results: [WorkloadResult], plan: RunPlan, context: RunContext) throws {
-        rows += results.map { ResultsCSV.row($0, plan: plan, context: context, samplesFile: samplesURL.lastPathComponent) }
-        sampleRows += results.map { SamplesCSV.rows($0, runID: runID) }
-        try publish(SamplesCSV.header + sampleRows.joined(), to: samplesURL)
-        try publish(ResultsCSV.header + rows.joined(), to: url)
+        let newRows = rows + results.map { ResultsCSV.row($0, plan: plan, context: context, samplesFile: samplesURL.lastPathComponent) }
+        let newSampleRows = sampleRows + results.map { SamplesCSV.rows($0, runID: runID) }
+        try AtomicFile.write(SamplesCSV.header + newSampleRows.joined(), to: samplesURL)
+        do {
+            try AtomicFile.write(ResultsCSV.header + newRows.joined(), to: url)
+        } catch {
+            if sampleRows.isEmpty {
+                unlink(samplesURL.path)
+            } else {
+                try? AtomicFile.write(SamplesCSV.header + sampleRows.joined(), to: samplesURL)
+            }
+            throw error
+        }
+        rows = newRows
+        sampleRows = newSampleRows
     }
 
+    /// The rows published so far (a failed `append` adds none).
     public var rowCount: Int { rows.count }
 
-    private func publish(_ text: String, to destination: URL) throws {
-        try AtomicFile.write(text, to: destination)
+    /// The result rows the CSV on disk really holds, or nil when it is missing or unreadable.
+    public func rowsOnDisk() -> Int? {
+        guard let data = FileManager.default.contents(atPath: url.path),
+              let records = try? CSV.parse(String(decoding: data, as: UTF8.self)), !records.isEmpty else { return nil }
+        return records.count - 1
     }
 
+    /// The lock file that claims the output, to remove when the process ends on a signal.
+    public var claimPath: String { claim.lockPath }
+
+    /// Gives up the claim on the output: the run is over.
+    public func finish() { claim.release() }
+
     /// The default output: `results/<timestamp>.csv`, made unique with a suffix if that name (or
-    /// its samples file) is taken.
+    /// its samples file, or a claim of another bench on it) is taken.
     public static func defaultURL(stamp: String, folder: URL) -> URL {
         var candidate = folder.appendingPathComponent("\(stamp).csv")
         var suffix = 2
         func taken(_ url: URL) -> Bool {
-            [url, SamplesCSV.url(besides: url)].contains { FileManager.default.fileExists(atPath: $0.path) }
+            [url, SamplesCSV.url(besides: url), OutputClaim.lockURL(for: url)].contains { FileManager.default.fileExists(atPath: $0.path) }
         }
         while taken(candidate) {
             candidate = folder.appendingPathComponent("\(stamp)-\(suffix).csv")
@@ -182,12 +212,42 @@ public final class ResultsWriter {
     }
 }
 
+/// Checks on an output path given by the user.
+public enum OutputPath {
+    /// Refuses a path that names a folder by its form: empty, ending in `/`, or `.`/`..` as its
+    /// last component (`URL(fileURLWithPath: "new/")` would otherwise write a file named `new`).
+    /// - parameter example: a file name to suggest inside that folder.
+    public static func checkName(_ url: URL, example: String = "run.csv") throws {
+        if url.hasDirectoryPath || [".", ".."].contains(url.lastPathComponent) {
+            // Foundation marks an existing folder's URL as a directory path, slash or not.
+            let folder = url.standardizedFileURL
+            var isDirectory: ObjCBool = false
+            let what = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue
+                ? "the output path \(folder.path) is a folder" : "the output path \(folder.path)/ names a folder"
+            throw ResultsWriter.Error(description: "\(what); give a file name such as \(folder.appendingPathComponent(example).path)")
+        }
+    }
+
+    /// Creates and removes `temporary`, a file the writing of `destination` will create beside
+    /// it, so that a name too long for the folder fails before any work is done.
+    public static func checkCreatable(_ temporary: String, for destination: URL) throws {
+        let descriptor = open(temporary, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            let advice = errno == ENAMETOOLONG ? "choose a shorter --output" : "choose another --output"
+            throw ResultsWriter.Error(description: "cannot write \(destination.path) (its temporary file \(temporary): \(reason)); \(advice)")
+        }
+        close(descriptor)
+        unlink(temporary)
+    }
+}
+
 /// Checks that files can really be created in a folder: permissions alone do not tell (root passes
 /// every permission check, yet cannot create files in /proc or on a read-only file system).
 public enum OutputFolder {
     public static func checkWritable(_ folder: URL) throws {
         let probe = folder.appendingPathComponent(".inheritance-bench-probe-\(getpid())").path
-        let descriptor = open(probe, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+        let descriptor = open(probe, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             throw ResultsWriter.Error(description: "the output folder \(folder.path) is not writable (\(reason)); choose another --output")
@@ -197,19 +257,100 @@ public enum OutputFolder {
     }
 }
 
+/// Claims an output file for one process: a lock file beside it (`.NAME.lock`, holding the
+/// process id), created if need be and locked with `flock(2)`. The lock, not the file, is the
+/// claim: the kernel drops it when the process ends, however it ends, so a lock file left by a
+/// killed process claims nothing. `release()` (or the end of the process) gives it up.
+public final class OutputClaim: @unchecked Sendable {
+    public let lockPath: String
+    private var descriptor: Int32 = -1
+    private let lock = NSLock()
+
+    /// `dir/run.csv` → `dir/.run.csv.lock`
+    public static func lockURL(for url: URL) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock")
+    }
+
+    /// - throws: when another process holds the claim, naming its process id.
+    public init(_ url: URL) throws {
+        lockPath = Self.lockURL(for: url).path
+        while true {
+            let fd = open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                let reason = String(cString: strerror(errno))
+                throw ResultsWriter.Error(description: "could not create the lock file \(lockPath) that claims \(url.path) (\(reason)); choose another --output")
+            }
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+                var buffer = [UInt8](repeating: 0, count: 32)
+                let count = read(fd, &buffer, buffer.count)
+                close(fd)
+                let holder = count > 0 ? String(decoding: buffer.prefix(count), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+                let who = Int32(holder).map { "another bench (process \($0))" } ?? "another bench"
+                throw ResultsWriter.Error(description: "\(url.path) is being written by \(who); wait for it to finish or choose another --output (--force does not take over a running bench's output)")
+            }
+            // The previous holder may have removed the lock file between our open and flock: then
+            // this lock is on a file nobody else will open. Start again on the file at the path.
+            var held = stat(), current = stat()
+            if fstat(fd, &held) == 0, stat(lockPath, &current) == 0, held.st_ino == current.st_ino, held.st_dev == current.st_dev {
+                let text = Array("\(getpid())\n".utf8)
+                if ftruncate(fd, 0) == 0 { _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
+                descriptor = fd
+                return
+            }
+            close(fd)
+        }
+    }
+
+    /// Removes the lock file and drops the lock; safe to call more than once.
+    public func release() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard descriptor >= 0 else { return }
+        unlink(lockPath)
+        close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { release() }
+}
+
 /// Writes a whole file at once: a temporary file beside it, then `rename(2)`, so readers see the
 /// old file or the new one and never a part.
 public enum AtomicFile {
-    public static func write(_ text: String, to destination: URL) throws {
-        let temporary = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).tmp")
-        do {
-            try Data(text.utf8).write(to: temporary)
-            guard rename(temporary.path, destination.path) == 0 else {
-                throw ResultsWriter.Error(description: String(cString: strerror(errno)))
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw ResultsWriter.Error(description: "could not write \(destination.path): \((error as? ResultsWriter.Error)?.description ?? error.localizedDescription)")
-        }
+    /// The temporary file beside `destination`: `.NAME.<pid>.tmp`.
+    public static func temporaryURL(for destination: URL) -> URL {
+        destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).tmp")
     }
+
+    /// Creates and removes the temporary file `write` will use, so that a name too long for the
+    /// folder (the temporary name is longer than the file's) fails before any work is done.
+    public static func checkTemporaryName(for destination: URL) throws {
+        try OutputPath.checkCreatable(temporaryURL(for: destination).path, for: destination)
+    }
+
+    public static func write(_ text: String, to destination: URL) throws {
+        let temporary = temporaryURL(for: destination).path
+        func fail(_ what: String) -> ResultsWriter.Error {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            return ResultsWriter.Error(description: "could not write \(destination.path) (\(what): \(reason)); it keeps its previous content; check that \(destination.deletingLastPathComponent().path) is writable and has free space")
+        }
+        let descriptor = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw fail("creating \(temporary)") }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { posixWrite(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { close(descriptor); throw fail("writing \(temporary)") }
+            written += count
+        }
+        guard close(descriptor) == 0 else { throw fail("closing \(temporary)") }
+        guard rename(temporary, destination.path) == 0 else { throw fail("renaming \(temporary)") }
+    }
+}
+
+/// write(2), out of reach of `AtomicFile.write`'s name.
+private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
 }

@@ -48,6 +48,9 @@ public struct ResultsFile {
 
     public let url: URL
     public let rows: [Row]
+    /// Why the samples file beside it was not used, one sentence each (empty when it was used,
+    /// or when there is none): its rows then carry no samples.
+    public let warnings: [String]
 
     /// The columns compare needs; other columns may come and go within a schema version.
     static let requiredColumns = [
@@ -64,6 +67,10 @@ public struct ResultsFile {
             throw Error(description: "\(name) does not exist")
         }
         guard !isDirectory.boolValue else { throw Error(description: "\(name) is a folder, not a results CSV") }
+        // A FIFO or a device would block the read (or never end): only regular files are read.
+        guard (try? FileManager.default.attributesOfItem(atPath: name))?[.type] as? FileAttributeType == .typeRegular else {
+            throw Error(description: "\(name) is not a regular file, so not a results CSV")
+        }
         guard let data = FileManager.default.contents(atPath: name) else { throw Error(description: "\(name) cannot be read") }
         guard let text = String(data: data, encoding: .utf8) else { throw Error(description: "\(name) is not UTF-8 text, so not a results CSV") }
         guard !text.isEmpty else { throw Error(description: "\(name) is empty") }
@@ -93,13 +100,13 @@ public struct ResultsFile {
             guard Self.readableVersions.contains(fields["schema_version"]!) else {
                 throw Error(description: "\(name): line \(line) has CSV schema version \(fields["schema_version"]!), this bench reads versions \(Self.readableVersions.joined(separator: " and ")); rerun the benchmark with this version to compare")
             }
-            func number(_ column: String) throws -> Double {
-                guard let value = Double(fields[column]!), value.isFinite, value >= 0 else {
-                    throw Error(description: "\(name): line \(line): \(column) is '\(fields[column]!)', not a non-negative number")
+            for (column, kind) in Self.numericColumns {
+                guard let text = fields[column] else { continue }
+                if let problem = kind.problem(text) {
+                    throw Error(description: "\(name): line \(line): \(column) is '\(text)', not \(problem)")
                 }
-                return value
             }
-            let median = try number("median_ns"), low = try number("ci_low_ns"), high = try number("ci_high_ns")
+            let median = Double(fields["median_ns"]!)!, low = Double(fields["ci_low_ns"]!)!, high = Double(fields["ci_high_ns"]!)!
             guard low <= median, median <= high else {
                 throw Error(description: "\(name): line \(line): the median \(median) lies outside its interval \(low)…\(high)")
             }
@@ -110,42 +117,162 @@ public struct ResultsFile {
             seen[row.key] = line
             rows.append(row)
         }
-        self.rows = try Self.attachSamples(rows, besides: url)
+        (self.rows, self.warnings) = try Self.attachSamples(rows, besides: url)
     }
 
-    /// Attaches the repetitions from the samples file each row names, if that file is there.
-    /// A samples file that exists but does not match its results is an error, not a silent fallback.
-    private static func attachSamples(_ rows: [Row], besides url: URL) throws -> [Row] {
-        guard let fileName = rows.first?.fields["samples_file"], !fileName.isEmpty else { return rows }
+    /// What a numeric column may hold. A results file is refused at the first value outside its
+    /// kind, so that `inf`, `nan`, a negative or zero duration or an overflowing count never
+    /// reaches the statistics (a bootstrap over them has no meaningful interval).
+    enum NumberKind {
+        /// Nanoseconds above 0 and at most `maximumDuration`.
+        case duration
+        /// Nanoseconds from 0 to `maximumDuration` (a spread: standard deviation, MAD).
+        case spread
+        /// A whole number from `minimum` up (within 64 bits).
+        case whole(minimum: Int64)
+        /// A whole number of either sign.
+        case signedWhole
+        /// The seed: an unsigned 64-bit whole number.
+        case seed
+        /// A finite number from 0 to 1.
+        case fraction
+        /// A number from 0 to `largest`.
+        case rate
+        /// Empty, or a number above 0 and at most `largest`.
+        case optionalPositive
+        /// Empty, or a number from -`largest` to `largest`.
+        case optionalNumber
+
+        /// A repetition longer than about 31 years is not a measurement.
+        static let maximumDuration = 1e18
+        /// Larger than any rate, budget or sweep value a run writes, far below overflow.
+        static let largest = 1e18
+
+        /// Why `text` is not of this kind (a phrase after "is 'x', not"), or nil when it is.
+        func problem(_ text: String) -> String? {
+            switch self {
+            case .duration:
+                guard let value = ResultsFile.decimal(text), value > 0, value <= Self.maximumDuration else {
+                    return "a duration in nanoseconds (a number above 0 and at most 1e18)"
+                }
+            case .spread:
+                guard let value = ResultsFile.decimal(text), value >= 0, value <= Self.maximumDuration else {
+                    return "a spread in nanoseconds (a number from 0 to 1e18)"
+                }
+            case let .whole(minimum):
+                guard let value = Int64(text), value >= minimum else { return "a whole number from \(minimum) up" }
+            case .signedWhole:
+                guard Int64(text) != nil else { return "a whole number" }
+            case .seed:
+                guard UInt64(text) != nil else { return "a seed (a whole number from 0 to \(UInt64.max))" }
+            case .fraction:
+                guard let value = ResultsFile.decimal(text), (0 ... 1).contains(value) else { return "a fraction from 0 to 1" }
+            case .rate:
+                guard ResultsFile.decimal(text).map({ (0 ... Self.largest).contains($0) }) == true else { return "a number from 0 to 1e18" }
+            case .optionalPositive:
+                guard text.isEmpty || ResultsFile.decimal(text).map({ $0 > 0 && $0 <= Self.largest }) == true else {
+                    return "empty or a number above 0 and at most 1e18"
+                }
+            case .optionalNumber:
+                guard text.isEmpty || ResultsFile.decimal(text).map({ abs($0) <= Self.largest }) == true else {
+                    return "empty or a number from -1e18 to 1e18"
+                }
+            }
+            return nil
+        }
+    }
+
+    /// The numeric columns of schema versions 2 and 3 and what each may hold; a column missing
+    /// from the file is not checked (only `requiredColumns` must be there).
+    static let numericColumns: [(String, NumberKind)] = [
+        ("cpu_cores", .whole(minimum: 0)), ("memory_bytes", .whole(minimum: 0)), ("page_size", .whole(minimum: 0)),
+        ("cache_size", .signedWhole), ("seed", .seed), ("scale", .whole(minimum: 1)), ("batch", .whole(minimum: 1)),
+        ("time_budget_s", .optionalPositive), ("sweep_value", .optionalNumber), ("rows", .whole(minimum: 0)),
+        ("warmups", .whole(minimum: 0)), ("iterations", .whole(minimum: 1)),
+        ("median_ns", .duration), ("ci_low_ns", .duration), ("ci_high_ns", .duration), ("ci_coverage", .fraction),
+        ("min_ns", .duration), ("max_ns", .duration), ("mean_ns", .duration), ("stddev_ns", .spread),
+        ("p90_ns", .duration), ("p99_ns", .duration), ("mad_ns", .spread), ("outliers", .whole(minimum: 0)),
+        ("rows_per_s", .rate), ("db_bytes", .whole(minimum: 0)),
+    ]
+
+    /// A finite decimal number as bench writes them (digits, a point, an exponent), or nil:
+    /// `Double(_:)` alone would also take "nan", "inf", "infinity" and hexadecimal.
+    static func decimal(_ text: String) -> Double? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains($0) || "+-.eE".utf8.contains($0) }),
+              let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// Attaches the repetitions from the samples file the rows name, if that file is there.
+    /// A samples file that cannot be parsed, or holds a value that is not a duration, is an error.
+    /// One that does not belong to these results (another run, other repetition counts, other
+    /// medians) is not used: every row keeps only its CSV interval, and a warning says why.
+    private static func attachSamples(_ rows: [Row], besides url: URL) throws -> ([Row], [String]) {
+        guard let fileName = rows.first?.fields["samples_file"], !fileName.isEmpty else { return (rows, []) }
         let samplesURL = url.deletingLastPathComponent().appendingPathComponent(fileName)
-        guard let data = FileManager.default.contents(atPath: samplesURL.path) else { return rows }
+        let path = samplesURL.path
+        let fallback = "using the medians' own intervals (marked *)"
+        guard !fileName.contains("/"), fileName != ".", fileName != ".." else {
+            return (rows, ["\(url.path) names its samples file '\(fileName)', which is not a file name beside it; \(fallback)"])
+        }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return (rows, []) }
+        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+            return (rows, ["the samples file \(path) is not a regular file; \(fallback)"])
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return (rows, ["the samples file \(path) cannot be read; \(fallback)"])
+        }
         let records: [[String]]
         do { records = try CSV.parse(String(decoding: data, as: UTF8.self)) }
-        catch { throw Error(description: "\(samplesURL.path): \(error)") }
+        catch { throw Error(description: "\(path): \(error)") }
         // Version 2's samples lacked the hierarchy and sweep_value columns.
         let versionTwo = ["run_id", "strategy", "workload", "variant", "repetition", "ns"]
         guard let header = records.first, header == SamplesCSV.columns || header == versionTwo else {
-            throw Error(description: "\(samplesURL.path): line 1 is not the samples header (\(SamplesCSV.columns.joined(separator: ",")))")
+            throw Error(description: "\(path): line 1 is not the samples header (\(SamplesCSV.columns.joined(separator: ",")))")
         }
         let sweepParameter = rows.first?.fields["sweep_parameter"] ?? ""
-        var samples: [Key: [Double]] = [:]
+        var samples: [Key: (runIDs: Set<String>, values: [Double])] = [:]
         for (offset, record) in records.enumerated().dropFirst() {
-            guard record.count == header.count, let ns = Double(record[header.count - 1]), ns >= 0 else {
-                throw Error(description: "\(samplesURL.path): line \(offset + 1) is not a sample (\(header.joined(separator: ", ")))")
+            let line = offset + 1
+            guard record.count == header.count else {
+                throw Error(description: "\(path): line \(line) has \(record.count) fields, the header has \(header.count) (\(header.joined(separator: ", ")))")
             }
             let field = Dictionary(uniqueKeysWithValues: zip(header, record))
+            for (column, kind) in [("repetition", NumberKind.whole(minimum: 1)), ("ns", .duration)] {
+                if let problem = kind.problem(field[column]!) {
+                    throw Error(description: "\(path): line \(line): \(column) is '\(field[column]!)', not \(problem)")
+                }
+            }
             let caseName = Self.caseName(hierarchy: field["hierarchy"] ?? "", sweepParameter: sweepParameter, sweepValue: field["sweep_value"] ?? "",
                                          workload: field["workload"]!, variant: field["variant"]!)
-            samples[Key(strategy: field["strategy"]!, caseName: caseName), default: []].append(ns)
+            let key = Key(strategy: field["strategy"]!, caseName: caseName)
+            samples[key, default: ([], [])].runIDs.insert(field["run_id"]!)
+            samples[key, default: ([], [])].values.append(Double(field["ns"]!)!)
         }
-        return try rows.map { row in
-            var row = row
-            guard let found = samples[row.key], Int(row.fields["iterations"] ?? "") ?? found.count == found.count else {
-                throw Error(description: "\(samplesURL.path) does not hold the repetitions of \(row.key) that line \(row.line) of the results counts")
+        var attached: [Row] = []
+        for var row in rows {
+            let at = "line \(row.line) of \(url.lastPathComponent)"
+            var problem: String?
+            if let found = samples[row.key] {
+                let median = Statistics.quantile(found.values.sorted(), 0.5)
+                let runID = row.fields["run_id"] ?? ""
+                if found.runIDs != [runID] {
+                    problem = "its \(row.key) repetitions are of run \(found.runIDs.sorted().joined(separator: ", ")), \(at) is of run \(runID)"
+                } else if let iterations = row.fields["iterations"].flatMap({ Int($0) }), iterations != found.values.count {
+                    problem = "it holds \(found.values.count) repetitions of \(row.key), \(at) counts \(iterations)"
+                } else if abs(median - row.median) > 0.051 + 1e-9 * row.median {
+                    problem = "its \(row.key) repetitions have the median \(ResultsCSV.format(median)) ns, \(at) says \(ResultsCSV.format(row.median)) ns"
+                }
+                row.samples = found.values
+            } else {
+                problem = "it has no repetitions of \(row.key) (\(at))"
             }
-            row.samples = found
-            return row
+            if let problem {
+                return (rows, ["the samples file \(path) does not belong to \(url.path): \(problem); \(fallback)"])
+            }
+            attached.append(row)
         }
+        return (attached, [])
     }
 
     /// The distinct values of a column, in order of appearance.

@@ -43,20 +43,23 @@ struct Compare: ParsableCommand {
     func run() throws {
         let comparison: Comparison
         let titles: (String, String)
+        var warnings: [String] = []
         do {
             let first = try ResultsFile(url: URL(fileURLWithPath: files[0]))
+            warnings += first.warnings
             if strategies {
                 comparison = try Comparison.strategies(in: first, baseline: Strategies.baseline.name, threshold: threshold.value)
                 titles = (Strategies.baseline.name, "strategy")
             } else {
                 let second = try ResultsFile(url: URL(fileURLWithPath: files[1]))
+                warnings += second.warnings
                 comparison = try Comparison.runs(base: first, new: second, threshold: threshold.value, force: force)
                 titles = ("base", "new")
             }
         } catch {
             throw reportFailure(error)
         }
-        for warning in comparison.warnings { printError("warning: \(warning)") }
+        for warning in warnings + comparison.warnings { printError("warning: \(warning)") }
         print(comparison.render(format, baseTitle: titles.0, newTitle: titles.1, threshold: threshold.value), terminator: "")
         if !strategies, comparison.exitCode != 0 { throw ExitCode(comparison.exitCode) }
     }

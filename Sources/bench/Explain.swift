@@ -37,11 +37,25 @@ struct Explain: ParsableCommand {
 
     func run() throws {
         let flagged: [QueryPlan]
+        let exclusive = NSLock()
         do {
             let names = try strategies.names()
-            let url = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(Date())).plans.txt", force: force)
-            let plans = try QueryPlan.explainAll(strategies: names, model: try model.load(scale: dataset.scale), seed: dataset.seed, batchSize: dataset.batch)
+            try TemporaryFolder.check()
+            let (url, claim) = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(Date())).plans.txt", force: force)
+            defer { claim.release() }
+            let stores = privateTemporaryFolder("explain")
+            let interruption = InterruptionHandler(exclusive: exclusive) {
+                try? FileManager.default.removeItem(at: stores)
+                unlink(AtomicFile.temporaryURL(for: url).path)
+                claim.release()
+                return "temporary stores removed; \(url.path) was not written"
+            }
+            defer { interruption.cancel() }
+            try FileManager.default.createDirectory(at: stores, withIntermediateDirectories: false)
+            defer { try? FileManager.default.removeItem(at: stores) }
+            let plans = try QueryPlan.explainAll(strategies: names, model: try model.load(scale: dataset.scale), seed: dataset.seed, batchSize: dataset.batch, temporaryParent: stores)
             let report = QueryPlan.report(plans)
+            exclusive.lock() // an interruption from here on waits for the end (the file is written)
             try AtomicFile.write(report, to: url)
             print(report, terminator: "")
             flagged = QueryPlan.flagged(plans)

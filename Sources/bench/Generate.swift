@@ -32,16 +32,28 @@ struct Generate: ParsableCommand {
     }
 
     func run() throws {
+        let exclusive = NSLock()
         do {
-            let url = try OutputFile.destination(output, defaultName: "", force: force)
+            let (url, claim) = try OutputFile.destination(output, defaultName: "", force: force)
+            defer { claim.release() }
+            // StoreGeneration builds the store under this name beside the output, then renames it.
+            let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial").path
+            try OutputPath.checkCreatable(partial, for: url)
+            let interruption = InterruptionHandler(exclusive: exclusive) {
+                for suffix in ["", "-wal", "-shm", "-journal"] { unlink(partial + suffix) }
+                claim.release()
+                return "the partial store \(partial) removed; \(url.path) was not written"
+            }
+            defer { interruption.cancel() }
             // A replaced store goes with its WAL and shared-memory files.
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
             let model = try self.model.load(scale: dataset.scale)
             let census = try StoreGeneration.generate(strategyName: strategy, model: model, seed: dataset.seed, batchSize: dataset.batch, path: url.path)
+            exclusive.lock() // the store is in place: an interruption from here on waits for the end
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
             print("wrote \(url.path): \(strategy) layout, \(census.objects.reduce(0, +)) objects, \(census.links.reduce(0, +)) links, model \(model.name), \(size) bytes (seed \(dataset.seed))")
         } catch let error as SQLiteError where error.code == sqliteFull {
-            // The partial store is already removed (StoreBuilder.generate); say which volume needs space.
+            // The partial store is already removed (StoreGeneration.generate); say which volume needs space.
             let url = URL(fileURLWithPath: output)
             throw reportFailure(CommandFailure(description: storeFullMessage(error, store: url.path, folder: url.deletingLastPathComponent().path)))
         } catch {

@@ -84,8 +84,11 @@ func reportFailure(_ error: Error) -> Error {
     if let sqlite = error as? SQLiteError, sqlite.code == sqliteFull {
         // `bench run` keeps its stores in the temporary folder.
         printError("error: " + storeFullMessage(sqlite, store: nil, folder: FileManager.default.temporaryDirectory.path))
+    } else if let sentence = FileProblem.sentence(for: error) {
+        // Foundation's own description is a multi-line dump of its user info.
+        printError("error: \(sentence)")
     } else {
-        printError("error: \(error)")
+        printError("error: " + "\(error)".replacingOccurrences(of: "\n", with: " "))
     }
     return ExitCode.failure
 }
@@ -105,7 +108,10 @@ func storeFullMessage(_ error: SQLiteError, store: String?, folder: String) -> S
     return text.replacingOccurrences(of: "\n", with: " ")
 }
 
+/// Writes a line to standard error, after whatever standard output still buffers: when both go
+/// to one file, a warning then lands after the lines printed before it, not in their middle.
 func printError(_ line: String) {
+    fflush(nil) // every output stream: standard output is the one that buffers
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 
@@ -127,27 +133,36 @@ func warnIfDebugBuild() {
 }
 
 /// The output file of a command that writes one file: `--output`, or `results/<name>` by default.
-/// Refuses a folder, an existing file without `--force`, and a missing or unwritable folder.
+/// Refuses a folder (or a path ending in `/`), an existing file without `--force`, a missing or
+/// unwritable folder, a name too long for it, and a file another bench is writing; claims the
+/// file for this process until `claim.release()` or the process ends.
 enum OutputFile {
-    static func destination(_ output: String?, defaultName: String, force: Bool) throws -> URL {
+    static func destination(_ output: String?, defaultName: String, force: Bool) throws -> (url: URL, claim: OutputClaim) {
         let url: URL
         if let output {
             url = URL(fileURLWithPath: output)
         } else {
             let folder = URL(fileURLWithPath: "results", isDirectory: true)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+            catch { throw CommandFailure(description: "could not create the results folder \(folder.path) (\(FileProblem.reason(for: error))); choose an --output in a writable folder") }
             url = folder.appendingPathComponent(defaultName)
         }
+        try OutputPath.checkName(url, example: defaultName.isEmpty ? "store.sqlite" : defaultName)
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw CommandFailure(description: "the output path \(url.path) is a folder; give a file name") }
-            if !force { throw CommandFailure(description: "\(url.path) already exists; choose another --output or pass --force to replace it") }
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CommandFailure(description: "the output path \(url.path) is a folder; give a file name")
         }
         let folder = url.deletingLastPathComponent()
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandFailure(description: "the output folder \(folder.path) does not exist; create it or choose another --output")
         }
         try OutputFolder.checkWritable(folder)
-        return url
+        try AtomicFile.checkTemporaryName(for: url)
+        let claim = try OutputClaim(url)
+        if !force, FileManager.default.fileExists(atPath: url.path) {
+            claim.release()
+            throw CommandFailure(description: "\(url.path) already exists; choose another --output or pass --force to replace it")
+        }
+        return (url, claim)
     }
 }

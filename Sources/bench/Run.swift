@@ -118,7 +118,7 @@ struct ResultsOutputOptions: ParsableArguments {
         if let output { return URL(fileURLWithPath: output) }
         let folder = URL(fileURLWithPath: "results", isDirectory: true)
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-        catch { throw CommandFailure(description: "could not create the results folder \(folder.path): \(error.localizedDescription)") }
+        catch { throw CommandFailure(description: "could not create the results folder \(folder.path) (\(FileProblem.reason(for: error))); choose an --output in a writable folder") }
         return ResultsWriter.defaultURL(stamp: stamp, folder: folder)
     }
 }
@@ -139,10 +139,13 @@ struct Execution {
         let context = RunContext.current(date: started, temporaryParent: plan.temporaryParent)
         let writer: ResultsWriter
         do {
+            try TemporaryFolder.check()
             writer = try ResultsWriter(url: try output.url(stamp: RunContext.fileStamp(started)), runID: context.runID, force: output.force)
         } catch {
             throw reportFailure(error)
         }
+        // The claim on the output ends with the run (on a signal, the handler removes its lock file).
+        defer { writer.finish() }
         let progress = Progress(plan: plan, started: started, cases: cases, enabled: !output.quiet && standardErrorIsTerminal)
         // Held while the results files are written and while a failure is reported. An interruption
         // takes it for good: it never cuts a write short (leaving a .tmp file), and the main thread
@@ -159,7 +162,14 @@ struct Execution {
                 try writer.append([result], plan: plan, context: context)
             }
         }
-        let interruption = InterruptionHandler(temporaryFolder: temporaryFolder, results: writer.url, exclusive: exclusive)
+        let resultsPath = writer.url.path, claimPath = writer.claimPath
+        let interruption = InterruptionHandler(exclusive: exclusive) {
+            try? FileManager.default.removeItem(at: temporaryFolder)
+            unlink(claimPath)
+            let kept = FileManager.default.fileExists(atPath: resultsPath)
+                ? "the rows completed so far are in \(resultsPath)" : "no workload had completed, so no CSV was written"
+            return "\(kept); temporary stores removed"
+        }
         defer { interruption.cancel() }
 
         let results: [WorkloadResult]
@@ -171,7 +181,11 @@ struct Execution {
             // error is then a consequence of its cleanup (the stores vanished) and is not reported.
             exclusive.lock()
             progress.finish()
-            if writer.rowCount > 0 { printError("note: the \(writer.rowCount) rows completed before the failure are in \(writer.url.path)") }
+            // Only what is true on disk: the file may never have been written (a name the file system
+            // refuses) or may hold fewer rows than were measured (the last write failed).
+            if let rows = writer.rowsOnDisk(), rows > 0 {
+                printError("note: the \(rows) row\(rows == 1 ? "" : "s") completed before the failure \(rows == 1 ? "is" : "are") in \(writer.url.path)")
+            }
             throw reportFailure(error)
         }
         print(ConsoleTable.render(results, baseline: Strategies.baseline.name), terminator: "")
@@ -254,39 +268,5 @@ final class Progress {
     private func draw(_ text: String) {
         FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
         shown = true
-    }
-}
-
-
-/// On Ctrl-C or SIGTERM: removes the run's temporary stores, says where the completed rows are,
-/// and exits with 128 + the signal number. The CSV on disk is always complete (see `ResultsWriter`).
-final class InterruptionHandler: @unchecked Sendable {
-    private var sources: [DispatchSourceSignal] = []
-
-    /// - parameter exclusive: held by the run while it writes its files or reports a failure; the
-    ///   handler waits for it and never releases it.
-    init(temporaryFolder: URL, results: URL, exclusive: NSLock) {
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            let folder = temporaryFolder.path
-            let resultsPath = results.path
-            source.setEventHandler {
-                // Let a write in progress finish (its temporary file renamed into place), and stop the
-                // run from writing or reporting anything more; the process ends below.
-                exclusive.lock()
-                try? FileManager.default.removeItem(atPath: folder)
-                let kept = FileManager.default.fileExists(atPath: resultsPath)
-                    ? "the rows completed so far are in \(resultsPath)" : "no workload had completed, so no CSV was written"
-                printError("interrupted: \(kept); temporary stores removed")
-                exit(128 + signalNumber)
-            }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    func cancel() {
-        for source in sources { source.cancel() }
     }
 }

@@ -29,13 +29,27 @@ struct Storage: ParsableCommand {
 
     func run() throws {
         let started = Date()
+        let exclusive = NSLock()
         do {
             let names = try strategies.names()
-            let url = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(started)).storage.csv", force: force)
-            let reports = try StorageReport.run(strategies: names, model: try model.load(scale: dataset.scale), seed: dataset.seed, batchSize: dataset.batch) { name in
+            try TemporaryFolder.check()
+            let (url, claim) = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(started)).storage.csv", force: force)
+            defer { claim.release() }
+            let stores = privateTemporaryFolder("storage")
+            let interruption = InterruptionHandler(exclusive: exclusive) {
+                try? FileManager.default.removeItem(at: stores)
+                unlink(AtomicFile.temporaryURL(for: url).path)
+                claim.release()
+                return "temporary stores removed; \(url.path) was not written"
+            }
+            defer { interruption.cancel() }
+            try FileManager.default.createDirectory(at: stores, withIntermediateDirectories: false)
+            defer { try? FileManager.default.removeItem(at: stores) }
+            let reports = try StorageReport.run(strategies: names, model: try model.load(scale: dataset.scale), seed: dataset.seed, batchSize: dataset.batch, temporaryParent: stores) { name in
                 if standardErrorIsTerminal { printError("building the \(name) store…") }
             }
             let context = RunContext.current(date: started)
+            exclusive.lock() // an interruption from here on waits for the end (the file is written)
             try AtomicFile.write(StorageCSV.render(reports, seed: dataset.seed, context: context), to: url)
             print(StorageCSV.table(reports), terminator: "")
             print("\nstorage: \(output ?? "results/" + url.lastPathComponent)")

@@ -150,7 +150,7 @@ final class CompareTests: XCTestCase {
         XCTAssertTrue(rejection("name,size\nx,1\n").contains("no schema_version column"))
         XCTAssertTrue(rejection(header.replacingOccurrences(of: "median_ns", with: "median") + "\n" + row + "\n").contains("the column median_ns is missing"))
         XCTAssertTrue(rejection(header + "\n" + replacing("schema_version", with: "1", in: row) + "\n").contains("schema version 1, this bench reads versions 2 and 3"))
-        XCTAssertTrue(rejection(header + "\n" + replacing("median_ns", with: "fast", in: row) + "\n").contains("median_ns is 'fast', not a non-negative number"))
+        XCTAssertTrue(rejection(header + "\n" + replacing("median_ns", with: "fast", in: row) + "\n").contains("median_ns is 'fast', not a duration in nanoseconds"))
         XCTAssertTrue(rejection(header + "\n" + replacing("median_ns", with: "-3", in: row) + "\n").contains("line 2: median_ns is '-3'"))
         XCTAssertTrue(rejection(header + "\n" + row + "\n" + row + "\n").contains("line 3 repeats single-table count-all from line 2"))
         XCTAssertTrue(rejection(header + "\n" + row + ",extra\n").contains("line 2 has"))
@@ -159,6 +159,9 @@ final class CompareTests: XCTestCase {
         XCTAssertTrue("\(String(describing: try? ResultsFile(url: folder)))" == "nil")
         XCTAssertThrowsError(try ResultsFile(url: folder)) { XCTAssertTrue("\($0)".contains("is a folder")) }
         XCTAssertThrowsError(try ResultsFile(url: folder.appendingPathComponent("missing.csv"))) { XCTAssertTrue("\($0)".contains("does not exist")) }
+        let fifo = folder.appendingPathComponent("fifo.csv")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        XCTAssertThrowsError(try ResultsFile(url: fifo), "a FIFO is refused, not read forever") { XCTAssertTrue("\($0)".contains("is not a regular file"), "\($0)") }
         // Quoted fields with commas and quotes are read as one field.
         let quoted = replacing("host", with: "lab \"east\", rack 4", in: row)
         let file = folder.appendingPathComponent("quoted.csv")
@@ -175,6 +178,112 @@ final class CompareTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder.appendingPathComponent("a.samples.csv"))
         XCTAssertThrowsError(try Comparison.runs(base: a, new: ResultsFile(url: other), threshold: 0.05, force: false)) {
             XCTAssertTrue("\($0)".contains("no strategy and workload in common"), "\($0)")
+        }
+    }
+
+    // MARK: Values that are not measurements, and samples files that belong elsewhere
+
+    /// `inf`, `nan`, zero, negative, overflowing and hexadecimal values in every numeric column of
+    /// a results CSV are refused with one line naming the file, the line, the column and the value.
+    func testEveryNumericColumnRefusesValuesThatAreNotMeasurements() throws {
+        let good = try String(contentsOf: writeRun("good.csv", samples: false), encoding: .utf8)
+        var records = try CSV.parse(good)
+        let header = records[0]
+        XCTAssertEqual(rejection(good, name: "good.csv"), "accepted")
+        let durations: Set = ["median_ns", "ci_low_ns", "ci_high_ns", "min_ns", "max_ns", "mean_ns", "p90_ns", "p99_ns"]
+        var checked = 0
+        for (column, _) in ResultsFile.numericColumns {
+            let at = try XCTUnwrap(header.firstIndex(of: column), column)
+            var hostile = ["inf", "-inf", "nan", "NaN", "infinity", "1e999", "-1", "0x10", "99999999999999999999999", "1,5", " 7"]
+            if durations.contains(column) { hostile += ["0", "0.0", "1e19"] }
+            if ["iterations", "scale", "batch"].contains(column) { hostile += ["0", "2.5"] }
+            if ["sweep_value", "cache_size"].contains(column) { hostile.removeAll { $0 == "-1" } } // negative KiB; a sweep value may be below 0
+            for value in hostile {
+                var doctored = records
+                doctored[3][at] = value
+                let message = rejection(doctored.map(CSV.line).joined())
+                XCTAssertTrue(message.hasPrefix(folder.appendingPathComponent("bad.csv").path + ": line 4: \(column) is '\(value)', not "),
+                              "\(column) = \(value): \(message)")
+                XCTAssertFalse(message.contains("\n"), message)
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 26 * 10)
+        // A version 2 file without the optional columns is still read.
+        records = records.map { Array($0.prefix(header.firstIndex(of: "ci_high_ns")! + 1)) }
+        XCTAssertEqual(rejection(records.map(CSV.line).joined()), "accepted")
+    }
+
+    /// The samples file: `inf` made `bench compare` die of SIGILL in the bootstrap ("Range requires
+    /// lowerBound <= upperBound"), and so did a base whose samples were all 0. Both are refused,
+    /// with the samples file's name and line.
+    func testSamplesThatAreNotDurationsAreRefusedWithTheirLine() throws {
+        let url = try writeRun("s.csv")
+        let samplesURL = folder.appendingPathComponent("s.samples.csv")
+        let original = try CSV.parse(String(contentsOf: samplesURL, encoding: .utf8))
+        let ns = original[0].firstIndex(of: "ns")!
+        for (value, every) in [("inf", false), ("nan", false), ("-4", false), ("0", true), ("1e999", false), ("", false), ("12 ", false)] {
+            var records = original
+            for index in every ? Array(records.indices.dropFirst()) : [5] { records[index][ns] = value }
+            try Data(records.map(CSV.line).joined().utf8).write(to: samplesURL)
+            XCTAssertThrowsError(try ResultsFile(url: url), value) {
+                XCTAssertTrue("\($0)".hasPrefix("\(samplesURL.path): line \(every ? 2 : 6): ns is '\(value)', not a duration"), "\($0)")
+            }
+        }
+        var records = original
+        records[4][original[0].firstIndex(of: "repetition")!] = "-1"
+        try Data(records.map(CSV.line).joined().utf8).write(to: samplesURL)
+        XCTAssertThrowsError(try ResultsFile(url: url)) { XCTAssertTrue("\($0)".contains("line 5: repetition is '-1'"), "\($0)") }
+    }
+
+    /// Even given zeros or infinities directly, the bootstrap gives no interval rather than crashing.
+    func testTheBootstrapRefusesValuesWithoutARatio() {
+        XCTAssertNil(Comparison.bootstrapRatioInterval(base: [0, 0, 0], new: [1, 2, 3]))
+        XCTAssertNil(Comparison.bootstrapRatioInterval(base: [1, 2], new: [.infinity, 2]))
+        XCTAssertNil(Comparison.bootstrapRatioInterval(base: [1, .nan], new: [1, 2]))
+        XCTAssertNil(Comparison.bootstrapRatioInterval(base: [], new: [1]))
+        XCTAssertNotNil(Comparison.bootstrapRatioInterval(base: [1, 2], new: [2, 3]))
+    }
+
+    /// A samples file that belongs to another run, counts other repetitions, or whose medians are
+    /// not the CSV's is not used: the rows keep their CSV intervals, with one warning naming the file and why.
+    func testASamplesFileThatDoesNotBelongIsSetAsideWithAWarning() throws {
+        let url = try writeRun("w.csv")
+        let samplesURL = folder.appendingPathComponent("w.samples.csv")
+        let original = try CSV.parse(String(contentsOf: samplesURL, encoding: .utf8))
+        let base = try ResultsFile(url: writeRun("base.csv"))
+        XCTAssertEqual(try ResultsFile(url: url).warnings, [])
+        let cases: [(String, ([[String]]) -> [[String]])] = [
+            ("repetitions are of run other-run, line 2 of w.csv is of run w.csv", { records in
+                records.enumerated().map { $0.offset == 0 ? $0.element : ["other-run"] + $0.element.dropFirst() } }),
+            ("it holds 29 repetitions of single-table count-all, line 2 of w.csv counts 30", { records in
+                Array(records.prefix(1) + records.dropFirst(2)) }),
+            ("its single-table count-all repetitions have the median", { records in
+                records.enumerated().map { $0.offset == 0 || $0.offset > 30 ? $0.element : Array($0.element.dropLast()) + [String(UInt64($0.element.last!)! * 3)] } }),
+            ("it has no repetitions of single-table count-all (line 2 of w.csv)", { records in
+                records.filter { $0[3] != "single-table" || $0[4] != "count-all" } }),
+        ]
+        for (reason, doctor) in cases {
+            try Data(doctor(original).map(CSV.line).joined().utf8).write(to: samplesURL)
+            let file = try ResultsFile(url: url)
+            XCTAssertEqual(file.warnings.count, 1, reason)
+            let warning = file.warnings.first ?? ""
+            XCTAssertTrue(warning.hasPrefix("the samples file \(samplesURL.path) does not belong to \(url.path): "), warning)
+            XCTAssertTrue(warning.contains(reason), "\(reason): \(warning)")
+            XCTAssertTrue(warning.hasSuffix("; using the medians' own intervals (marked *)"), warning)
+            XCTAssertTrue(file.rows.allSatisfy { $0.samples == nil }, reason)
+            let comparison = try Comparison.runs(base: base, new: file, threshold: 0.05, force: false)
+            XCTAssertTrue(comparison.lines.allSatisfy { $0.method == .intervals }, reason)
+        }
+        // A samples_file that is not a plain file name beside the CSV is not followed.
+        var results = try CSV.parse(String(contentsOf: url, encoding: .utf8))
+        let column = results[0].firstIndex(of: "samples_file")!
+        for name in ["../w.samples.csv", "/dev/zero"] {
+            for index in results.indices.dropFirst() { results[index][column] = name }
+            try Data(results.map(CSV.line).joined().utf8).write(to: url)
+            let file = try ResultsFile(url: url)
+            XCTAssertTrue(file.warnings.first?.contains("names its samples file '\(name)', which is not a file name beside it") == true, "\(file.warnings)")
+            XCTAssertTrue(file.rows.allSatisfy { $0.samples == nil })
         }
     }
 }

@@ -125,7 +125,13 @@ final class ResultsCSVTests: XCTestCase {
         XCTAssertEqual(samples[0], SamplesCSV.columns)
         XCTAssertEqual(samples.count, 1 + 6, "every timed repetition of both results")
         XCTAssertEqual(samples[1], ["r1", "publications", "", "single-table", "fetch-by-tag", "rare", "1", "3000"])
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["run.csv", "run.samples.csv"], "no temporary file is left")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), [".run.csv.lock", "run.csv", "run.samples.csv"],
+                       "no temporary file is left; the claim is held while the writer is open")
+        XCTAssertThrowsError(try ResultsWriter(url: url, runID: "r2", force: true), "a claimed output is not taken over, even with force") {
+            XCTAssertTrue("\($0)".contains("is being written by another bench (process \(getpid()))"), "\($0)")
+        }
+        writer.finish()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["run.csv", "run.samples.csv"], "finish removes the lock file")
 
         XCTAssertThrowsError(try ResultsWriter(url: url, runID: "r2", force: false)) { XCTAssertTrue("\($0)".contains("already exists")) }
         try FileManager.default.removeItem(at: url)
@@ -139,6 +145,83 @@ final class ResultsCSVTests: XCTestCase {
         }
         let taken = ResultsWriter.defaultURL(stamp: "run", folder: folder)
         XCTAssertEqual(taken.lastPathComponent, "run-2.csv", "the default name never replaces a file")
+    }
+
+    /// A path that names a folder by its form (a trailing slash, `.`) is refused; with a missing
+    /// folder and a trailing slash, a file named after the folder used to be written.
+    func testTheWriterRefusesAPathThatNamesAFolder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("results-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for path in [folder.path + "/newdir/", folder.path + "/newdir/.", folder.path + "/", folder.path + "/newdir/.."] {
+            XCTAssertThrowsError(try ResultsWriter(url: URL(fileURLWithPath: path), runID: "r", force: true), path) {
+                XCTAssertTrue("\($0)".contains(" folder; give a file name such as "), "\(path): \($0)")
+            }
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
+    }
+
+    /// A claim is exclusive while it is held, and a lock file left behind by a process that ended
+    /// (here: one whose lock was dropped without removing the file) claims nothing.
+    func testAClaimIsExclusiveAndALeftoverLockFileClaimsNothing() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("claim-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("out.csv")
+        let claim = try OutputClaim(url)
+        XCTAssertEqual(try String(contentsOfFile: claim.lockPath, encoding: .utf8), "\(getpid())\n")
+        XCTAssertThrowsError(try OutputClaim(url)) { XCTAssertTrue("\($0)".contains("is being written by another bench"), "\($0)") }
+        claim.release()
+        claim.release()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: claim.lockPath))
+        try Data("12345\n".utf8).write(to: URL(fileURLWithPath: claim.lockPath)) // as a SIGKILLed bench leaves it
+        let again = try OutputClaim(url)
+        XCTAssertEqual(ResultsWriter.defaultURL(stamp: "out", folder: folder).lastPathComponent, "out-2.csv", "a claimed default name is skipped")
+        again.release()
+    }
+
+    /// When a write fails after some rows were published, the writer counts only those, the CSV
+    /// keeps them, and the samples file is put back as it was (a failed first write leaves none).
+    func testAFailedWriteKeepsThePublishedRowsAndCountsOnlyThem() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("results-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("run.csv")
+        let writer = try ResultsWriter(url: url, runID: "r1", force: false)
+        defer { writer.finish() }
+        let plan = RunPlan()
+        // The results file's temporary name is taken by a folder: its next write fails.
+        let blocker = AtomicFile.temporaryURL(for: url)
+        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: false)
+        XCTAssertThrowsError(try writer.append([sampleResult()], plan: plan, context: context())) {
+            XCTAssertTrue("\($0)".hasPrefix("could not write \(url.path) (creating \(blocker.path): Is a directory)"), "\($0)")
+        }
+        XCTAssertEqual(writer.rowCount, 0)
+        XCTAssertNil(writer.rowsOnDisk())
+        XCTAssertFalse(FileManager.default.fileExists(atPath: writer.samplesURL.path), "no samples file without its results")
+        try FileManager.default.removeItem(at: blocker)
+        try writer.append([sampleResult()], plan: plan, context: context())
+        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: false)
+        XCTAssertThrowsError(try writer.append([sampleResult(strategy: "enum-entity")], plan: plan, context: context()))
+        XCTAssertEqual(writer.rowCount, 1)
+        XCTAssertEqual(writer.rowsOnDisk(), 1)
+        XCTAssertEqual(try CSV.parse(String(contentsOf: writer.samplesURL, encoding: .utf8)).count, 1 + 3, "the samples of the published row only")
+    }
+
+    /// Foundation's file errors become one sentence with the path, the reason and what to do.
+    func testFoundationFileErrorsBecomeOneSentence() {
+        let dump = NSError(domain: NSCocoaErrorDomain, code: 512, userInfo: [
+            NSFilePathErrorKey: "/srv/x/inheritance-bench-1-AB",
+            NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(ENOTDIR)),
+        ])
+        XCTAssertEqual(FileProblem.sentence(for: dump),
+                       "could not create or write /srv/x/inheritance-bench-1-AB (Not a directory); check that its folder exists, is writable and has free space")
+        let inTemporary = NSError(domain: NSCocoaErrorDomain, code: CocoaError.fileWriteVolumeReadOnly.rawValue, userInfo: [
+            NSFilePathErrorKey: FileManager.default.temporaryDirectory.appendingPathComponent("s").path,
+        ])
+        XCTAssertTrue(FileProblem.sentence(for: inTemporary)?.contains("(read-only file system); the temporary folder") == true, "\(String(describing: FileProblem.sentence(for: inTemporary)))")
+        XCTAssertTrue(FileProblem.sentence(for: inTemporary)?.contains("set TMPDIR to one") == true)
+        XCTAssertNil(FileProblem.sentence(for: CSV.ParseError(line: 1, reason: "x")))
     }
 
     func testTheTableShowsRatiosToTheBaseline() {

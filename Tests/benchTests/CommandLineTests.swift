@@ -8,6 +8,8 @@ final class CommandLineTests: XCTestCase {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// `.uncaughtSignal` when bench died of a signal (a trap is SIGILL, status 4 on Linux).
+        var reason: Process.TerminationReason = .exit
     }
 
     /// The `bench` binary built beside this test bundle.
@@ -34,7 +36,8 @@ final class CommandLineTests: XCTestCase {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
+                       reason: process.terminationReason)
     }
 
     var folder: URL!
@@ -116,14 +119,32 @@ final class CommandLineTests: XCTestCase {
             (["generate", "--strategy", "single-table", "--scale", "10", "--output", existing.path], "already exists"),
             (["run", "--scale", "10", "--output", "/proc/results.csv"], "the output folder /proc is not writable"),
             (["generate", "--strategy", "single-table", "--scale", "10", "--output", "/proc/store.sqlite"], "the output folder /proc is not writable"),
+            // A path that ends in / names a folder, whether it exists or not: a missing one used to
+            // give a file named after it (newdir), an existing one the "is a folder" error.
+            (["run", "--scale", "10", "--output", "newdir/"], "error: the output path \(folder.path)/newdir/ names a folder; give a file name such as \(folder.path)/newdir/run.csv"),
+            (["sweep", "--parameter", "skew", "--values", "0", "--scale", "10", "--output", "newdir/"], "the output path \(folder.path)/newdir/ names a folder"),
+            (["run", "--scale", "10", "--output", folder.path + "/"], "the output path \(folder.path) is a folder; give a file name such as \(folder.path)/run.csv"),
+            (["run", "--scale", "10", "--output", "."], "the output path \(folder.path) is a folder"),
+            (["run", "--scale", "10", "--output", ""], "the output path \(folder.path) is a folder"),
+            (["generate", "--strategy", "joined", "--scale", "10", "--output", "newdir/"], "names a folder; give a file name such as \(folder.path)/newdir/store.sqlite"),
+            (["storage", "--scale", "10", "--output", "newdir/"], "names a folder"),
+            (["explain", "--scale", "10", "--output", "taken.csv/"], "the output path \(folder.path)/taken.csv/ names a folder"),
+            // A name the folder takes (250 bytes) but whose temporary file it does not: refused before
+            // running, instead of a failed write after the first case and a note naming a missing file.
+            (["run", "--scale", "10", "--output", String(repeating: "n", count: 246) + ".csv"], "File name too long); choose a shorter --output"),
+            (["generate", "--strategy", "joined", "--scale", "10", "--output", String(repeating: "n", count: 246) + ".sql"], "File name too long); choose a shorter --output"),
+            (["storage", "--scale", "10", "--output", String(repeating: "n", count: 250)], "File name too long); choose a shorter --output"),
         ]
         for (arguments, message) in cases {
             let outcome = try bench(arguments, in: folder)
             XCTAssertEqual(outcome.status, 1, "\(arguments)")
             XCTAssertEqual(firstErrorLine(outcome), outcome.stderr.split(separator: "\n").first { !$0.hasPrefix("warning:") }.map(String.init))
             XCTAssertTrue(firstErrorLine(outcome).hasPrefix("error: ") && firstErrorLine(outcome).contains(message), "\(arguments): \(outcome.stderr)")
+            XCTAssertEqual(outcome.stderr.split(separator: "\n").filter { !$0.hasPrefix("warning:") }.count, 1, "\(arguments): one line, no note: \(outcome.stderr)")
+            XCTAssertEqual(outcome.reason, .exit, "\(arguments)")
         }
         XCTAssertEqual(try String(contentsOf: existing, encoding: .utf8), "keep me", "an existing file is never overwritten silently")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["taken.csv"], "nothing else is written: no newdir file, no lock")
     }
 
     func testATinyRunWritesACompleteCSVAndATable() throws {
@@ -278,6 +299,121 @@ final class CommandLineTests: XCTestCase {
             let outcome = try bench(arguments)
             XCTAssertNotEqual(outcome.status, 0, "\(arguments)")
             XCTAssertTrue(firstErrorLine(outcome).contains(message), "\(arguments): \(outcome.stderr)")
+        }
+    }
+
+    /// A copy of the run `base` (results and samples) named `name`, with its samples changed by `doctor`.
+    func copyRun(_ base: URL, as name: String, samples doctor: ([[String]]) -> [[String]]) throws -> URL {
+        let copy = folder.appendingPathComponent(name)
+        var results = try CSV.parse(String(contentsOf: base, encoding: .utf8))
+        let column = results[0].firstIndex(of: "samples_file")!
+        let samplesName = SamplesCSV.url(besides: copy).lastPathComponent
+        for index in results.indices.dropFirst() { results[index][column] = samplesName }
+        try Data(results.map(CSV.line).joined().utf8).write(to: copy)
+        let samples = try CSV.parse(String(contentsOf: SamplesCSV.url(besides: base), encoding: .utf8))
+        try Data(doctor(samples).map(CSV.line).joined().utf8).write(to: SamplesCSV.url(besides: copy))
+        return copy
+    }
+
+    /// `inf` in a samples file, or a base whose samples are all 0, made the real `bench compare`
+    /// die of SIGILL in the bootstrap; now it exits 1 with one line naming the file and line.
+    /// A samples file of another run is set aside with one warning, and the comparison goes on.
+    func testCompareRefusesSamplesThatAreNotDurationsInsteadOfCrashing() throws {
+        let base = folder.appendingPathComponent("base.csv")
+        let run = try bench(["run", "--scale", "60", "--workloads", "count-all", "--repetitions", "3", "--quiet", "--output", base.path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let ns = SamplesCSV.columns.firstIndex(of: "ns")!
+        let infinite = try copyRun(base, as: "inf.csv") { records in
+            var records = records; records[2][ns] = "inf"; return records
+        }
+        let zeros = try copyRun(base, as: "zeros.csv") { records in
+            records.enumerated().map { $0.offset == 0 ? $0.element : Array($0.element.dropLast()) + ["0"] }
+        }
+        for (arguments, message) in [
+            (["compare", base.path, infinite.path], "error: \(SamplesCSV.url(besides: infinite).path): line 3: ns is 'inf', not a duration in nanoseconds"),
+            (["compare", zeros.path, base.path], "error: \(SamplesCSV.url(besides: zeros).path): line 2: ns is '0', not a duration in nanoseconds"),
+            (["compare", "--strategies", zeros.path], "error: \(SamplesCSV.url(besides: zeros).path): line 2: ns is '0'"),
+        ] {
+            let outcome = try bench(arguments)
+            XCTAssertEqual(outcome.reason, .exit, "\(arguments): bench died of signal \(outcome.status): \(outcome.stderr.prefix(300))")
+            XCTAssertEqual(outcome.status, 1, "\(arguments): \(outcome.stderr.prefix(300))")
+            XCTAssertTrue(outcome.stderr.hasPrefix(message), "\(arguments): \(outcome.stderr)")
+            XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): one line: \(outcome.stderr)")
+            XCTAssertEqual(outcome.stdout, "")
+        }
+
+        let foreign = try copyRun(base, as: "foreign.csv") { records in
+            records.enumerated().map { $0.offset == 0 ? $0.element : ["another-run"] + $0.element.dropFirst() }
+        }
+        let outcome = try bench(["compare", base.path, foreign.path])
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        let warnings = outcome.stderr.split(separator: "\n").filter { $0.contains("does not belong") }
+        XCTAssertEqual(warnings.count, 1, outcome.stderr)
+        XCTAssertTrue(warnings.first?.hasPrefix("warning: the samples file \(SamplesCSV.url(besides: foreign).path) does not belong to \(foreign.path): ") == true, outcome.stderr)
+        XCTAssertTrue(outcome.stdout.contains("*  unchanged"), "the CSV-only interval is used and marked: \(outcome.stdout)")
+    }
+
+    /// TMPDIR naming a file, a missing folder or a read-only place (/proc) stops every command
+    /// that builds stores with one sentence naming the folder and what to do, not Foundation's
+    /// NSCocoaErrorDomain dump; nothing is created (a missing TMPDIR used to be made).
+    func testABadTemporaryFolderIsOneSentence() throws {
+        let file = folder.appendingPathComponent("a-file")
+        try Data("x".utf8).write(to: file)
+        let missing = folder.appendingPathComponent("missing")
+        let cases: [(String, String)] = [
+            (file.path, "error: the temporary folder \(file.path) (TMPDIR) is a file, not a folder; set TMPDIR to a writable folder, or unset it"),
+            (missing.path, "error: the temporary folder \(missing.path) (TMPDIR) does not exist; set TMPDIR to a writable folder, or unset it"),
+            ("/proc", "error: the temporary folder /proc (TMPDIR) is not writable ("),
+        ]
+        for (tmpdir, message) in cases {
+            for arguments in [["run", "--scale", "10", "--workloads", "count-all", "--repetitions", "1", "--output", "r.csv"],
+                              ["sweep", "--parameter", "skew", "--values", "0", "--scale", "10", "--workloads", "count-all", "--repetitions", "1", "--output", "s.csv"],
+                              ["storage", "--scale", "10", "--output", "st.csv"], ["explain", "--scale", "10", "--output", "p.txt"]] {
+                let outcome = try bench(arguments, in: folder, environment: ["TMPDIR": tmpdir])
+                XCTAssertEqual(outcome.status, 1, "\(tmpdir) \(arguments): \(outcome.stderr)")
+                let lines = outcome.stderr.split(separator: "\n").filter { !$0.hasPrefix("warning:") }
+                XCTAssertEqual(lines.count, 1, "\(tmpdir) \(arguments): \(outcome.stderr)")
+                XCTAssertTrue(lines.first?.hasPrefix(message) == true, "\(tmpdir) \(arguments): \(outcome.stderr)")
+                XCTAssertTrue(lines.first?.hasSuffix("; set TMPDIR to a writable folder, or unset it") == true, "\(outcome.stderr)")
+                XCTAssertFalse(outcome.stderr.contains("Domain"), outcome.stderr)
+            }
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["a-file"], "no output, no lock, no TMPDIR made")
+    }
+
+    /// With standard output and standard error in one file (`> log 2>&1`), a warning written
+    /// after the table lands after it: standard output, which a file buffers, is flushed first.
+    func testWarningsFollowTheTableWhenBothStreamsGoToOneFile() throws {
+        let log = folder.appendingPathComponent("log.txt")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = Self.executable
+        process.currentDirectoryURL = folder
+        process.arguments = ["run", "--scale", "60", "--workloads", "count-all,fetch-page,lookup-composite", "--repetitions", "3", "--output", "r.csv"]
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let header = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("workload ") && $0.contains("vs single-table") }, lines.joined(separator: "\n"))
+        let results = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("results: r.csv") }, lines.joined(separator: "\n"))
+        // Fifteen rows (three workloads × five strategies), each starting with a workload or blank
+        // name column: a warning line in their midst (as before the fix) breaks the run of rows.
+        let tableRows = lines[(header + 2) ..< results].prefix { line in
+            line.hasPrefix(" ") || ["count-all", "fetch-page", "lookup-composite"].contains { line.hasPrefix($0 + " ") }
+        }
+        XCTAssertEqual(tableRows.count, 15, "the table is whole, with no warning inside it: \(lines.joined(separator: "\n"))")
+        // After the table: only the noise warning (if any) before the results line, and the
+        // debug-build warning (in a debug build) after it.
+        let between = lines[(header + 2 + tableRows.count) ..< results].filter { !$0.isEmpty }
+        XCTAssertTrue(between.allSatisfy { $0.hasPrefix("noisy: ") }, "\(between)")
+        let debug = lines.indices.filter { lines[$0].hasPrefix("warning: this is a DEBUG build") }
+        if RunContext.isDebugBuild {
+            XCTAssertEqual(debug.count, 2, "printed at the start and at the end")
+            XCTAssertLessThan(debug[0], header)
+            XCTAssertGreaterThan(debug[1], results, "the final warning follows the results line: \(lines.joined(separator: "\n"))")
         }
     }
 }

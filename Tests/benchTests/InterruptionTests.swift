@@ -33,6 +33,12 @@ final class InterruptionTests: XCTestCase {
         try interruptARun(with: SIGTERM, expectedStatus: 143)
     }
 
+    /// A closed terminal or ssh session sends SIGHUP, which used to kill the run on the spot and
+    /// leave its stores (and now its claim on the output) behind.
+    func testSIGHUPStopsARunWithStatus129AndCleansUp() throws {
+        try interruptARun(with: SIGHUP, expectedStatus: 129)
+    }
+
     private func interruptARun(with signalNumber: Int32, expectedStatus: Int32) throws {
         let manager = FileManager.default
         let temporary = folder.appendingPathComponent("tmp", isDirectory: true)
@@ -108,7 +114,186 @@ final class InterruptionTests: XCTestCase {
         XCTAssertEqual(runFolders(), [], "the run's temporary stores are left in \(temporary.path)")
         XCTAssertEqual(try manager.contentsOfDirectory(atPath: temporary.path), [], "files left in the child's TMPDIR")
         XCTAssertEqual(try manager.contentsOfDirectory(atPath: outputFolder.path).sorted(), [output, samples].map(\.lastPathComponent).sorted(),
-                       "a temporary .r.csv.*.tmp file is left beside the output")
+                       "a temporary .r.csv.*.tmp file or the .r.csv.lock claim is left beside the output")
+    }
+
+    // MARK: Child processes other than a plain run
+
+    /// A `bench` child with a private TMPDIR (`folder/tmp`), its output in logs.
+    struct Child {
+        let process: Process
+        let stderrLog: URL
+        let stdoutLog: URL
+        var pid: Int32 { process.processIdentifier }
+        var stderr: String { (try? String(contentsOf: stderrLog, encoding: .utf8)) ?? "" }
+        var stdout: String { (try? String(contentsOf: stdoutLog, encoding: .utf8)) ?? "" }
+    }
+
+    var temporary: URL { folder.appendingPathComponent("tmp", isDirectory: true) }
+
+    func start(_ arguments: [String], name: String = UUID().uuidString) throws -> Child {
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let stdoutLog = folder.appendingPathComponent("\(name).stdout.log"), stderrLog = folder.appendingPathComponent("\(name).stderr.log")
+        for log in [stdoutLog, stderrLog] { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
+        let process = Process()
+        process.executableURL = CommandLineTests.executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
+        process.standardOutput = try FileHandle(forWritingTo: stdoutLog)
+        process.standardError = try FileHandle(forWritingTo: stderrLog)
+        try process.run()
+        addTeardownBlock { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+        return Child(process: process, stderrLog: stderrLog, stdoutLog: stdoutLog)
+    }
+
+    /// Waits (bounded) until `condition` holds while the child runs; false if it ended first or timed out.
+    func wait(for child: Child, timeout: TimeInterval = firstRowTimeout, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while child.process.isRunning, Date() < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    /// Waits (bounded) for the child to end; false if it did not.
+    func waitForExit(_ child: Child, timeout: TimeInterval = exitTimeout) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while child.process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        return !child.process.isRunning
+    }
+
+    func contents(_ url: URL) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted() }
+
+    /// Every file below `url`, as paths relative to it.
+    func allFiles(_ url: URL) -> [String] {
+        (FileManager.default.enumerator(atPath: url.path)?.allObjects as? [String] ?? []).sorted()
+    }
+
+    /// The checks every interruption shares: the handler exits with 128 + the signal, says so
+    /// on one `interrupted:` line, and reports no error.
+    func checkInterrupted(_ child: Child, signal signalNumber: Int32, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        let messages = child.stderr
+        XCTAssertEqual(child.process.terminationReason, .exit, "\(what): bench died of signal \(signalNumber) instead of handling it: \(messages)", file: file, line: line)
+        XCTAssertEqual(child.process.terminationStatus, 128 + signalNumber, "\(what): \(messages)", file: file, line: line)
+        XCTAssertEqual(messages.split(separator: "\n").filter { $0.hasPrefix("interrupted: ") }.count, 1, "\(what): \(messages)", file: file, line: line)
+        XCTAssertFalse(messages.split(separator: "\n").contains { $0.hasPrefix("error:") }, "\(what): \(messages)", file: file, line: line)
+    }
+
+    /// Ctrl-C, SIGTERM and SIGHUP while `bench generate` builds its store: the `.partial` store,
+    /// its -wal and -shm, and the claim on the output are removed; nothing else is written.
+    func testInterruptingGenerateRemovesThePartialStore() throws {
+        let out = folder.appendingPathComponent("out", isDirectory: true)
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let store = out.appendingPathComponent("store.sqlite")
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+            let child = try start(["generate", "--strategy", "joined", "--scale", "400000", "--output", store.path], name: "generate-\(signalNumber)")
+            let partial = ".store.sqlite.\(child.pid).partial"
+            // Signalled once SQLite has its write-ahead log: the store, -wal and -shm all exist.
+            guard wait(for: child, until: { Set(contents(out)).isSuperset(of: [partial, partial + "-wal", partial + "-shm"]) }) else {
+                return XCTFail("signal \(signalNumber): the partial store and its WAL never appeared (or generate ended first): \(contents(out)) \(child.stderr)")
+            }
+            XCTAssertTrue(contents(out).contains(".store.sqlite.lock"), "generate claims its output")
+            kill(child.pid, signalNumber)
+            guard waitForExit(child) else { return XCTFail("generate did not exit within \(Int(Self.exitTimeout)) s of signal \(signalNumber)") }
+            checkInterrupted(child, signal: signalNumber, "generate")
+            XCTAssertTrue(child.stderr.contains("interrupted: the partial store \(out.appendingPathComponent(partial).path) removed; \(store.path) was not written"), child.stderr)
+            XCTAssertEqual(contents(out), [], "signal \(signalNumber): files left beside the output")
+        }
+    }
+
+    /// The same signals during `bench storage` and `bench explain`, which build every strategy's
+    /// store in the temporary folder: the stores are removed, and no output file is left.
+    func testInterruptingStorageOrExplainRemovesTheTemporaryStores() throws {
+        let out = folder.appendingPathComponent("out", isDirectory: true)
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        for (command, signalNumber) in [("storage", SIGINT), ("explain", SIGTERM), ("storage", SIGHUP), ("explain", SIGHUP)] {
+            let output = out.appendingPathComponent("\(command).out")
+            let child = try start([command, "--scale", "60000", "--output", output.path], name: "\(command)-\(signalNumber)")
+            guard wait(for: child, until: { allFiles(temporary).contains { $0.hasSuffix(".sqlite") } }) else {
+                return XCTFail("\(command): no store appeared in \(temporary.path) (or it ended first): \(child.stderr)")
+            }
+            kill(child.pid, signalNumber)
+            guard waitForExit(child) else { return XCTFail("\(command) did not exit within \(Int(Self.exitTimeout)) s of signal \(signalNumber)") }
+            checkInterrupted(child, signal: signalNumber, command)
+            XCTAssertTrue(child.stderr.contains("interrupted: temporary stores removed; \(output.path) was not written"), child.stderr)
+            XCTAssertEqual(allFiles(temporary), [], "\(command), signal \(signalNumber): stores left in the temporary folder")
+            XCTAssertEqual(contents(out), [], "\(command), signal \(signalNumber): files left beside the output")
+        }
+    }
+
+    /// `bench sweep` handles SIGHUP as SIGINT and SIGTERM: status 129, its stores removed.
+    func testSIGHUPStopsASweepAndCleansUp() throws {
+        let output = folder.appendingPathComponent("s.csv")
+        let child = try start(["sweep", "--parameter", "skew", "--values", "0,1", "--scale", "40000", "--repetitions", "2",
+                               "--workloads", "insert-bulk", "--output", output.path], name: "sweep")
+        guard wait(for: child, until: { allFiles(temporary).contains { $0.hasSuffix(".sqlite") } }) else {
+            return XCTFail("the sweep built no store in \(temporary.path) (or ended first): \(child.stderr)")
+        }
+        kill(child.pid, SIGHUP)
+        guard waitForExit(child) else { return XCTFail("the sweep did not exit within \(Int(Self.exitTimeout)) s of SIGHUP") }
+        checkInterrupted(child, signal: SIGHUP, "sweep")
+        XCTAssertEqual(allFiles(temporary), [], "stores left in the temporary folder")
+        XCTAssertFalse(contents(folder).contains(".s.csv.lock"), "the claim on the output is left")
+    }
+
+    /// A second bench given the output a running one writes is refused with one line, with or
+    /// without --force; once the first has ended (here: on SIGTERM), --force replaces its file.
+    func testASecondRunIsRefusedTheOutputARunningOneClaimed() throws {
+        let output = folder.appendingPathComponent("r.csv")
+        let first = try start(["run", "--scale", "30000", "--repetitions", "3", "--workloads", "insert-single,insert-bulk", "--output", output.path], name: "first")
+        let lock = folder.appendingPathComponent(".r.csv.lock")
+        guard wait(for: first, until: { FileManager.default.fileExists(atPath: output.path) }) else {
+            return XCTFail("the first run wrote no row (or ended first): \(first.stderr)")
+        }
+        XCTAssertEqual(try String(contentsOf: lock, encoding: .utf8), "\(first.pid)\n", "the claim names the running bench")
+        let rowsBefore = try String(contentsOf: output, encoding: .utf8)
+        for extra in [[], ["--force"]] {
+            let second = try start(["run", "--scale", "10", "--repetitions", "1", "--workloads", "count-all", "--output", output.path] + extra,
+                                   name: "second\(extra.joined())")
+            guard waitForExit(second) else { return XCTFail("the second run was not refused at once") }
+            let errors = second.stderr.split(separator: "\n").filter { !$0.hasPrefix("warning:") }
+            XCTAssertEqual(second.process.terminationStatus, 1, second.stderr)
+            XCTAssertEqual(errors, ["error: \(output.path) is being written by another bench (process \(first.pid)); wait for it to finish or choose another --output (--force does not take over a running bench's output)"],
+                           "\(extra): \(second.stderr)")
+            XCTAssertEqual(second.stdout, "")
+        }
+        XCTAssertTrue(try String(contentsOf: output, encoding: .utf8).hasPrefix(rowsBefore), "the first run's rows are untouched")
+        kill(first.pid, SIGTERM)
+        guard waitForExit(first) else { return XCTFail("the first run did not exit on SIGTERM") }
+        checkInterrupted(first, signal: SIGTERM, "first run")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lock.path), "the claim ends with the run")
+        let replaced = try start(["run", "--scale", "10", "--repetitions", "1", "--workloads", "count-all", "--quiet", "--force", "--output", output.path], name: "third")
+        guard waitForExit(replaced, timeout: Self.firstRowTimeout) else { return XCTFail("the third run did not end") }
+        XCTAssertEqual(replaced.process.terminationStatus, 0, replaced.stderr)
+        XCTAssertEqual(try CSV.parse(String(contentsOf: output, encoding: .utf8)).count, 1 + 5, "--force replaced the ended run's file")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lock.path))
+    }
+
+    /// A write that fails after some rows were written (here the results file's temporary name
+    /// is taken by a folder, as a full disk would fail it) stops the run; the note names the file
+    /// and the rows it really holds, not one more.
+    func testTheNoteAfterAFailedWriteCountsTheRowsTheFileHolds() throws {
+        let output = folder.appendingPathComponent("r.csv")
+        let child = try start(["run", "--scale", "30000", "--repetitions", "3", "--workloads", "insert-single,insert-bulk", "--output", output.path], name: "run")
+        guard wait(for: child, until: { FileManager.default.fileExists(atPath: output.path) }) else {
+            return XCTFail("the run wrote no row (or ended first): \(child.stderr)")
+        }
+        let blocker = folder.appendingPathComponent(".r.csv.\(child.pid).tmp")
+        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: false)
+        guard waitForExit(child, timeout: Self.firstRowTimeout) else { return XCTFail("the run did not stop at its next write") }
+        XCTAssertEqual(child.process.terminationStatus, 1, child.stderr)
+        let rows = try CSV.parse(String(contentsOf: output, encoding: .utf8)).count - 1
+        let lines = child.stderr.split(separator: "\n").filter { !$0.hasPrefix("warning:") }.map(String.init)
+        let note = rows == 1 ? "note: the 1 row completed before the failure is in \(output.path)" : "note: the \(rows) rows completed before the failure are in \(output.path)"
+        XCTAssertEqual(lines.first, note, child.stderr)
+        XCTAssertEqual(lines.count, 2, child.stderr)
+        XCTAssertTrue(lines.last?.hasPrefix("error: could not write \(output.path) (creating \(blocker.path): Is a directory)") == true, child.stderr)
+        let samples = try CSV.parse(String(contentsOf: SamplesCSV.url(besides: output), encoding: .utf8))
+        XCTAssertEqual(Set(samples.dropFirst().map { $0[3] + "/" + $0[4] }).count, rows, "the samples file holds the same cases as the CSV")
+        try FileManager.default.removeItem(at: blocker)
+        XCTAssertEqual(contents(folder).filter { $0.hasPrefix(".") }, [], "no lock or temporary file left")
+        XCTAssertEqual(allFiles(temporary), [], "the run's stores are removed")
     }
 
     /// The records of a CSV file that must be whole: it parses, ends with a line end, starts with

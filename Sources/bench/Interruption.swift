@@ -1,0 +1,39 @@
+import Dispatch
+import Foundation
+
+/// On Ctrl-C, SIGTERM or SIGHUP (a closed terminal or ssh session): runs the command's cleanup
+/// (temporary stores, a partial store, the claim on the output), prints one `interrupted: …` line
+/// with what the cleanup reports, and exits with 128 + the signal number.
+final class InterruptionHandler: @unchecked Sendable {
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    private var sources: [DispatchSourceSignal] = []
+
+    /// - parameter exclusive: held by the command while it writes its files or reports a failure;
+    ///   the handler waits for it and never releases it.
+    /// - parameter cleanup: removes what the command leaves behind; returns what to tell the user.
+    init(exclusive: NSLock, cleanup: @escaping @Sendable () -> String) {
+        for signalNumber in Self.signals {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                // Let a write in progress finish (its temporary file renamed into place), and stop the
+                // command from writing or reporting anything more; the process ends below.
+                exclusive.lock()
+                printError("interrupted: \(cleanup())")
+                exit(128 + signalNumber)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// Stops handling the signals (they are still ignored until the process ends, which is soon).
+    func cancel() {
+        for source in sources { source.cancel() }
+    }
+}
+
+/// A private folder in the temporary folder for a command's stores, removed on interruption.
+func privateTemporaryFolder(_ command: String) -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("inheritance-bench-\(command)-\(getpid())-\(UUID().uuidString.prefix(8))")
+}
