@@ -83,14 +83,18 @@ final class CommandLineTests: XCTestCase {
             (["compare", "a.csv"], "give two results CSVs (BASE.csv NEW.csv), or one with --strategies; got 1"),
             (["compare", "--strategies", "a.csv", "b.csv"], "--strategies takes one results CSV; got 2"),
             (["generate", "--strategy", "nope", "--output", "x.sqlite"], "unknown strategy 'nope'"),
-            (["run", "--preset", "efcore"], "unknown preset 'efcore'; choose from: publications, efcore-docs, codingmilitia, timestamps"),
-            (["run", "--preset", "efcore-docs", "--hierarchy", "h.json"], "--preset and --hierarchy conflict"),
-            (["run", "--hierarchy", "missing.json"], "cannot read the hierarchy file missing.json"),
-            (["run", "--preset", "timestamps", "--raw"], "--raw measures the publication model's single table"),
-            (["run", "--preset", "timestamps", "--workloads", "filter-fk"], "filter-fk needs an owner (a foreign key) in the hierarchy, and timestamps has none"),
-            (["run", "--preset", "efcore-docs", "--workloads", "fetch-by-tag"], "unknown workload 'fetch-by-tag'; choose from: insert-bulk,"),
+            (["run", "--preset", "efcore"], "unknown preset 'efcore'; choose from: publications, efcore-animals, efcore-docs, codingmilitia, timestamps"),
+            (["run", "--preset", "efcore-docs", "--model", "h.json"], "--preset and --model conflict"),
+            (["run", "--model", "missing.json"], "the model file missing.json does not exist"),
+            (["run", "--model", "."], ". is a folder; give the path of a JSON model description"),
+            (["run", "--preset", "timestamps", "--workloads", "filter-fk"], "workload filter-fk does not apply to the model timestamps: the main root declares no to-one relationship"),
+            (["run", "--preset", "timestamps", "--workloads", "fetch-branch"], "workload fetch-branch does not apply to the model timestamps: no entity of the main hierarchy has both a parent and sub-entities"),
+            (["run", "--workloads", "fetch-by-tag"], "unknown workload 'fetch-by-tag'; choose from: insert-bulk,"),
+            (["model", "--preset", "nope"], "unknown preset 'nope'"),
             (["sweep"], "Missing expected argument '--parameter <parameter>'"),
-            (["sweep", "--parameter", "depth"], "The value 'depth' is invalid for '--parameter <parameter>'"),
+            (["sweep", "--parameter", "depth", "--values", "7"], "--values for depth must be whole numbers from 1 to 6; got 7"),
+            (["sweep", "--parameter", "breadth"], "The value 'breadth' is invalid for '--parameter <parameter>'"),
+            (["sweep", "--parameter", "sub-entities", "--values", "250", "--attributes", "64"], "the generated model cannot be stored"),
             (["sweep", "--parameter", "attributes", "--values", "1,x"], "--values must be numbers separated by commas; 'x' is not a number"),
             (["sweep", "--parameter", "attributes", "--values", "1.5"], "--values for attributes must be whole numbers from 1 to 64; got 1.5"),
             (["sweep", "--parameter", "sub-entities", "--values", "1,4"], "--values for sub-entities must be whole numbers from 2 to 250; got 1"),
@@ -148,7 +152,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testATinyRunWritesACompleteCSVAndATable() throws {
-        let outcome = try bench(["run", "--scale", "60", "--repetitions", "1", "--raw", "--quiet"], in: folder)
+        let outcome = try bench(["run", "--scale", "60", "--repetitions", "1", "--quiet"], in: folder)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         let results = folder.appendingPathComponent("results")
         let files = try FileManager.default.contentsOfDirectory(atPath: results.path).sorted()
@@ -156,9 +160,11 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(files[1].hasSuffix(".samples.csv") && files[1].hasPrefix(files[0].replacingOccurrences(of: ".csv", with: "")), "\(files)")
         let csv = try String(contentsOf: results.appendingPathComponent(files[0]), encoding: .utf8)
         let samples = try String(contentsOf: results.appendingPathComponent(files[1]), encoding: .utf8)
-        XCTAssertEqual(samples.split(separator: "\n").count, 1 + 5 * 17 + 2, "one repetition per row, as asked")
+        // Every workload applies to the publication model but fetch-branch and count-branch (depth 1);
+        // fetch-by-relationship has two cases: 18 cases.
+        XCTAssertEqual(samples.split(separator: "\n").count, 1 + 5 * 18, "one repetition per row, as asked")
         let lines = csv.split(separator: "\n")
-        XCTAssertEqual(lines.count, 1 + 5 * 17 + 2, "a header, one row per strategy and workload case, and raw's two")
+        XCTAssertEqual(lines.count, 1 + 5 * 18, "a header, one row per strategy and workload case")
         XCTAssertTrue(lines[0].hasPrefix("schema_version,run_id,timestamp,git_commit"))
         XCTAssertTrue(outcome.stdout.contains("vs single-table"))
         XCTAssertTrue(outcome.stdout.contains("results: results/\(files[0])"), outcome.stdout)
@@ -168,14 +174,15 @@ final class CommandLineTests: XCTestCase {
         let run = try bench(["run", "--preset", "codingmilitia", "--scale", "300", "--repetitions", "1", "--quiet", "--output", "m.csv"], in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
         let rows = try ResultsFile(url: folder.appendingPathComponent("m.csv")).rows
-        XCTAssertEqual(rows.count, 5 * 11, "five strategies × eleven workloads")
+        // Not fetch-branch, count-branch (depth 1), fetch-by-relationship (no to-many into a unique string), lookup-composite, search-title.
+        XCTAssertEqual(rows.count, 5 * 15, "five strategies × fifteen workloads")
         XCTAssertEqual(Set(rows.map { $0.fields["hierarchy"]! }), ["codingmilitia"])
-        XCTAssertEqual(Set(rows.map { $0.fields["scale"]! }), ["300"])
+        XCTAssertEqual(Set(rows.map { $0.fields["scale"]! }), ["1300"], "300 objects in the hierarchy and its 1,000 owners")
         XCTAssertTrue(run.stdout.contains("codingmilitia: filter-fk"), run.stdout)
 
         let file = folder.appendingPathComponent("h.json")
-        try Data(#"{"name":"mine","base":{"name":"Thing","abstract":true,"attributes":[]},"subEntities":[{"name":"Big","attributes":[{"name":"n","type":"integer"}],"rows":30},{"name":"Small","attributes":[],"rows":10}]}"#.utf8).write(to: file)
-        let own = try bench(["run", "--hierarchy", file.path, "--workloads", "count-by-type,fetch-leaf", "--repetitions", "1", "--quiet", "--output", "h.csv"], in: folder)
+        try Data(#"{"name":"mine","entities":[{"name":"Thing","abstract":true,"attributes":[{"name":"uid","type":"uuid"}],"uniquenessConstraints":[["uid"]]},{"name":"Big","parent":"Thing","attributes":[{"name":"n","type":"integer64"}],"rows":30},{"name":"Small","parent":"Thing","rows":10}]}"#.utf8).write(to: file)
+        let own = try bench(["run", "--model", file.path, "--workloads", "count-by-type,fetch-leaf", "--repetitions", "1", "--quiet", "--output", "h.csv"], in: folder)
         XCTAssertEqual(own.status, 0, own.stderr)
         let ownRows = try ResultsFile(url: folder.appendingPathComponent("h.csv")).rows
         XCTAssertEqual(ownRows.map { $0.fields["rows"]! }, Array(repeating: "2", count: 5) + Array(repeating: "30", count: 5))
@@ -188,6 +195,11 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(sweepRows.map { $0.fields["sweep_value"]! }, Array(repeating: "2", count: 10) + Array(repeating: "3", count: 10))
         XCTAssertEqual(Set(sweepRows.map { $0.fields["sweep_parameter"]! }), ["sub-entities"])
         XCTAssertEqual(sweepRows.filter { $0.workload == "fetch-leaf" }.map { $0.fields["rows"]! }, Array(repeating: "45", count: 5) + Array(repeating: "30", count: 5))
+
+        let depth = try bench(["sweep", "--parameter", "depth", "--values", "1,4", "--scale", "80", "--repetitions", "1",
+                               "--workloads", "fetch-polymorphic,count-leaf", "--quiet", "--output", "d.csv"], in: folder)
+        XCTAssertEqual(depth.status, 0, depth.stderr)
+        XCTAssertEqual(try ResultsFile(url: folder.appendingPathComponent("d.csv")).rows.count, 2 * 2 * 5)
         XCTAssertTrue(sweepRows.allSatisfy { $0.samples?.count == 1 }, "the samples file keys every point apart")
         XCTAssertEqual(try bench(["compare", "s.csv", "s.csv"], in: folder).status, 0)
     }
@@ -196,7 +208,7 @@ final class CommandLineTests: XCTestCase {
         let store = folder.appendingPathComponent("store.sqlite")
         let outcome = try bench(["generate", "--strategy", "single-table", "--scale", "25", "--output", store.path])
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
-        XCTAssertTrue(outcome.stdout.contains("25 publications"), outcome.stdout)
+        XCTAssertTrue(outcome.stdout.contains("225 objects"), "25 publications and 200 tags: \(outcome.stdout)")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["store.sqlite"], "one file, no WAL or partial files left")
     }
 
@@ -237,12 +249,30 @@ final class CommandLineTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "no workload completed, so no CSV")
     }
 
+    func testModelPrintsTheTreeEachStrategysTablesAndWhichWorkloadsApply() throws {
+        let outcome = try bench(["model", "--preset", "efcore-animals"])
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        for line in ["  1 Animal (abstract;", "    4 Pet (abstract;", "      5 Cat (5000 objects;", "single-table:", "joined:",
+                     "CREATE TABLE ZPET ( Z_PK INTEGER PRIMARY KEY REFERENCES ZANIMAL (Z_PK) ON DELETE CASCADE", "fetch-branch",
+                     "does not apply: no entity of the main hierarchy has a one-attribute uniqueness constraint"] {
+            XCTAssertTrue(outcome.stdout.contains(line), "\(line)\n\(outcome.stdout)")
+        }
+        XCTAssertTrue(outcome.stdout.split(separator: "\n").contains { $0.contains("lookup-attribute") && $0.contains("does not apply") })
+        XCTAssertTrue(outcome.stdout.split(separator: "\n").contains { $0.contains("fetch-branch") && $0.hasSuffix("applies") })
+        let flat = folder.appendingPathComponent("flat.json")
+        try Data(#"{"name":"flat","entities":[{"name":"Note","rows":5,"attributes":[{"name":"text","type":"string"}]}]}"#.utf8).write(to: flat)
+        let plain = try bench(["model", "--model", flat.path, "--strategies", "single-table"])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertTrue(plain.stdout.contains("no entity has sub-entities, so there is no inheritance to compare"), plain.stdout)
+    }
+
     func testListNamesEveryStrategyAndWorkload() throws {
         let outcome = try bench(["list"])
         XCTAssertEqual(outcome.status, 0)
         for name in ["single-table", "table-per-entity", "enum-entity", "joined", "json-entity", "insert-bulk", "insert-single", "fetch-polymorphic", "fetch-page", "page-offset", "page-keyset",
-                     "fetch-leaf", "fetch-by-tag", "count-all", "count-leaf", "count-by-type", "lookup-composite", "lookup-attribute", "search-title", "delete-cascade", "update",
-                     "efcore-docs", "codingmilitia", "timestamps", "lookup-id", "filter-fk"] {
+                     "fetch-leaf", "fetch-branch", "fetch-by-relationship", "count-all", "count-leaf", "count-branch", "count-by-type", "lookup-composite",
+                     "lookup-attribute", "search-title", "delete-cascade", "update", "publications", "efcore-animals", "efcore-docs", "codingmilitia",
+                     "timestamps", "lookup-id", "filter-fk"] {
             XCTAssertTrue(outcome.stdout.contains(name), name)
         }
     }
