@@ -152,8 +152,8 @@ public struct Model: Sendable {
                 if !relationship.toMany, inverseToMany == false {
                     throw ModelError("\(what) and its inverse are both to-one; one-to-one relationships are not supported yet: make one side to-many")
                 }
-                if relationship.ordered, !relationship.toMany {
-                    throw ModelError("\(what) is ordered but to-one; only a to-many relationship can be ordered")
+                if relationship.ordered {
+                    throw ModelError("\(what) is ordered; ordered relationships (Core Data's Z_FOK_ order columns) are not supported yet: drop \"ordered\"")
                 }
                 if let count = relationship.count {
                     guard relationship.toMany, inverseToMany == true else {
