@@ -9,7 +9,9 @@ let package = Package(
         .executable(name: "bench", targets: ["bench"]),
         // The workloads, with the modules their public API uses; the package-benchmark suite in
         // Benchmarks/ depends on this.
-        .library(name: "Strategies", targets: ["Strategies", "Models", "Generation"]),
+        // The workloads, with the modules their public API uses; the package-benchmark suite in
+        // Benchmarks/ depends on this.
+        .library(name: "Workloads", targets: ["Workloads", "Strategies", "Models", "Generation", "SQLite"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

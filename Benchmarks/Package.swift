@@ -3,7 +3,7 @@ import PackageDescription
 
 // The package-benchmark suite: a package of its own, so that the main package, its build and CI
 // carry no harness dependency. It runs the main package's workloads (through
-// `Workloads.WorkloadCase`), never a copy of them.
+// `Workloads.HarnessCase`), never a copy of them.
 //
 //   cd Benchmarks && swift package benchmark
 //

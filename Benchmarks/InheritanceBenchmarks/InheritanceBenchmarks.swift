@@ -1,28 +1,33 @@
-// The package-benchmark suite: one benchmark per (strategy × workload case), named
-// "<strategy>.<workload>" or "<strategy>.<workload>.<variant>" (e.g. `single-table.fetch-page`,
-// `enum-entity.fetch-by-tag.rare`). Each one runs the main package's own workload code through
-// `WorkloadCase`; the measured region is exactly what `bench run` times.
+// The package-benchmark suite: one benchmark per (strategy × workload case) that applies to the
+// model, named "<strategy>.<workload>" or "<strategy>.<workload>.<variant>" (e.g.
+// `single-table.fetch-page`, `enum-entity.fetch-by-relationship.rare`). Each one runs the main
+// package's own workload code through `HarnessCase`; the measured region is exactly what `bench run` times.
 //
 // Environment:
-//   INHERITANCE_BENCH_SCALE  publications in the dataset (default 20000; `bench run` uses 100000)
+//   INHERITANCE_BENCH_PRESET objects' model: a preset name (default publications)
+//   INHERITANCE_BENCH_SCALE  objects in its hierarchies (default 20000; `bench run` uses the preset's own)
 //   INHERITANCE_BENCH_SEED   dataset seed (default 42, as `bench run`)
 // Compare baselines only at the same scale and seed: the names do not carry them.
 
 import Benchmark
-import Dataset
 import Foundation
+import Models
+import SQLite
 import Strategies
 import Workloads
 
 let benchmarks: @Sendable () -> Void = {
     let scale = environmentNumber("INHERITANCE_BENCH_SCALE", default: 20_000, in: 1 ... 10_000_000)
-    let seed = environmentNumber("INHERITANCE_BENCH_SEED", default: DatasetConfiguration.defaultSeed, in: 0 ... UInt64.max)
-    let dataset = DatasetConfiguration(seed: seed, scale: scale)
+    let seed = environmentNumber("INHERITANCE_BENCH_SEED", default: RunPlan.defaultSeed, in: 0 ... UInt64.max)
+    let presetName = ProcessInfo.processInfo.environment["INHERITANCE_BENCH_PRESET"] ?? "publications"
+    guard let preset = ModelPresets.named(presetName), let model = try? Model(preset.scaled(to: scale)) else {
+        fatalError("INHERITANCE_BENCH_PRESET=\(presetName) is not one of \(ModelPresets.names.joined(separator: ", "))")
+    }
 
-    for workload in Workload.allCases {
-        for variant in workload.variants {
+    for workload in Workloads.applicable(to: model) {
+        for variant in HarnessCase.variants(workload, model: model, seed: seed) {
             for strategy in Strategies.names {
-                let name = ([strategy, workload.rawValue] + (variant.isEmpty ? [] : [variant])).joined(separator: ".")
+                let name = ([strategy, workload.name] + (variant.isEmpty ? [] : [variant])).joined(separator: ".")
                 // Built in setup (untimed: for a read workload this populates the store), released
                 // in teardown, which removes its temporary folder.
                 let holder = CaseHolder()
@@ -43,7 +48,7 @@ let benchmarks: @Sendable () -> Void = {
                         blackHole(rows)
                     },
                     setup: {
-                        holder.workloadCase = try WorkloadCase(strategy: strategy, workload: workload, variant: variant, dataset: dataset)
+                        holder.workloadCase = try HarnessCase(strategy: strategy, workload: workload, variant: variant, model: model, seed: seed)
                     },
                     teardown: {
                         holder.workloadCase = nil
@@ -52,6 +57,7 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
+    layoutBenchmarks()
 }
 
 /// The value of an environment variable, or `fallback` when it is unset or empty; stops with a
@@ -66,7 +72,7 @@ func environmentNumber<N: FixedWidthInteger>(_ name: String, default fallback: N
 
 /// Keeps a benchmark's workload case from its setup to its teardown.
 final class CaseHolder: @unchecked Sendable {
-    var workloadCase: WorkloadCase?
+    var workloadCase: HarnessCase?
 }
 
 /// Warm-ups as `bench run` has them; inserts stop after the runner's repetition count (each one
@@ -84,7 +90,28 @@ func configuration(for workload: Workload) -> Benchmark.Configuration {
         metrics: metrics,
         warmupIterations: workload.warmups,
         maxDuration: isInsert ? .seconds(10) : .seconds(1),
-        maxIterations: isInsert ? workload.defaultRepetitions : 10_000,
+        maxIterations: isInsert ? workload.repetitions : 10_000,
         thresholds: thresholds
     )
+}
+
+/// Layout derivation, timed: every strategy's `init(model:database:)` on wide models (250 leaf
+/// entities four levels deep with 7 attributes each; 250 roots of 64 attributes), named
+/// `layout.<strategy>.<model>`. Derivation must stay linear in the model's size.
+let layoutBenchmarks: @Sendable () -> Void = {
+    let models: [(String, Model)] = [
+        ("250-leaves-depth-4", try! Model(SyntheticModel.make(leaves: 250, attributes: 7, skew: 1, rows: 100_000, depth: 4))),
+        ("250-roots-x-64", try! Model(ModelDescription(name: "roots", entities: (1 ... 250).map { number in
+            EntityDescription("Root\(number)", rows: 10, attributes: (1 ... 64).map { Attribute("a\($0)", .integer64) })
+        }))),
+    ]
+    for (name, model) in models {
+        for type in Strategies.all {
+            Benchmark("layout.\(type.name).\(name)", configuration: .init(metrics: [.wallClock], maxDuration: .seconds(2), maxIterations: 50)) { benchmark in
+                for _ in benchmark.scaledIterations {
+                    blackHole(try type.init(model: model, database: try Database(path: ":memory:")).schemaSQL.count)
+                }
+            }
+        }
+    }
 }

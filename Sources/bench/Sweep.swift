@@ -151,11 +151,20 @@ struct Sweep: ParsableCommand {
         }
     }
 
+    /// The workloads that apply to at least one point of the sweep (each point runs those that apply to it).
     private func selectedWorkloads() throws -> [Workload] {
-        let sample = try Model(hierarchy(at: try points()[0]))
-        guard let workloads else { return Workloads.applicable(to: sample) }
-        do { return try Workloads.parseList(workloads, for: sample) }
+        let models = try points().map { try Model(hierarchy(at: $0)) }
+        guard let workloads else { return Workloads.all.filter { workload in models.contains { workload.applies(to: $0) } } }
+        let names: [String]
+        do { names = try NameList.parse(workloads, valid: Workloads.names, what: "workload") }
         catch { throw ValidationError("\(error)") }
+        return try names.map { name in
+            let workload = Workloads.named(name)!
+            guard models.contains(where: { workload.applies(to: $0) }) else {
+                throw ValidationError("workload \(name) applies to no point of this sweep: \(workload.needs(models[0])!); leave it out")
+            }
+            return workload
+        }
     }
 
     func run() throws {

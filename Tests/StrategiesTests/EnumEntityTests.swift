@@ -375,16 +375,14 @@ final class EnumEntityTests: XCTestCase {
         XCTAssertThrowsError(try pair.subject.fetch(FetchRequest(entity: pair.model.mainRoot))) { XCTAssertTrue($0 is CorruptRow, "\($0)") }
     }
 
-    /// Wide models derive quickly: 250 leaf entities four levels deep, and 250 roots of 64 attributes.
-    func testWideModelsDeriveQuickly() throws {
+    /// Wide models derive and create their schema (their derivation time is a benchmark: Benchmarks/, layout.*): 250 leaf entities four levels deep, and 250 roots of 64 attributes.
+    func testWideModelsDeriveAndCreateTheirSchema() throws {
         let deep = try Model(SyntheticModel.make(leaves: 250, attributes: 7, skew: 1, rows: 100_000, depth: 4))
         let roots = try Model(ModelDescription(name: "roots", entities: (1 ... 250).map { number in
             EntityDescription("Root\(number)", rows: 10, attributes: (1 ... 64).map { Attribute("a\($0)", .integer64) })
         }))
         for model in [deep, roots] {
-            let start = Date()
             let strategy = try EnumEntity(model: model, database: try Database(path: ":memory:"))
-            XCTAssertLessThan(Date().timeIntervalSince(start), 1, model.name)
             try strategy.createSchema()
             _ = try strategy.fetchQuery(FetchRequest(entity: model.mainRoot))
         }

@@ -356,8 +356,8 @@ final class JoinedTests: XCTestCase {
         XCTAssertThrowsError(try pair.joined.fetch(FetchRequest(entity: 0))) { XCTAssertTrue($0 is CorruptRow, "\($0)") }
     }
 
-    /// A wide model derives quickly.
-    func testDerivationIsQuick() throws {
+    /// A wide model derives (its derivation time is a benchmark: Benchmarks/, layout.*).
+    func testAWideModelDerives() throws {
         var entities: [EntityDescription] = []
         for root in 0 ..< 10 {
             entities.append(EntityDescription("Root\(root)", abstract: true, attributes: (0 ..< 64).map { Attribute("r\(root)a\($0)", .string) },
@@ -368,9 +368,7 @@ final class JoinedTests: XCTestCase {
             }
         }
         let model = try Model(ModelDescription(name: "wide", entities: entities))
-        let start = Date()
         let joined = try Joined(model: model, database: try Database(path: ":memory:"))
-        XCTAssertLessThan(Date().timeIntervalSince(start), 1)
         XCTAssertEqual(joined.schemaSQL.filter { $0.hasPrefix("CREATE TABLE Z") && !$0.hasPrefix("CREATE TABLE Z_") }.count, 250)
     }
 }

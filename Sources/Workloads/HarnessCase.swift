@@ -1,0 +1,122 @@
+import Foundation
+import Generation
+import Models
+import Strategies
+
+/// One strategy × workload case driven by an outside harness (the package-benchmark suite in
+/// `Benchmarks/`): set up untimed, then repetitions whose measured region holds exactly what
+/// `bench run` times. Answers are not digested here; use `bench run` for checked figures.
+public final class HarnessCase {
+    public let workload: Workload
+    private let model: Model
+    private let generator: ObjectGenerator
+    private let inputs: WorkloadInputs
+    private let type: any StorageStrategy.Type
+    private let folder: URL
+    private var populated: Store?
+    private var fresh: Store?
+    private var queries: [PreparedQuery] = []
+    private var workloadCase: WorkloadCase?
+    private var transactions: [[ModelObject]] = []
+    private var round = 0
+    private var repetition = 0
+
+    /// Builds what the case needs (a populated store for reads, the objects for inserts), untimed.
+    public init(strategy: String, workload: Workload, variant: String, model: Model, seed: UInt64, batchSize: Int = RunPlan.defaultBatchSize) throws {
+        guard let type = Strategies.named(strategy) else { throw NameList.unknown(strategy, valid: Strategies.names, what: "strategy") }
+        if let reason = workload.needs(model) { throw NameList.Error(description: "\(workload.name) does not apply to \(model.name): \(reason)") }
+        self.type = type
+        self.workload = workload
+        self.model = model
+        generator = ObjectGenerator(model, seed: seed)
+        inputs = WorkloadInputs(model: model, generator: generator)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("inheritance-bench-harness-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        switch workload.kind {
+        case .insertBulk:
+            transactions = Array(generator.batches(of: batchSize))
+        case .insertSingle:
+            transactions = generator.objects(root: model.mainRoot, 0 ..< min(Workloads.singleInsertCount, generator.count(root: model.mainRoot))).map { [$0] }
+        case .read, .update, .delete:
+            let store = try Store(type, model, path: folder.appendingPathComponent("read.sqlite").path)
+            try store.populate(generator, batchSize: batchSize, census: Census(generator))
+            populated = store
+            if workload.kind == .read {
+                guard let found = workload.cases(inputs).first(where: { $0.variant == variant }) else {
+                    throw NameList.Error(description: "\(workload.name) has no case '\(variant)' on \(model.name)")
+                }
+                workloadCase = found
+                queries = try store.queries(found)
+            }
+        }
+    }
+
+    deinit {
+        fresh?.remove()
+        populated?.remove()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The variants of a workload on a model ("" for a workload with one case).
+    public static func variants(_ workload: Workload, model: Model, seed: UInt64) -> [String] {
+        workload.kind == .read ? workload.cases(WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: seed))).map(\.variant) : [""]
+    }
+
+    /// Untimed work before a repetition: a fresh store for an insert, a fresh copy for a delete.
+    public func prepareRepetition() throws {
+        repetition += 1
+        switch workload.kind {
+        case .insertBulk, .insertSingle:
+            fresh?.remove()
+            let store = try Store(type, model, path: folder.appendingPathComponent("insert-\(repetition).sqlite").path)
+            try store.strategy!.createSchema()
+            fresh = store
+        case .delete:
+            fresh?.remove()
+            let path = folder.appendingPathComponent("delete-\(repetition).sqlite").path
+            try StoreFile.checkpoint(populated!.strategy!.database)
+            try FileManager.default.copyItem(atPath: populated!.path, toPath: path)
+            fresh = try Store(type, model, path: path)
+        case .read, .update:
+            break
+        }
+    }
+
+    /// One repetition; the measured region is between the two calls. Returns the rows handled.
+    public func run(startMeasurement: () -> Void, stopMeasurement: () -> Void) throws -> Int {
+        switch workload.kind {
+        case .insertBulk, .insertSingle:
+            let strategy = fresh!.strategy!
+            startMeasurement()
+            for transaction in transactions { try strategy.insert(transaction) }
+            stopMeasurement()
+            return transactions.reduce(0) { $0 + $1.count }
+        case .read:
+            let database = populated!.strategy!.database
+            var rows = 0
+            startMeasurement()
+            if workloadCase!.counts {
+                for query in queries { rows += try database.number(query) }
+            } else {
+                for query in queries { rows += try database.objects(query).count }
+            }
+            stopMeasurement()
+            return rows
+        case .update:
+            let strategy = populated!.strategy!
+            let objects = inputs.updateIDs.map { ObjectVersion(id: $0, version: Int64(round + 1)) }
+            let value = inputs.updateValue(round: round)
+            round += 1
+            startMeasurement()
+            let changed = try strategy.update(objects, attribute: model.updateAttribute!, value: value)
+            stopMeasurement()
+            return changed
+        case .delete:
+            let strategy = fresh!.strategy!
+            startMeasurement()
+            let deleted = try strategy.delete(inputs.deleteIDs)
+            stopMeasurement()
+            return deleted
+        }
+    }
+}
