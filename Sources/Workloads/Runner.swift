@@ -236,14 +236,18 @@ public final class Runner {
     private func measureInsert(_ workload: Workload, _ types: [any StorageStrategy.Type], census: Census,
                                keepLastStores: Bool) throws -> ([WorkloadResult], [Store?]) {
         // Generated once, untimed; every repetition of every strategy inserts the same arrays.
-        let transactions: [[ModelObject]]
+        let transactions: AnySequence<[ModelObject]>
         let expected: Census
         if workload.kind == .insertBulk {
-            transactions = Array(generator.batches(of: plan.batchSize))
+            // Up to a million objects are made once, and every repetition of every strategy inserts
+            // the same arrays; above, each repetition makes them as it goes (between the timed
+            // transactions), so that memory does not grow with the scale.
+            let batches = generator.batches(of: plan.batchSize)
+            transactions = generator.totalCount <= Self.generateOnceLimit ? AnySequence(Array(batches)) : AnySequence(batches)
             expected = census
         } else {
             let objects = generator.objects(root: model.mainRoot, 0 ..< min(Workloads.singleInsertCount, generator.count(root: model.mainRoot)))
-            transactions = objects.map { [$0] }
+            transactions = AnySequence(objects.map { [$0] })
             expected = Census(model, objects: objects)
         }
         var kept: [Store?] = Array(repeating: nil, count: types.count)
@@ -315,6 +319,8 @@ public final class Runner {
         try interleaveRounds(caseName, types.map { $0.name }, warmups: workload.warmups, fixed: plan.repetitions(for: workload),
                              plan: plan, onEvent: onEvent, repetition)
     }
+
+    static let generateOnceLimit = 1_000_000
 
     private func storePath(_ strategy: String, _ purpose: String) -> String {
         temporaryFolder.appendingPathComponent("\(strategy)-\(purpose).sqlite").path

@@ -55,13 +55,16 @@ final class Store {
 
     /// Creates the schema (untimed), inserts every transaction (each timed alone), then, untimed,
     /// checks the store and digests it: every object on the first repetition, the counts after.
-    func timedInsert(_ transactions: [[ModelObject]], census: Census, thorough: Bool) throws -> Sample {
+    func timedInsert(_ transactions: AnySequence<[ModelObject]>, census: Census, thorough: Bool) throws -> Sample {
         let strategy = strategy!
         try strategy.createSchema()
         var elapsed: UInt64 = 0
-        for transaction in transactions { elapsed += try Sample.nanoseconds { try strategy.insert(transaction) } }
+        var rows = 0
+        for transaction in transactions {
+            elapsed += try Sample.nanoseconds { try strategy.insert(transaction) }
+            rows += transaction.count
+        }
         try check(census, thorough: thorough)
-        let rows = transactions.reduce(0) { $0 + $1.count }
         let digest: AnswerDigest
         if thorough {
             var all = AnswerDigest(.unordered)
