@@ -505,10 +505,7 @@ public final class EnumEntity: StorageStrategy {
             return ModelObject(
                 id: ObjectID(entity: shape.entity, key: row.int64(at: 1)),
                 values: values,
-                toOne: shape.toOne.map { column in
-                    row.isNull(at: column.key) ? nil
-                        : ObjectID(entity: column.entity.map { Int(row.int64(at: $0)) - 1 } ?? column.destination, key: row.int64(at: column.key))
-                })
+                toOne: shape.toOne.map { row.destination(key: $0.key, entity: $0.entity, otherwise: $0.destination) })
         }
         return (items.joined(separator: ", "), decoder)
     }

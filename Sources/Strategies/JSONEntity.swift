@@ -624,10 +624,7 @@ public final class JSONEntity: StorageStrategy {
             return ModelObject(
                 id: ObjectID(entity: shape.entity, key: row.int64(at: 1)),
                 values: values,
-                toOne: shape.toOne.map { column in
-                    row.isNull(at: column.key) ? nil
-                        : ObjectID(entity: column.entity.map { Int(row.int64(at: $0)) - 1 } ?? column.destination, key: row.int64(at: column.key))
-                })
+                toOne: shape.toOne.map { row.destination(key: $0.key, entity: $0.entity, otherwise: $0.destination) })
         }
         let made = (items.joined(separator: ", "), decoder)
         readers[entity] = made

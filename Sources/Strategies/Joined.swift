@@ -417,10 +417,7 @@ public final class Joined: StorageStrategy {
             return ModelObject(
                 id: ObjectID(entity: Int(number) - 1, key: row.int64(at: 1)),
                 values: shape.values.map { row.value(at: $0.0, as: $0.1) },
-                toOne: shape.toOne.map { column in
-                    row.isNull(at: column.key) ? nil
-                        : ObjectID(entity: column.entity.map { Int(row.int64(at: $0)) - 1 } ?? column.destination, key: row.int64(at: column.key))
-                })
+                toOne: shape.toOne.map { row.destination(key: $0.key, entity: $0.entity, otherwise: $0.destination) })
         }
     }
 

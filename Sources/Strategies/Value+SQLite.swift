@@ -68,3 +68,11 @@ extension Database {
         return result
     }
 }
+
+extension Statement {
+    /// A to-one destination read from its key column and, when the destination has sub-entities,
+    /// the column holding its entity number; `nil` when the key is NULL.
+    public func destination(key: Int32, entity: Int32?, otherwise destination: Int) -> ObjectID? {
+        isNull(at: key) ? nil : ObjectID(entity: entity.map { Int(int64(at: $0)) - 1 } ?? destination, key: int64(at: key))
+    }
+}
