@@ -18,14 +18,14 @@ import SQLite
 /// entity's relationships; roots without sub-entities stay as they are, re-pointed. The stored
 /// model (`storedModel`) is laid out by `CoreDataSchema`; its `Z_PRIMARYKEY` lists its entities.
 ///
-/// Reads: an entity with its sub-entities is `ZKIND >= ? AND ZKIND <= ?` (nothing for the root), one
-/// entity is `ZKIND = ?`; every row is decoded by its kind into the concrete entity's object. Indexes:
+/// Reads: an entity with its sub-entities is `ZKIND >= a AND ZKIND <= b` (nothing for the root), one
+/// entity is `ZKIND = n`; every row is decoded by its kind into the concrete entity's object. Indexes:
 /// the model's root constraints and fetch indexes as Core Data makes them (an `entity` element is
-/// `ZKIND`), `Z_<Root>_byKind (ZKIND)`, a sub-entity's uniqueness constraint as a unique index on
-/// `(ZKIND, slot…)` when one kind is stored in its subtree, else a partial unique index on the slots
-/// `WHERE ZKIND >= first AND ZKIND <= last`, its fetch indexes on the slots, and `(slot, ZKIND)` on
-/// every to-one key slot. (Kind ranges are written `>= AND <=`, not `BETWEEN`: SQLite matches a
-/// bound parameter against a partial index's WHERE term by term, but not inside a BETWEEN.)
+/// `ZKIND`), `Z_<Root>_byKind (ZKIND)`, a sub-entity's uniqueness constraint as a partial unique
+/// index on its slots `WHERE ZKIND = n` (or `ZKIND >= a AND ZKIND <= b` for a subtree of several
+/// kinds: unique among those kinds only, since other kinds store other attributes in the same
+/// slots), its fetch indexes on the slots, and `(slot, ZKIND)` on every to-one key slot. Reads
+/// write the kind numbers as literals, the same terms as the partial indexes, so SQLite uses them.
 public final class EnumEntity: StorageStrategy {
     public static let name = "enum-entity"
     public static let summary = "One entity per hierarchy with a kind attribute and generic typed slots shared by every sub-entity (seed 001's ItemData)"
@@ -309,11 +309,10 @@ public final class EnumEntity: StorageStrategy {
             for constraint in entity.uniquenessConstraints {
                 let columns = constraint.map { column($0) + " COLLATE BINARY ASC" }
                 let name = "Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_"))"
-                if model.concreteEntities(in: entity.subtree).count <= 1 {
-                    extra.append("CREATE UNIQUE INDEX \(name) ON \(place.table) (\(([kind + " COLLATE BINARY ASC"] + columns).joined(separator: ", ")))")
-                } else {
-                    extra.append("CREATE UNIQUE INDEX \(name) ON \(place.table) (\(columns.joined(separator: ", "))) WHERE \(kind) >= \(entity.number) AND \(kind) <= \(entity.subtreeEnd + 1)")
-                }
+                // Unique among the constrained entity's kinds only: other kinds store other
+                // attributes in the same slots. The kind filter of a read of that entity is written
+                // the same way, with the numbers in the SQL, so SQLite sees the partial index applies.
+                extra.append("CREATE UNIQUE INDEX \(name) ON \(place.table) (\(columns.joined(separator: ", "))) WHERE \(Self.kindCondition(kind, entity, includesSubentities: true))")
             }
             for index in entity.fetchIndexes {
                 let columns = index.elements.map { ($0.property.map(column) ?? kind) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
@@ -411,15 +410,19 @@ public final class EnumEntity: StorageStrategy {
     }
 
     /// The kind filter of a request: none for a whole hierarchy or a table of one entity,
-    /// `ZKIND >= ? AND ZKIND <= ?` for a middle entity with its sub-entities, `ZKIND = ?` for one entity.
+    /// `ZKIND >= a AND ZKIND <= b` for a middle entity with its sub-entities, `ZKIND = n` for one entity.
     private func kindFilter(_ request: FetchRequest) -> (sql: String, values: [Value])? {
         let entity = model.entities[request.entity]
         guard let kind = places[entity.index].kind else { return nil }
-        if request.includesSubentities, entity.hasSubentities {
-            if entity.isRoot { return nil }
-            return ("t0.\(kind) >= ? AND t0.\(kind) <= ?", [.integer(Int64(entity.number)), .integer(Int64(entity.subtreeEnd + 1))])
-        }
-        return ("t0.\(kind) = ?", [.integer(Int64(entity.number))])
+        if request.includesSubentities, entity.hasSubentities, entity.isRoot { return nil }
+        return (Self.kindCondition("t0.\(kind)", entity, includesSubentities: request.includesSubentities), [])
+    }
+
+    /// `kind = n` for one entity (or an entity without sub-entities), `kind >= a AND kind <= b` for a
+    /// subtree. Entity numbers are the model's own constants, written into the SQL (never a user's
+    /// value), because SQLite matches a partial index's WHERE only against the same literal terms.
+    static func kindCondition(_ kind: String, _ entity: Model.Entity, includesSubentities: Bool) -> String {
+        includesSubentities && entity.hasSubentities ? "\(kind) >= \(entity.number) AND \(kind) <= \(entity.subtreeEnd + 1)" : "\(kind) = \(entity.number)"
     }
 
     private func fromWhere(_ request: FetchRequest, _ builder: inout SQLWhere) -> String {

@@ -4,15 +4,23 @@ import SQLite
 import Strategies
 import TestSupport
 import Workloads
+import Foundation
 import XCTest
 
 /// Every strategy against the reference (answers computed from the generator alone), for every
 /// workload that applies, on every preset and on generated models of depth 1 to 4.
 final class ReferenceAnswerTests: XCTestCase {
+    /// Every preset, generated models of depth 1 to 4, and the model files under Tests/Fixtures.
     static var models: [ModelDescription] {
-        ModelPresets.all.map { $0.scaled(to: 1_200) } + (1 ... 4).map { depth in
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        return ModelPresets.all.map { $0.scaled(to: 1_200) } + (1 ... 4).map { depth in
             SyntheticModel.make(leaves: 6, attributes: 3, skew: 1, rows: 900, depth: depth)
-        }
+        } + files.map { try! ModelDescription.load(path: fixtures.appendingPathComponent($0).path) }
+    }
+
+    func testTheFixturesAreAmongTheModels() {
+        XCTAssertTrue(Self.models.contains { $0.name == "shop" })
     }
 
     func open(_ type: any StorageStrategy.Type, _ model: Model, _ generator: ObjectGenerator) throws -> any StorageStrategy {
