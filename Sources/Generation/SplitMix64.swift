@@ -1,6 +1,6 @@
 /// A small, fast, seeded random number generator (SplitMix64, Steele, Lea & Flood 2014).
 ///
-/// The whole dataset is a function of `--seed`: every publication draws from its own
+/// The whole dataset is a function of `--seed`: every object draws from its own
 /// `SplitMix64(seed:stream:)`, so any record can be regenerated on its own, in any order.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64

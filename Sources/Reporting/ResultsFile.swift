@@ -11,7 +11,7 @@ public struct ResultsFile {
         public var strategy: String { fields["strategy"]! }
         public var workload: String { fields["workload"]! }
         public var variant: String { fields["variant"]! }
-        /// "fetch-by-tag/popular", or the workload name; prefixed with a described hierarchy's name
+        /// "fetch-by-relationship/popular", or the workload name; prefixed with the model's name
         /// ("efcore-docs: fetch-polymorphic") and followed by a sweep's value ("… [attributes=8]").
         public var caseName: String {
             ResultsFile.caseName(hierarchy: fields["hierarchy"] ?? "", sweepParameter: fields["sweep_parameter"] ?? "",

@@ -31,8 +31,8 @@ public enum StorageCSV {
     public static func table(_ reports: [StorageReport]) -> String {
         var lines: [String] = []
         for report in reports {
-            let nulls = report.publicationNullShare.map { String(format: "%.0f %% of publication cells NULL", $0 * 100) } ?? "no dbstat"
-            lines.append(String(format: "%@  %@, %.0f bytes per publication, %d pages, %@", report.strategy,
+            let nulls = report.publicationNullShare.map { String(format: "%.0f %% of entity-table cells NULL", $0 * 100) } ?? "no dbstat"
+            lines.append(String(format: "%@  %@, %.0f bytes per object of the main hierarchy, %d pages, %@", report.strategy,
                                 ConsoleTable.bytes(report.fileBytes), report.bytesPerPublication, report.pageCount, nulls))
             for object in report.objects.prefix(5) {
                 let share = object.nullShare.map { String(format: "  (%.0f %% NULL)", $0 * 100) } ?? ""

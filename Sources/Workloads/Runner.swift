@@ -89,14 +89,14 @@ public struct WorkloadResult: Sendable {
         self.dbBytes = dbBytes
     }
 
-    /// "fetch-by-tag/popular", or just the workload name.
+    /// "fetch-by-relationship/popular", or just the workload name.
     public var caseName: String { variant.isEmpty ? workload : "\(workload)/\(variant)" }
 }
 
-/// The dataset a result was measured on: the publication model or a described hierarchy, its
+/// The dataset a result was measured on: the model, its
 /// number of objects, and, in a sweep, the parameter varied and its value here.
 public struct ResultSetting: Sendable, Equatable {
-    /// `publications`, a preset's name, or the name inside a `--hierarchy` file.
+    /// The model's name: a preset's, or the `name` in a `--model` file.
     public var hierarchy: String
     public var scale: Int
     /// The swept parameter (`scale`, `sub-entities`, `attributes`, `skew`), or "" outside a sweep.
@@ -153,10 +153,13 @@ public final class Runner {
     public let temporaryFolder: URL
     private let setting: ResultSetting
     private let onEvent: (RunEvent) throws -> Void
+    /// The strategies `plan.strategies` names are looked up in.
+    private let registry: [any StorageStrategy.Type]
 
     public init(plan: RunPlan, model: Model, sweep: (parameter: String, value: String)? = nil,
-                onEvent: @escaping (RunEvent) throws -> Void = { _ in }) {
+                registry: [any StorageStrategy.Type] = Strategies.all, onEvent: @escaping (RunEvent) throws -> Void = { _ in }) {
         self.plan = plan
+        self.registry = registry
         self.model = model
         generator = ObjectGenerator(model, seed: plan.seed)
         inputs = WorkloadInputs(model: model, generator: generator)
@@ -169,7 +172,9 @@ public final class Runner {
     /// Runs the plan; returns every result, case by case, strategies in plan order.
     public func run() throws -> [WorkloadResult] {
         let types = try plan.strategies.map { name in
-            guard let type = Strategies.named(name) else { throw NameList.unknown(name, valid: Strategies.names, what: "strategy") }
+            guard let type = registry.first(where: { $0.name == name }) else {
+                throw NameList.unknown(name, valid: registry.map { $0.name }, what: "strategy")
+            }
             return type
         }
         try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)

@@ -33,16 +33,14 @@ public struct StorageReport: Sendable {
 
     public var bytesPerPublication: Double { publications > 0 ? Double(fileBytes) / Double(publications) : 0 }
 
-    /// The share of NULL cells over the tables that hold publications (not tags, join tables or bookkeeping).
+    /// The share of NULL cells over the entity tables (`Z…`, not join tables or bookkeeping `Z_…`).
     public var publicationNullShare: Double? {
-        let tables = objects.filter { $0.type == "table" && $0.cells != nil && Self.isPublicationTable($0.name) }
+        let tables = objects.filter { $0.type == "table" && $0.cells != nil && Self.isEntityTable($0.name) }
         let cells = tables.reduce(0) { $0 + ($1.cells ?? 0) }
         return cells > 0 ? Double(tables.reduce(0) { $0 + ($1.nullCells ?? 0) }) / Double(cells) : nil
     }
 
-    static func isPublicationTable(_ name: String) -> Bool {
-        name.hasPrefix("Z") && !name.hasPrefix("Z_") && name != "ZTAG"
-    }
+    static func isEntityTable(_ name: String) -> Bool { name.hasPrefix("Z") && !name.hasPrefix("Z_") }
 
     /// Measures the store behind `database` (checkpointed first, so the file holds everything).
     public static func measure(_ database: Database, strategy: String, publications: Int) throws -> StorageReport {

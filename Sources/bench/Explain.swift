@@ -9,13 +9,12 @@ struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Writes the query plan of every workload's SQL for every strategy, and flags full table scans a workload should not need.",
         discussion: """
-            Builds each strategy's store (untimed), runs EXPLAIN QUERY PLAN on every statement of every \
-            read and write workload with the run's own parameters, prints the plans and writes them to \
-            results/<timestamp>.plans.txt (or --output). Each workload has one rule, listed at the top of \
-            the report: fetch-polymorphic and count-all may scan whole tables; fetch-leaf, count-leaf and \
-            count-by-type only a table that is the whole answer; lookups, fetch-by-tag, search-title, pages, \
-            update and delete-cascade never. Pages and fetch-polymorphic must read their order from an \
-            index. Exit status 1 when a plan breaks its workload's rule.
+            Builds each strategy's store for the model (untimed), runs EXPLAIN QUERY PLAN on every distinct \
+            statement of every read workload that applies to it, with the run's own parameters, prints the \
+            plans and writes them to results/<timestamp>.plans.txt (or --output). Each workload has one rule, \
+            listed at the top of the report (see `bench list` and the README): may scan, scan only a table \
+            that is the whole answer, no scan, or read the order from an index. Exit status 1 when a plan \
+            breaks its workload's rule.
             """
     )
 

@@ -1,0 +1,115 @@
+import Foundation
+import Generation
+import Models
+import SQLite
+import Strategies
+@testable import Workloads
+import XCTest
+
+final class RunnerTests: XCTestCase {
+    func testEveryStrategyAgreesOnEveryWorkloadThatApplies() throws {
+        for description in [ModelPresets.publications.scaled(to: 400), ModelPresets.efcoreAnimals.scaled(to: 400)] {
+            let model = try Model(description)
+            let plan = RunPlan(seed: 77, batchSize: 64, repetitions: 2)
+            var events: [String] = []
+            let runner = Runner(plan: plan, model: model) { event in
+                if case let .measured(result) = event { events.append("\(result.strategy) \(result.caseName)") }
+            }
+            let results = try runner.run()
+            let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: 77))
+            let cases = Workloads.applicable(to: model).reduce(0) { $0 + ($1.kind == .read ? $1.cases(inputs).count : 1) }
+            XCTAssertEqual(results.count, Strategies.all.count * cases, model.name)
+            XCTAssertEqual(events.count, results.count, "every result is reported as it completes")
+            for (caseName, group) in Dictionary(grouping: results, by: \.caseName) {
+                XCTAssertEqual(Set(group.map(\.digest.value)).count, 1, "\(model.name) \(caseName): digests differ")
+                XCTAssertEqual(Set(group.map(\.rows)).count, 1, "\(model.name) \(caseName): row counts differ")
+                XCTAssertEqual(group.map(\.strategy), Strategies.names)
+            }
+            for result in results {
+                XCTAssertEqual(result.samples.count, 2)
+                XCTAssertTrue(result.samples.allSatisfy { $0 > 0 })
+                XCTAssertGreaterThan(result.dbBytes, 0)
+                XCTAssertEqual(result.setting.hierarchy, model.name)
+            }
+            let rows = Dictionary(grouping: results, by: \.caseName).mapValues { $0[0].rows }
+            XCTAssertEqual(rows["fetch-polymorphic"], 400)
+            XCTAssertEqual(rows["count-by-type"], model.mainConcreteEntities.count)
+            XCTAssertEqual(results.last?.workload, "update", "update runs after every other read")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: runner.temporaryFolder.path), "temporary stores are removed")
+        }
+    }
+
+    func testADisagreementStopsTheRunNamingBothStrategies() throws {
+        let model = try Model(ModelPresets.publications.scaled(to: 300))
+        let plan = RunPlan(strategies: ["single-table", DroppingLeafRows.name], workloads: [Workloads.named("count-all")!, Workloads.named("fetch-leaf")!],
+                           seed: 1, repetitions: 1)
+        let runner = Runner(plan: plan, model: model, registry: Strategies.all + [DroppingLeafRows.self])
+        XCTAssertThrowsError(try runner.run()) { error in
+            guard case let .disagreement(caseName, first, _, firstRows, second, _, secondRows) = error as? BenchmarkFailure else {
+                return XCTFail("unexpected \(error)")
+            }
+            XCTAssertEqual(caseName, "fetch-leaf")
+            XCTAssertEqual(first, "single-table")
+            XCTAssertEqual(second, DroppingLeafRows.name)
+            XCTAssertEqual(firstRows, secondRows + 1)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: runner.temporaryFolder.path))
+    }
+
+    func testATimeBudgetRepeatsUntilSpentWithinBounds() {
+        let plan = RunPlan(timeBudget: 0.001, minRepetitions: 3, maxRepetitions: 7)
+        XCTAssertTrue(plan.wantsAnotherRound(fixed: nil, rounds: 2, spent: 10_000_000_000, strategies: 1), "at least the minimum")
+        XCTAssertFalse(plan.wantsAnotherRound(fixed: nil, rounds: 3, spent: 10_000_000_000, strategies: 1), "the budget is spent")
+        XCTAssertTrue(plan.wantsAnotherRound(fixed: nil, rounds: 3, spent: 1, strategies: 1))
+        XCTAssertFalse(plan.wantsAnotherRound(fixed: nil, rounds: 7, spent: 1, strategies: 1), "at most the maximum")
+        XCTAssertNil(plan.repetitions(for: Workloads.all[0]))
+    }
+
+    func testAFailingEventHandlerStopsTheRunAndRemovesTheStores() throws {
+        let model = try Model(ModelPresets.timestamps.scaled(to: 200))
+        struct Refused: Error {}
+        let runner = Runner(plan: RunPlan(repetitions: 1), model: model) { event in
+            if case .measured = event { throw Refused() }
+        }
+        XCTAssertThrowsError(try runner.run()) { XCTAssertTrue($0 is Refused) }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: runner.temporaryFolder.path))
+    }
+
+    /// A sweep's model may lack what a workload needs at some points: those points skip it.
+    func testWorkloadsThatDoNotApplyAreSkipped() throws {
+        let model = try Model(SyntheticModel.make(leaves: 3, attributes: 1, skew: 0, rows: 90, depth: 1))
+        let results = try Runner(plan: RunPlan(workloads: [Workloads.named("fetch-branch")!, Workloads.named("count-all")!], repetitions: 1),
+                                 model: model).run()
+        XCTAssertEqual(Set(results.map(\.workload)), ["count-all"])
+    }
+
+    func testNameListsRejectMistakesWithOneClearSentence() throws {
+        let model = try Model(ModelPresets.timestamps)
+        XCTAssertThrowsError(try Workloads.parseList("count-all,,fetch-leaf", for: model)) { XCTAssertTrue("\($0)".contains("has an empty name")) }
+        XCTAssertThrowsError(try Workloads.parseList("filter-fk", for: model)) { XCTAssertTrue("\($0)".contains("does not apply to the model timestamps")) }
+        XCTAssertEqual(try Workloads.parseList("count-all, fetch-leaf", for: model).map(\.name), ["count-all", "fetch-leaf"])
+    }
+}
+
+/// single-table that loses the first row of every fetch of a leaf entity: a wrong answer the runner must catch.
+final class DroppingLeafRows: StorageStrategy {
+    static let name = "dropping-leaf-rows"
+    static let summary = "a broken strategy for the tests"
+    let inner: SingleTable
+    var model: Model { inner.model }
+    var database: Database { inner.database }
+    var schemaSQL: [String] { inner.schemaSQL }
+    init(model: Model, database: Database) throws { inner = try SingleTable(model: model, database: database) }
+    func createSchema() throws { try inner.createSchema() }
+    func insert(_ objects: [ModelObject]) throws { try inner.insert(objects) }
+    func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
+        var query = try inner.fetchQuery(request)
+        if !model.entities[request.entity].hasSubentities, request.limit == nil { query.sql += " LIMIT -1 OFFSET 1" }
+        return query
+    }
+    func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try inner.countQuery(request) }
+    func update(_ objects: [ObjectVersion], attribute: String, value: Value) throws -> Int { try inner.update(objects, attribute: attribute, value: value) }
+    func versions(_ objects: [ObjectID]) throws -> [Int64?] { try inner.versions(objects) }
+    func deleteStatements(_ entity: Int) throws -> DeleteStatements { try inner.deleteStatements(entity) }
+    func countLinks(_ relationship: Model.Relationship) throws -> Int { try inner.countLinks(relationship) }
+}
