@@ -52,7 +52,7 @@ struct Explain: ParsableCommand {
             defer { interruption.cancel() }
             try FileManager.default.createDirectory(at: stores, withIntermediateDirectories: false)
             defer { try? FileManager.default.removeItem(at: stores) }
-            let plans = try QueryPlan.explainAll(strategies: names, model: try model.load(scale: dataset.scale), seed: dataset.seed, batchSize: dataset.batch, temporaryParent: stores)
+            let plans = try QueryPlan.explainAll(strategies: names, model: try model.loadAnnounced(scale: dataset.scale), seed: dataset.seed, batchSize: dataset.batch, temporaryParent: stores)
             let report = QueryPlan.report(plans)
             exclusive.lock() // an interruption from here on waits for the end (the file is written)
             try AtomicFile.write(report, to: url)

@@ -47,7 +47,7 @@ struct Generate: ParsableCommand {
             defer { interruption.cancel() }
             // A replaced store goes with its WAL and shared-memory files.
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
-            let model = try self.model.load(scale: dataset.scale)
+            let model = try self.model.loadAnnounced(scale: dataset.scale)
             let census = try StoreGeneration.generate(strategyName: strategy, model: model, seed: dataset.seed, batchSize: dataset.batch, path: url.path)
             exclusive.lock() // the store is in place: an interruption from here on waits for the end
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0

@@ -16,8 +16,13 @@ struct ModelCommand: ParsableCommand {
     @OptionGroup var strategies: StrategyOptions
 
     func run() throws {
-        let model = try self.model.load(scale: scale)
+        let (model, warnings) = try self.model.loaded(scale: scale)
+        for warning in warnings { printError("warning: \(warning)") }
         print("Model \(model.name): \(model.entities.count) entities, main hierarchy \(model.entities[model.mainRoot].name)")
+        if let path = self.model.model, XcodeModelBundle.isXcodeModel(path), let bundle = try? XcodeModelBundle(path: path, version: self.model.modelVersion) {
+            let version = bundle.version.map { ", version '\($0)' of \(bundle.versions.count)" } ?? ""
+            print("Read \(bundle.contents)\(version): \(model.concreteEntities.count) concrete entities sharing \(model.roots.reduce(0) { $0 + model.objectCount($1) }) objects; \(warnings.count) warning\(warnings.count == 1 ? "" : "s")\(warnings.isEmpty ? "" : " (on standard error)")")
+        }
         if !model.hasInheritance { print("note: no entity has sub-entities, so there is no inheritance to compare; every strategy stores it alike") }
         for entity in model.entities {
             let kind = entity.isAbstract ? "abstract" : "\(entity.rows) objects"

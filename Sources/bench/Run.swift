@@ -43,7 +43,7 @@ struct Run: ParsableCommand {
     func run() throws {
         let started = Date()
         let names = try strategies.names()
-        let model = try self.model.load(scale: dataset.scale)
+        let model = try self.model.loadAnnounced(scale: dataset.scale)
         let workloads = try selectedWorkloads(model)
         let plan = timing.plan(strategies: names, workloads: workloads, seed: dataset.seed, batchSize: dataset.batch)
         let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: dataset.seed))

@@ -45,7 +45,7 @@ struct Storage: ParsableCommand {
             defer { interruption.cancel() }
             try FileManager.default.createDirectory(at: stores, withIntermediateDirectories: false)
             defer { try? FileManager.default.removeItem(at: stores) }
-            let reports = try StorageReport.run(strategies: names, model: try model.load(scale: dataset.scale), seed: dataset.seed, batchSize: dataset.batch, temporaryParent: stores) { name in
+            let reports = try StorageReport.run(strategies: names, model: try model.loadAnnounced(scale: dataset.scale), seed: dataset.seed, batchSize: dataset.batch, temporaryParent: stores) { name in
                 if standardErrorIsTerminal { printError("building the \(name) store…") }
             }
             let context = RunContext.current(date: started)

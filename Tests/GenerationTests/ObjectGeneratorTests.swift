@@ -55,3 +55,16 @@ final class ObjectGeneratorTests: XCTestCase {
         XCTAssertLessThan(popularity[generator.rareDestination(model.entities[0].relationships[0])!] ?? 0, popularity[popular]! / 20)
     }
 }
+
+final class SplitMix64Tests: XCTestCase {
+    /// Neighbouring streams share no draws: stream p + 1 is not stream p one step later.
+    func testStreamsAreNotShiftedCopiesOfEachOther() {
+        for stream in [UInt64(0), 1, 41, 1_000_000] {
+            var a = SplitMix64(seed: 42, stream: stream), b = SplitMix64(seed: 42, stream: stream + 1)
+            let first = (0 ..< 64).map { _ in a.next() }, second = Set((0 ..< 64).map { _ in b.next() })
+            XCTAssertTrue(second.isDisjoint(with: first), "stream \(stream)")
+        }
+        var x = SplitMix64(seed: 7, stream: 3), y = SplitMix64(seed: 7, stream: 3)
+        XCTAssertEqual((0 ..< 8).map { _ in x.next() }, (0 ..< 8).map { _ in y.next() }, "deterministic")
+    }
+}

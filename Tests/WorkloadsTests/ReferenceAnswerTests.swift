@@ -8,7 +8,8 @@ import Foundation
 import XCTest
 
 /// Every strategy against the reference (answers computed from the generator alone), for every
-/// workload that applies, on every preset and on generated models of depth 1 to 4.
+/// workload that applies, on every preset, on generated models of depth 1 to 4, and on the Xcode
+/// model fixtures (their objects shared evenly, as `--scale` shares them).
 final class ReferenceAnswerTests: XCTestCase {
     /// Every preset, generated models of depth 1 to 4, and the model files under Tests/Fixtures.
     static var models: [ModelDescription] {
@@ -16,7 +17,15 @@ final class ReferenceAnswerTests: XCTestCase {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
         return ModelPresets.all.map { $0.scaled(to: 1_200) } + (1 ... 4).map { depth in
             SyntheticModel.make(leaves: 6, attributes: 3, skew: 1, rows: 900, depth: depth)
-        } + files.map { try! ModelDescription.load(path: fixtures.appendingPathComponent($0).path) }
+        } + files.map { try! ModelDescription.load(path: fixtures.appendingPathComponent($0).path) } + xcodeFixtures
+    }
+
+    static var xcodeFixtures: [ModelDescription] {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+        return ["Library.xcdatamodeld", "Publications.xcdatamodel"].map { name in
+            // A fixture that does not read fails the test that lists the models, with the reader's sentence.
+            try! XcodeModelReader.read(path: fixtures.appendingPathComponent(name).path).description.sharing(1_200)
+        }
     }
 
     func testTheFixturesAreAmongTheModels() {

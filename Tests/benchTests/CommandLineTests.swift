@@ -86,7 +86,7 @@ final class CommandLineTests: XCTestCase {
             (["run", "--preset", "efcore"], "unknown preset 'efcore'; choose from: publications, efcore-animals, efcore-docs, codingmilitia, timestamps"),
             (["run", "--preset", "efcore-docs", "--model", "h.json"], "--preset and --model conflict"),
             (["run", "--model", "missing.json"], "the model file missing.json does not exist"),
-            (["run", "--model", "."], ". is a folder; give the path of a JSON model description"),
+            (["run", "--model", "."], ". is a folder but not a Core Data model: it holds no .xcdatamodel version and no contents file"),
             (["run", "--preset", "timestamps", "--workloads", "filter-fk"], "workload filter-fk does not apply to the model timestamps: the main root declares no to-one relationship"),
             (["run", "--preset", "timestamps", "--workloads", "fetch-branch"], "workload fetch-branch does not apply to the model timestamps: no entity of the main hierarchy has both a parent and sub-entities"),
             (["run", "--workloads", "fetch-by-tag"], "unknown workload 'fetch-by-tag'; choose from: insert-bulk,"),
@@ -264,6 +264,107 @@ final class CommandLineTests: XCTestCase {
         let plain = try bench(["model", "--model", flat.path, "--strategies", "single-table"])
         XCTAssertEqual(plain.status, 0, plain.stderr)
         XCTAssertTrue(plain.stdout.contains("no entity has sub-entities, so there is no inheritance to compare"), plain.stdout)
+    }
+
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    func testAnXcodeModelRunsWritesACompleteCSVAndWarns() throws {
+        let library = Self.fixtures.appendingPathComponent("Library.xcdatamodeld").path
+        let model = try bench(["model", "--model", library])
+        XCTAssertEqual(model.status, 0, model.stderr)
+        let warnings = model.stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(warnings.count, 6, model.stderr)
+        XCTAssertTrue(warnings.allSatisfy { $0.hasPrefix("warning: ") }, model.stderr)
+        XCTAssertTrue(warnings.contains("warning: Shelf.items is ordered; the suite stores it unordered (Core Data's Z_FOK_ order column is not modelled)"), model.stderr)
+        XCTAssertTrue(warnings.contains("warning: Item.displayTitle is transient; the suite leaves it out (Core Data does not store transient attributes)"), model.stderr)
+        for line in ["Model Library: 8 entities, main hierarchy Item", "version 'Library 2' of 2: 7 concrete entities sharing 10000 objects; 6 warnings",
+                     "      4 Album (1429 objects;", "ZFORMAT VARCHAR, ZFORMAT1 VARCHAR"] {
+            XCTAssertTrue(model.stdout.contains(line), "\(line)\n\(model.stdout)")
+        }
+        let cases = model.stdout.split(separator: "\n").filter { $0.hasSuffix("applies") }.count + 1 // fetch-by-relationship: popular and rare
+
+        let run = try bench(["run", "--model", library, "--scale", "300", "--repetitions", "1", "--quiet", "--output", "x.csv"], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") && !$0.contains("DEBUG") && !$0.contains("release mode") }.count, 6, run.stderr)
+        let rows = try ResultsFile(url: folder.appendingPathComponent("x.csv")).rows
+        XCTAssertEqual(rows.count, 5 * cases, "five strategies × every case that applies")
+        XCTAssertEqual(Set(rows.map { $0.fields["hierarchy"]! }), ["Library"])
+        XCTAssertEqual(Set(rows.map { $0.fields["scale"]! }), ["300"])
+
+        let older = try bench(["model", "--model", library, "--model-version", "Library", "--strategies", "single-table"])
+        XCTAssertEqual(older.status, 0, older.stderr)
+        XCTAssertEqual(older.stderr, "", "the first version has nothing to warn about")
+        XCTAssertTrue(older.stdout.contains("version 'Library' of 2: 2 concrete entities sharing 10000 objects"), older.stdout)
+
+        let mixed = try bench(["model", "--model", library, "--mix", "Album=3,Film=1,Tag=1,Shelf=1,Label=1", "--scale", "700", "--fan-out", "1-2", "--strategies", "single-table"])
+        XCTAssertEqual(mixed.status, 0, mixed.stderr)
+        for line in ["      4 Album (300 objects;", "      5 Film (100 objects;", "  8 Tag (100 objects;", "    2 Document (0 objects;"] {
+            XCTAssertTrue(mixed.stdout.contains(line), "\(line)\n\(mixed.stdout)")
+        }
+    }
+
+    /// The publications preset written as an Xcode model, given the preset's objects with --mix,
+    /// answers every workload as the preset does: the same digests, strategy by strategy.
+    func testPublicationsXcdatamodelAnswersAsThePreset() throws {
+        let preset = try bench(["run", "--preset", "publications", "--scale", "1000", "--strategies", "single-table,joined",
+                                "--repetitions", "1", "--quiet", "--output", "preset.csv"], in: folder)
+        XCTAssertEqual(preset.status, 0, preset.stderr)
+        let xcode = try bench(["run", "--model", Self.fixtures.appendingPathComponent("Publications.xcdatamodel").path,
+                               "--mix", "Publication=100,Book=300,AcademicPaper=200,WebArticle=200,BlogPost=200,Tag=200", "--scale", "1200",
+                               "--strategies", "single-table,joined", "--repetitions", "1", "--quiet", "--output", "xcode.csv"], in: folder)
+        XCTAssertEqual(xcode.status, 0, xcode.stderr)
+        func answers(_ name: String) throws -> [String: String] {
+            Dictionary(uniqueKeysWithValues: try ResultsFile(url: folder.appendingPathComponent(name)).rows.map {
+                ("\($0.fields["strategy"]!) \($0.workload)\($0.fields["variant"] ?? "")", "\($0.fields["rows"]!) \($0.fields["digest"]!)")
+            })
+        }
+        let expected = try answers("preset.csv")
+        XCTAssertEqual(expected.count, 2 * 18, "two strategies × the 18 cases of the publication model")
+        XCTAssertEqual(try answers("xcode.csv"), expected)
+    }
+
+    func testBadXcodeModelsFailWithOneLine() throws {
+        let library = Self.fixtures.appendingPathComponent("Library.xcdatamodeld").path
+        func write(_ name: String, _ body: String) throws -> String {
+            let version = folder.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+            try Data("<?xml version=\"1.0\"?>\n<model type=\"com.apple.IDECoreDataModeler.DataModel\">\n\(body)\n</model>\n".utf8).write(to: version.appendingPathComponent("contents"))
+            return version.path
+        }
+        let malformed = try write("Malformed.xcdatamodel", "<entity name=\"Note\"><attribute name=\"text\" attributeType=\"String\"</entity>")
+        let unknown = try write("Unknown.xcdatamodel", "<entity name=\"Note\"><attribute name=\"text\" attributeType=\"Text\"/></entity>")
+        let dangling = try write("Dangling.xcdatamodel", "<entity name=\"Note\"><relationship name=\"folder\" maxCount=\"1\" destinationEntity=\"Folder\"/></entity>")
+        let cycle = try write("Cycle.xcdatamodel", "<entity name=\"A\" parentEntity=\"B\"/><entity name=\"B\" parentEntity=\"A\"/>")
+        let hollow = folder.appendingPathComponent("Hollow.xcdatamodeld")
+        try FileManager.default.createDirectory(at: hollow, withIntermediateDirectories: true)
+        let cases: [([String], String)] = [
+            (["run", "--model", malformed], "\(malformed)/contents is not well-formed XML: line 3, column "),
+            (["model", "--model", unknown], "\(unknown)/contents: line 3: attribute 'Note.text' has type 'Text', which the suite cannot store"),
+            (["run", "--model", dangling], "\(dangling)/contents: line 3: relationship 'Note.folder' points at entity 'Folder', which the model does not declare"),
+            (["run", "--model", cycle], "\(cycle): entity 'A' is its own ancestor"),
+            (["run", "--model", "Gone.xcdatamodeld"], "the Xcode model Gone.xcdatamodeld does not exist"),
+            (["storage", "--model", hollow.path], "the Xcode model bundle \(hollow.path) holds no model version"),
+            (["run", "--model", library, "--model-version", "Library 9"], "--model-version 'Library 9' is not a version of \(library); its versions: 'Library', 'Library 2'"),
+            (["run", "--model-version", "Library"], "--model-version applies to an Xcode model bundle"),
+            (["run", "--model", library, "--mix", "Albm=1"], "--mix names 'Albm', which the model does not declare; its concrete entities: Album, Document, Film, Item, Label, Shelf, Tag"),
+            (["run", "--model", library, "--mix", "Media=1"], "--mix names 'Media', which is abstract"),
+            (["run", "--model", library, "--mix", "Album=-2"], "--mix weight of 'Album' must be a positive number; got '-2'"),
+            (["run", "--model", library, "--mix", "Album"], "--mix entry 'Album' must be Entity=weight"),
+            (["run", "--model", library, "--fan-out", "5-1"], "--fan-out must be MIN-MAX with 0 <= MIN <= MAX <= 1000, such as 0-5; got '5-1'"),
+        ]
+        for (arguments, message) in cases {
+            let outcome = try bench(arguments, in: folder)
+            XCTAssertEqual(outcome.status, 64, "\(arguments): \(outcome.stderr)")
+            let lines = outcome.stderr.split(separator: "\n").filter { !$0.hasPrefix("warning:") }
+            XCTAssertEqual(lines.count, 1, "\(arguments): one line: \(outcome.stderr)")
+            XCTAssertTrue(lines.first?.hasPrefix("error: \(message)") ?? false, "\(arguments): \(outcome.stderr)")
+            XCTAssertEqual(outcome.stdout, "", "\(arguments)")
+        }
+
+        let flat = try write("Flat.xcdatamodel", "<entity name=\"Note\"><attribute name=\"text\" attributeType=\"String\"/></entity>")
+        let plain = try bench(["run", "--model", flat, "--scale", "50", "--workloads", "count-all", "--repetitions", "1", "--quiet", "--output", "flat.csv"], in: folder)
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertTrue(plain.stderr.contains("note: no entity of Flat has sub-entities: no inheritance to compare"), plain.stderr)
     }
 
     func testListNamesEveryStrategyAndWorkload() throws {

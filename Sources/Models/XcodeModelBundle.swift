@@ -1,0 +1,129 @@
+import Foundation
+
+/// Where the `contents` file of an Xcode Core Data model is, for a path given on the command line:
+/// an `.xcdatamodeld` bundle (its current version, named by the `_XCCurrentVersionName` key of its
+/// `.xccurrentversion` property list; else its only version; else its newest by modification
+/// date), an `.xcdatamodel` folder, or a `contents` file itself.
+public struct XcodeModelBundle: Equatable, Sendable {
+    /// The `contents` file to read.
+    public let contents: String
+    /// The model's name: the bundle's (or the version folder's) name without its extension.
+    public let name: String
+    /// The version chosen, for a bundle (`Shop 2`).
+    public let version: String?
+    /// The bundle's versions in name order, without `.xcdatamodel` (empty for a single version).
+    public let versions: [String]
+    /// A guess the user should know about (a bundle without `.xccurrentversion`).
+    public let warnings: [String]
+
+    static let bundleExtension = "xcdatamodeld"
+    static let versionExtension = "xcdatamodel"
+    static let currentVersionFile = ".xccurrentversion"
+    static let currentVersionKey = "_XCCurrentVersionName"
+
+    /// Whether `path` names an Xcode model rather than a JSON description: an `.xcdatamodeld` or
+    /// `.xcdatamodel` path (existing or not), a `contents` file, or a folder.
+    public static func isXcodeModel(_ path: String) -> Bool {
+        let url = URL(fileURLWithPath: path)
+        if [bundleExtension, versionExtension].contains(url.pathExtension.lowercased()) { return true }
+        if url.lastPathComponent == "contents" { return true }
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+    }
+
+    /// Finds the `contents` file; `version` picks a version of a bundle other than the current one.
+    /// Every problem is one `ModelError` sentence naming the path.
+    public init(path: String, version wanted: String? = nil) throws {
+        let manager = FileManager.default
+        let url = URL(fileURLWithPath: path)
+        let kinds = "give an .xcdatamodeld bundle, an .xcdatamodel folder, its contents file, or a JSON model description"
+        var isFolder: ObjCBool = false
+        guard manager.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw ModelError("the Xcode model \(path) does not exist; \(kinds)")
+        }
+        func single(_ what: String) throws {
+            if let wanted { throw ModelError("--model-version '\(wanted)' applies to an .xcdatamodeld bundle, and \(path) is \(what)") }
+        }
+        guard isFolder.boolValue else {
+            guard url.lastPathComponent == "contents" else {
+                throw ModelError("\(path) is a file, not an Xcode model (an .xcdatamodeld or .xcdatamodel is a folder); \(kinds)")
+            }
+            try single("one version's contents file")
+            let folder = url.deletingLastPathComponent()
+            contents = path; name = folder.deletingPathExtension().lastPathComponent; version = nil; versions = []; warnings = []
+            return
+        }
+        let ownContents = url.appendingPathComponent("contents").path
+        let ext = url.pathExtension.lowercased()
+        if ext == Self.versionExtension || (ext != Self.bundleExtension && manager.fileExists(atPath: ownContents)) {
+            try single("one version (.xcdatamodel)")
+            try Self.checkContents(ownContents, of: path)
+            contents = ownContents; name = url.deletingPathExtension().lastPathComponent; version = nil; versions = []; warnings = []
+            return
+        }
+        let children: [String]
+        do { children = try manager.contentsOfDirectory(atPath: path) }
+        catch { throw ModelError("cannot read the Xcode model \(path): \(Self.reason(error))") }
+        let found = children.filter { URL(fileURLWithPath: $0).pathExtension.lowercased() == Self.versionExtension }
+            .map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent }.sorted()
+        guard !found.isEmpty else {
+            throw ModelError(ext == Self.bundleExtension
+                ? "the Xcode model bundle \(path) holds no model version (no .xcdatamodel folder); add one in Xcode, or give another model"
+                : "\(path) is a folder but not a Core Data model: it holds no .xcdatamodel version and no contents file; \(kinds)")
+        }
+        let listed = found.map { "'\($0)'" }.joined(separator: ", ")
+        var notes: [String] = []
+        let chosen: String
+        if let wanted {
+            let stem = wanted.hasSuffix("." + Self.versionExtension) ? String(wanted.dropLast(Self.versionExtension.count + 1)) : wanted
+            guard found.contains(stem) else {
+                throw ModelError("--model-version '\(wanted)' is not a version of \(path); its versions: \(listed)")
+            }
+            chosen = stem
+        } else if manager.fileExists(atPath: url.appendingPathComponent(Self.currentVersionFile).path) {
+            let plist = url.appendingPathComponent(Self.currentVersionFile)
+            let data: Data
+            do { data = try Data(contentsOf: plist) }
+            catch { throw ModelError("cannot read \(plist.path): \(Self.reason(error))") }
+            let object = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            guard let current = (object as? [String: Any])?[Self.currentVersionKey] as? String else {
+                throw ModelError("\(plist.path) is not a property list whose \(Self.currentVersionKey) names the current version; fix it in Xcode, or pick a version with --model-version (versions: \(listed))")
+            }
+            let stem = URL(fileURLWithPath: current).deletingPathExtension().lastPathComponent
+            guard found.contains(stem) else {
+                throw ModelError("\(plist.path) names the current version '\(current)', which \(path) does not hold; pick one with --model-version (versions: \(listed))")
+            }
+            chosen = stem
+        } else if found.count == 1 {
+            chosen = found[0]
+        } else {
+            func modified(_ stem: String) -> Date {
+                let attributes = try? manager.attributesOfItem(atPath: url.appendingPathComponent(stem + "." + Self.versionExtension).appendingPathComponent("contents").path)
+                return attributes?[.modificationDate] as? Date ?? .distantPast
+            }
+            chosen = found.max { (modified($0), $1) < (modified($1), $0) }!
+            notes.append("\(path) has no \(Self.currentVersionFile) naming its current version; reading the newest by modification date, '\(chosen)' (pick another with --model-version; versions: \(listed))")
+        }
+        let file = url.appendingPathComponent(chosen + "." + Self.versionExtension).appendingPathComponent("contents").path
+        try Self.checkContents(file, of: path)
+        contents = file; name = url.deletingPathExtension().lastPathComponent; version = chosen; versions = found; warnings = notes
+    }
+
+    private static func checkContents(_ contents: String, of path: String) throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: contents, isDirectory: &isFolder), !isFolder.boolValue else {
+            throw ModelError("\(path) holds no contents file (\(contents)); a model saved before Xcode 4 has none: open and save it in a current Xcode")
+        }
+    }
+
+    static func reason(_ error: Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
+           let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+            return String(cString: strerror(code.rawValue)).lowercased()
+        }
+        if nsError.code == NSFileReadNoPermissionError { return "permission denied" }
+        if nsError.code == NSFileReadNoSuchFileError { return "no such file" }
+        return nsError.localizedDescription
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// Reads an Xcode Core Data model (an `.xcdatamodeld` bundle, an `.xcdatamodel` folder or its
+/// `contents` file) into a `ModelDescription`, with one warning for each construct the suite does
+/// not store as Core Data would: transient attributes (left out), ordered relationships (stored
+/// unordered), one-to-one pairs (two independent to-ones), composite attributes, fetched
+/// properties, expression index elements, configurations and fetch request templates.
+///
+/// An Xcode model has no object counts: every entity's `rows` is `nil` (see
+/// `ModelDescription.sharing(_:weights:)`). The user-info keys `bench.values` and
+/// `bench.nullShare` (attributes), `bench.count`, `bench.popularity` and `bench.nullShare`
+/// (relationships), and `bench.order`, `bench.leaf` and `bench.branch` (any one entity) say what
+/// the JSON model language says with the keys of the same names.
+public enum XcodeModelReader {
+    /// Reads the model at `path`; `version` picks a version of a bundle. Every problem is one
+    /// `ModelError` sentence naming the file (and the line, for the XML).
+    public static func read(path: String, version: String? = nil) throws -> XcodeModel {
+        let bundle = try XcodeModelBundle(path: path, version: version)
+        guard let handle = FileHandle(forReadingAtPath: bundle.contents) else {
+            throw ModelError("cannot read the Xcode model file \(bundle.contents): permission denied or not a regular file")
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do { data = try handle.readToEnd() ?? Data() }
+        catch { throw ModelError("cannot read the Xcode model file \(bundle.contents): \(XcodeModelBundle.reason(error))") }
+        guard data.count <= 16 << 20 else { throw ModelError("the Xcode model file \(bundle.contents) is larger than 16 MiB; is it a model?") }
+        var model = try parse(data, source: bundle.contents, name: bundle.name)
+        model.warnings = bundle.warnings + model.warnings
+        model.version = bundle.version
+        model.versions = bundle.versions
+        return model
+    }
+
+    /// Reads the XML of a `contents` file; `source` names it in messages, `name` becomes the model's name.
+    public static func parse(_ data: Data, source: String, name: String) throws -> XcodeModel {
+        let parser = XcodeModelParser(source: source)
+        parser.parse(data)
+        if let failure = parser.failure { throw failure }
+        let raw = parser.entities
+        var warnings = parser.warnings
+        let byName = Dictionary(raw.enumerated().map { ($1.description.name, $0) }, uniquingKeysWith: { first, _ in first })
+
+        /// The relationship `name` of `entity` or of its nearest ancestor that declares it.
+        func declared(_ name: String, from entity: String) -> (entity: String, relationship: XcodeModelParser.RawRelationship)? {
+            var current: String? = entity
+            var seen = Set<String>()
+            while let entityName = current, let position = byName[entityName], seen.insert(entityName).inserted {
+                if let found = raw[position].relationships.first(where: { $0.name == name }) { return (entityName, found) }
+                current = raw[position].description.parent
+            }
+            return nil
+        }
+
+        var entities = raw.map(\.description)
+        var oneToOne = Set<String>()
+        for (position, entity) in raw.enumerated() {
+            for relationship in entity.relationships {
+                let what = "\(entity.description.name).\(relationship.name)"
+                let at = "\(source): line \(relationship.line): relationship '\(what)'"
+                guard let destination = relationship.destination, !destination.isEmpty else {
+                    throw ModelError("\(at) has no destination entity; give it one in Xcode")
+                }
+                guard byName[destination] != nil else { throw ModelError("\(at) points at entity '\(destination)', which the model does not declare") }
+                let rule: DeleteRule
+                switch relationship.deletionRule ?? "Nullify" {
+                case "Nullify": rule = .nullify
+                case "Cascade": rule = .cascade
+                case "Deny": rule = .deny
+                case "No Action": rule = .noAction
+                case let other: throw ModelError("\(at) has deletion rule '\(other)'; Core Data's rules: Nullify, Cascade, Deny, No Action")
+                }
+                var inverse = relationship.inverseName
+                if let inverseName = inverse, let found = declared(inverseName, from: relationship.inverseEntity ?? destination),
+                   !relationship.toMany, !found.relationship.toMany {
+                    let other = "\(found.entity).\(inverseName)"
+                    if oneToOne.insert([what, other].sorted().joined(separator: "|")).inserted {
+                        warnings.append("\(what) and \(other) are one-to-one; the suite keeps both to-one columns (Core Data stores one on each side) but links them independently, not as inverses")
+                    }
+                    inverse = nil
+                }
+                if relationship.ordered, relationship.toMany {
+                    warnings.append("\(what) is ordered; the suite stores it unordered (Core Data's Z_FOK_ order column is not modelled)")
+                }
+                var description = RelationshipDescription(relationship.name, destination: destination, inverse: inverse, toMany: relationship.toMany,
+                                                          deleteRule: rule, optional: relationship.optional)
+                try apply(relationship.userInfo, to: &description, at)
+                entities[position].relationships.append(description)
+            }
+        }
+        var description = ModelDescription(name: modelName(name), entities: entities)
+        for (key, apply) in [("bench.order", { (d: inout ModelDescription, v: String) in d.order = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }),
+                             ("bench.leaf", { (d: inout ModelDescription, v: String) in d.leaf = v }),
+                             ("bench.branch", { (d: inout ModelDescription, v: String) in d.branch = v })] {
+            let givers = raw.filter { $0.userInfo[key] != nil }
+            guard let first = givers.first else { continue }
+            if givers.count > 1 {
+                throw ModelError("\(source): user info \(key) is given by both '\(givers[0].description.name)' and '\(givers[1].description.name)'; give it once, on one entity")
+            }
+            apply(&description, first.userInfo[key]!)
+        }
+        return XcodeModel(description: description, warnings: warnings, contents: source)
+    }
+
+    private static func apply(_ info: [String: String], to relationship: inout RelationshipDescription, _ at: String) throws {
+        if let text = info["bench.count"] {
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard (1 ... 2).contains(parts.count), let min = parts.first ?? nil, let max = parts.last ?? nil else {
+                throw ModelError("\(at): user info bench.count is '\(text)'; give MIN-MAX, such as 0-5")
+            }
+            relationship.count = FanOut(min: min, max: max)
+        }
+        if let text = info["bench.popularity"] {
+            guard let value = Double(text) else { throw ModelError("\(at): user info bench.popularity is '\(text)', not a number") }
+            relationship.popularity = value
+        }
+        if let text = info["bench.nullShare"] {
+            guard let value = Double(text) else { throw ModelError("\(at): user info bench.nullShare is '\(text)', not a number") }
+            relationship.nullShare = value
+        }
+    }
+
+    /// The model's name from the bundle's: characters the suite does not allow in a name become '-'.
+    static func modelName(_ name: String) -> String {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
+        let cleaned = String(String.UnicodeScalarView(name.unicodeScalars.map { $0.isASCII && allowed.contains($0) ? $0 : "-" }).prefix(60))
+        return cleaned.isEmpty ? "model" : cleaned
+    }
+}

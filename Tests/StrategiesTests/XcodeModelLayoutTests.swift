@@ -1,0 +1,63 @@
+import Foundation
+import Models
+import SQLite
+import Strategies
+import XCTest
+
+/// The layouts of the Xcode model fixtures: single-table pinned statement by statement, every
+/// other strategy derives its tables, and `Publications.xcdatamodel` is laid out exactly as the
+/// publications preset.
+final class XcodeModelLayoutTests: XCTestCase {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    func read(_ name: String) throws -> Model {
+        try Model(XcodeModelReader.read(path: Self.fixtures.appendingPathComponent(name).path).description.sharing(1_000))
+    }
+
+    /// Three levels with an abstract middle (`Media`), `format` declared by two leaves (`ZFORMAT`,
+    /// `ZFORMAT1`), every type in its group (Transformable as a BLOB), the transient attribute left
+    /// out, the one-to-one pair as a to-one column on each side, the ordered `Shelf.items` as the
+    /// plain `ZSHELF` key, and the index with the entity element on the leaf `Album`.
+    func testTheLibraryIsCoreDatasLayout() throws {
+        let model = try read("Library.xcdatamodeld")
+        XCTAssertEqual(try SingleTable(model: model, database: try Database(path: ":memory:")).schemaSQL, [
+            "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZISFAVORITE INTEGER, ZSHELF INTEGER, ZPAGECOUNT INTEGER, ZBITRATE INTEGER, ZTRACKCOUNT INTEGER, ZSIZEBYTES INTEGER, ZADDEDAT TIMESTAMP, ZDURATION FLOAT, ZRATING FLOAT, ZPRICE DECIMAL, ZSEARCHTITLE VARCHAR, ZTITLE VARCHAR, ZFORMAT VARCHAR, ZFORMAT1 VARCHAR, ZUID BLOB, ZHOMEPAGE VARCHAR, ZATTACHMENT BLOB, ZTRAILER BLOB )",
+            "CREATE TABLE ZLABEL ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSHELF INTEGER, ZTEXT VARCHAR )",
+            "CREATE TABLE ZSHELF ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZLABEL INTEGER, ZNAME VARCHAR )",
+            "CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )",
+            "CREATE TABLE Z_1TAGS ( Z_1ITEMS INTEGER, Z_8TAGS INTEGER, PRIMARY KEY (Z_1ITEMS, Z_8TAGS) )",
+            "CREATE INDEX ZITEM_Z_ENT_INDEX ON ZITEM (Z_ENT)",
+            "CREATE INDEX ZITEM_ZSHELF_INDEX ON ZITEM (ZSHELF)",
+            "CREATE INDEX ZLABEL_ZSHELF_INDEX ON ZLABEL (ZSHELF)",
+            "CREATE INDEX ZSHELF_ZLABEL_INDEX ON ZSHELF (ZLABEL)",
+            "CREATE UNIQUE INDEX Z_Item_UNIQUE_uid ON ZITEM (ZUID COLLATE BINARY ASC)",
+            "CREATE INDEX Z_Item_byTitle ON ZITEM (ZTITLE COLLATE BINARY ASC)",
+            "CREATE INDEX Z_Album_byEntityAndAdded ON ZITEM (Z_ENT COLLATE BINARY ASC, ZADDEDAT COLLATE BINARY DESC)",
+            "CREATE UNIQUE INDEX Z_Tag_UNIQUE_name ON ZTAG (ZNAME COLLATE BINARY ASC)",
+            "CREATE INDEX Z_1TAGS_Z_8TAGS_INDEX ON Z_1TAGS (Z_8TAGS, Z_1ITEMS)",
+            "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
+            "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+            "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)",
+        ])
+    }
+
+    func testEveryStrategyDerivesTablesForEachFixture() throws {
+        for name in ["Library.xcdatamodeld", "Publications.xcdatamodel"] {
+            let model = try read(name)
+            for type in Strategies.all {
+                let strategy = try type.init(model: model, database: try Database(path: ":memory:"))
+                XCTAssertFalse(strategy.schemaSQL.isEmpty, "\(type.name) on \(name)")
+                XCTAssertNoThrow(try strategy.createSchema(), "\(type.name) on \(name)")
+            }
+        }
+    }
+
+    func testPublicationsIsLaidOutAsThePreset() throws {
+        let model = try read("Publications.xcdatamodel")
+        for type in Strategies.all {
+            let xcode = try type.init(model: model, database: try Database(path: ":memory:")).schemaSQL
+            let preset = try type.init(model: try Model(ModelPresets.publications), database: try Database(path: ":memory:")).schemaSQL
+            XCTAssertEqual(xcode, preset, type.name)
+        }
+    }
+}
