@@ -233,7 +233,7 @@ final class Progress {
         guard enabled else { return }
         switch event {
         case let .populating(strategy, scale):
-            draw("populating the \(strategy) store with \(scale) publications")
+            draw("populating the \(strategy) store with \(scale) objects")
         case let .measuring(_, names, _, _):
             caseNumber += 1
             caseStarted = Date()
