@@ -84,6 +84,13 @@ public struct MannWhitney: Equatable, Sendable {
         }
     }
 
+    /// The p-value of the most extreme outcome possible with m and n values (every one of one side
+    /// above every one of the other, no ties): no test of so few values can give less.
+    public static func smallestP(_ m: Int, _ n: Int) -> Double {
+        guard m > 0, n > 0 else { return 1 }
+        return MannWhitney((0 ..< m).map { Double(n + $0) }, (0 ..< n).map(Double.init))!.p
+    }
+
     /// P(U ≥ u) when every order of m values of x and n of y is equally likely (no ties).
     static func exactUpperTail(_ u: Int, _ m: Int, _ n: Int) -> Double {
         let counts = nullCounts(m, n)
