@@ -2,7 +2,17 @@ import Generation
 import Foundation
 
 /// Compares two runs (`bench compare BASE NEW`), or every strategy of one run with the baseline
-/// strategy (`bench compare --strategies RUN`): the ratio of medians, its uncertainty, and a verdict.
+/// strategy (`bench compare --strategies RUN`): the ratio of medians, its uncertainty, a rank test,
+/// and a verdict.
+///
+/// The verdict of a row is **slower** (or **faster**) only when all of these hold:
+/// 1. the ratio new / base is above 1 + threshold (below 1 − threshold): a change large enough to matter;
+/// 2. the two-sided Mann–Whitney U test of the two sides' repetitions gives p < alpha: a change
+///    unlikely to be noise (only when both sides have samples; see `MannWhitney`);
+/// 3. the ratio's 95 % interval lies above 1 (below 1).
+///
+/// Without samples for a side the test cannot run: the row says so, and 1 and 3 decide, with the
+/// conservative interval from the medians' intervals.
 public struct Comparison {
     public enum Verdict: String, Sendable { case faster, slower, unchanged }
 
@@ -24,8 +34,17 @@ public struct Comparison {
         public var ratio: Double
         public var interval: ClosedRange<Double>
         public var method: Method
+        /// The rank test of the new repetitions against the base ones (`u` counts the pairs in
+        /// which new took longer); nil without samples on both sides.
+        public var test: MannWhitney? = nil
+        /// The repetitions of each side: the samples, or the CSV's `iterations` without them.
+        public var baseRepetitions: Int? = nil
+        public var newRepetitions: Int? = nil
         public var verdict: Verdict
     }
+
+    /// Below this many repetitions on a side the rank test has little power, and a warning says so.
+    public static let fewRepetitions = 9
 
     public var lines: [Line]
     public var onlyInBase: [ResultsFile.Key] = []
@@ -48,7 +67,8 @@ public struct Comparison {
     /// - parameter threshold: the relative change below which a result counts as unchanged (0.05 = 5 %).
     /// - throws: `Refusal` when the runs used different seeds, scales or batch sizes (unless `force`),
     ///   or have nothing in common.
-    public static func runs(base: ResultsFile, new: ResultsFile, threshold: Double, force: Bool) throws -> Comparison {
+    /// - parameter alpha: the significance level of the rank test (0.05).
+    public static func runs(base: ResultsFile, new: ResultsFile, threshold: Double, alpha: Double = 0.05, force: Bool) throws -> Comparison {
         for column in ["seed", "scale", "batch"] {
             let (a, b) = (base.values(column), new.values(column))
             if a != b, !force {
@@ -68,17 +88,18 @@ public struct Comparison {
         var comparison = Comparison(lines: [], warnings: warnings)
         for row in base.rows {
             guard let other = newByKey[row.key] else { comparison.onlyInBase.append(row.key); continue }
-            comparison.lines.append(line(row.caseName, row.strategy, against: "BASE", base: row, new: other, threshold: threshold))
+            comparison.lines.append(line(row.caseName, row.strategy, against: "BASE", base: row, new: other, threshold: threshold, alpha: alpha))
         }
         comparison.onlyInNew = new.rows.map(\.key).filter { !baseKeys.contains($0) }
         guard !comparison.lines.isEmpty else {
             throw Refusal(description: "the two runs have no strategy and workload in common; nothing to compare")
         }
+        comparison.warnings += comparison.powerWarnings(alpha: alpha)
         return comparison
     }
 
     /// Every strategy of one run against `baseline`, case by case: the suite's headline table.
-    public static func strategies(in run: ResultsFile, baseline: String, threshold: Double) throws -> Comparison {
+    public static func strategies(in run: ResultsFile, baseline: String, threshold: Double, alpha: Double = 0.05) throws -> Comparison {
         var comparison = Comparison(lines: [])
         let baselineRows = Dictionary(run.rows.filter { $0.strategy == baseline }.map { ($0.caseName, $0) }, uniquingKeysWith: { a, _ in a })
         guard !baselineRows.isEmpty else {
@@ -86,12 +107,14 @@ public struct Comparison {
         }
         for row in run.rows where row.strategy != baseline {
             guard let reference = baselineRows[row.caseName] else { continue }
-            comparison.lines.append(line(row.caseName, row.strategy, against: baseline, base: reference, new: row, threshold: threshold))
+            comparison.lines.append(line(row.caseName, row.strategy, against: baseline, base: reference, new: row, threshold: threshold, alpha: alpha))
         }
+        comparison.warnings += comparison.powerWarnings(alpha: alpha)
         return comparison
     }
 
-    static func line(_ caseName: String, _ strategy: String, against: String, base: ResultsFile.Row, new: ResultsFile.Row, threshold: Double) -> Line {
+    static func line(_ caseName: String, _ strategy: String, against: String, base: ResultsFile.Row, new: ResultsFile.Row,
+                     threshold: Double, alpha: Double) -> Line {
         let ratio = base.median > 0 ? new.median / base.median : .infinity
         let interval: ClosedRange<Double>
         let method: Method
@@ -106,15 +129,42 @@ public struct Comparison {
             interval = min(lower, upper) ... upper
             method = .intervals
         }
-        let verdict: Verdict = if ratio > 1 + threshold, interval.lowerBound > 1 {
-            .slower
-        } else if ratio < 1 - threshold, interval.upperBound < 1 {
-            .faster
-        } else {
-            .unchanged
-        }
+        var test: MannWhitney?
+        if let a = base.samples, let b = new.samples { test = MannWhitney(b, a) }
+        let verdict = verdict(ratio: ratio, interval: interval, p: test?.p, threshold: threshold, alpha: alpha)
         return Line(caseName: caseName, strategy: strategy, against: against, baseMedian: base.median, newMedian: new.median,
-                    ratio: ratio, interval: interval, method: method, verdict: verdict)
+                    ratio: ratio, interval: interval, method: method, test: test,
+                    baseRepetitions: base.samples?.count ?? base.fields["iterations"].flatMap { Int($0) },
+                    newRepetitions: new.samples?.count ?? new.fields["iterations"].flatMap { Int($0) }, verdict: verdict)
+    }
+
+    /// Slower or faster only when the ratio is beyond the threshold, the rank test's p is below
+    /// alpha (when there is a test: `p` nil means none could run) and the interval excludes 1.
+    static func verdict(ratio: Double, interval: ClosedRange<Double>, p: Double?, threshold: Double, alpha: Double) -> Verdict {
+        let significant = p.map { $0 < alpha } ?? true
+        if ratio > 1 + threshold, significant, interval.lowerBound > 1 { return .slower }
+        if ratio < 1 - threshold, significant, interval.upperBound < 1 { return .faster }
+        return .unchanged
+    }
+
+    /// One warning when a row has fewer than `fewRepetitions` repetitions on a side, naming up to
+    /// three such rows, and saying so when so few repetitions cannot reach p < alpha at all.
+    func powerWarnings(alpha: Double) -> [String] {
+        let few = lines.compactMap { line -> (line: Line, m: Int, n: Int)? in
+            guard let m = line.baseRepetitions, let n = line.newRepetitions, Swift.min(m, n) < Self.fewRepetitions else { return nil }
+            return (line, m, n)
+        }
+        guard !few.isEmpty else { return [] }
+        let named = few.prefix(3).map { "\($0.line.strategy) \($0.line.caseName) (\($0.m) vs \($0.n))" }
+        var text = "\(few.count) of \(lines.count) rows have fewer than \(Self.fewRepetitions) repetitions on a side: "
+            + named.joined(separator: ", ") + (few.count > 3 ? ", …" : "")
+            + "; the rank test has little power below \(Self.fewRepetitions) repetitions; rerun with more"
+        let hopeless = few.filter { MannWhitney.smallestP($0.m, $0.n) >= alpha }
+        if let worst = hopeless.first {
+            text += " (\(hopeless.count) of them cannot reach p < \(String(format: "%g", alpha)) at all: with \(worst.m) vs \(worst.n) "
+                + "repetitions the smallest possible p is \(String(format: "%.3g", MannWhitney.smallestP(worst.m, worst.n))))"
+        }
+        return [text]
     }
 
     /// The 2.5 % and 97.5 % percentiles of median(new*) / median(base*) over resamples drawn with
@@ -147,13 +197,18 @@ public struct Comparison {
 
     public enum Format: String, CaseIterable, Sendable { case text, markdown }
 
+    /// Three significant digits: "0.1", "0.0427", "0.000155", "1.08e-05".
+    static func formatP(_ p: Double) -> String { String(format: "%.3g", p) }
+
     /// The comparison as a table; `baseTitle` and `newTitle` head the two median columns.
-    public func render(_ format: Format, baseTitle: String, newTitle: String, threshold: Double) -> String {
-        let header = ["workload", "strategy", baseTitle, newTitle, "ratio", "95% interval", "verdict"]
+    public func render(_ format: Format, baseTitle: String, newTitle: String, threshold: Double, alpha: Double = 0.05) -> String {
+        let header = ["workload", "strategy", baseTitle, newTitle, "ratio", "95% interval", "U", "p", "verdict"]
         let rows = lines.map { line in
             [line.caseName, line.strategy, ConsoleTable.duration(line.baseMedian), ConsoleTable.duration(line.newMedian),
              String(format: "%.3f×", line.ratio),
              String(format: "%.3f–%.3f", line.interval.lowerBound, line.interval.upperBound) + (line.method == .intervals ? "*" : ""),
+             line.test.map { String(format: "%g", $0.u) } ?? "–",
+             line.test.map { Self.formatP($0.p) } ?? "–†",
              line.verdict.rawValue]
         }
         var text: String
@@ -165,7 +220,7 @@ public struct Comparison {
             let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
             let render = { (fields: [String]) in
                 fields.enumerated().map { column, field in
-                    column < 2 || column == 6 ? field.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                    column < 2 || column == header.count - 1 ? field.padding(toLength: widths[column], withPad: " ", startingAt: 0)
                         : String(repeating: " ", count: widths[column] - field.count) + field
                 }.joined(separator: "  ")
             }
@@ -174,9 +229,17 @@ public struct Comparison {
         }
         let counts = Dictionary(grouping: lines, by: \.verdict).mapValues(\.count)
         text += "\n\(counts[.slower] ?? 0) slower, \(counts[.faster] ?? 0) faster, \(counts[.unchanged] ?? 0) unchanged "
-            + "(threshold \(String(format: "%g", threshold * 100)) %; a change counts only when its 95 % interval excludes 1)\n"
+            + "(threshold \(String(format: "%g", threshold * 100)) %, alpha \(String(format: "%g", alpha)): a change counts only when "
+            + "the ratio is beyond the threshold, p < alpha and the 95 % interval excludes 1)\n"
+        if lines.contains(where: { $0.test != nil }) {
+            text += "U: pairs of repetitions (\(newTitle), \(baseTitle)) in which \(newTitle) took longer, ties ½, of \(newTitle) × \(baseTitle) repetitions; "
+                + "p: two-sided Mann–Whitney U test (exact up to \(MannWhitney.exactLimit) repetitions a side without ties)\n"
+        }
         if lines.contains(where: { $0.method == .intervals }) {
             text += "* interval from the medians' own intervals: no samples file beside the CSV, or one that does not match it (see the warnings)\n"
+        }
+        if lines.contains(where: { $0.test == nil }) {
+            text += "† no rank test: without the repetitions of both sides it cannot run; the ratio and the interval alone decide\n"
         }
         for key in onlyInBase { text += "only in \(baseTitle): \(key)\n" }
         for key in onlyInNew { text += "only in \(newTitle): \(key)\n" }

@@ -8,7 +8,10 @@ struct Compare: ParsableCommand {
         abstract: "Compares two runs, or the strategies within one run.",
         discussion: """
             bench compare BASE.csv NEW.csv matches rows by strategy and workload and labels each \
-            faster, slower or unchanged. Exit status: 0 no change, 2 at least one regression, \
+            faster, slower or unchanged: slower or faster only when the ratio of medians is beyond \
+            --threshold, the Mann-Whitney U test of the repetitions gives p < --alpha, and the ratio's \
+            95% interval excludes 1 (without samples files the test cannot run, and the ratio and \
+            interval alone decide). Exit status: 0 no change, 2 at least one regression, \
             4 improvements only, 1 an error. bench compare --strategies RUN.csv shows every strategy \
             against single-table (exit status 0).
             """
@@ -20,8 +23,11 @@ struct Compare: ParsableCommand {
     @Flag(help: "Compare every strategy of one run with \(Strategies.baseline.name).")
     var strategies = false
 
-    @Option(help: "Smallest change that counts, in percent (e.g. 5%).")
+    @Option(help: "Smallest change that counts, in percent (e.g. 5%): the practical effect on the ratio of medians.")
     var threshold: Percentage = Percentage(value: 0.05)
+
+    @Option(help: "Significance level of the Mann-Whitney U test: a change counts only when p < alpha (between 0 and 1, e.g. 0.01).")
+    var alpha: Double = 0.05
 
     @Option(help: "Output format: text or markdown (a table to paste into a pull request).")
     var format: Comparison.Format = .text
@@ -30,6 +36,7 @@ struct Compare: ParsableCommand {
     var force = false
 
     func validate() throws {
+        guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha must be between 0 and 1 (e.g. 0.05); got \(alpha)") }
         if strategies {
             guard files.count == 1 else { throw ValidationError("--strategies takes one results CSV; got \(files.count)") }
             if force { throw ValidationError("--force applies to comparing two runs, not to --strategies") }
@@ -48,19 +55,19 @@ struct Compare: ParsableCommand {
             let first = try ResultsFile(url: URL(fileURLWithPath: files[0]))
             warnings += first.warnings
             if strategies {
-                comparison = try Comparison.strategies(in: first, baseline: Strategies.baseline.name, threshold: threshold.value)
+                comparison = try Comparison.strategies(in: first, baseline: Strategies.baseline.name, threshold: threshold.value, alpha: alpha)
                 titles = (Strategies.baseline.name, "strategy")
             } else {
                 let second = try ResultsFile(url: URL(fileURLWithPath: files[1]))
                 warnings += second.warnings
-                comparison = try Comparison.runs(base: first, new: second, threshold: threshold.value, force: force)
+                comparison = try Comparison.runs(base: first, new: second, threshold: threshold.value, alpha: alpha, force: force)
                 titles = ("base", "new")
             }
         } catch {
             throw reportFailure(error)
         }
         for warning in warnings + comparison.warnings { printError("warning: \(warning)") }
-        print(comparison.render(format, baseTitle: titles.0, newTitle: titles.1, threshold: threshold.value), terminator: "")
+        print(comparison.render(format, baseTitle: titles.0, newTitle: titles.1, threshold: threshold.value, alpha: alpha), terminator: "")
         if !strategies, comparison.exitCode != 0 { throw ExitCode(comparison.exitCode) }
     }
 }

@@ -43,6 +43,7 @@ final class CompareTests: XCTestCase {
         let comparison = try Comparison.runs(base: a, new: a, threshold: 0.05, force: false)
         XCTAssertEqual(comparison.lines.count, 6)
         XCTAssertTrue(comparison.lines.allSatisfy { $0.verdict == .unchanged && $0.method == .bootstrap })
+        XCTAssertTrue(comparison.lines.allSatisfy { $0.test?.u == 450 && $0.test?.p == 1 }, "the same samples: U = 30 × 30 / 2, p = 1")
         XCTAssertEqual(comparison.exitCode, 0)
         XCTAssertTrue(comparison.warnings.isEmpty)
     }
@@ -82,6 +83,8 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(flagged.map(\.strategy), ["enum-entity", "enum-entity"])
         XCTAssertEqual(flagged[0].ratio, 2, accuracy: 0.05)
         XCTAssertGreaterThan(flagged[0].interval.lowerBound, 1.8)
+        XCTAssertEqual(flagged[0].test?.u, 900, "every new repetition took longer than every base one")
+        XCTAssertLessThan(try XCTUnwrap(flagged[0].test).p, 1e-9)
         XCTAssertEqual(comparison.exitCode, 2)
         // The other way round it is an improvement, and only that.
         let reverse = try Comparison.runs(base: slower, new: base, threshold: 0.05, force: false)
@@ -90,7 +93,7 @@ final class CompareTests: XCTestCase {
         let noSamples = try ResultsFile(url: writeRun("bare.csv", factor: 2, slowed: "enum-entity", samples: false))
         let fallback = try Comparison.runs(base: base, new: noSamples, threshold: 0.05, force: false)
         XCTAssertEqual(fallback.exitCode, 2)
-        XCTAssertTrue(fallback.lines.allSatisfy { $0.method == .intervals })
+        XCTAssertTrue(fallback.lines.allSatisfy { $0.method == .intervals && $0.test == nil })
         XCTAssertTrue(fallback.render(.markdown, baseTitle: "base", newTitle: "new", threshold: 0.05).contains("| fetch-page | enum-entity |"))
     }
 
@@ -116,6 +119,100 @@ final class CompareTests: XCTestCase {
         let base = (0 ..< 50).map { Double(100 + $0 % 7) }
         let new = (0 ..< 50).map { Double(120 + $0 % 5) }
         XCTAssertEqual(Comparison.bootstrapRatioInterval(base: base, new: new), Comparison.bootstrapRatioInterval(base: base, new: new))
+    }
+
+    // MARK: The rank test beside the bootstrap
+
+    /// A row built in code: the median and its interval from `samples`, which it keeps unless `keep` is false.
+    func row(_ samples: [Double], strategy: String = "enum-entity", keep: Bool = true) -> ResultsFile.Row {
+        let statistics = Statistics(samples.map { UInt64($0) })
+        return ResultsFile.Row(line: 2, fields: ["strategy": strategy, "workload": "count-all", "variant": "", "iterations": String(samples.count)],
+                               median: statistics.median, interval: statistics.medianInterval, samples: keep ? samples : nil)
+    }
+
+    func line(_ base: [Double], _ new: [Double], threshold: Double = 0.05, alpha: Double = 0.05, samples: Bool = true) -> Comparison.Line {
+        Comparison.line("count-all", "enum-entity", against: "BASE", base: row(base, keep: samples), new: row(new, keep: samples),
+                        threshold: threshold, alpha: alpha)
+    }
+
+    /// The threshold (practical effect) and alpha (significance) are separate; each alone is not enough.
+    func testAChangeMustBeBeyondTheThresholdAndSignificantAndOutsideTheInterval() throws {
+        // Every rule on its own: ratio, p, interval.
+        let wide = 0.5 ... 2.0, above = 1.08 ... 1.12, below = 0.88 ... 0.92
+        XCTAssertEqual(Comparison.verdict(ratio: 1.1, interval: above, p: 0.001, threshold: 0.05, alpha: 0.05), .slower)
+        XCTAssertEqual(Comparison.verdict(ratio: 0.9, interval: below, p: 0.001, threshold: 0.05, alpha: 0.05), .faster)
+        XCTAssertEqual(Comparison.verdict(ratio: 1.03, interval: 1.02 ... 1.04, p: 0.001, threshold: 0.05, alpha: 0.05), .unchanged, "below the threshold")
+        XCTAssertEqual(Comparison.verdict(ratio: 1.1, interval: above, p: 0.05, threshold: 0.05, alpha: 0.05), .unchanged, "p = alpha is not below it")
+        XCTAssertEqual(Comparison.verdict(ratio: 0.9, interval: below, p: 0.2, threshold: 0.05, alpha: 0.05), .unchanged, "not significant")
+        XCTAssertEqual(Comparison.verdict(ratio: 1.1, interval: wide, p: 0.001, threshold: 0.05, alpha: 0.05), .unchanged, "the interval holds 1")
+        XCTAssertEqual(Comparison.verdict(ratio: 1.1, interval: above, p: nil, threshold: 0.05, alpha: 0.05), .slower, "no test: the interval rule")
+        XCTAssertEqual(Comparison.verdict(ratio: 1.1, interval: wide, p: nil, threshold: 0.05, alpha: 0.05), .unchanged)
+
+        // Significant but below the threshold: 3 % slower in every one of 30 repetitions.
+        let base = (0 ..< 30).map { 1_000 + Double($0) }
+        let small = line(base, base.map { $0 * 1.03 })
+        XCTAssertEqual(small.ratio, 1.03, accuracy: 1e-3)
+        XCTAssertLessThan(try XCTUnwrap(small.test).p, 1e-10)
+        XCTAssertGreaterThan(small.interval.lowerBound, 1)
+        XCTAssertEqual(small.verdict, .unchanged)
+        // The same change with a 2 % threshold: beyond it and significant, so slower; and the reverse faster.
+        XCTAssertEqual(line(base, base.map { $0 * 1.03 }, threshold: 0.02).verdict, .slower)
+        XCTAssertEqual(line(base.map { $0 * 1.03 }, base, threshold: 0.02).verdict, .faster)
+
+        // Beyond the threshold, outside the bootstrap interval, but not significant: 3 repetitions a
+        // side, all 10 % slower, give p = 0.1 (2 of 20 orders), so unchanged (the interval rule alone said slower).
+        let few = line([100, 101, 102], [110, 111, 112])
+        XCTAssertEqual(few.ratio, 111.0 / 101, accuracy: 1e-9)
+        XCTAssertEqual(few.method, .bootstrap)
+        XCTAssertGreaterThan(few.interval.lowerBound, 1.05)
+        XCTAssertEqual(few.test?.u, 9)
+        XCTAssertEqual(try XCTUnwrap(few.test).p, 0.1, accuracy: 1e-12)
+        XCTAssertEqual(few.verdict, .unchanged)
+        XCTAssertEqual(line([100, 101, 102], [110, 111, 112], alpha: 0.2).verdict, .slower, "a looser alpha lets it count")
+        XCTAssertEqual(line([110, 111, 112], [100, 101, 102], alpha: 0.2).verdict, .faster)
+
+        // Both: 10 % slower in 10 repetitions a side, none overlapping: p = 2 / C(20, 10).
+        let both = line(base.prefix(10).map { $0 }, base.prefix(10).map { $0 * 1.1 })
+        XCTAssertEqual(try XCTUnwrap(both.test).p, 2.0 / 184_756, accuracy: 1e-15)
+        XCTAssertEqual(both.verdict, .slower)
+
+        // Without samples there is no test: the interval rule decides, and the row says so.
+        let bare = line([100, 100, 100, 100, 100, 100], [120, 120, 120, 120, 120, 120], samples: false)
+        XCTAssertNil(bare.test)
+        XCTAssertEqual(bare.method, .intervals)
+        XCTAssertEqual(bare.verdict, .slower)
+        let text = Comparison(lines: [bare, both]).render(.text, baseTitle: "base", newTitle: "new", threshold: 0.05, alpha: 0.05)
+        XCTAssertTrue(text.contains("–†  slower"), text)
+        XCTAssertTrue(text.contains("† no rank test: without the repetitions of both sides it cannot run; the ratio and the interval alone decide"), text)
+        XCTAssertTrue(text.contains("  100  1.08e-05  slower"), text) // U = 10 × 10: every new repetition took longer
+        XCTAssertTrue(text.contains("alpha 0.05: a change counts only when the ratio is beyond the threshold, p < alpha and the 95 % interval excludes 1"), text)
+        let markdown = Comparison(lines: [bare, both]).render(.markdown, baseTitle: "base", newTitle: "new", threshold: 0.05, alpha: 0.01)
+        XCTAssertTrue(markdown.hasPrefix("| workload | strategy | base | new | ratio | 95% interval | U | p | verdict |\n"), markdown)
+        XCTAssertTrue(markdown.contains("| – | –† | slower |"), markdown)
+        XCTAssertTrue(markdown.contains("| 100 | 1.08e-05 | slower |"), markdown)
+    }
+
+    /// Fewer than 9 repetitions on a side: one warning line naming the rows, and when they cannot
+    /// reach p < alpha at all, it says that too.
+    func testFewRepetitionsAreWarned() throws {
+        let nine = (0 ..< 9).map { 1_000 + Double($0) }
+        XCTAssertEqual(Comparison(lines: [line(nine, nine.map { $0 * 2 })]).powerWarnings(alpha: 0.05), [])
+        let eight = Comparison(lines: [line(nine, nine.map { $0 * 2 }), line(Array(nine.prefix(8)), nine)])
+        XCTAssertEqual(eight.powerWarnings(alpha: 0.05), [
+            "1 of 2 rows have fewer than 9 repetitions on a side: enum-entity count-all (8 vs 9); "
+                + "the rank test has little power below 9 repetitions; rerun with more",
+        ])
+        let three = Comparison(lines: [line([1, 2, 3], [4, 5, 6])]).powerWarnings(alpha: 0.05)
+        XCTAssertEqual(three, [
+            "1 of 1 rows have fewer than 9 repetitions on a side: enum-entity count-all (3 vs 3); the rank test has little power "
+                + "below 9 repetitions; rerun with more (1 of them cannot reach p < 0.05 at all: with 3 vs 3 repetitions the smallest possible p is 0.1)",
+        ])
+        XCTAssertEqual(MannWhitney.smallestP(4, 4), 2.0 / 70, accuracy: 1e-15)
+        XCTAssertEqual(MannWhitney.smallestP(1, 1), 1)
+        // Through a run: the files written by writeRun hold 30 repetitions, so no warning.
+        let a = try ResultsFile(url: writeRun("a.csv"))
+        XCTAssertTrue(try Comparison.runs(base: a, new: a, threshold: 0.05, force: false).warnings.isEmpty)
+        XCTAssertTrue(try Comparison.strategies(in: a, baseline: "single-table", threshold: 0.05).warnings.isEmpty)
     }
 
     // MARK: Files that must be rejected, each with a line that says why

@@ -410,9 +410,25 @@ final class CommandLineTests: XCTestCase {
         let slower = try bench(["compare", base.path, doctored.path, "--threshold", "5%"])
         XCTAssertEqual(slower.status, 2, slower.stdout + slower.stderr)
         XCTAssertTrue(slower.stdout.contains("2 slower"), slower.stdout)
+        XCTAssertTrue(slower.stdout.contains("alpha 0.05: a change counts only when the ratio is beyond the threshold, p < alpha"), slower.stdout)
+        // 8 repetitions a side: one warning line about the rank test's power (but 8 vs 8 can reach p < 0.05).
+        let power = slower.stderr.split(separator: "\n").filter { $0.contains("the rank test has little power below 9 repetitions; rerun with more") }
+        XCTAssertEqual(power.count, 1, slower.stderr)
+        XCTAssertTrue(power.first?.hasPrefix("warning: 10 of 10 rows have fewer than 9 repetitions on a side: ") == true, slower.stderr)
+        XCTAssertFalse(slower.stderr.contains("cannot reach"), slower.stderr)
         let faster = try bench(["compare", doctored.path, base.path, "--format", "markdown"])
         XCTAssertEqual(faster.status, 4, faster.stdout)
-        XCTAssertTrue(faster.stdout.hasPrefix("| workload | strategy | base | new |"), faster.stdout)
+        XCTAssertTrue(faster.stdout.hasPrefix("| workload | strategy | base | new | ratio | 95% interval | U | p | verdict |"), faster.stdout)
+        // Ten times as long in every repetition, 8 a side: p is 2 / C(16, 8) = 0.000155 (the normal
+        // approximation's 0.00094 if two repetitions tied), not below an alpha of 0.0001, so no change.
+        let strict = try bench(["compare", base.path, doctored.path, "--alpha", "0.0001"])
+        XCTAssertEqual(strict.status, 0, strict.stdout + strict.stderr)
+        XCTAssertTrue(strict.stdout.contains("0 slower, 0 faster, 10 unchanged (threshold 5 %, alpha 0.0001"), strict.stdout)
+        // Without the samples files there is no test: the interval rule alone decides, as before.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("new.samples.csv"))
+        let bare = try bench(["compare", base.path, doctored.path])
+        XCTAssertEqual(bare.status, 2, bare.stdout + bare.stderr)
+        XCTAssertTrue(bare.stdout.contains("† no rank test"), bare.stdout)
 
         let headline = try bench(["compare", "--strategies", base.path])
         XCTAssertEqual(headline.status, 0)
@@ -426,6 +442,8 @@ final class CommandLineTests: XCTestCase {
             (["compare", base.path], "give two results CSVs"),
             (["compare", base.path, folder.appendingPathComponent("none.csv").path], "none.csv does not exist"),
             (["compare", base.path, base.path, "--threshold", "much"], "The value 'much' is invalid for '--threshold"),
+            (["compare", base.path, base.path, "--alpha", "0"], "--alpha must be between 0 and 1 (e.g. 0.05); got 0.0"),
+            (["compare", base.path, base.path, "--alpha", "5%"], "The value '5%' is invalid for '--alpha"),
         ] {
             let outcome = try bench(arguments)
             XCTAssertNotEqual(outcome.status, 0, "\(arguments)")
@@ -481,7 +499,7 @@ final class CommandLineTests: XCTestCase {
         let warnings = outcome.stderr.split(separator: "\n").filter { $0.contains("does not belong") }
         XCTAssertEqual(warnings.count, 1, outcome.stderr)
         XCTAssertTrue(warnings.first?.hasPrefix("warning: the samples file \(SamplesCSV.url(besides: foreign).path) does not belong to \(foreign.path): ") == true, outcome.stderr)
-        XCTAssertTrue(outcome.stdout.contains("*  unchanged"), "the CSV-only interval is used and marked: \(outcome.stdout)")
+        XCTAssertTrue(outcome.stdout.contains("*  –  –†  unchanged"), "the CSV-only interval is used and marked, and there is no rank test: \(outcome.stdout)")
     }
 
     /// TMPDIR naming a file, a missing folder or a read-only place (/proc) stops every command
