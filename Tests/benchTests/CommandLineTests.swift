@@ -155,9 +155,15 @@ final class CommandLineTests: XCTestCase {
         let outcome = try bench(["run", "--scale", "60", "--repetitions", "1", "--quiet"], in: folder)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         let results = folder.appendingPathComponent("results")
-        let files = try FileManager.default.contentsOfDirectory(atPath: results.path).sorted()
-        XCTAssertEqual(files.count, 2, "the results and their samples: \(files)")
-        XCTAssertTrue(files[1].hasSuffix(".samples.csv") && files[1].hasPrefix(files[0].replacingOccurrences(of: ".csv", with: "")), "\(files)")
+        let all = try FileManager.default.contentsOfDirectory(atPath: results.path).sorted()
+        XCTAssertEqual(all.count, 4, "the results, their samples, the JSON and the summary: \(all)")
+        let files = all.filter { $0.hasSuffix(".csv") }
+        let stem = files[0].replacingOccurrences(of: ".csv", with: "")
+        XCTAssertEqual(all, [files[0], stem + ".json", stem + ".md", stem + ".samples.csv"], "\(all)")
+        let json = try ResultsJSON.read(url: results.appendingPathComponent(stem + ".json"))
+        XCTAssertEqual(json.results.count, 5 * 18, "the JSON holds the CSV's rows")
+        XCTAssertTrue(json.results.allSatisfy { $0.samplesNs.count == 1 })
+        XCTAssertTrue(try String(contentsOf: results.appendingPathComponent(stem + ".md"), encoding: .utf8).contains("| fetch-page |"))
         let csv = try String(contentsOf: results.appendingPathComponent(files[0]), encoding: .utf8)
         let samples = try String(contentsOf: results.appendingPathComponent(files[1]), encoding: .utf8)
         // Every workload applies to the publication model but fetch-branch and count-branch (depth 1);
