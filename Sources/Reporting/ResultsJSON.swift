@@ -8,7 +8,7 @@ import Workloads
 ///     { "schema": "inheritance-bench.results", "version": 1, "csv": "X.csv",
 ///       "context": { "run_id": …, "git_dirty": true | false | null, … },
 ///       "plan": { "seed": 42, "batch": 1000, "repetitions": null, "time_budget_s": 2, … },
-///       "results": [ { "strategy": "single-table", …, "median_ns": 1234.5, …, "samples_ns": [1200, 1300] } ] }
+///       "results": [ { "strategy": …, "workload": …, "median_ns": 1234.5, …, "samples_ns": [1200, 1300] } ] }
 ///
 /// `version` changes whenever a field is removed or redefined; a reader refuses other versions.
 public struct ResultsJSON: Codable, Equatable, Sendable {
