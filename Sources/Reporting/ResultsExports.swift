@@ -31,9 +31,21 @@ public final class ResultsExports {
                 if !force {
                     throw ResultsWriter.Error(description: "\(file.path) already exists; choose another --output or pass --force to replace it")
                 }
+                // X.json may well be a model description: --force replaces only what a run wrote.
+                guard Self.wasWrittenByARun(file) else {
+                    throw ResultsWriter.Error(description: "\(file.path) exists and was not written by a bench run (a model file?), and the run writes a file of that name beside \(csv.lastPathComponent); choose another --output (--force does not replace it)")
+                }
             }
             try AtomicFile.checkTemporaryName(for: file)
         }
+    }
+
+    /// Whether `file` starts as the JSON or the summary a run writes.
+    static func wasWrittenByARun(_ file: URL) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: file.path) else { return false }
+        defer { try? handle.close() }
+        let start = String(decoding: handle.readData(ofLength: 64), as: UTF8.self)
+        return start.hasPrefix("{\n  \"schema\": \"\(ResultsJSON.schemaName)\"") || start.hasPrefix(SummaryMarkdown.headingPrefix)
     }
 
     /// Publishes the JSON and the summary with `result` added, then runs `writeCSV` (which writes

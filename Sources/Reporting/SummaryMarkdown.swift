@@ -11,9 +11,12 @@ public enum SummaryMarkdown {
         results.deletingPathExtension().appendingPathExtension("md")
     }
 
+    /// How every summary starts.
+    static let headingPrefix = "### inheritance-bench: "
+
     public static func render(_ file: ResultsFile, baseline: String = Strategies.baseline.name) -> String {
         let grid = CaseGrid(file.rows, baseline: baseline)
-        var text = "### inheritance-bench: \(RunDescription.model(file))\n\n"
+        var text = "\(headingPrefix)\(RunDescription.model(file))\n\n"
         text += "\(RunDescription.context(file)).\n"
         if RunDescription.isDebug(file) {
             text += "\n> **Debug build**: these timings are not meaningful; do not compare or publish them.\n"

@@ -123,6 +123,11 @@ final class ResultsJSONTests: XCTestCase {
             XCTAssertEqual("\($0)", "\(folder.path)/run.json already exists; choose another --output or pass --force to replace it")
         }
         XCTAssertNoThrow(try ResultsExports(besides: url, plan: plan, context: context(memory: 1 << 33), force: true))
+        // --force replaces what a run wrote, never another file of the same name (a model description).
+        try AtomicFile.write(#"{"name": "mine", "entities": []}"#, to: folder.appendingPathComponent("model.json"))
+        XCTAssertThrowsError(try ResultsExports(besides: folder.appendingPathComponent("model.csv"), plan: plan, context: context(memory: 1 << 33), force: true)) {
+            XCTAssertTrue("\($0)".contains("model.json exists and was not written by a bench run"), "\($0)")
+        }
 
         // A first row that cannot be written leaves no export behind.
         let other = folder.appendingPathComponent("other.csv")

@@ -188,9 +188,16 @@ final class CommandLineTests: XCTestCase {
 
         let file = folder.appendingPathComponent("h.json")
         try Data(#"{"name":"mine","entities":[{"name":"Thing","abstract":true,"attributes":[{"name":"uid","type":"uuid"}],"uniquenessConstraints":[["uid"]]},{"name":"Big","parent":"Thing","attributes":[{"name":"n","type":"integer64"}],"rows":30},{"name":"Small","parent":"Thing","rows":10}]}"#.utf8).write(to: file)
-        let own = try bench(["run", "--model", file.path, "--workloads", "count-by-type,fetch-leaf", "--repetitions", "1", "--quiet", "--output", "h.csv"], in: folder)
+        // h.csv's JSON would be h.json, the model file: refused, even with --force.
+        for force in [[], ["--force"]] {
+            let clash = try bench(["run", "--model", file.path, "--workloads", "count-by-type", "--repetitions", "1", "--quiet", "--output", "h.csv"] + force, in: folder)
+            XCTAssertEqual(clash.status, 1, clash.stderr)
+            XCTAssertTrue(firstErrorLine(clash).contains("h.json"), clash.stderr)
+        }
+        XCTAssertTrue(try String(contentsOf: file, encoding: .utf8).hasPrefix(#"{"name":"mine""#), "the model file is kept")
+        let own = try bench(["run", "--model", file.path, "--workloads", "count-by-type,fetch-leaf", "--repetitions", "1", "--quiet", "--output", "own.csv"], in: folder)
         XCTAssertEqual(own.status, 0, own.stderr)
-        let ownRows = try ResultsFile(url: folder.appendingPathComponent("h.csv")).rows
+        let ownRows = try ResultsFile(url: folder.appendingPathComponent("own.csv")).rows
         XCTAssertEqual(ownRows.map { $0.fields["rows"]! }, Array(repeating: "2", count: 5) + Array(repeating: "30", count: 5))
 
         let sweep = try bench(["sweep", "--parameter", "sub-entities", "--values", "2,3", "--scale", "90", "--repetitions", "1",
