@@ -138,9 +138,11 @@ struct Execution {
         warnIfStoresAreCapped()
         let context = RunContext.current(date: started, temporaryParent: plan.temporaryParent)
         let writer: ResultsWriter
+        let exports: ResultsExports
         do {
             try TemporaryFolder.check()
             writer = try ResultsWriter(url: try output.url(stamp: RunContext.fileStamp(started)), runID: context.runID, force: output.force)
+            exports = try ResultsExports(besides: writer.url, plan: plan, context: context, force: output.force)
         } catch {
             throw reportFailure(error)
         }
@@ -159,7 +161,7 @@ struct Execution {
                 // runner removes its temporary stores).
                 exclusive.lock()
                 defer { exclusive.unlock() }
-                try writer.append([result], plan: plan, context: context)
+                try exports.append(result) { try writer.append([result], plan: plan, context: context) }
             }
         }
         let resultsPath = writer.url.path, claimPath = writer.claimPath
@@ -196,6 +198,7 @@ struct Execution {
         // The path as the user would type it: relative for the default results folder.
         let shownPath = output.output ?? "results/" + writer.url.lastPathComponent
         print("\nresults: \(shownPath)  (\(results.count) rows, samples in \(writer.samplesURL.lastPathComponent), \(elapsed(since: started)))")
+        print("also: \(exports.jsonURL.lastPathComponent) (every statistic and repetition), \(exports.markdownURL.lastPathComponent) (a summary for a pull request)")
         warnIfDebugBuild()
     }
 }

@@ -155,9 +155,15 @@ final class CommandLineTests: XCTestCase {
         let outcome = try bench(["run", "--scale", "60", "--repetitions", "1", "--quiet"], in: folder)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         let results = folder.appendingPathComponent("results")
-        let files = try FileManager.default.contentsOfDirectory(atPath: results.path).sorted()
-        XCTAssertEqual(files.count, 2, "the results and their samples: \(files)")
-        XCTAssertTrue(files[1].hasSuffix(".samples.csv") && files[1].hasPrefix(files[0].replacingOccurrences(of: ".csv", with: "")), "\(files)")
+        let all = try FileManager.default.contentsOfDirectory(atPath: results.path).sorted()
+        XCTAssertEqual(all.count, 4, "the results, their samples, the JSON and the summary: \(all)")
+        let files = all.filter { $0.hasSuffix(".csv") }
+        let stem = files[0].replacingOccurrences(of: ".csv", with: "")
+        XCTAssertEqual(all, [files[0], stem + ".json", stem + ".md", stem + ".samples.csv"], "\(all)")
+        let json = try ResultsJSON.read(url: results.appendingPathComponent(stem + ".json"))
+        XCTAssertEqual(json.results.count, 5 * 18, "the JSON holds the CSV's rows")
+        XCTAssertTrue(json.results.allSatisfy { $0.samplesNs.count == 1 })
+        XCTAssertTrue(try String(contentsOf: results.appendingPathComponent(stem + ".md"), encoding: .utf8).contains("| fetch-page |"))
         let csv = try String(contentsOf: results.appendingPathComponent(files[0]), encoding: .utf8)
         let samples = try String(contentsOf: results.appendingPathComponent(files[1]), encoding: .utf8)
         // Every workload applies to the publication model but fetch-branch and count-branch (depth 1);
@@ -182,9 +188,16 @@ final class CommandLineTests: XCTestCase {
 
         let file = folder.appendingPathComponent("h.json")
         try Data(#"{"name":"mine","entities":[{"name":"Thing","abstract":true,"attributes":[{"name":"uid","type":"uuid"}],"uniquenessConstraints":[["uid"]]},{"name":"Big","parent":"Thing","attributes":[{"name":"n","type":"integer64"}],"rows":30},{"name":"Small","parent":"Thing","rows":10}]}"#.utf8).write(to: file)
-        let own = try bench(["run", "--model", file.path, "--workloads", "count-by-type,fetch-leaf", "--repetitions", "1", "--quiet", "--output", "h.csv"], in: folder)
+        // h.csv's JSON would be h.json, the model file: refused, even with --force.
+        for force in [[], ["--force"]] {
+            let clash = try bench(["run", "--model", file.path, "--workloads", "count-by-type", "--repetitions", "1", "--quiet", "--output", "h.csv"] + force, in: folder)
+            XCTAssertEqual(clash.status, 1, clash.stderr)
+            XCTAssertTrue(firstErrorLine(clash).contains("h.json"), clash.stderr)
+        }
+        XCTAssertTrue(try String(contentsOf: file, encoding: .utf8).hasPrefix(#"{"name":"mine""#), "the model file is kept")
+        let own = try bench(["run", "--model", file.path, "--workloads", "count-by-type,fetch-leaf", "--repetitions", "1", "--quiet", "--output", "own.csv"], in: folder)
         XCTAssertEqual(own.status, 0, own.stderr)
-        let ownRows = try ResultsFile(url: folder.appendingPathComponent("h.csv")).rows
+        let ownRows = try ResultsFile(url: folder.appendingPathComponent("own.csv")).rows
         XCTAssertEqual(ownRows.map { $0.fields["rows"]! }, Array(repeating: "2", count: 5) + Array(repeating: "30", count: 5))
 
         let sweep = try bench(["sweep", "--parameter", "sub-entities", "--values", "2,3", "--scale", "90", "--repetitions", "1",

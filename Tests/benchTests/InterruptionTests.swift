@@ -113,7 +113,11 @@ final class InterruptionTests: XCTestCase {
         // TMPDIR), and no temporary file (`.r.csv.<pid>.tmp`, `.r.samples.csv.<pid>.tmp`) beside the output.
         XCTAssertEqual(runFolders(), [], "the run's temporary stores are left in \(temporary.path)")
         XCTAssertEqual(try manager.contentsOfDirectory(atPath: temporary.path), [], "files left in the child's TMPDIR")
-        XCTAssertEqual(try manager.contentsOfDirectory(atPath: outputFolder.path).sorted(), [output, samples].map(\.lastPathComponent).sorted(),
+        // The JSON export holds exactly the CSV's rows (both are written after every case, under the same lock).
+        let exported = try ResultsJSON.read(url: ResultsJSON.url(besides: output))
+        XCTAssertEqual(exported.results.count, records.count - 1, "the JSON and the CSV hold the same rows")
+        XCTAssertEqual(try manager.contentsOfDirectory(atPath: outputFolder.path).sorted(),
+                       [output, samples, ResultsJSON.url(besides: output), SummaryMarkdown.url(besides: output)].map(\.lastPathComponent).sorted(),
                        "a temporary .r.csv.*.tmp file or the .r.csv.lock claim is left beside the output")
     }
 

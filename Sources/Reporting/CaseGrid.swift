@@ -1,0 +1,98 @@
+import Foundation
+
+/// The rows of one results file as a grid: workload cases down, strategies across, each cell a
+/// median with its interval and its ratio to the baseline strategy of the same case. The
+/// Markdown summary and the HTML report share it, so both say the same thing.
+public struct CaseGrid {
+    public let baseline: String
+    /// Strategies in the file's order, the baseline first when it is there.
+    public let strategies: [String]
+    /// Case names (`ResultsFile.Row.caseName`) in the file's order.
+    public let cases: [String]
+    private let cells: [ResultsFile.Key: ResultsFile.Row]
+
+    public init(_ rows: [ResultsFile.Row], baseline: String) {
+        self.baseline = baseline
+        var strategies: [String] = [], cases: [String] = []
+        var cells: [ResultsFile.Key: ResultsFile.Row] = [:]
+        for row in rows {
+            if !strategies.contains(row.strategy) { strategies.append(row.strategy) }
+            if !cases.contains(row.caseName) { cases.append(row.caseName) }
+            cells[row.key] = cells[row.key] ?? row
+        }
+        if let index = strategies.firstIndex(of: baseline) { strategies.insert(strategies.remove(at: index), at: 0) }
+        self.strategies = strategies
+        self.cases = cases
+        self.cells = cells
+    }
+
+    public func row(_ caseName: String, _ strategy: String) -> ResultsFile.Row? {
+        cells[ResultsFile.Key(strategy: strategy, caseName: caseName)]
+    }
+
+    /// The strategy's median over the baseline's in the same case; nil without a baseline row.
+    public func ratio(_ caseName: String, _ strategy: String) -> Double? {
+        guard let measured = row(caseName, strategy), let reference = row(caseName, baseline), reference.median > 0 else { return nil }
+        return measured.median / reference.median
+    }
+
+    /// Whether the median's interval is wider than `Statistics.noiseThreshold` of the median
+    /// (the CSV's `noisy` column, recomputed so that files without it are judged alike).
+    public static func isNoisy(_ row: ResultsFile.Row) -> Bool {
+        row.median > 0 && (row.interval.upperBound - row.interval.lowerBound) / row.median > Statistics.noiseThreshold
+    }
+
+    /// What one case shows: the fastest strategy, how far ahead of the next it is, and whether
+    /// their intervals keep them apart.
+    public struct Finding: Sendable {
+        public var caseName: String
+        public var fastest: String
+        public var fastestMedian: Double
+        public var runnerUp: String
+        /// runner-up median / fastest median (≥ 1).
+        public var lead: Double
+        /// The fastest's interval ends below the runner-up's: the lead is not noise.
+        public var clear: Bool
+        /// The fastest's median over the baseline's, when the fastest is not the baseline.
+        public var versusBaseline: Double?
+        public var slowest: String
+        /// slowest median / fastest median.
+        public var spread: Double
+        /// Strategies whose median is noisy in this case.
+        public var noisy: [String]
+    }
+
+    /// One finding per case with at least two strategies.
+    public func findings() -> [Finding] {
+        cases.compactMap { caseName in
+            let rows = strategies.compactMap { row(caseName, $0) }.sorted { ($0.median, $0.strategy) < ($1.median, $1.strategy) }
+            guard rows.count >= 2, let first = rows.first, let last = rows.last, first.median > 0 else { return nil }
+            let second = rows[1]
+            return Finding(caseName: caseName, fastest: first.strategy, fastestMedian: first.median, runnerUp: second.strategy,
+                           lead: second.median / first.median, clear: first.interval.upperBound < second.interval.lowerBound,
+                           versusBaseline: first.strategy == baseline ? nil : ratio(caseName, first.strategy),
+                           slowest: last.strategy, spread: last.median / first.median,
+                           noisy: rows.filter(Self.isNoisy).map(\.strategy))
+        }
+    }
+
+    /// How many cases each strategy is fastest in, most first.
+    public func wins() -> [(strategy: String, cases: Int)] {
+        let counts = Dictionary(grouping: findings(), by: \.fastest).mapValues(\.count)
+        return strategies.compactMap { name in counts[name].map { (name, $0) } }.sorted { $0.cases > $1.cases }
+    }
+
+    /// 2.10×
+    public static func ratioText(_ ratio: Double) -> String {
+        ratio >= 100 ? String(format: "%.0f×", ratio) : String(format: "%.2f×", ratio)
+    }
+
+    /// 1.20–1.31 ms: an interval in the unit of its upper end.
+    public static func intervalText(_ interval: ClosedRange<Double>) -> String {
+        let high = ConsoleTable.duration(interval.upperBound)
+        let unit = high.split(separator: " ").last.map(String.init) ?? ""
+        let divisor: Double = switch unit { case "s": 1e9; case "ms": 1e6; case "µs": 1e3; default: 1 }
+        let format = unit == "ns" ? "%.0f" : unit == "s" ? "%.2f" : "%.1f"
+        return String(format: format, interval.lowerBound / divisor) + "–" + high
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+import Workloads
+
+/// The results of a run as one JSON document, `X.json` beside the results CSV `X.csv`: the run
+/// context, the plan, and every result row with every statistic of the CSV and every timed
+/// repetition. Keys are the CSV's column names (snake_case); durations are nanoseconds.
+///
+///     { "schema": "inheritance-bench.results", "version": 1, "csv": "X.csv",
+///       "context": { "run_id": …, "git_dirty": true | false | null, … },
+///       "plan": { "seed": 42, "batch": 1000, "repetitions": null, "time_budget_s": 2, … },
+///       "results": [ { "strategy": …, "workload": …, "median_ns": 1234.5, …, "samples_ns": [1200, 1300] } ] }
+///
+/// `version` changes whenever a field is removed or redefined; a reader refuses other versions.
+public struct ResultsJSON: Codable, Equatable, Sendable {
+    public static let schemaName = "inheritance-bench.results"
+    public static let schemaVersion = 1
+
+    public var schema: String
+    public var version: Int
+    /// The name of the results CSV this document accompanies (in the same folder).
+    public var csv: String
+    public var context: Context
+    public var plan: Plan
+    public var results: [Result]
+
+    /// Every field of `RunContext`, under the CSV's column names.
+    public struct Context: Codable, Equatable, Sendable {
+        public var runID: String
+        public var timestamp: String
+        public var gitCommit: String
+        /// nil: not known (outside a git checkout).
+        public var gitDirty: Bool?
+        public var sqliteVersion: String
+        public var sqliteOptions: String
+        public var swiftVersion: String
+        public var build: String
+        public var host: String
+        public var os: String
+        public var kernel: String
+        public var cpuModel: String
+        public var cpuCores: Int
+        public var memoryBytes: UInt64
+        public var journalMode: String
+        public var synchronous: String
+        public var pageSize: Int
+        public var cacheSize: Int
+        public var tempDir: String
+
+        enum CodingKeys: String, CodingKey {
+            case runID = "run_id", timestamp, gitCommit = "git_commit", gitDirty = "git_dirty", sqliteVersion = "sqlite_version"
+            case sqliteOptions = "sqlite_options", swiftVersion = "swift_version", build, host, os, kernel, cpuModel = "cpu_model"
+            case cpuCores = "cpu_cores", memoryBytes = "memory_bytes", journalMode = "journal_mode", synchronous, pageSize = "page_size"
+            case cacheSize = "cache_size", tempDir = "temp_dir"
+        }
+
+        /// Encodes `git_dirty` as null when unknown (the synthesized encoder would leave the key out).
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(runID, forKey: .runID)
+            try container.encode(timestamp, forKey: .timestamp)
+            try container.encode(gitCommit, forKey: .gitCommit)
+            try container.encode(gitDirty, forKey: .gitDirty)
+            try container.encode(sqliteVersion, forKey: .sqliteVersion)
+            try container.encode(sqliteOptions, forKey: .sqliteOptions)
+            try container.encode(swiftVersion, forKey: .swiftVersion)
+            try container.encode(build, forKey: .build)
+            try container.encode(host, forKey: .host)
+            try container.encode(os, forKey: .os)
+            try container.encode(kernel, forKey: .kernel)
+            try container.encode(cpuModel, forKey: .cpuModel)
+            try container.encode(cpuCores, forKey: .cpuCores)
+            try container.encode(memoryBytes, forKey: .memoryBytes)
+            try container.encode(journalMode, forKey: .journalMode)
+            try container.encode(synchronous, forKey: .synchronous)
+            try container.encode(pageSize, forKey: .pageSize)
+            try container.encode(cacheSize, forKey: .cacheSize)
+            try container.encode(tempDir, forKey: .tempDir)
+        }
+
+        public init(_ context: RunContext) {
+            runID = context.runID; timestamp = context.timestamp; gitCommit = context.gitCommit; gitDirty = context.gitDirty
+            sqliteVersion = context.sqliteVersion; sqliteOptions = context.sqliteOptions; swiftVersion = context.swiftVersion
+            build = context.build; host = context.host; os = context.os; kernel = context.kernel; cpuModel = context.cpuModel
+            cpuCores = context.cpuCores; memoryBytes = context.memoryBytes; journalMode = context.journalMode
+            synchronous = context.synchronous; pageSize = context.pageSize; cacheSize = context.cacheSize
+            tempDir = context.temporaryFolder
+        }
+    }
+
+    /// What the run was asked to do.
+    public struct Plan: Codable, Equatable, Sendable {
+        public var seed: UInt64
+        public var batch: Int
+        /// --repetitions, or nil: each workload's own count (see `workloads`), or a time budget.
+        public var repetitions: Int?
+        /// --time-budget in seconds, or nil when repetitions were fixed.
+        public var timeBudgetS: Double?
+        public var minRepetitions: Int
+        public var maxRepetitions: Int
+        public var strategies: [String]
+        public var workloads: [PlannedWorkload]
+
+        public struct PlannedWorkload: Codable, Equatable, Sendable {
+            public var name: String
+            public var warmups: Int
+            /// The fixed timed repetitions, or nil under a time budget.
+            public var repetitions: Int?
+
+            public func encode(to encoder: Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(name, forKey: .name)
+                try container.encode(warmups, forKey: .warmups)
+                try container.encode(repetitions, forKey: .repetitions)
+            }
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case seed, batch, repetitions, timeBudgetS = "time_budget_s", minRepetitions = "min_repetitions"
+            case maxRepetitions = "max_repetitions", strategies, workloads
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(seed, forKey: .seed)
+            try container.encode(batch, forKey: .batch)
+            try container.encode(repetitions, forKey: .repetitions)
+            try container.encode(timeBudgetS, forKey: .timeBudgetS)
+            try container.encode(minRepetitions, forKey: .minRepetitions)
+            try container.encode(maxRepetitions, forKey: .maxRepetitions)
+            try container.encode(strategies, forKey: .strategies)
+            try container.encode(workloads, forKey: .workloads)
+        }
+
+        public init(_ plan: RunPlan) {
+            seed = plan.seed; batch = plan.batchSize; repetitions = plan.timeBudget == nil ? plan.repetitions : nil
+            timeBudgetS = plan.timeBudget; minRepetitions = plan.minRepetitions; maxRepetitions = plan.maxRepetitions
+            strategies = plan.strategies
+            workloads = plan.workloads.map { PlannedWorkload(name: $0.name, warmups: $0.warmups, repetitions: plan.repetitions(for: $0)) }
+        }
+    }
+
+    /// One row of the results CSV, with the same statistics, and its repetitions.
+    public struct Result: Codable, Equatable, Sendable {
+        public var hierarchy: String
+        public var scale: Int
+        public var sweepParameter: String
+        public var sweepValue: String
+        public var strategy: String
+        public var workload: String
+        public var variant: String
+        public var rows: Int
+        public var warmups: Int
+        public var iterations: Int
+        public var medianNs: Double
+        public var ciLowNs: Double
+        public var ciHighNs: Double
+        public var ciCoverage: Double
+        public var minNs: Double
+        public var maxNs: Double
+        public var meanNs: Double
+        public var stddevNs: Double
+        public var p90Ns: Double
+        public var p99Ns: Double
+        public var madNs: Double
+        public var outliers: Int
+        public var noisy: Bool
+        public var rowsPerS: Double
+        public var dbBytes: Int64
+        public var digest: String
+        /// Every timed repetition, nanoseconds, in the order they ran.
+        public var samplesNs: [UInt64]
+
+        enum CodingKeys: String, CodingKey {
+            case hierarchy, scale, sweepParameter = "sweep_parameter", sweepValue = "sweep_value", strategy, workload, variant, rows
+            case warmups, iterations, medianNs = "median_ns", ciLowNs = "ci_low_ns", ciHighNs = "ci_high_ns", ciCoverage = "ci_coverage"
+            case minNs = "min_ns", maxNs = "max_ns", meanNs = "mean_ns", stddevNs = "stddev_ns", p90Ns = "p90_ns", p99Ns = "p99_ns"
+            case madNs = "mad_ns", outliers, noisy, rowsPerS = "rows_per_s", dbBytes = "db_bytes", digest, samplesNs = "samples_ns"
+        }
+
+        public init(_ result: WorkloadResult) {
+            let statistics = Statistics(result.samples)
+            hierarchy = result.setting.hierarchy; scale = result.setting.scale
+            sweepParameter = result.setting.sweepParameter; sweepValue = result.setting.sweepValue
+            strategy = result.strategy; workload = result.workload; variant = result.variant; rows = result.rows
+            warmups = result.warmups; iterations = statistics.count
+            medianNs = statistics.median; ciLowNs = statistics.medianInterval.lowerBound; ciHighNs = statistics.medianInterval.upperBound
+            ciCoverage = statistics.medianIntervalCoverage; minNs = statistics.min; maxNs = statistics.max; meanNs = statistics.mean
+            stddevNs = statistics.standardDeviation; p90Ns = statistics.p90; p99Ns = statistics.p99
+            madNs = statistics.medianAbsoluteDeviation; outliers = statistics.outliers; noisy = statistics.isNoisy
+            rowsPerS = statistics.median > 0 ? Double(result.rows) / (statistics.median / 1e9) : 0
+            dbBytes = result.dbBytes; digest = result.digest.description; samplesNs = result.samples
+        }
+    }
+
+    public init(results: [WorkloadResult], plan: RunPlan, context: RunContext, csvName: String) {
+        schema = Self.schemaName
+        version = Self.schemaVersion
+        csv = csvName
+        self.context = Context(context)
+        self.plan = Plan(plan)
+        self.results = results.map(Result.init)
+    }
+
+    /// `results/x.csv` → `results/x.json`
+    public static func url(besides results: URL) -> URL {
+        results.deletingPathExtension().appendingPathExtension("json")
+    }
+
+    /// The document as JSON text, ending with a line break: the schema, version and file name
+    /// first, then the context and the plan on a line each, then one line per result (keys sorted
+    /// within each), so that the file reads well and diffs line by line.
+    public func text() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        func json(_ value: some Encodable) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
+        var text = "{\n"
+        text += "  \"schema\": \(try json(schema)),\n  \"version\": \(version),\n  \"csv\": \(try json(csv)),\n"
+        text += "  \"context\": \(try json(context)),\n  \"plan\": \(try json(plan)),\n"
+        text += "  \"results\": [" + (results.isEmpty ? "" : "\n    " + (try results.map(json)).joined(separator: ",\n    ") + "\n  ") + "]\n}\n"
+        return text
+    }
+
+    public struct Error: Swift.Error, CustomStringConvertible, Equatable {
+        public let description: String
+    }
+
+    /// Reads a results JSON, refusing with one sentence a file that is not one, or is of another version.
+    public static func read(url: URL) throws -> ResultsJSON {
+        let name = url.path
+        guard let data = FileManager.default.contents(atPath: name) else {
+            throw Error(description: FileManager.default.fileExists(atPath: name) ? "\(name) cannot be read" : "\(name) does not exist")
+        }
+        // The header first, so that another version is named as such rather than as a missing field.
+        struct Header: Decodable { var schema: String?; var version: Int? }
+        guard let header = try? JSONDecoder().decode(Header.self, from: data) else {
+            throw Error(description: "\(name) is not JSON, or not a JSON object; it is not a results JSON written by bench")
+        }
+        guard header.schema == schemaName else {
+            throw Error(description: "\(name) is not a results JSON written by bench (its schema is \(header.schema.map { "'\($0)'" } ?? "missing"), expected '\(schemaName)')")
+        }
+        guard header.version == schemaVersion else {
+            throw Error(description: "\(name) is results JSON version \(header.version.map(String.init) ?? "(missing)"); this bench reads version \(schemaVersion) only; rerun the benchmark with this version, or read it with the bench that wrote it")
+        }
+        do {
+            return try JSONDecoder().decode(ResultsJSON.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw Error(description: "\(name): \(path(context.codingPath + [key])) is missing")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw Error(description: "\(name): \(path(context.codingPath)) has the wrong type")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw Error(description: "\(name): \(path(context.codingPath)) is not valid (\(context.debugDescription))")
+        }
+    }
+
+    /// `results[3].median_ns`
+    static func path(_ keys: [CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Strategies
+
+/// `X.md` beside the results CSV `X.csv`: the headline table (median per strategy and case, its
+/// 95 % interval, the ratio to the baseline strategy), the model and run context, and the
+/// findings (the fastest strategy per case and by how much, noisy medians), ready to paste into
+/// a pull request.
+public enum SummaryMarkdown {
+    /// `results/x.csv` → `results/x.md`
+    public static func url(besides results: URL) -> URL {
+        results.deletingPathExtension().appendingPathExtension("md")
+    }
+
+    /// How every summary starts.
+    static let headingPrefix = "### inheritance-bench: "
+
+    public static func render(_ file: ResultsFile, baseline: String = Strategies.baseline.name) -> String {
+        let grid = CaseGrid(file.rows, baseline: baseline)
+        var text = "\(headingPrefix)\(RunDescription.model(file))\n\n"
+        text += "\(RunDescription.context(file)).\n"
+        if RunDescription.isDebug(file) {
+            text += "\n> **Debug build**: these timings are not meaningful; do not compare or publish them.\n"
+        }
+        text += "\nMedian per repetition, its 95 % interval in brackets, and the ratio to `\(baseline)` "
+            + "(above 1×: slower than `\(baseline)`). ! marks a noisy median (interval wider than "
+            + "\(Int(Statistics.noiseThreshold * 100)) % of it).\n\n"
+        text += "| case | " + grid.strategies.map { "`\($0)`" }.joined(separator: " | ") + " |\n"
+        text += "|---|" + String(repeating: "---:|", count: grid.strategies.count) + "\n"
+        for caseName in grid.cases {
+            let cells = grid.strategies.map { strategy -> String in
+                guard let row = grid.row(caseName, strategy) else { return "–" }
+                var cell = ConsoleTable.duration(row.median) + (CaseGrid.isNoisy(row) ? " !" : "")
+                cell += " [\(CaseGrid.intervalText(row.interval))]"
+                if strategy != baseline, let ratio = grid.ratio(caseName, strategy) { cell += " **\(CaseGrid.ratioText(ratio))**" }
+                return cell
+            }
+            text += "| \(escape(caseName)) | " + cells.joined(separator: " | ") + " |\n"
+        }
+        text += "\n**Findings**\n\n"
+        let findings = grid.findings()
+        if findings.isEmpty {
+            text += "- One strategy per case: nothing to rank.\n"
+        } else {
+            let wins = grid.wins().map { "`\($0.strategy)` \($0.cases)" }.joined(separator: ", ")
+            text += "- Fastest in the most cases (of \(findings.count)): \(wins).\n"
+            for finding in findings { text += "- \(line(finding, baseline: baseline))\n" }
+        }
+        let noisy = findings.filter { !$0.noisy.isEmpty }
+        if noisy.isEmpty {
+            text += "- No noisy medians.\n"
+        } else {
+            text += "- Noisy (rerun, or raise `--time-budget`): "
+                + noisy.map { "\(escape($0.caseName)) (\($0.noisy.map { "`\($0)`" }.joined(separator: ", ")))" }.joined(separator: "; ") + ".\n"
+        }
+        return text
+    }
+
+    /// "fetch-page: `enum-entity` fastest (1.2 ms), 1.35× faster than `single-table`; 1.10× ahead of `joined` (intervals overlap); `json-entity` 3.20× slower"
+    static func line(_ finding: CaseGrid.Finding, baseline: String) -> String {
+        var text = "\(escape(finding.caseName)): `\(finding.fastest)` fastest (\(ConsoleTable.duration(finding.fastestMedian)))"
+        if let ratio = finding.versusBaseline, ratio > 0, finding.runnerUp != baseline {
+            text += ", \(CaseGrid.ratioText(1 / ratio)) faster than `\(baseline)`"
+        }
+        text += "; \(CaseGrid.ratioText(finding.lead)) ahead of `\(finding.runnerUp)`"
+        text += finding.clear ? "" : " (intervals overlap: not a clear lead)"
+        if finding.slowest != finding.runnerUp {
+            text += "; slowest `\(finding.slowest)` at \(CaseGrid.ratioText(finding.spread))"
+        }
+        return text
+    }
+
+    /// A case name inside a Markdown table cell: `|` would end the cell.
+    static func escape(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+}
