@@ -130,9 +130,20 @@ final class StoppingRuleTests: XCTestCase {
                 XCTAssertEqual(Double(many.filter { $0[place] == strategy }.count), 200, accuracy: 60, "strategy \(strategy) at \(place)")
             }
         }
+        // Consecutive rounds are independent: a strategy's place in one round says nothing of its
+        // place in the next (every pair of places about equally often: 1,000 rounds, 40 per pair).
+        for strategy in 0 ..< 5 {
+            var pairs = [Int](repeating: 0, count: 25)
+            for round in 1 ..< many.count {
+                pairs[many[round - 1].firstIndex(of: strategy)! * 5 + many[round].firstIndex(of: strategy)!] += 1
+            }
+            for (pair, count) in pairs.enumerated() {
+                XCTAssertEqual(Double(count), 40, accuracy: 22, "strategy \(strategy): places \(pair / 5) then \(pair % 5)")
+            }
+        }
         XCTAssertEqual(roundOrder(strategies: 1, seed: 9, caseName: "x", round: 3), [0])
         // Pinned: a change of the shuffle changes every run's order, and must be deliberate.
-        XCTAssertEqual(roundOrder(strategies: 5, seed: 42, caseName: "fetch-page", round: 0), [4, 2, 1, 0, 3])
+        XCTAssertEqual(roundOrder(strategies: 5, seed: 42, caseName: "fetch-page", round: 0), [3, 2, 4, 1, 0])
     }
 
     /// The interleaver runs every strategy once per round, in the shuffled order, and records each place.
@@ -181,8 +192,8 @@ final class StoppingRuleTests: XCTestCase {
             let precise = group.allSatisfy { (StoppingRule.relativeHalfWidth($0.samples) ?? .infinity) <= target }
             // Not precise: the case must have used up its budget (2 strategies), or reached the cap.
             XCTAssertTrue(precise || rounds == maximum || took[caseName]! >= budget * 2, "\(caseName): \(rounds) rounds in \(took[caseName]!) s")
-            // Precise before the last round would have stopped it earlier.
-            if rounds > minimum {
+            // Precise before the last round would have stopped it earlier (below 64 rounds the rule reads every round).
+            if rounds > minimum, rounds < 64 {
                 let earlier = group.allSatisfy { (StoppingRule.relativeHalfWidth(Array($0.samples.dropLast())) ?? .infinity) <= target }
                 XCTAssertFalse(earlier, "\(caseName): precise one round earlier yet went on")
             }
