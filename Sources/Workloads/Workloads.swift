@@ -12,7 +12,7 @@ public enum Workloads {
         Workload(name: "insert-bulk", summary: "every object with its links, in transactions of --batch objects, into a fresh store",
                  kind: .insertBulk, warmups: 0, budget: 1, minimumRounds: 1),
         Workload(name: "insert-single", summary: "the first \(singleInsertCount) objects of the main hierarchy, one transaction (one save) each, into a fresh store",
-                 kind: .insertSingle, warmups: 1, budget: 1.5),
+                 kind: .insertSingle, warmups: 1, budget: 1.75),
         Workload(name: "fetch-polymorphic", summary: "every object of the main hierarchy, each as its concrete entity (in the model's order, if it has one)",
                  warmups: 1, budget: 2, planRule: .any, needs: always) { inputs in
             [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot, sort: inputs.sort)], ordered: !inputs.sort.isEmpty)]
@@ -22,7 +22,7 @@ public enum Workloads {
             [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot, sort: inputs.sort, limit: WorkloadInputs.pageSize)], ordered: true)]
         },
         Workload(name: "page-offset", summary: "a deep page: \(WorkloadInputs.pageSize) objects from the middle of the model's order, skipped to with OFFSET",
-                 warmups: 1, budget: 1, planRule: .indexOrder, needs: needsOrder) { inputs in
+                 warmups: 1, budget: 0.8, planRule: .indexOrder, needs: needsOrder) { inputs in
             [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot, sort: inputs.sort, limit: WorkloadInputs.pageSize,
                                                   offset: inputs.deepPageOffset)], ordered: true)]
         },
@@ -82,13 +82,13 @@ public enum Workloads {
                                                          predicate: .range(attribute, .real(start), .real(end)))])]
         },
         Workload(name: "lookup-attribute", summary: "\(WorkloadInputs.lookupCount) objects looked up one by one by a unique attribute",
-                 warmups: 1, budget: 1, planRule: .noScan,
+                 warmups: 1, budget: 0.5, planRule: .noScan,
                  needs: { $0.lookupAttribute == nil ? "no entity of the main hierarchy has a one-attribute uniqueness constraint" : nil }) { inputs in
             let (entity, attribute) = inputs.model.lookupAttribute!
             return [WorkloadCase(requests: inputs.lookupValues.map { FetchRequest(entity: entity, predicate: .equals(attribute, $0)) }, ordered: true)]
         },
         Workload(name: "lookup-id", summary: "\(WorkloadInputs.lookupCount) objects looked up one by one by object ID (entity and Z_PK), as a fault fires",
-                 warmups: 1, budget: 1, planRule: .noScan, needs: always) { inputs in
+                 warmups: 1, budget: 0.5, planRule: .noScan, needs: always) { inputs in
             [WorkloadCase(requests: inputs.lookupIDs.map { FetchRequest(entity: $0.entity, includesSubentities: false, predicate: .key($0.key)) },
                           ordered: true)]
         },
@@ -106,10 +106,10 @@ public enum Workloads {
             return [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot, predicate: .toOne(inputs.model.foreignKey!, destination))])]
         },
         Workload(name: "delete-cascade", summary: "\(WorkloadInputs.writeCount) objects of the main hierarchy deleted by object ID, delete rules followed, one save, in a fresh copy of the store each time",
-                 kind: .delete, warmups: 0, budget: 2, planRule: .noScan,
+                 kind: .delete, warmups: 0, budget: 1.5, planRule: .noScan,
                  needs: { $0.denyRule.map { "\($0) has the delete rule deny" } }),
         Workload(name: "update", summary: "\(WorkloadInputs.writeCount) objects of the main hierarchy get a new value of one attribute and Z_OPT + 1, one save",
-                 kind: .update, warmups: 2, budget: 1, planRule: .noScan,
+                 kind: .update, warmups: 2, budget: 0.75, planRule: .noScan,
                  needs: { $0.updateAttribute == nil ? "the main root has no attribute outside a uniqueness constraint" : nil }),
     ]
 
