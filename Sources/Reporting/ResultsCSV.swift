@@ -31,7 +31,7 @@ public enum ResultsCSV {
         ("seed", "dataset seed (--seed)"),
         ("scale", "objects in the dataset (--scale; in a scale sweep, this point's)"),
         ("batch", "objects per transaction for insert-bulk and store population (--batch)"),
-        ("time_budget_s", "--time-budget in seconds, empty when repetitions were fixed"),
+        ("time_budget_s", "--time-budget in seconds; empty without it (fixed repetitions, or the default precision rule)"),
         ("hierarchy", "the model measured: its name (a preset's, or the name in a --model file)"),
         ("sweep_parameter", "in a bench sweep, the parameter varied (scale, sub-entities, attributes, skew); else empty"),
         ("sweep_value", "in a bench sweep, that parameter's value for this row; else empty"),
@@ -96,16 +96,20 @@ public enum ResultsCSV {
     }
 }
 
-/// The samples file: every timed repetition, one per line (long format).
+/// The samples file: every timed repetition, one per line (long format). `repetition` is the
+/// round (1-based, warm-ups not counted); `position` is the strategy's place in that round's
+/// shuffled order (0-based; empty when unknown).
 public enum SamplesCSV {
-    public static let columns = ["run_id", "hierarchy", "sweep_value", "strategy", "workload", "variant", "repetition", "ns"]
+    public static let columns = ["run_id", "hierarchy", "sweep_value", "strategy", "workload", "variant", "repetition", "position", "ns"]
+    /// The columns before `position` was added; files with them are still read.
+    public static let columnsWithoutPosition = columns.filter { $0 != "position" }
 
     public static var header: String { CSV.line(columns) }
 
     public static func rows(_ result: WorkloadResult, runID: String) -> String {
         result.samples.enumerated().map { index, ns in
             CSV.line([runID, result.setting.hierarchy, result.setting.sweepValue, result.strategy, result.workload, result.variant,
-                      String(index + 1), String(ns)])
+                      String(index + 1), index < result.positions.count ? String(result.positions[index]) : "", String(ns)])
         }.joined()
     }
 

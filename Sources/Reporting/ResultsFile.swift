@@ -225,9 +225,9 @@ public struct ResultsFile {
         let records: [[String]]
         do { records = try CSV.parse(String(decoding: data, as: UTF8.self)) }
         catch { throw Error(description: "\(path): \(error)") }
-        // Version 2's samples lacked the hierarchy and sweep_value columns.
+        // Version 2's samples lacked the hierarchy and sweep_value columns; older files lack position.
         let versionTwo = ["run_id", "strategy", "workload", "variant", "repetition", "ns"]
-        guard let header = records.first, header == SamplesCSV.columns || header == versionTwo else {
+        guard let header = records.first, [SamplesCSV.columns, SamplesCSV.columnsWithoutPosition, versionTwo].contains(header) else {
             throw Error(description: "\(path): line 1 is not the samples header (\(SamplesCSV.columns.joined(separator: ",")))")
         }
         let sweepParameter = rows.first?.fields["sweep_parameter"] ?? ""

@@ -1,23 +1,42 @@
+import Dispatch
+
+/// What `interleaveRounds` measured: every strategy's timed samples, each sample's place in its
+/// round, the checked answers, and why the rounds stopped.
+package struct Rounds {
+    package var timed: [[UInt64]]
+    /// `positions[s][r]`: strategy *s*'s place (0-based) in timed round *r*.
+    package var positions: [[Int]]
+    package var answers: [Sample]
+    package var stop: StoppingRule.Decision
+}
+
 /// Runs warm-ups then timed repetitions of one case, round by round across strategies, and
 /// checks that every answer equals the first strategy's and never changes.
 ///
-/// Repetition *r* of every strategy runs before repetition *r + 1* of any, starting each round
-/// with the next strategy in turn, so that a slow phase of a shared machine falls on all
-/// strategies alike. `fixed` is the number of timed rounds, or `nil` under `plan`'s time budget.
+/// Repetition *r* of every strategy runs before repetition *r + 1* of any, in an order shuffled
+/// afresh each round (`roundOrder`, from `seed` and the case's name), so that a slow phase of a
+/// shared machine falls on all strategies alike and no strategy always runs after the same one.
+/// `rule` decides, before each timed round, whether another is due.
 package func interleaveRounds(
-    _ caseName: String, _ names: [String], warmups: Int, fixed: Int?, plan: RunPlan,
+    _ caseName: String, _ names: [String], warmups: Int, rule: StoppingRule, seed: UInt64,
     onEvent: (RunEvent) throws -> Void,
     _ repetition: (_ strategy: Int, _ repetition: Int) throws -> Sample
-) throws -> (timed: [[UInt64]], answers: [Sample]) {
-    try onEvent(.measuring(caseName: caseName, strategies: names, warmups: warmups, repetitions: fixed))
+) throws -> Rounds {
+    try onEvent(.measuring(caseName: caseName, strategies: names, warmups: warmups, rule: rule))
     var timed = Array(repeating: [UInt64](), count: names.count)
+    var positions = Array(repeating: [Int](), count: names.count)
     var answers: [Sample?] = Array(repeating: nil, count: names.count)
-    var spent: UInt64 = 0
+    var timedStart: UInt64 = 0
     var round = 0
-    while round < warmups || plan.wantsAnotherRound(fixed: fixed, rounds: round - warmups, spent: spent, strategies: names.count) {
-        for offset in names.indices {
-            let index = (round + offset) % names.count
-            try onEvent(.repetition(caseName: caseName, strategy: names[index], round: round + 1, rounds: fixed.map { $0 + warmups }))
+    var stop = StoppingRule.Decision.another
+    while true {
+        if round == warmups { timedStart = DispatchTime.now().uptimeNanoseconds }
+        if round >= warmups {
+            stop = rule.decide(timed, elapsed: Double(DispatchTime.now().uptimeNanoseconds - timedStart) / 1e9)
+            guard stop == .another else { break }
+        }
+        for (position, index) in roundOrder(strategies: names.count, seed: seed, caseName: caseName, round: round).enumerated() {
+            try onEvent(.repetition(caseName: caseName, strategy: names[index], round: round + 1, rounds: rule.fixedRounds.map { $0 + warmups }))
             let sample = try repetition(index, round)
             if let answer = answers[index], answer.rows != sample.rows
                 || (answer.digestIsFull == sample.digestIsFull && answer.digest != sample.digest) {
@@ -27,13 +46,13 @@ package func interleaveRounds(
             if answers[index]?.digestIsFull != true || sample.digestIsFull { answers[index] = sample }
             if round >= warmups {
                 timed[index].append(sample.nanoseconds)
-                spent += sample.nanoseconds
+                positions[index].append(position)
             }
         }
         if round == 0 { try checkAgreement(caseName, names, answers.map { $0! }) }
         round += 1
     }
-    return (timed, answers.map { $0! })
+    return Rounds(timed: timed, positions: positions, answers: answers.map { $0! }, stop: stop)
 }
 
 private func checkAgreement(_ caseName: String, _ names: [String], _ answers: [Sample]) throws {

@@ -12,13 +12,17 @@ public struct RunPlan: Sendable {
     public var seed: UInt64
     /// Objects per transaction in `insert-bulk` and when populating the read stores.
     public var batchSize: Int
-    /// Timed repetitions for every workload; `nil` uses each workload's default.
+    /// Timed repetitions for every workload (`--repetitions`): a fixed count instead of the
+    /// default precision rule.
     public var repetitions: Int?
     /// With a budget, timed repetitions go on until each strategy has spent about this many seconds
     /// on a case (at least `minRepetitions`, at most `maxRepetitions`); `repetitions` is then ignored.
     public var timeBudget: Double?
     public var minRepetitions: Int
     public var maxRepetitions: Int
+    /// Under the default rule, the half-width of every median's 95 % interval a case aims for, as a
+    /// fraction of the median (`--precision` in percent; 0.025 for 2.5 %).
+    public var precision: Double
     /// Where the run's temporary folder of stores is made.
     public var temporaryParent: URL
 
@@ -26,12 +30,16 @@ public struct RunPlan: Sendable {
     public static let defaultBatchSize = 1_000
     public static let defaultMinRepetitions = 5
     public static let defaultMaxRepetitions = 1_000
+    public static let defaultPrecision = 0.025
+    /// Under the default rule, no case runs more rounds than this. The cheapest cases need
+    /// thousands: a count that takes 25 µs varies by ±50 % between repetitions on a shared machine.
+    public static let maximumRounds = 10_000
 
     public init(
         strategies: [String] = Strategies.names, workloads: [Workload] = Workloads.all, seed: UInt64 = defaultSeed,
         batchSize: Int = defaultBatchSize, repetitions: Int? = nil, timeBudget: Double? = nil,
         minRepetitions: Int = defaultMinRepetitions, maxRepetitions: Int = defaultMaxRepetitions,
-        temporaryParent: URL = FileManager.default.temporaryDirectory
+        precision: Double = defaultPrecision, temporaryParent: URL = FileManager.default.temporaryDirectory
     ) {
         self.strategies = strategies
         self.workloads = workloads
@@ -41,21 +49,20 @@ public struct RunPlan: Sendable {
         self.timeBudget = timeBudget
         self.minRepetitions = minRepetitions
         self.maxRepetitions = maxRepetitions
+        self.precision = precision
         self.temporaryParent = temporaryParent
     }
 
-    /// The fixed number of timed repetitions of `workload`, or `nil` under a time budget.
-    public func repetitions(for workload: Workload) -> Int? {
-        timeBudget == nil ? repetitions ?? workload.repetitions : nil
+    /// When `workload`'s cases stop: `--time-budget`, else `--repetitions`, else the precision rule
+    /// with the workload's own budget and minimum.
+    public func stoppingRule(for workload: Workload) -> StoppingRule {
+        if let timeBudget { return StoppingRule(.timeBudget(seconds: timeBudget, minimum: minRepetitions, maximum: maxRepetitions)) }
+        if let repetitions { return StoppingRule(.fixed(rounds: repetitions)) }
+        return StoppingRule(.precision(target: precision, budget: workload.budget, minimum: workload.minimumRounds, maximum: Self.maximumRounds))
     }
 
-    /// Whether another round of timed repetitions is due, after `rounds` rounds that took `spent`
-    /// nanoseconds in all across `strategies` strategies.
-    func wantsAnotherRound(fixed: Int?, rounds: Int, spent: UInt64, strategies: Int) -> Bool {
-        guard let budget = timeBudget else { return rounds < fixed! }
-        if rounds < minRepetitions { return true }
-        return rounds < maxRepetitions && Double(spent) < budget * 1e9 * Double(strategies)
-    }
+    /// The fixed number of timed repetitions of `workload`, or `nil` when a rule decides.
+    public func repetitions(for workload: Workload) -> Int? { stoppingRule(for: workload).fixedRounds }
 }
 
 /// The result of one (strategy, workload, variant): every timed sample and the checked answer.
@@ -69,6 +76,9 @@ public struct WorkloadResult: Sendable {
     public var rows: Int
     /// Nanoseconds of each timed repetition, in the order they ran.
     public var samples: [UInt64]
+    /// This strategy's place (0-based) in the round of each sample (rounds are shuffled); empty
+    /// when unknown.
+    public var positions: [Int]
     public var warmups: Int
     public var digest: AnswerDigest
     /// The store's size in bytes (after a WAL checkpoint).
@@ -76,14 +86,15 @@ public struct WorkloadResult: Sendable {
     /// What was measured: the hierarchy, its size, and the swept parameter's value, if any.
     public var setting: ResultSetting
 
-    public init(strategy: String, workload: String, variant: String, rows: Int, samples: [UInt64], warmups: Int, digest: AnswerDigest,
-                dbBytes: Int64, setting: ResultSetting) {
+    public init(strategy: String, workload: String, variant: String, rows: Int, samples: [UInt64], positions: [Int] = [], warmups: Int,
+                digest: AnswerDigest, dbBytes: Int64, setting: ResultSetting) {
         self.strategy = strategy
         self.setting = setting
         self.workload = workload
         self.variant = variant
         self.rows = rows
         self.samples = samples
+        self.positions = positions
         self.warmups = warmups
         self.digest = digest
         self.dbBytes = dbBytes
@@ -111,9 +122,9 @@ public struct ResultSetting: Sendable, Equatable {
 /// What the run is doing now, for progress display.
 public enum RunEvent: Sendable {
     case populating(strategy: String, scale: Int)
-    /// A case starts: every strategy runs `warmups` untimed and then timed repetitions, interleaved;
-    /// `repetitions` is `nil` under a time budget.
-    case measuring(caseName: String, strategies: [String], warmups: Int, repetitions: Int?)
+    /// A case starts: every strategy runs `warmups` untimed and then timed repetitions, interleaved,
+    /// until `rule` stops them.
+    case measuring(caseName: String, strategies: [String], warmups: Int, rule: StoppingRule)
     /// A strategy is about to run round `round` (1-based, warm-ups included) of the current case.
     case repetition(caseName: String, strategy: String, round: Int, rounds: Int?)
     case measured(WorkloadResult)
@@ -142,8 +153,8 @@ public enum BenchmarkFailure: Error, CustomStringConvertible, Equatable {
 /// strategies agree on every answer, and reports each result as it completes.
 ///
 /// Strategies are measured side by side: repetition *r* of every strategy runs before repetition
-/// *r + 1* of any, starting each round with the next strategy in turn, so that a slow phase of a
-/// shared machine falls on all strategies alike. Setup (creating stores, generating objects,
+/// *r + 1* of any, in an order shuffled each round, so that a slow phase of a shared machine falls
+/// on all strategies alike. Setup (creating stores, generating objects,
 /// preparing statements, checking stores, digesting answers) stays outside the timed regions.
 public final class Runner {
     public let plan: RunPlan
@@ -228,10 +239,10 @@ public final class Runner {
     private func caseName(_ workload: Workload, _ variant: String) -> String { variant.isEmpty ? workload.name : "\(workload.name)/\(variant)" }
 
     private func makeResults(_ workload: Workload, _ variant: String, _ types: [any StorageStrategy.Type],
-                         _ samples: (timed: [[UInt64]], answers: [Sample]), bytes: [Int64]) -> [WorkloadResult] {
+                         _ samples: Rounds, bytes: [Int64]) -> [WorkloadResult] {
         types.indices.map { index in
             WorkloadResult(strategy: types[index].name, workload: workload.name, variant: variant, rows: samples.answers[index].rows,
-                           samples: samples.timed[index], warmups: workload.warmups, digest: samples.answers[index].digest,
+                           samples: samples.timed[index], positions: samples.positions[index], warmups: workload.warmups, digest: samples.answers[index].digest,
                            dbBytes: bytes[index], setting: setting)
         }
     }
@@ -273,6 +284,9 @@ public final class Runner {
     }
 
     /// Each repetition sets the attribute on the same objects; their versions go up by one per round.
+    /// The store is checkpointed (untimed) before each repetition, so that every repetition writes
+    /// into an empty WAL: otherwise SQLite's automatic checkpoint (at 1,000 WAL pages) lands in
+    /// every other repetition or so, and the median falls between two modes.
     private func measureUpdate(_ workload: Workload, _ types: [any StorageStrategy.Type], _ stores: [Store]) throws -> [WorkloadResult] {
         let attribute = model.updateAttribute!
         let ids = inputs.updateIDs
@@ -280,6 +294,7 @@ public final class Runner {
             let strategy = stores[index].strategy!
             let objects = ids.map { ObjectVersion(id: $0, version: Int64(round + 1)) }
             let value = inputs.updateValue(round: round)
+            try StoreFile.checkpoint(strategy.database)
             var changed = 0
             let elapsed = try Sample.nanoseconds { changed = try strategy.update(objects, attribute: attribute, value: value) }
             // Untimed: every object changed exactly once, and nothing else.
@@ -320,9 +335,9 @@ public final class Runner {
     }
 
     private func interleave(_ caseName: String, _ workload: Workload, _ types: [any StorageStrategy.Type],
-                            _ repetition: (_ strategy: Int, _ repetition: Int) throws -> Sample) throws -> (timed: [[UInt64]], answers: [Sample]) {
-        try interleaveRounds(caseName, types.map { $0.name }, warmups: workload.warmups, fixed: plan.repetitions(for: workload),
-                             plan: plan, onEvent: onEvent, repetition)
+                            _ repetition: (_ strategy: Int, _ repetition: Int) throws -> Sample) throws -> Rounds {
+        try interleaveRounds(caseName, types.map { $0.name }, warmups: workload.warmups, rule: plan.stoppingRule(for: workload),
+                             seed: plan.seed, onEvent: onEvent, repetition)
     }
 
     static let generateOnceLimit = 1_000_000

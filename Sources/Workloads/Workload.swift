@@ -2,7 +2,7 @@ import Generation
 import Models
 import Strategies
 
-/// One workload, as one value: its name, what it needs from a model, how often it runs, whether
+/// One workload, as one value: its name, what it needs from a model, how long it may run, whether
 /// its answer's order matters, the query-plan rule its statements must keep, and the requests it
 /// times. The runner, `bench explain`, `bench list` and `bench model` read these values; adding a
 /// workload is one new value in `Workloads.all` plus its tests.
@@ -36,18 +36,24 @@ public struct Workload: Sendable {
     public let kind: Kind
     /// Untimed repetitions first (caches, prepared statements).
     public let warmups: Int
-    /// Timed repetitions when neither `--repetitions` nor `--time-budget` is given.
-    public let repetitions: Int
+    /// Under the default precision rule (neither `--repetitions` nor `--time-budget`), the
+    /// wall-clock seconds per strategy one case may take (its untimed work included) before it
+    /// stops short of the target precision: the case's share of the run.
+    public let budget: Double
+    /// Under the default rule, the rounds a case always runs: 6, the fewest with a 95 % interval
+    /// of the median, unless one repetition is long enough to be worth less.
+    public let minimumRounds: Int
     public let planRule: PlanRule
     /// Why the workload does not apply to a model, or `nil` when it does.
     public let needs: @Sendable (Model) -> String?
     /// The cases the workload measures (one CSV row each) on a model: variants and their requests.
     public let cases: @Sendable (WorkloadInputs) -> [WorkloadCase]
 
-    public init(name: String, summary: String, kind: Kind = .read, warmups: Int, repetitions: Int, planRule: PlanRule = .any,
+    public init(name: String, summary: String, kind: Kind = .read, warmups: Int, budget: Double, minimumRounds: Int = 6, planRule: PlanRule = .any,
                 needs: @escaping @Sendable (Model) -> String? = { _ in nil },
                 cases: @escaping @Sendable (WorkloadInputs) -> [WorkloadCase] = { _ in [WorkloadCase()] }) {
-        self.name = name; self.summary = summary; self.kind = kind; self.warmups = warmups; self.repetitions = repetitions
+        self.name = name; self.summary = summary; self.kind = kind; self.warmups = warmups; self.budget = budget
+        self.minimumRounds = minimumRounds
         self.planRule = planRule; self.needs = needs; self.cases = cases
     }
 

@@ -55,9 +55,15 @@ struct Run: ParsableCommand {
     }
 }
 
-/// How long each case runs: fixed repetitions or a time budget. Shared by `run` and `sweep`.
+/// How long each case runs: until its medians are precise enough (the default), a fixed count, or
+/// a time budget. Shared by `run` and `sweep`.
 struct TimingOptions: ParsableArguments {
-    @Option(help: "Timed repetitions of every workload (1 to 100000; default: each workload's own, see the README).")
+    @Option(help: ArgumentHelp(
+        "Percent: repeat each case until every strategy's median has a 95 % interval within ± this much of it, or the case's time is spent (default \(RunPlan.defaultPrecision * 100); 0.1 to 50).",
+        valueName: "percent"))
+    var precision: Double?
+
+    @Option(help: "Timed repetitions of every workload (1 to 100000), instead of repeating until precise.")
     var repetitions: Int?
 
     @Option(name: .customLong("time-budget"), help: "Seconds each strategy spends on each workload: repetitions go on until then (instead of fixed counts).")
@@ -70,6 +76,14 @@ struct TimingOptions: ParsableArguments {
     var maxRepetitions: Int = RunPlan.defaultMaxRepetitions
 
     func validate() throws {
+        if let precision {
+            guard precision.isFinite, (0.1 ... 50).contains(precision) else {
+                throw ValidationError("--precision must be a percentage from 0.1 to 50 (e.g. 2.5); got \(precision)")
+            }
+            if repetitions != nil || timeBudget != nil {
+                throw ValidationError("--precision conflicts with --\(repetitions != nil ? "repetitions" : "time-budget"): it sets the default rule, which a fixed count or a time budget replaces; give one of them")
+            }
+        }
         if let repetitions, !(1 ... 100_000).contains(repetitions) {
             throw ValidationError("--repetitions must be between 1 and 100000; got \(repetitions)")
         }
@@ -93,7 +107,7 @@ struct TimingOptions: ParsableArguments {
               temporaryParent: URL = FileManager.default.temporaryDirectory) -> RunPlan {
         RunPlan(strategies: strategies, workloads: workloads, seed: seed, batchSize: batchSize, repetitions: repetitions,
                 timeBudget: timeBudget, minRepetitions: minRepetitions, maxRepetitions: maxRepetitions,
-                temporaryParent: temporaryParent)
+                precision: precision.map { $0 / 100 } ?? RunPlan.defaultPrecision, temporaryParent: temporaryParent)
     }
 }
 
@@ -193,7 +207,7 @@ struct Execution {
         print(ConsoleTable.render(results, baseline: Strategies.baseline.name), terminator: "")
         let noisy = results.filter { Statistics($0.samples).isNoisy }
         if !noisy.isEmpty, !output.quiet {
-            printError("noisy: \(noisy.count) of \(results.count) medians have a confidence interval wider than 5 % (marked ! in the table): rerun or raise --time-budget")
+            printError("noisy: \(noisy.count) of \(results.count) medians have a confidence interval wider than 5 % (marked ! in the table): rerun on a quieter machine, or give the cases more time with --time-budget")
         }
         // The path as the user would type it: relative for the default results folder.
         let shownPath = output.output ?? "results/" + writer.url.lastPathComponent
@@ -221,7 +235,7 @@ final class Progress {
     private let totalCases: Int
     private var caseNumber = 0
     private var caseStarted = Date()
-    private var strategies = 1
+    private var caseSeconds: Double?
     private var shown = false
     private var lastDraw = Date.distantPast
 
@@ -237,19 +251,20 @@ final class Progress {
         switch event {
         case let .populating(strategy, scale):
             draw("populating the \(strategy) store with \(scale) objects")
-        case let .measuring(_, names, _, _):
+        case let .measuring(_, names, _, rule):
             caseNumber += 1
             caseStarted = Date()
-            strategies = names.count
+            caseSeconds = rule.caseSeconds(strategies: names.count)
         case let .repetition(caseName, strategy, round, rounds):
             // At most five redraws a second, so that drawing stays negligible between repetitions.
             guard Date().timeIntervalSince(lastDraw) >= 0.2 else { return }
             lastDraw = Date()
-            // The share of this case done: by rounds when they are fixed, by time under a budget.
+            // The share of this case done: by rounds when they are fixed, else by time against the
+            // case's budget (a case that becomes precise sooner ends early).
             let withinCase: Double = if let rounds {
                 Double(round - 1) / Double(rounds)
             } else {
-                min(1, Date().timeIntervalSince(caseStarted) / (plan.timeBudget! * Double(strategies)))
+                min(1, Date().timeIntervalSince(caseStarted) / max(caseSeconds ?? 1, 1e-3))
             }
             let done = (Double(caseNumber - 1) + withinCase) / Double(totalCases)
             let spent = Date().timeIntervalSince(started)

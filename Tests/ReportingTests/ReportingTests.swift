@@ -49,6 +49,27 @@ final class StatisticsTests: XCTestCase {
         XCTAssertEqual(Statistics.binomialHalfCDF(2, 10), 56.0 / 1024, accuracy: 1e-12)
         XCTAssertEqual(Statistics.binomialHalfCDF(400, 2_000), 0, accuracy: 1e-12, "large counts do not overflow")
     }
+
+    /// The stopping rule reads the interval `Statistics` reports (it cannot import Reporting, so
+    /// it computes the ranks itself, in one pass): the same ranks, the same half-widths.
+    func testTheStoppingRuleReadsTheSameIntervalAsStatistics() {
+        for n in 1 ... 1_200 {
+            let (rank, coverage) = StoppingRule.medianIntervalRank(count: n)
+            let expected = Statistics.medianIntervalRank(count: n)
+            XCTAssertEqual(rank, expected.rank, "n = \(n)")
+            XCTAssertEqual(coverage, expected.coverage, accuracy: 1e-9, "n = \(n)")
+        }
+        var generator = SplitMix64(seed: 3)
+        for n in [6, 7, 10, 31, 100, 257] {
+            let samples = (0 ..< n).map { _ in 1_000_000 + generator.next() % 200_000 }
+            let statistics = Statistics(samples)
+            let halfWidth = (statistics.medianInterval.upperBound - statistics.medianInterval.lowerBound) / 2 / statistics.median
+            XCTAssertEqual(StoppingRule.relativeHalfWidth(samples)!, halfWidth, accuracy: 1e-12, "n = \(n)")
+            // Precise at the default target means not noisy: the flag's 5 % is the whole width.
+            XCTAssertEqual(halfWidth <= RunPlan.defaultPrecision, !statistics.isNoisy, "n = \(n)")
+        }
+        XCTAssertNil(StoppingRule.relativeHalfWidth([1, 2, 3, 4, 5]), "five samples have no 95 % interval")
+    }
 }
 
 final class CSVTests: XCTestCase {
@@ -124,7 +145,12 @@ final class ResultsCSVTests: XCTestCase {
         let samples = try CSV.parse(String(contentsOf: folder.appendingPathComponent("run.samples.csv"), encoding: .utf8))
         XCTAssertEqual(samples[0], SamplesCSV.columns)
         XCTAssertEqual(samples.count, 1 + 6, "every timed repetition of both results")
-        XCTAssertEqual(samples[1], ["r1", "publications", "", "single-table", "fetch-by-tag", "rare", "1", "3000"])
+        XCTAssertEqual(samples[1], ["r1", "publications", "", "single-table", "fetch-by-tag", "rare", "1", "", "3000"], "no position known")
+        try writer.append([{ var result = sampleResult(strategy: "joined"); result.positions = [4, 0, 2]; return result }()],
+                          plan: plan, context: context())
+        let positioned = try CSV.parse(String(contentsOf: folder.appendingPathComponent("run.samples.csv"), encoding: .utf8))
+        XCTAssertEqual(positioned.suffix(3).map { $0[SamplesCSV.columns.firstIndex(of: "position")!] }, ["4", "0", "2"],
+                       "each repetition's place in its round")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), [".run.csv.lock", "run.csv", "run.samples.csv"],
                        "no temporary file is left; the claim is held while the writer is open")
         XCTAssertThrowsError(try ResultsWriter(url: url, runID: "r2", force: true), "a claimed output is not taken over, even with force") {
@@ -149,6 +175,30 @@ final class ResultsCSVTests: XCTestCase {
 
     /// A path that names a folder by its form (a trailing slash, `.`) is refused; with a missing
     /// folder and a trailing slash, a file named after the folder used to be written.
+    /// Samples files written before the position column are still read, and give the same samples.
+    func testSamplesFilesWithoutPositionsAreStillRead() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("results-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("run.csv")
+        let writer = try ResultsWriter(url: url, runID: "r1", force: false)
+        var result = sampleResult(samples: [1_000, 1_100, 1_050, 990, 1_020, 1_010, 1_030])
+        result.positions = [0, 1, 0, 1, 1, 0, 1]
+        try writer.append([result, sampleResult(strategy: "joined", samples: [2_000, 2_100, 2_050, 1_990, 2_020, 2_010, 2_030])],
+                          plan: RunPlan(), context: context())
+        writer.finish()
+        let current = try ResultsFile(url: url)
+        XCTAssertEqual(current.rows.map { $0.samples?.count }, [7, 7])
+        let samples = try CSV.parse(String(contentsOf: writer.samplesURL, encoding: .utf8))
+        let position = samples[0].firstIndex(of: "position")!
+        XCTAssertEqual(samples.dropFirst().map { $0[position] }, ["0", "1", "0", "1", "1", "0", "1", "", "", "", "", "", "", ""])
+        try Data(samples.map { record in CSV.line(record.enumerated().filter { $0.offset != position }.map(\.element)) }.joined().utf8)
+            .write(to: writer.samplesURL)
+        let older = try ResultsFile(url: url)
+        XCTAssertTrue(older.warnings.isEmpty, "\(older.warnings)")
+        XCTAssertEqual(older.rows.map(\.samples), current.rows.map(\.samples))
+    }
+
     func testTheWriterRefusesAPathThatNamesAFolder() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("results-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

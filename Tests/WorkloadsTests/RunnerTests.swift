@@ -57,12 +57,14 @@ final class RunnerTests: XCTestCase {
     }
 
     func testATimeBudgetRepeatsUntilSpentWithinBounds() {
-        let plan = RunPlan(timeBudget: 0.001, minRepetitions: 3, maxRepetitions: 7)
-        XCTAssertTrue(plan.wantsAnotherRound(fixed: nil, rounds: 2, spent: 10_000_000_000, strategies: 1), "at least the minimum")
-        XCTAssertFalse(plan.wantsAnotherRound(fixed: nil, rounds: 3, spent: 10_000_000_000, strategies: 1), "the budget is spent")
-        XCTAssertTrue(plan.wantsAnotherRound(fixed: nil, rounds: 3, spent: 1, strategies: 1))
-        XCTAssertFalse(plan.wantsAnotherRound(fixed: nil, rounds: 7, spent: 1, strategies: 1), "at most the maximum")
-        XCTAssertNil(plan.repetitions(for: Workloads.all[0]))
+        let rule = RunPlan(timeBudget: 0.001, minRepetitions: 3, maxRepetitions: 7).stoppingRule(for: Workloads.all[0])
+        let long = { (rounds: Int) in [Array(repeating: UInt64(10_000_000_000), count: rounds)] }
+        let short = { (rounds: Int) in [Array(repeating: UInt64(1), count: rounds)] }
+        XCTAssertEqual(rule.decide(long(2), elapsed: 0), .another, "at least the minimum")
+        XCTAssertEqual(rule.decide(long(3), elapsed: 0), .budget, "the budget is spent")
+        XCTAssertEqual(rule.decide(short(3), elapsed: 0), .another)
+        XCTAssertEqual(rule.decide(short(7), elapsed: 0), .count, "at most the maximum")
+        XCTAssertNil(RunPlan(timeBudget: 0.001).repetitions(for: Workloads.all[0]))
     }
 
     func testAFailingEventHandlerStopsTheRunAndRemovesTheStores() throws {
