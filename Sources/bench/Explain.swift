@@ -36,7 +36,7 @@ struct Explain: ParsableCommand {
 
     func run() throws {
         let flagged: [QueryPlan]
-        let exclusive = NSLock()
+        let exclusive = NSRecursiveLock()
         do {
             let names = try strategies.names()
             try TemporaryFolder.check()
@@ -60,6 +60,9 @@ struct Explain: ParsableCommand {
             flagged = QueryPlan.flagged(plans)
             print("\nplans: \(output ?? "results/" + url.lastPathComponent)  (\(plans.count) queries, \(flagged.count) flagged)")
         } catch {
+            // An interruption under way holds the lock and ends the process: this error is then a
+            // consequence of its cleanup (the stores vanished) and is not reported.
+            exclusive.lock()
             throw reportFailure(error)
         }
         if !flagged.isEmpty {

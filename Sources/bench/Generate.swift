@@ -32,7 +32,7 @@ struct Generate: ParsableCommand {
     }
 
     func run() throws {
-        let exclusive = NSLock()
+        let exclusive = NSRecursiveLock()
         do {
             let (url, claim) = try OutputFile.destination(output, defaultName: "", force: force)
             defer { claim.release() }
@@ -55,8 +55,12 @@ struct Generate: ParsableCommand {
         } catch let error as SQLiteError where error.code == sqliteFull {
             // The partial store is already removed (StoreGeneration.generate); say which volume needs space.
             let url = URL(fileURLWithPath: output)
+            exclusive.lock() // an interruption under way ends the process; its cleanup's errors are not reported
             throw reportFailure(CommandFailure(description: storeFullMessage(error, store: url.path, folder: url.deletingLastPathComponent().path)))
         } catch {
+            // An interruption under way holds the lock and ends the process: this error is then a
+            // consequence of its cleanup (the stores vanished) and is not reported.
+            exclusive.lock()
             throw reportFailure(error)
         }
     }

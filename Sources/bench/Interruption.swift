@@ -11,7 +11,7 @@ final class InterruptionHandler: @unchecked Sendable {
     /// - parameter exclusive: held by the command while it writes its files or reports a failure;
     ///   the handler waits for it and never releases it.
     /// - parameter cleanup: removes what the command leaves behind; returns what to tell the user.
-    init(exclusive: NSLock, cleanup: @escaping @Sendable () -> String) {
+    init(exclusive: NSRecursiveLock, cleanup: @escaping @Sendable () -> String) {
         for signalNumber in Self.signals {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())

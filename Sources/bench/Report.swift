@@ -40,7 +40,7 @@ struct Report: ParsableCommand {
     }
 
     func run() throws {
-        let exclusive = NSLock()
+        let exclusive = NSRecursiveLock()
         do {
             let runURL = URL(fileURLWithPath: files[0])
             let run = try ResultsFile(url: runURL)

@@ -166,7 +166,7 @@ struct Execution {
         // Held while the results files are written and while a failure is reported. An interruption
         // takes it for good: it never cuts a write short (leaving a .tmp file), and the main thread
         // never reports a failure caused by the interruption's own cleanup.
-        let exclusive = NSLock()
+        let exclusive = NSRecursiveLock()
         let plan = plan
         let (temporaryFolder, work) = makeRunner { event in
             progress.show(event)

@@ -29,7 +29,7 @@ struct Storage: ParsableCommand {
 
     func run() throws {
         let started = Date()
-        let exclusive = NSLock()
+        let exclusive = NSRecursiveLock()
         do {
             let names = try strategies.names()
             try TemporaryFolder.check()
@@ -54,6 +54,9 @@ struct Storage: ParsableCommand {
             print(StorageCSV.table(reports), terminator: "")
             print("\nstorage: \(output ?? "results/" + url.lastPathComponent)")
         } catch {
+            // An interruption under way holds the lock and ends the process: this error is then a
+            // consequence of its cleanup (the stores vanished) and is not reported.
+            exclusive.lock()
             throw reportFailure(error)
         }
     }
