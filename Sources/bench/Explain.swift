@@ -42,17 +42,10 @@ struct Explain: ParsableCommand {
             try TemporaryFolder.check()
             let (url, claim) = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(Date())).plans.txt", force: force)
             defer { claim.release() }
-            let stores = privateTemporaryFolder("explain")
-            let interruption = InterruptionHandler(exclusive: exclusive) {
-                try? FileManager.default.removeItem(at: stores)
-                unlink(AtomicFile.temporaryURL(for: url).path)
-                claim.release()
-                return "temporary stores removed; \(url.path) was not written"
+            let plans = try withPrivateStores("explain", writing: url, claim: claim, exclusive: exclusive) { stores in
+                try QueryPlan.explainAll(strategies: names, model: try model.loadAnnounced(scale: dataset.scale), seed: dataset.seed,
+                                         batchSize: dataset.batch, temporaryParent: stores)
             }
-            defer { interruption.cancel() }
-            try FileManager.default.createDirectory(at: stores, withIntermediateDirectories: false)
-            defer { try? FileManager.default.removeItem(at: stores) }
-            let plans = try QueryPlan.explainAll(strategies: names, model: try model.loadAnnounced(scale: dataset.scale), seed: dataset.seed, batchSize: dataset.batch, temporaryParent: stores)
             let report = QueryPlan.report(plans)
             exclusive.lock() // an interruption from here on waits for the end (the file is written)
             try AtomicFile.write(report, to: url)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Reporting
 
 /// On Ctrl-C, SIGTERM or SIGHUP (a closed terminal or ssh session): runs the command's cleanup
 /// (temporary stores, a partial store, the claim on the output), prints one `interrupted: …` line
@@ -36,4 +37,22 @@ final class InterruptionHandler: @unchecked Sendable {
 /// A private folder in the temporary folder for a command's stores, removed on interruption.
 func privateTemporaryFolder(_ command: String) -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("inheritance-bench-\(command)-\(getpid())-\(UUID().uuidString.prefix(8))")
+}
+
+/// Runs `body` with a private folder of temporary stores for `command` (`storage`, `explain`) that
+/// will write `url`: an interruption removes the stores and the output's temporary file, releases
+/// the claim and says so; the folder is removed afterwards either way.
+func withPrivateStores<T>(_ command: String, writing url: URL, claim: OutputClaim, exclusive: NSRecursiveLock,
+                          _ body: (URL) throws -> T) throws -> T {
+    let stores = privateTemporaryFolder(command)
+    let interruption = InterruptionHandler(exclusive: exclusive) {
+        try? FileManager.default.removeItem(at: stores)
+        unlink(AtomicFile.temporaryURL(for: url).path)
+        claim.release()
+        return "temporary stores removed; \(url.path) was not written"
+    }
+    defer { interruption.cancel() }
+    try FileManager.default.createDirectory(at: stores, withIntermediateDirectories: false)
+    defer { try? FileManager.default.removeItem(at: stores) }
+    return try body(stores)
 }

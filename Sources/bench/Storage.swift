@@ -35,18 +35,11 @@ struct Storage: ParsableCommand {
             try TemporaryFolder.check()
             let (url, claim) = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(started)).storage.csv", force: force)
             defer { claim.release() }
-            let stores = privateTemporaryFolder("storage")
-            let interruption = InterruptionHandler(exclusive: exclusive) {
-                try? FileManager.default.removeItem(at: stores)
-                unlink(AtomicFile.temporaryURL(for: url).path)
-                claim.release()
-                return "temporary stores removed; \(url.path) was not written"
-            }
-            defer { interruption.cancel() }
-            try FileManager.default.createDirectory(at: stores, withIntermediateDirectories: false)
-            defer { try? FileManager.default.removeItem(at: stores) }
-            let reports = try StorageReport.run(strategies: names, model: try model.loadAnnounced(scale: dataset.scale), seed: dataset.seed, batchSize: dataset.batch, temporaryParent: stores) { name in
-                if standardErrorIsTerminal { printError("building the \(name) store…") }
+            let reports = try withPrivateStores("storage", writing: url, claim: claim, exclusive: exclusive) { stores in
+                try StorageReport.run(strategies: names, model: try model.loadAnnounced(scale: dataset.scale), seed: dataset.seed,
+                                      batchSize: dataset.batch, temporaryParent: stores) { name in
+                    if standardErrorIsTerminal { printError("building the \(name) store…") }
+                }
             }
             let context = RunContext.current(date: started)
             exclusive.lock() // an interruption from here on waits for the end (the file is written)
