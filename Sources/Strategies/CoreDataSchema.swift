@@ -78,31 +78,24 @@ public struct CoreDataSchema: Sendable {
         var attributeColumns = model.entities.map { Array(repeating: "", count: $0.attributes.count) }
         var toOneColumns = Array(repeating: [String: (key: String, entity: String?)](), count: model.entities.count)
         for root in model.roots {
-            var used: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
-            func unique(_ base: String) -> String {
-                var name = base
-                var suffix = 1
-                while used.contains(name) { name = base + String(suffix); suffix += 1 }
-                used.insert(name)
-                return name
-            }
+            var names = UniqueNames(taken: ["Z_PK", "Z_ENT", "Z_OPT"])
             var columns: [Column] = []
             for index in model.entities[root].subtree {
                 let entity = model.entities[index]
                 let own = entity.attributes.indices.filter { entity.attributeOwners[$0] == index }
                 for position in own.sorted(by: { entity.attributes[$0].name < entity.attributes[$1].name }) {
                     let attribute = entity.attributes[position]
-                    let name = unique("Z" + attribute.name.uppercased())
+                    let name = names.claim("Z" + attribute.name.uppercased())
                     columns.append(Column(name: name, sqlType: attribute.type.sqlType, entity: index, role: .attribute(position),
                                           group: attribute.type.columnGroup))
                     for descendant in entity.subtree { attributeColumns[descendant][position] = name }
                 }
                 for relationship in entity.ownRelationships.filter({ !$0.toMany }).sorted(by: { $0.name < $1.name }) {
-                    let key = unique("Z" + relationship.name.uppercased())
+                    let key = names.claim("Z" + relationship.name.uppercased())
                     columns.append(Column(name: key, sqlType: "INTEGER", entity: index, role: .foreignKey(relationship.name), group: 0))
                     var entityColumn: String?
                     if model.entities[relationship.destination].hasSubentities {
-                        let name = unique("Z\(relationship.destination + 1)_" + relationship.name.uppercased())
+                        let name = names.claim("Z\(relationship.destination + 1)_" + relationship.name.uppercased())
                         columns.append(Column(name: name, sqlType: "INTEGER", entity: index, role: .foreignEntity(relationship.name), group: 0))
                         entityColumn = name
                     }
@@ -121,7 +114,7 @@ public struct CoreDataSchema: Sendable {
         // side met for a pair names the table after its declaring entity's number.
         var joins: [JoinTable] = []
         var named = Set<String>()
-        var usedJoinColumns: [Int: Set<String>] = [:]
+        var joinColumnNames: [Int: UniqueNames] = [:]
         for index in model.entities.indices.sorted(by: { Model.nameOrder(model.entities[$0].name, model.entities[$1].name) }) {
             for relationship in model.entities[index].relationships where relationship.isManyToMany {
                 guard let inverse = model.inverse(of: relationship) else { continue }
@@ -130,12 +123,7 @@ public struct CoreDataSchema: Sendable {
                 guard named.insert(pair).inserted else { continue }
                 func column(_ side: Model.Relationship, _ other: Model.Relationship) -> String {
                     let root = model.entities[side.owner].root
-                    let base = "Z_\(side.owner + 1)" + other.name.uppercased()
-                    var name = base
-                    var suffix = 1
-                    while usedJoinColumns[root, default: []].contains(name) { name = base + String(suffix); suffix += 1 }
-                    usedJoinColumns[root, default: []].insert(name)
-                    return name
+                    return joinColumnNames[root, default: UniqueNames()].claim("Z_\(side.owner + 1)" + other.name.uppercased())
                 }
                 let firstColumn = column(relationship, inverse)
                 let secondColumn = column(inverse, relationship)

@@ -90,32 +90,25 @@ public final class Joined: StorageStrategy {
         tables.reserveCapacity(model.entities.count)
         for entity in model.entities {
             paths.append((entity.parent.map { paths[$0] } ?? []) + [entity.index])
-            var used: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
-            func unique(_ base: String) -> String {
-                var name = base
-                var suffix = 1
-                while used.contains(name) { name = base + String(suffix); suffix += 1 }
-                used.insert(name)
-                return name
-            }
+            var names = UniqueNames(taken: ["Z_PK", "Z_ENT", "Z_OPT"])
             var columns: [CoreDataSchema.Column] = []
             var ownColumns = Array(repeating: "", count: entity.attributes.count)
             let own = entity.attributes.indices.filter { entity.attributeOwners[$0] == entity.index }
             for position in own.sorted(by: { entity.attributes[$0].name < entity.attributes[$1].name }) {
                 let attribute = entity.attributes[position]
-                let name = unique("Z" + attribute.name.uppercased())
+                let name = names.claim("Z" + attribute.name.uppercased())
                 columns.append(CoreDataSchema.Column(name: name, sqlType: attribute.type.sqlType, entity: entity.index,
                                                      role: .attribute(position), group: attribute.type.columnGroup))
                 ownColumns[position] = name
             }
             var toOnes: [String: (key: String, entity: String?)] = [:]
             for relationship in entity.ownRelationships.filter({ !$0.toMany }).sorted(by: { $0.name < $1.name }) {
-                let key = unique("Z" + relationship.name.uppercased())
+                let key = names.claim("Z" + relationship.name.uppercased())
                 columns.append(CoreDataSchema.Column(name: key, sqlType: "INTEGER", entity: entity.index,
                                                      role: .foreignKey(relationship.name), group: 0))
                 var entityColumn: String?
                 if model.entities[relationship.destination].hasSubentities {
-                    let name = unique("Z\(relationship.destination + 1)_" + relationship.name.uppercased())
+                    let name = names.claim("Z\(relationship.destination + 1)_" + relationship.name.uppercased())
                     columns.append(CoreDataSchema.Column(name: name, sqlType: "INTEGER", entity: entity.index,
                                                          role: .foreignEntity(relationship.name), group: 0))
                     entityColumn = name

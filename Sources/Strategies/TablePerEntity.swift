@@ -113,16 +113,12 @@ public final class TablePerEntity: StorageStrategy {
             let table = schema.table(of: index)
             tables[entity.index] = table.name
             attributeColumns[entity.index] = entity.attributes.indices.map { schema.column(index, attributeAt: $0) }
-            var used = Set(["Z_PK", "Z_ENT", "Z_OPT"] + table.fetchOrder.map(\.name))
+            var names = UniqueNames(taken: ["Z_PK", "Z_ENT", "Z_OPT"] + table.fetchOrder.map(\.name))
             toOneColumns[entity.index] = entity.toOneRelationships.map { relationship in
                 let key = schema.columns(index, toOne: relationship.name)!.key
                 let targets = concrete[relationship.destination]
                 guard targets.count > 1 else { return ToOneColumns(key: key, entity: nil, destination: targets.first ?? relationship.destination) }
-                let base = "Z\(relationship.destination + 1)_" + relationship.name.uppercased()
-                var name = base
-                var suffix = 1
-                while used.contains(name) { name = base + String(suffix); suffix += 1 }
-                used.insert(name)
+                let name = names.claim("Z\(relationship.destination + 1)_" + relationship.name.uppercased())
                 entityColumns[index, default: [:]][relationship.name] = name
                 return ToOneColumns(key: key, entity: name, destination: relationship.destination)
             }
@@ -488,14 +484,10 @@ public final class TablePerEntity: StorageStrategy {
 
     private func unionList(_ entity: Int) -> UnionList {
         var list = UnionList()
-        var used: Set<String> = ["Z_ENT", "Z_PK", "Z_OPT"]
+        var names = UniqueNames(taken: ["Z_ENT", "Z_PK", "Z_OPT"])
         func add(_ item: UnionList.Item, _ base: String) {
-            var name = base
-            var suffix = 1
-            while used.contains(name) { name = base + String(suffix); suffix += 1 }
-            used.insert(name)
             list.items.append(item)
-            list.aliases.append(name)
+            list.aliases.append(names.claim(base))
         }
         func addToOnes(_ relationships: [Model.Relationship]) {
             for relationship in relationships where !relationship.toMany {
