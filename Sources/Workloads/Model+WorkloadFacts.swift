@@ -1,4 +1,5 @@
 import Models
+import Strategies
 
 /// What the workloads look for in a model, each `nil` when the model has none. `Workload.needs`
 /// and `WorkloadInputs` read the same facts, so a workload applies exactly when it can be built.
@@ -7,8 +8,8 @@ extension Model {
     public var mainConcreteEntities: [Int] { concreteEntities(in: entities[mainRoot].subtree) }
 
     /// The sort of the ordered reads, as sort keys (every element an attribute of the main root).
-    var sortKeys: [SortKeyFact]? {
-        order.map { $0.map { SortKeyFact(attribute: $0.property!, ascending: $0.ascending) } }
+    var sortKeys: [SortKey]? {
+        order.map { $0.map { SortKey($0.property!, ascending: $0.ascending) } }
     }
 
     /// `lookup-attribute`: a unique attribute (a one-attribute uniqueness constraint) declared in the
@@ -75,10 +76,4 @@ extension Model {
         }
         return nil
     }
-}
-
-/// A sort key of the model's order.
-struct SortKeyFact: Sendable {
-    var attribute: String
-    var ascending: Bool
 }

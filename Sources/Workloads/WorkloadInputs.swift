@@ -42,7 +42,7 @@ public struct WorkloadInputs: Sendable {
         let count = generator.count(root: root)
         mainCount = count
         let seed = generator.seed
-        sort = (model.sortKeys ?? []).map { SortKey($0.attribute, ascending: $0.ascending) }
+        sort = model.sortKeys ?? []
         let rootEntity = model.entities[root]
 
         func draw(_ stream: UInt64, _ n: Int, distinct: Bool) -> [Int] {
