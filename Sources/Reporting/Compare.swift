@@ -76,7 +76,8 @@ public struct Comparison {
             }
         }
         var warnings: [String] = []
-        for (column, what) in [("host", "hosts"), ("git_commit", "commits"), ("sqlite_version", "SQLite versions"), ("build", "builds")] {
+        for (column, what) in [("host", "hosts"), ("git_commit", "commits"), ("sqlite_version", "SQLite versions"), ("build", "builds"),
+                                 ("temp_dir", "store folders")] {
             let (a, b) = (base.values(column), new.values(column))
             if a != b { warnings.append("the runs differ in \(what): \(a.joined(separator: ", ")) vs \(b.joined(separator: ", "))") }
         }

@@ -3,7 +3,8 @@ import Workloads
 /// The table printed at the end of a run: grouped by workload, each strategy's median and its
 /// ratio to the baseline strategy (`single-table`), so "2.10×" reads "takes 2.1 times as long".
 /// "±" is half the width of the median's confidence interval, relative to the median; a "!"
-/// marks an interval wider than 5 % of the median (a noisy figure).
+/// marks an interval wider than 5 % of the median (a noisy figure); "–" a median of one
+/// repetition, which has no interval.
 public enum ConsoleTable {
     public static func render(_ results: [WorkloadResult], baseline: String) -> String {
         let header = ["workload", "strategy", "median", "±", "min", "max", "rows", "rows/s", "db size", "vs \(baseline)"]
@@ -24,7 +25,7 @@ public enum ConsoleTable {
                 let rate = statistics.median > 0 ? Double(result.rows) / (statistics.median / 1e9) : 0
                 let halfWidth = statistics.median > 0
                     ? (statistics.medianInterval.upperBound - statistics.medianInterval.lowerBound) / 2 / statistics.median * 100 : 0
-                let spread = String(format: "%.1f%%", halfWidth) + (statistics.isNoisy ? "!" : " ")
+                let spread = statistics.count == 1 ? "– " : String(format: "%.1f%%", halfWidth) + (statistics.isNoisy ? "!" : " ")
                 lines.append([
                     offset == 0 ? caseName : "", result.strategy, duration(statistics.median), spread, duration(statistics.min),
                     duration(statistics.max), String(result.rows), count(rate), bytes(result.dbBytes), ratio,

@@ -56,33 +56,3 @@ public enum FileProblem {
         }
     }
 }
-
-/// The folder the temporary stores go in: `TMPDIR`, or /tmp. Checked before a command builds
-/// stores there, so that a TMPDIR naming a file, a missing folder or a read-only place stops the
-/// command with one line instead of Foundation's error dump at the first store.
-public enum TemporaryFolder {
-    public struct Problem: Error, CustomStringConvertible {
-        public let description: String
-    }
-
-    public static func check() throws {
-        let folder = FileManager.default.temporaryDirectory.standardizedFileURL
-        let named = ProcessInfo.processInfo.environment["TMPDIR"].map { _ in " (TMPDIR)" } ?? ""
-        let fix = named.isEmpty ? "make it a writable folder, or set TMPDIR to one" : "set TMPDIR to a writable folder, or unset it"
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
-            throw Problem(description: "the temporary folder \(folder.path)\(named) does not exist; \(fix)")
-        }
-        guard isDirectory.boolValue else {
-            throw Problem(description: "the temporary folder \(folder.path)\(named) is a file, not a folder; \(fix)")
-        }
-        let probe = folder.appendingPathComponent(".inheritance-bench-probe-\(getpid())").path
-        let descriptor = open(probe, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
-            throw Problem(description: "the temporary folder \(folder.path)\(named) is not writable (\(reason)); \(fix)")
-        }
-        close(descriptor)
-        unlink(probe)
-    }
-}

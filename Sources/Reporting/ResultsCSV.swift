@@ -4,11 +4,11 @@ import Workloads
 /// The results CSV: one row per (strategy, workload, variant). Every column is documented here
 /// and in the README; `schemaVersion` changes whenever a column is added, removed or redefined.
 public enum ResultsCSV {
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
 
     /// Column names and their meaning, in file order.
     public static let columns: [(name: String, meaning: String)] = [
-        ("schema_version", "version of this CSV layout (\(schemaVersion)); bench compare reads it and version 2 (the same without hierarchy and sweep columns)"),
+        ("schema_version", "version of this CSV layout (\(schemaVersion)); bench compare reads it, version 3 (the same without loops) and version 2 (without loops, hierarchy and sweep columns)"),
         ("run_id", "unique id of the run: start time and a random suffix"),
         ("timestamp", "when the run started, ISO 8601 UTC"),
         ("git_commit", "commit of the suite that produced the row (unknown outside a git checkout)"),
@@ -41,7 +41,8 @@ public enum ResultsCSV {
         ("rows", "rows in the answer; objects inserted for insert workloads"),
         ("warmups", "untimed repetitions run before the timed ones"),
         ("iterations", "timed repetitions"),
-        ("median_ns", "median duration of one repetition, nanoseconds (the headline figure)"),
+        ("loops", "executions each timed repetition is made of, back to back: 1, or more for a read whose executions take under 1 ms; a repetition's duration is then their mean"),
+        ("median_ns", "median duration of one repetition (of one execution, when looped), nanoseconds (the headline figure)"),
         ("ci_low_ns", "lower end of the median's confidence interval (order statistics), nanoseconds"),
         ("ci_high_ns", "upper end of the median's confidence interval, nanoseconds"),
         ("ci_coverage", "coverage of that interval: 0.95 or more from 6 repetitions up; less with fewer"),
@@ -78,7 +79,7 @@ public enum ResultsCSV {
         ]
         let what: [String] = [result.strategy, result.workload, result.variant, String(result.rows)]
         let timing: [String] = [
-            String(result.warmups), String(statistics.count), format(statistics.median),
+            String(result.warmups), String(statistics.count), String(result.loops), format(statistics.median),
             format(statistics.medianInterval.lowerBound), format(statistics.medianInterval.upperBound),
             String(format: "%.4f", statistics.medianIntervalCoverage), format(statistics.min), format(statistics.max),
             format(statistics.mean), format(statistics.standardDeviation), format(statistics.p90), format(statistics.p99),

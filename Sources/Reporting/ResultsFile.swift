@@ -31,9 +31,10 @@ public struct ResultsFile {
         return prefix + base + suffix
     }
 
-    /// The schema versions this reader understands: 3, and 2 (the same columns without the
-    /// hierarchy and sweep columns: the publication model, no sweep).
-    static let readableVersions = ["2", String(ResultsCSV.schemaVersion)]
+    /// The schema versions this reader understands: 4; 3 (the same columns without `loops`: every
+    /// repetition one execution); and 2 (without `loops` and the hierarchy and sweep columns: the
+    /// publication model, no sweep).
+    static let readableVersions = ["2", "3", String(ResultsCSV.schemaVersion)]
 
     public struct Key: Hashable, Comparable, Sendable, CustomStringConvertible {
         public var strategy: String
@@ -98,7 +99,7 @@ public struct ResultsFile {
             }
             let fields = Dictionary(uniqueKeysWithValues: zip(header, record))
             guard Self.readableVersions.contains(fields["schema_version"]!) else {
-                throw Error(description: "\(name): line \(line) has CSV schema version \(fields["schema_version"]!), this bench reads versions \(Self.readableVersions.joined(separator: " and ")); rerun the benchmark with this version to compare")
+                throw Error(description: "\(name): line \(line) has CSV schema version \(fields["schema_version"]!), this bench reads versions \(Self.readableVersions.dropLast().joined(separator: ", ")) and \(Self.readableVersions.last!); rerun the benchmark with this version to compare")
             }
             for (column, kind) in Self.numericColumns {
                 guard let text = fields[column] else { continue }
@@ -182,13 +183,13 @@ public struct ResultsFile {
         }
     }
 
-    /// The numeric columns of schema versions 2 and 3 and what each may hold; a column missing
+    /// The numeric columns of schema versions 2 to 4 and what each may hold; a column missing
     /// from the file is not checked (only `requiredColumns` must be there).
     static let numericColumns: [(String, NumberKind)] = [
         ("cpu_cores", .whole(minimum: 0)), ("memory_bytes", .whole(minimum: 0)), ("page_size", .whole(minimum: 0)),
         ("cache_size", .signedWhole), ("seed", .seed), ("scale", .whole(minimum: 1)), ("batch", .whole(minimum: 1)),
         ("time_budget_s", .optionalPositive), ("sweep_value", .optionalNumber), ("rows", .whole(minimum: 0)),
-        ("warmups", .whole(minimum: 0)), ("iterations", .whole(minimum: 1)),
+        ("warmups", .whole(minimum: 0)), ("iterations", .whole(minimum: 1)), ("loops", .whole(minimum: 1)),
         ("median_ns", .duration), ("ci_low_ns", .duration), ("ci_high_ns", .duration), ("ci_coverage", .fraction),
         ("min_ns", .duration), ("max_ns", .duration), ("mean_ns", .duration), ("stddev_ns", .spread),
         ("p90_ns", .duration), ("p99_ns", .duration), ("mad_ns", .spread), ("outliers", .whole(minimum: 0)),

@@ -5,7 +5,7 @@ import Workloads
 /// context, the plan, and every result row with every statistic of the CSV and every timed
 /// repetition. Keys are the CSV's column names (snake_case); durations are nanoseconds.
 ///
-///     { "schema": "inheritance-bench.results", "version": 1, "csv": "X.csv",
+///     { "schema": "inheritance-bench.results", "version": 2, "csv": "X.csv",
 ///       "context": { "run_id": …, "git_dirty": true | false | null, … },
 ///       "plan": { "seed": 42, "batch": 1000, "repetitions": null, "time_budget_s": 2, … },
 ///       "results": [ { "strategy": …, "workload": …, "median_ns": 1234.5, …, "samples_ns": [1200, 1300] } ] }
@@ -13,7 +13,7 @@ import Workloads
 /// `version` changes whenever a field is removed or redefined; a reader refuses other versions.
 public struct ResultsJSON: Codable, Equatable, Sendable {
     public static let schemaName = "inheritance-bench.results"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     public var schema: String
     public var version: Int
@@ -95,6 +95,9 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
         public var repetitions: Int?
         /// --time-budget in seconds, or nil when repetitions were fixed.
         public var timeBudgetS: Double?
+        /// Under the default rule, the target half-width of every median's 95 % interval, as a
+        /// fraction of the median (0.025); nil under --repetitions or --time-budget.
+        public var precision: Double?
         public var minRepetitions: Int
         public var maxRepetitions: Int
         public var strategies: [String]
@@ -105,17 +108,23 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             public var warmups: Int
             /// The fixed timed repetitions, or nil under a time budget.
             public var repetitions: Int?
+            /// Under the default rule, the most seconds per strategy each of its cases may take
+            /// (the workload's own, or --case-time); else nil.
+            public var caseTimeS: Double?
+
+            enum CodingKeys: String, CodingKey { case name, warmups, repetitions, caseTimeS = "case_time_s" }
 
             public func encode(to encoder: Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(name, forKey: .name)
                 try container.encode(warmups, forKey: .warmups)
                 try container.encode(repetitions, forKey: .repetitions)
+                try container.encode(caseTimeS, forKey: .caseTimeS)
             }
         }
 
         enum CodingKeys: String, CodingKey {
-            case seed, batch, repetitions, timeBudgetS = "time_budget_s", minRepetitions = "min_repetitions"
+            case seed, batch, repetitions, timeBudgetS = "time_budget_s", precision, minRepetitions = "min_repetitions"
             case maxRepetitions = "max_repetitions", strategies, workloads
         }
 
@@ -125,6 +134,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             try container.encode(batch, forKey: .batch)
             try container.encode(repetitions, forKey: .repetitions)
             try container.encode(timeBudgetS, forKey: .timeBudgetS)
+            try container.encode(precision, forKey: .precision)
             try container.encode(minRepetitions, forKey: .minRepetitions)
             try container.encode(maxRepetitions, forKey: .maxRepetitions)
             try container.encode(strategies, forKey: .strategies)
@@ -135,7 +145,13 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             seed = plan.seed; batch = plan.batchSize; repetitions = plan.timeBudget == nil ? plan.repetitions : nil
             timeBudgetS = plan.timeBudget; minRepetitions = plan.minRepetitions; maxRepetitions = plan.maxRepetitions
             strategies = plan.strategies
-            workloads = plan.workloads.map { PlannedWorkload(name: $0.name, warmups: $0.warmups, repetitions: plan.repetitions(for: $0)) }
+            let rules = plan.workloads.map { plan.stoppingRule(for: $0).mode }
+            if case let .precision(target, _, _, _)? = rules.first { precision = target }
+            workloads = zip(plan.workloads, rules).map { workload, rule in
+                var caseTime: Double?
+                if case let .precision(_, budget, _, _) = rule { caseTime = budget }
+                return PlannedWorkload(name: workload.name, warmups: workload.warmups, repetitions: plan.repetitions(for: workload), caseTimeS: caseTime)
+            }
         }
     }
 
@@ -151,6 +167,8 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
         public var rows: Int
         public var warmups: Int
         public var iterations: Int
+        /// Executions each timed repetition is made of (its duration is their mean).
+        public var loops: Int
         public var medianNs: Double
         public var ciLowNs: Double
         public var ciHighNs: Double
@@ -167,12 +185,12 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
         public var rowsPerS: Double
         public var dbBytes: Int64
         public var digest: String
-        /// Every timed repetition, nanoseconds, in the order they ran.
+        /// Every timed repetition, nanoseconds (per execution, when looped), in the order they ran.
         public var samplesNs: [UInt64]
 
         enum CodingKeys: String, CodingKey {
             case hierarchy, scale, sweepParameter = "sweep_parameter", sweepValue = "sweep_value", strategy, workload, variant, rows
-            case warmups, iterations, medianNs = "median_ns", ciLowNs = "ci_low_ns", ciHighNs = "ci_high_ns", ciCoverage = "ci_coverage"
+            case warmups, iterations, loops, medianNs = "median_ns", ciLowNs = "ci_low_ns", ciHighNs = "ci_high_ns", ciCoverage = "ci_coverage"
             case minNs = "min_ns", maxNs = "max_ns", meanNs = "mean_ns", stddevNs = "stddev_ns", p90Ns = "p90_ns", p99Ns = "p99_ns"
             case madNs = "mad_ns", outliers, noisy, rowsPerS = "rows_per_s", dbBytes = "db_bytes", digest, samplesNs = "samples_ns"
         }
@@ -182,7 +200,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             hierarchy = result.setting.hierarchy; scale = result.setting.scale
             sweepParameter = result.setting.sweepParameter; sweepValue = result.setting.sweepValue
             strategy = result.strategy; workload = result.workload; variant = result.variant; rows = result.rows
-            warmups = result.warmups; iterations = statistics.count
+            warmups = result.warmups; iterations = statistics.count; loops = result.loops
             medianNs = statistics.median; ciLowNs = statistics.medianInterval.lowerBound; ciHighNs = statistics.medianInterval.upperBound
             ciCoverage = statistics.medianIntervalCoverage; minNs = statistics.min; maxNs = statistics.max; meanNs = statistics.mean
             stddevNs = statistics.standardDeviation; p90Ns = statistics.p90; p99Ns = statistics.p99

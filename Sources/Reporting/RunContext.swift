@@ -57,14 +57,15 @@ public struct RunContext: Sendable {
         self.temporaryFolder = temporaryFolder
     }
 
-    /// Reads the context of this process, started at `date`, whose stores go in `temporaryParent`.
+    /// Reads the context of this process, started at `date`, whose stores go in `storeFolder`; the
+    /// store settings are read from a probe store made (and removed) in `probeIn`.
     public static func current(
-        date: Date = Date(), temporaryParent: URL = FileManager.default.temporaryDirectory,
+        date: Date = Date(), storeFolder: URL = FileManager.default.temporaryDirectory, probeIn: URL? = nil,
         directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     ) -> RunContext {
         let commit = git(["rev-parse", "--short=12", "HEAD"], in: directory)
         let status = commit == nil ? nil : git(["status", "--porcelain", "--untracked-files=no"], in: directory)
-        let settings = StoreSettings.read(in: temporaryParent)
+        let settings = StoreSettings.read(in: probeIn ?? storeFolder)
         return RunContext(
             runID: fileStamp(date) + "-" + String(UUID().uuidString.prefix(6)).lowercased(),
             timestamp: iso8601(date),
@@ -84,7 +85,7 @@ public struct RunContext: Sendable {
             synchronous: settings.synchronous,
             pageSize: settings.pageSize,
             cacheSize: settings.cacheSize,
-            temporaryFolder: temporaryParent.path
+            temporaryFolder: storeFolder.path
         )
     }
 

@@ -8,6 +8,8 @@ package struct Rounds {
     package var positions: [[Int]]
     package var answers: [Sample]
     package var stop: StoppingRule.Decision
+    /// Executions each of a strategy's timed samples stands for (1 unless looped).
+    package var loops: [Int]
 }
 
 /// Runs warm-ups then timed repetitions of one case, round by round across strategies, and
@@ -17,27 +19,40 @@ package struct Rounds {
 /// afresh each round (`roundOrder`, from `seed` and the case's name), so that a slow phase of a
 /// shared machine falls on all strategies alike and no strategy always runs after the same one.
 /// `rule` decides, before each timed round, whether another is due.
+///
+/// With a `loopTarget`, a strategy whose fastest warm-up took less than it has each timed sample
+/// made of as many executions back to back as fill the target (at most `maximumLoops`): the
+/// repetition runs `loops` executions and reports their mean. A case of microseconds is then timed
+/// as microbenchmarks time it, with the CPU's caches as its own executions leave them, rather than
+/// as the other strategies of the round left them (which made its samples bimodal).
 package func interleaveRounds(
-    _ caseName: String, _ names: [String], warmups: Int, rule: StoppingRule, seed: UInt64,
+    _ caseName: String, _ names: [String], warmups: Int, rule: StoppingRule, seed: UInt64, loopTarget: UInt64? = nil,
     onEvent: (RunEvent) throws -> Void,
-    _ repetition: (_ strategy: Int, _ repetition: Int) throws -> Sample
+    _ repetition: (_ strategy: Int, _ repetition: Int, _ loops: Int) throws -> Sample
 ) throws -> Rounds {
     try onEvent(.measuring(caseName: caseName, strategies: names, warmups: warmups, rule: rule))
     var timed = Array(repeating: [UInt64](), count: names.count)
     var positions = Array(repeating: [Int](), count: names.count)
     var answers: [Sample?] = Array(repeating: nil, count: names.count)
+    var loops = Array(repeating: 1, count: names.count)
+    var fastestWarmup = Array(repeating: UInt64.max, count: names.count)
     var timedStart: UInt64 = 0
     var round = 0
     var stop = StoppingRule.Decision.another
     while true {
-        if round == warmups { timedStart = DispatchTime.now().uptimeNanoseconds }
+        if round == warmups {
+            if let loopTarget, warmups > 0 {
+                loops = fastestWarmup.map { fastest in Int(min(UInt64(maximumLoops), max(1, loopTarget / max(fastest, 1)))) }
+            }
+            timedStart = DispatchTime.now().uptimeNanoseconds
+        }
         if round >= warmups {
             stop = rule.decide(timed, elapsed: Double(DispatchTime.now().uptimeNanoseconds - timedStart) / 1e9)
             guard stop == .another else { break }
         }
         for (position, index) in roundOrder(strategies: names.count, seed: seed, caseName: caseName, round: round).enumerated() {
             try onEvent(.repetition(caseName: caseName, strategy: names[index], round: round + 1, rounds: rule.fixedRounds.map { $0 + warmups }))
-            let sample = try repetition(index, round)
+            let sample = try repetition(index, round, loops[index])
             if let answer = answers[index], answer.rows != sample.rows
                 || (answer.digestIsFull == sample.digestIsFull && answer.digest != sample.digest) {
                 throw BenchmarkFailure.unstableAnswer(strategy: names[index], caseName: caseName)
@@ -47,13 +62,18 @@ package func interleaveRounds(
             if round >= warmups {
                 timed[index].append(sample.nanoseconds)
                 positions[index].append(position)
+            } else {
+                fastestWarmup[index] = min(fastestWarmup[index], sample.nanoseconds)
             }
         }
         if round == 0 { try checkAgreement(caseName, names, answers.map { $0! }) }
         round += 1
     }
-    return Rounds(timed: timed, positions: positions, answers: answers.map { $0! }, stop: stop)
+    return Rounds(timed: timed, positions: positions, answers: answers.map { $0! }, stop: stop, loops: loops)
 }
+
+/// The most executions one looped sample is made of.
+package let maximumLoops = 1_000
 
 private func checkAgreement(_ caseName: String, _ names: [String], _ answers: [Sample]) throws {
     // An answer without a full digest (the raw reference's fetch builds no objects) must match in rows.

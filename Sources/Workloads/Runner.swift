@@ -23,6 +23,9 @@ public struct RunPlan: Sendable {
     /// Under the default rule, the half-width of every median's 95 % interval a case aims for, as a
     /// fraction of the median (`--precision` in percent; 0.025 for 2.5 %).
     public var precision: Double
+    /// Under the default rule, the most seconds per strategy any case may take (`--case-time`),
+    /// instead of each workload's own budget.
+    public var caseTime: Double?
     /// Where the run's temporary folder of stores is made.
     public var temporaryParent: URL
 
@@ -34,12 +37,15 @@ public struct RunPlan: Sendable {
     /// Under the default rule, no case runs more rounds than this. The cheapest cases need
     /// thousands: a count that takes 25 µs varies by ±50 % between repetitions on a shared machine.
     public static let maximumRounds = 10_000
+    /// A read whose fastest warm-up takes less than this is timed in loops of executions that
+    /// together take about this long (nanoseconds), each sample their mean.
+    public static let loopTarget: UInt64 = 1_000_000
 
     public init(
         strategies: [String] = Strategies.names, workloads: [Workload] = Workloads.all, seed: UInt64 = defaultSeed,
         batchSize: Int = defaultBatchSize, repetitions: Int? = nil, timeBudget: Double? = nil,
         minRepetitions: Int = defaultMinRepetitions, maxRepetitions: Int = defaultMaxRepetitions,
-        precision: Double = defaultPrecision, temporaryParent: URL = FileManager.default.temporaryDirectory
+        precision: Double = defaultPrecision, caseTime: Double? = nil, temporaryParent: URL = FileManager.default.temporaryDirectory
     ) {
         self.strategies = strategies
         self.workloads = workloads
@@ -50,15 +56,16 @@ public struct RunPlan: Sendable {
         self.minRepetitions = minRepetitions
         self.maxRepetitions = maxRepetitions
         self.precision = precision
+        self.caseTime = caseTime
         self.temporaryParent = temporaryParent
     }
 
     /// When `workload`'s cases stop: `--time-budget`, else `--repetitions`, else the precision rule
-    /// with the workload's own budget and minimum.
+    /// with `--case-time` or the workload's own budget, and the workload's minimum.
     public func stoppingRule(for workload: Workload) -> StoppingRule {
         if let timeBudget { return StoppingRule(.timeBudget(seconds: timeBudget, minimum: minRepetitions, maximum: maxRepetitions)) }
         if let repetitions { return StoppingRule(.fixed(rounds: repetitions)) }
-        return StoppingRule(.precision(target: precision, budget: workload.budget, minimum: workload.minimumRounds, maximum: Self.maximumRounds))
+        return StoppingRule(.precision(target: precision, budget: caseTime ?? workload.budget, minimum: workload.minimumRounds, maximum: Self.maximumRounds))
     }
 
     /// The fixed number of timed repetitions of `workload`, or `nil` when a rule decides.
@@ -79,6 +86,9 @@ public struct WorkloadResult: Sendable {
     /// This strategy's place (0-based) in the round of each sample (rounds are shuffled); empty
     /// when unknown.
     public var positions: [Int]
+    /// Executions each sample is the mean of: above 1 for a read whose executions take less than
+    /// `RunPlan.loopTarget`, timed back to back.
+    public var loops: Int
     public var warmups: Int
     public var digest: AnswerDigest
     /// The store's size in bytes (after a WAL checkpoint).
@@ -86,7 +96,7 @@ public struct WorkloadResult: Sendable {
     /// What was measured: the hierarchy, its size, and the swept parameter's value, if any.
     public var setting: ResultSetting
 
-    public init(strategy: String, workload: String, variant: String, rows: Int, samples: [UInt64], positions: [Int] = [], warmups: Int,
+    public init(strategy: String, workload: String, variant: String, rows: Int, samples: [UInt64], positions: [Int] = [], loops: Int = 1, warmups: Int,
                 digest: AnswerDigest, dbBytes: Int64, setting: ResultSetting) {
         self.strategy = strategy
         self.setting = setting
@@ -95,6 +105,7 @@ public struct WorkloadResult: Sendable {
         self.rows = rows
         self.samples = samples
         self.positions = positions
+        self.loops = loops
         self.warmups = warmups
         self.digest = digest
         self.dbBytes = dbBytes
@@ -224,8 +235,9 @@ public final class Runner {
             default:
                 for workloadCase in workload.cases(inputs) {
                     let queries = try stores.map { try $0.queries(workloadCase) }
-                    let samples = try interleave(caseName(workload, workloadCase.variant), workload, types) { index, _ in
-                        try stores[index].read(queries[index], counts: workloadCase.counts, ordered: workloadCase.ordered)
+                    let name = caseName(workload, workloadCase.variant)
+                    let samples = try interleave(name, workload, types, loopTarget: RunPlan.loopTarget) { index, _, loops in
+                        try stores[index].read(queries[index], counts: workloadCase.counts, ordered: workloadCase.ordered, loops: loops, caseName: name)
                     }
                     try report(makeResults(workload, workloadCase.variant, types, samples, bytes: stores.map(\.bytes)))
                 }
@@ -242,7 +254,8 @@ public final class Runner {
                          _ samples: Rounds, bytes: [Int64]) -> [WorkloadResult] {
         types.indices.map { index in
             WorkloadResult(strategy: types[index].name, workload: workload.name, variant: variant, rows: samples.answers[index].rows,
-                           samples: samples.timed[index], positions: samples.positions[index], warmups: workload.warmups, digest: samples.answers[index].digest,
+                           samples: samples.timed[index], positions: samples.positions[index], loops: samples.loops[index], warmups: workload.warmups,
+                           digest: samples.answers[index].digest,
                            dbBytes: bytes[index], setting: setting)
         }
     }
@@ -268,7 +281,7 @@ public final class Runner {
         }
         var kept: [Store?] = Array(repeating: nil, count: types.count)
         var bytes = Array(repeating: Int64(0), count: types.count)
-        let samples = try interleave(workload.name, workload, types) { index, repetition in
+        let samples = try interleave(workload.name, workload, types) { index, repetition, _ in
             let store = try Store(types[index], model, path: storePath(types[index].name, "\(workload.name)-\(repetition)"))
             do {
                 let sample = try store.timedInsert(transactions, census: expected, thorough: repetition == 0)
@@ -290,7 +303,7 @@ public final class Runner {
     private func measureUpdate(_ workload: Workload, _ types: [any StorageStrategy.Type], _ stores: [Store]) throws -> [WorkloadResult] {
         let attribute = model.updateAttribute!
         let ids = inputs.updateIDs
-        let samples = try interleave(workload.name, workload, types) { index, round in
+        let samples = try interleave(workload.name, workload, types) { index, round, _ in
             let strategy = stores[index].strategy!
             let objects = ids.map { ObjectVersion(id: $0, version: Int64(round + 1)) }
             let value = inputs.updateValue(round: round)
@@ -307,11 +320,14 @@ public final class Runner {
         return makeResults(workload, "", types, samples, bytes: stores.map(\.bytes))
     }
 
-    /// Each repetition deletes from a fresh copy of the read store (copied untimed), then checks it.
+    /// Each repetition deletes from a fresh copy of the read store (copied untimed). The first then
+    /// checks the whole store (objects per entity, link rows, `quick_check`) and its answer is that
+    /// digest; later ones, deleting the same objects from the same copy, are checked on the count
+    /// deleted, so that a round costs little more than its deletes.
     private func measureDelete(_ workload: Workload, _ types: [any StorageStrategy.Type], _ stores: [Store]) throws -> [WorkloadResult] {
         let ids = inputs.deleteIDs
         var bytes = stores.map(\.bytes)
-        let samples = try interleave(workload.name, workload, types) { index, repetition in
+        let samples = try interleave(workload.name, workload, types) { index, repetition, _ in
             let path = storePath(types[index].name, "delete-\(repetition)")
             try StoreFile.checkpoint(stores[index].strategy!.database)
             Store.removeFiles(path)
@@ -321,6 +337,7 @@ public final class Runner {
             let strategy = copy.strategy!
             var deleted = 0
             let elapsed = try Sample.nanoseconds { deleted = try strategy.delete(ids) }
+            guard repetition == 0 else { return Sample(nanoseconds: elapsed, rows: deleted, digest: AnswerDigest(.ordered, of: [deleted]), digestIsFull: false) }
             let counts = try model.entities.map { entity in
                 entity.isConcrete ? try strategy.count(FetchRequest(entity: entity.index, includesSubentities: false)) : 0
             }
@@ -334,10 +351,10 @@ public final class Runner {
         return makeResults(workload, "", types, samples, bytes: bytes)
     }
 
-    private func interleave(_ caseName: String, _ workload: Workload, _ types: [any StorageStrategy.Type],
-                            _ repetition: (_ strategy: Int, _ repetition: Int) throws -> Sample) throws -> Rounds {
+    private func interleave(_ caseName: String, _ workload: Workload, _ types: [any StorageStrategy.Type], loopTarget: UInt64? = nil,
+                            _ repetition: (_ strategy: Int, _ repetition: Int, _ loops: Int) throws -> Sample) throws -> Rounds {
         try interleaveRounds(caseName, types.map { $0.name }, warmups: workload.warmups, rule: plan.stoppingRule(for: workload),
-                             seed: plan.seed, onEvent: onEvent, repetition)
+                             seed: plan.seed, loopTarget: loopTarget, onEvent: onEvent, repetition)
     }
 
     static let generateOnceLimit = 1_000_000

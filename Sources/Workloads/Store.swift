@@ -103,19 +103,27 @@ final class Store {
 
     /// One repetition of a read case: the statements prepared untimed, then run timed; the answer
     /// digested after the clock stops.
-    func read(_ queries: [PreparedQuery], counts: Bool, ordered: Bool) throws -> Sample {
+    /// Runs the queries `loops` times back to back, timed together; the sample is the mean of one
+    /// execution, and every execution's answer is kept until the clock stops, then checked to be
+    /// the first's (so that none can be skipped or optimised away).
+    func read(_ queries: [PreparedQuery], counts: Bool, ordered: Bool, loops: Int = 1, caseName: String = "") throws -> Sample {
         let database = strategy!.database
         if counts {
-            var numbers: [Int] = []
-            numbers.reserveCapacity(queries.count)
-            let elapsed = try Sample.nanoseconds { for query in queries { numbers.append(try database.number(query)) } }
-            return Sample(nanoseconds: elapsed, rows: numbers.count, digest: AnswerDigest(.ordered, of: numbers))
+            var numbers = Array(repeating: [Int](), count: loops)
+            for loop in 0 ..< loops { numbers[loop].reserveCapacity(queries.count) }
+            let elapsed = try Sample.nanoseconds {
+                for loop in 0 ..< loops { for query in queries { numbers[loop].append(try database.number(query)) } }
+            }
+            guard numbers.allSatisfy({ $0 == numbers[0] }) else { throw BenchmarkFailure.unstableAnswer(strategy: type(of: strategy!).name, caseName: caseName) }
+            return Sample(nanoseconds: elapsed / UInt64(loops), rows: numbers[0].count, digest: AnswerDigest(.ordered, of: numbers[0]))
         }
-        var objects: [ModelObject] = []
+        var answers = Array(repeating: [ModelObject](), count: loops)
         let elapsed = try Sample.nanoseconds {
-            for query in queries { objects += try database.objects(query) }
+            for loop in 0 ..< loops { for query in queries { answers[loop] += try database.objects(query) } }
         }
-        return Sample(nanoseconds: elapsed, rows: objects.count, digest: AnswerDigest(ordered ? .ordered : .unordered, of: objects))
+        let digests = answers.map { AnswerDigest(ordered ? .ordered : .unordered, of: $0) }
+        guard digests.allSatisfy({ $0 == digests[0] }) else { throw BenchmarkFailure.unstableAnswer(strategy: type(of: strategy!).name, caseName: caseName) }
+        return Sample(nanoseconds: elapsed / UInt64(loops), rows: answers[0].count, digest: digests[0])
     }
 
     func queries(_ workloadCase: WorkloadCase) throws -> [PreparedQuery] {

@@ -24,6 +24,8 @@ struct Explain: ParsableCommand {
 
     @OptionGroup var strategies: StrategyOptions
 
+    @OptionGroup var storeFolder: StoreFolderOptions
+
     @Option(help: "Path of the plans file (default: results/<timestamp>.plans.txt, beside the results CSVs).")
     var output: String?
 
@@ -39,10 +41,10 @@ struct Explain: ParsableCommand {
         let exclusive = NSRecursiveLock()
         do {
             let names = try strategies.names()
-            try TemporaryFolder.check()
+            let folder = try storeFolder.untimed()
             let (url, claim) = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(Date())).plans.txt", force: force)
             defer { claim.release() }
-            let plans = try withPrivateStores("explain", writing: url, claim: claim, exclusive: exclusive) { stores in
+            let plans = try withPrivateStores("explain", in: folder, writing: url, claim: claim, exclusive: exclusive) { stores in
                 try QueryPlan.explainAll(strategies: names, model: try model.loadAnnounced(scale: dataset.scale), seed: dataset.seed,
                                          batchSize: dataset.batch, temporaryParent: stores)
             }

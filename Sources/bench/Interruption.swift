@@ -34,17 +34,17 @@ final class InterruptionHandler: @unchecked Sendable {
     }
 }
 
-/// A private folder in the temporary folder for a command's stores, removed on interruption.
-func privateTemporaryFolder(_ command: String) -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("inheritance-bench-\(command)-\(getpid())-\(UUID().uuidString.prefix(8))")
+/// A private folder in `parent` for a command's stores, removed on interruption.
+func privateStoreFolder(_ command: String, in parent: URL) -> URL {
+    parent.appendingPathComponent("inheritance-bench-\(command)-\(getpid())-\(UUID().uuidString.prefix(8))")
 }
 
 /// Runs `body` with a private folder of temporary stores for `command` (`storage`, `explain`) that
 /// will write `url`: an interruption removes the stores and the output's temporary file, releases
 /// the claim and says so; the folder is removed afterwards either way.
-func withPrivateStores<T>(_ command: String, writing url: URL, claim: OutputClaim, exclusive: NSRecursiveLock,
+func withPrivateStores<T>(_ command: String, in parent: StoreFolder, writing url: URL, claim: OutputClaim, exclusive: NSRecursiveLock,
                           _ body: (URL) throws -> T) throws -> T {
-    let stores = privateTemporaryFolder(command)
+    let stores = privateStoreFolder(command, in: parent.url)
     let interruption = InterruptionHandler(exclusive: exclusive) {
         try? FileManager.default.removeItem(at: stores)
         unlink(AtomicFile.temporaryURL(for: url).path)

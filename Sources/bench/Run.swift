@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import Models
 import Reporting
+import SQLite
 import Strategies
 import Workloads
 
@@ -30,6 +31,8 @@ struct Run: ParsableCommand {
 
     @OptionGroup var output: ResultsOutputOptions
 
+    @OptionGroup var storeFolder: StoreFolderOptions
+
     func validate() throws {
         _ = try selectedWorkloads(try model.load(scale: dataset.scale))
     }
@@ -45,12 +48,13 @@ struct Run: ParsableCommand {
         let names = try strategies.names()
         let model = try self.model.loadAnnounced(scale: dataset.scale)
         let workloads = try selectedWorkloads(model)
-        let plan = timing.plan(strategies: names, workloads: workloads, seed: dataset.seed, batchSize: dataset.batch)
+        let folder = storeFolder.forTiming(estimatedBytes: model.estimatedStoreBytes * Int64(names.count) * 2)
+        let plan = timing.plan(strategies: names, workloads: workloads, seed: dataset.seed, batchSize: dataset.batch,
+                               temporaryParent: privateStoreFolder("run", in: folder.url))
         let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: dataset.seed))
         let cases = workloads.reduce(0) { $0 + ($1.kind == .read ? $1.cases(inputs).count : 1) }
-        try Execution(plan: plan, started: started, cases: cases, output: output).run { onEvent in
-            let runner = Runner(plan: plan, model: model, onEvent: onEvent)
-            return (runner.temporaryFolder, runner.run)
+        try Execution(plan: plan, started: started, cases: cases, output: output, stores: folder).run { onEvent in
+            Runner(plan: plan, model: model, onEvent: onEvent).run
         }
     }
 }
@@ -62,6 +66,11 @@ struct TimingOptions: ParsableArguments {
         "Percent: repeat each case until every strategy's median has a 95 % interval within ± this much of it, or the case's time is spent (default \(RunPlan.defaultPrecision * 100); 0.1 to 50).",
         valueName: "percent"))
     var precision: Double?
+
+    @Option(name: .customLong("case-time"), help: ArgumentHelp(
+        "Seconds: under the default rule, the most wall-clock time per strategy any case may take before it stops short of --precision (default: each workload's own share, 0.5 to 3; 1 to 3600).",
+        valueName: "seconds"))
+    var caseTime: Double?
 
     @Option(help: "Timed repetitions of every workload (1 to 100000), instead of repeating until precise.")
     var repetitions: Int?
@@ -84,6 +93,14 @@ struct TimingOptions: ParsableArguments {
                 throw ValidationError("--precision conflicts with --\(repetitions != nil ? "repetitions" : "time-budget"): it sets the default rule, which a fixed count or a time budget replaces; give one of them")
             }
         }
+        if let caseTime {
+            guard caseTime.isFinite, (1 ... 3_600).contains(caseTime) else {
+                throw ValidationError("--case-time must be a number of seconds from 1 to 3600; got \(caseTime)")
+            }
+            if repetitions != nil || timeBudget != nil {
+                throw ValidationError("--case-time conflicts with --\(repetitions != nil ? "repetitions" : "time-budget"): it bounds the default rule, which a fixed count or a time budget replaces; give one of them")
+            }
+        }
         if let repetitions, !(1 ... 100_000).contains(repetitions) {
             throw ValidationError("--repetitions must be between 1 and 100000; got \(repetitions)")
         }
@@ -103,11 +120,10 @@ struct TimingOptions: ParsableArguments {
         }
     }
 
-    func plan(strategies: [String], workloads: [Workload], seed: UInt64, batchSize: Int,
-              temporaryParent: URL = FileManager.default.temporaryDirectory) -> RunPlan {
+    func plan(strategies: [String], workloads: [Workload], seed: UInt64, batchSize: Int, temporaryParent: URL) -> RunPlan {
         RunPlan(strategies: strategies, workloads: workloads, seed: seed, batchSize: batchSize, repetitions: repetitions,
                 timeBudget: timeBudget, minRepetitions: minRepetitions, maxRepetitions: maxRepetitions,
-                precision: precision.map { $0 / 100 } ?? RunPlan.defaultPrecision, temporaryParent: temporaryParent)
+                precision: precision.map { $0 / 100 } ?? RunPlan.defaultPrecision, caseTime: caseTime, temporaryParent: temporaryParent)
     }
 }
 
@@ -137,6 +153,16 @@ struct ResultsOutputOptions: ParsableArguments {
     }
 }
 
+/// The results file and its claim, once made (read by the interruption handler's thread).
+final class MadeFiles: @unchecked Sendable {
+    private let lock = NSLock()
+    private var made: (results: String, claim: String)?
+    var output: (results: String, claim: String)? {
+        get { lock.withLock { made } }
+        set { lock.withLock { made = newValue } }
+    }
+}
+
 /// One measuring command from start to end: the results files written after every case, progress
 /// on a terminal, Ctrl-C handled, the table and the summary printed. `run` and `sweep` share it.
 struct Execution {
@@ -145,30 +171,53 @@ struct Execution {
     /// Cases in all, for the progress line's estimate.
     let cases: Int
     let output: ResultsOutputOptions
+    /// Where the stores go (`plan.temporaryParent` is in it).
+    let stores: StoreFolder
 
-    /// - parameter makeRunner: given the event handler, the run's temporary folder and the work.
-    func run(_ makeRunner: (@escaping (RunEvent) throws -> Void) -> (URL, () throws -> [WorkloadResult])) throws {
+    /// - parameter makeRunner: given the event handler, the work; its stores go in
+    ///   `plan.temporaryParent`, a private folder this makes in `stores` and removes afterwards.
+    func run(_ makeRunner: (@escaping (RunEvent) throws -> Void) -> () throws -> [WorkloadResult]) throws {
         warnIfDebugBuild()
         warnIfStoresAreCapped()
-        let context = RunContext.current(date: started, temporaryParent: plan.temporaryParent)
-        let writer: ResultsWriter
-        let exports: ResultsExports
-        do {
-            try TemporaryFolder.check()
-            writer = try ResultsWriter(url: try output.url(stamp: RunContext.fileStamp(started)), runID: context.runID, force: output.force)
-            exports = try ResultsExports(besides: writer.url, plan: plan, context: context, force: output.force)
-        } catch {
-            throw reportFailure(error)
-        }
-        // The claim on the output ends with the run (on a signal, the handler removes its lock file).
-        defer { writer.finish() }
-        let progress = Progress(plan: plan, started: started, cases: cases, enabled: !output.quiet && standardErrorIsTerminal)
         // Held while the results files are written and while a failure is reported. An interruption
         // takes it for good: it never cuts a write short (leaving a .tmp file), and the main thread
         // never reports a failure caused by the interruption's own cleanup.
         let exclusive = NSRecursiveLock()
+        // Handled from the first file made (the private folder) to the last: what exists by the
+        // time of an interruption is removed, and what does not yet is not reported.
+        let made = MadeFiles()
+        let temporaryFolder = plan.temporaryParent
+        let interruption = InterruptionHandler(exclusive: exclusive) {
+            try? FileManager.default.removeItem(at: temporaryFolder)
+            guard let (resultsPath, claimPath) = made.output else { return "temporary stores removed; no CSV was written" }
+            unlink(claimPath)
+            let kept = FileManager.default.fileExists(atPath: resultsPath)
+                ? "the rows completed so far are in \(resultsPath)" : "no workload had completed, so no CSV was written"
+            return "\(kept); temporary stores removed"
+        }
+        defer { interruption.cancel() }
+        let writer: ResultsWriter
+        let exports: ResultsExports
+        let context: RunContext
+        do {
+            try stores.check()
+            try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: false)
+            context = RunContext.current(date: started, storeFolder: stores.url, probeIn: temporaryFolder)
+            writer = try ResultsWriter(url: try output.url(stamp: RunContext.fileStamp(started)), runID: context.runID, force: output.force)
+            made.output = (writer.url.path, writer.claimPath)
+            exports = try ResultsExports(besides: writer.url, plan: plan, context: context, force: output.force)
+        } catch {
+            exclusive.lock()
+            try? FileManager.default.removeItem(at: temporaryFolder)
+            throw reportFailure(error)
+        }
+        defer { try? FileManager.default.removeItem(at: temporaryFolder) }
+        if let passedOver = stores.passedOver, !output.quiet { printError("note: the stores go in \(stores.url.path): \(passedOver)") }
+        // The claim on the output ends with the run (on a signal, the handler removes its lock file).
+        defer { writer.finish() }
+        let progress = Progress(plan: plan, started: started, cases: cases, enabled: !output.quiet && standardErrorIsTerminal)
         let plan = plan
-        let (temporaryFolder, work) = makeRunner { event in
+        let work = makeRunner { event in
             progress.show(event)
             if case let .measured(result) = event {
                 // Both files stay complete after every row; a failure here stops the run (and the
@@ -178,15 +227,6 @@ struct Execution {
                 try exports.append(result) { try writer.append([result], plan: plan, context: context) }
             }
         }
-        let resultsPath = writer.url.path, claimPath = writer.claimPath
-        let interruption = InterruptionHandler(exclusive: exclusive) {
-            try? FileManager.default.removeItem(at: temporaryFolder)
-            unlink(claimPath)
-            let kept = FileManager.default.fileExists(atPath: resultsPath)
-                ? "the rows completed so far are in \(resultsPath)" : "no workload had completed, so no CSV was written"
-            return "\(kept); temporary stores removed"
-        }
-        defer { interruption.cancel() }
 
         let results: [WorkloadResult]
         do {
@@ -202,12 +242,21 @@ struct Execution {
             if let rows = writer.rowsOnDisk(), rows > 0 {
                 printError("note: the \(rows) row\(rows == 1 ? "" : "s") completed before the failure \(rows == 1 ? "is" : "are") in \(writer.url.path)")
             }
+            if let sqlite = error as? SQLiteError, sqlite.code == sqliteFull {
+                throw reportFailure(CommandFailure(description: storeFullMessage(sqlite, store: nil, folder: stores.url.path, fix: stores.whenFull)))
+            }
             throw reportFailure(error)
         }
         print(ConsoleTable.render(results, baseline: Strategies.baseline.name), terminator: "")
         let noisy = results.filter { Statistics($0.samples).isNoisy }
         if !noisy.isEmpty, !output.quiet {
-            printError("noisy: \(noisy.count) of \(results.count) medians have a confidence interval wider than 5 % (marked ! in the table): rerun on a quieter machine, or give the cases more time with --time-budget")
+            printError("noisy: \(noisy.count) of \(results.count) medians have a confidence interval wider than 5 % (marked ! in the table): rerun on a quieter machine, or give the cases more time with --case-time")
+        }
+        let once = results.filter { $0.samples.count == 1 }
+        if !once.isEmpty, !output.quiet {
+            let cases = once.map(\.caseName).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            printError("once: \(once.count) of \(results.count) medians rest on one repetition, so they have no interval (– in the table): "
+                + "\(cases.joined(separator: ", ")) took longer per round than \(cases.count == 1 ? "its" : "their") share of the time; --case-time 30 gives every case up to 30 s per strategy")
         }
         // The path as the user would type it: relative for the default results folder.
         let shownPath = output.output ?? "results/" + writer.url.lastPathComponent

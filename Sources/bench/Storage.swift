@@ -17,6 +17,8 @@ struct Storage: ParsableCommand {
 
     @OptionGroup var strategies: StrategyOptions
 
+    @OptionGroup var storeFolder: StoreFolderOptions
+
     @Option(help: "Path of the storage CSV (default: results/<timestamp>.storage.csv). Its folder must exist.")
     var output: String?
 
@@ -32,16 +34,15 @@ struct Storage: ParsableCommand {
         let exclusive = NSRecursiveLock()
         do {
             let names = try strategies.names()
-            try TemporaryFolder.check()
+            let folder = try storeFolder.untimed()
             let (url, claim) = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(started)).storage.csv", force: force)
             defer { claim.release() }
-            let reports = try withPrivateStores("storage", writing: url, claim: claim, exclusive: exclusive) { stores in
-                try StorageReport.run(strategies: names, model: try model.loadAnnounced(scale: dataset.scale), seed: dataset.seed,
+            let (reports, context) = try withPrivateStores("storage", in: folder, writing: url, claim: claim, exclusive: exclusive) { stores in
+                (try StorageReport.run(strategies: names, model: try model.loadAnnounced(scale: dataset.scale), seed: dataset.seed,
                                       batchSize: dataset.batch, temporaryParent: stores) { name in
                     if standardErrorIsTerminal { printError("building the \(name) store…") }
-                }
+                }, RunContext.current(date: started, storeFolder: folder.url, probeIn: stores))
             }
-            let context = RunContext.current(date: started)
             exclusive.lock() // an interruption from here on waits for the end (the file is written)
             try AtomicFile.write(StorageCSV.render(reports, seed: dataset.seed, context: context), to: url)
             print(StorageCSV.table(reports), terminator: "")

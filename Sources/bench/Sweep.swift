@@ -85,6 +85,8 @@ struct Sweep: ParsableCommand {
 
     @OptionGroup var output: ResultsOutputOptions
 
+    @OptionGroup var storeFolder: StoreFolderOptions
+
     func validate() throws {
         _ = try points()
         guard (1 ... 1_000_000).contains(batch) else {
@@ -172,19 +174,20 @@ struct Sweep: ParsableCommand {
         let points = try points()
         let workloads = try selectedWorkloads()
         let names = try strategies.names()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inheritance-bench-sweep-\(getpid())-\(UUID().uuidString.prefix(8))")
+        // One point's stores exist at a time: the largest decides where they all go.
+        let largest = try points.map { try Model(hierarchy(at: $0)).estimatedStoreBytes }.max() ?? 0
+        let stores = storeFolder.forTiming(estimatedBytes: largest * Int64(names.count) * 2)
+        let folder = privateStoreFolder("sweep", in: stores.url)
         let plan = timing.plan(strategies: names, workloads: workloads, seed: seed, batchSize: batch, temporaryParent: folder)
-        try Execution(plan: plan, started: started, cases: workloads.count * points.count, output: output).run { onEvent in
-            (folder, {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                defer { try? FileManager.default.removeItem(at: folder) }
+        try Execution(plan: plan, started: started, cases: workloads.count * points.count, output: output, stores: stores).run { onEvent in
+            {
                 var results: [WorkloadResult] = []
                 for value in points {
                     let runner = Runner(plan: plan, model: try Model(hierarchy(at: value)), sweep: (parameter.rawValue, format(value)), onEvent: onEvent)
                     results += try runner.run()
                 }
                 return results
-            })
+            }
         }
     }
 }

@@ -31,15 +31,16 @@ final class ResultsJSONTests: XCTestCase {
     func testWriteThenReadGivesTheSameDocument() throws {
         let plan = RunPlan(strategies: ["single-table", "joined"], workloads: [Workloads.named("fetch-page")!], seed: UInt64.max, batchSize: 10,
                            timeBudget: 0.5)
-        let results = [result("single-table", samples: [1_000, 1_500, 900, 1_100, 1_050, 1_020, 990]),
+        var results = [result("single-table", samples: [1_000, 1_500, 900, 1_100, 1_050, 1_020, 990]),
                        result("joined", samples: [2_000, 2_100, 1_900, 2_050, 2_200, 1_990, UInt64(1) << 60])]
+        results[0].loops = 37
         let document = ResultsJSON(results: results, plan: plan, context: context(), csvName: "run.csv")
         let url = folder.appendingPathComponent("run.json")
         try AtomicFile.write(try document.text(), to: url)
         let read = try ResultsJSON.read(url: url)
         XCTAssertEqual(read, document)
         XCTAssertEqual(read.schema, "inheritance-bench.results")
-        XCTAssertEqual(read.version, 1)
+        XCTAssertEqual(read.version, 2)
         XCTAssertEqual(read.plan.seed, UInt64.max, "64-bit seeds survive")
         XCTAssertEqual(read.context.memoryBytes, UInt64.max)
         XCTAssertEqual(read.plan.timeBudgetS, 0.5)
@@ -60,11 +61,13 @@ final class ResultsJSONTests: XCTestCase {
         XCTAssertEqual(row["outliers"], String(json.outliers))
         XCTAssertEqual(row["digest"], json.digest)
         XCTAssertEqual(row["iterations"], String(json.iterations))
+        XCTAssertEqual(row["loops"], "37")
+        XCTAssertEqual(json.loops, 37)
         XCTAssertEqual(row["temp_dir"], read.context.tempDir)
         XCTAssertEqual(row["time_budget_s"], "0.5")
 
         let text = try String(contentsOf: url, encoding: .utf8)
-        XCTAssertTrue(text.hasPrefix("{\n  \"schema\": \"inheritance-bench.results\",\n  \"version\": 1,\n"), text)
+        XCTAssertTrue(text.hasPrefix("{\n  \"schema\": \"inheritance-bench.results\",\n  \"version\": 2,\n"), text)
         XCTAssertTrue(text.contains("\"git_dirty\":true"))
         XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(text.utf8)), "plain JSON")
     }
@@ -80,10 +83,10 @@ final class ResultsJSONTests: XCTestCase {
     func testAnotherVersionOrAForeignFileIsRefusedWithOneSentence() throws {
         let document = ResultsJSON(results: [result("joined", samples: [5])], plan: RunPlan(), context: context(), csvName: "x.csv")
         let url = folder.appendingPathComponent("x.json")
-        try AtomicFile.write(try document.text().replacingOccurrences(of: "\"version\": 1,", with: "\"version\": 2,"), to: url)
+        try AtomicFile.write(try document.text().replacingOccurrences(of: "\"version\": 2,", with: "\"version\": 1,"), to: url)
         XCTAssertThrowsError(try ResultsJSON.read(url: url)) { error in
             let text = "\(error)"
-            XCTAssertEqual(text, "\(url.path) is results JSON version 2; this bench reads version 1 only; rerun the benchmark with this version, or read it with the bench that wrote it")
+            XCTAssertEqual(text, "\(url.path) is results JSON version 1; this bench reads version 2 only; rerun the benchmark with this version, or read it with the bench that wrote it")
             XCTAssertFalse(text.contains("\n"))
         }
         let cases: [(String, String)] = [
@@ -92,7 +95,7 @@ final class ResultsJSONTests: XCTestCase {
             (#"{"schema": "something.else", "version": 1}"#, "its schema is 'something.else', expected 'inheritance-bench.results'"),
             (#"{"version": 1}"#, "its schema is missing"),
             (#"{"schema": "inheritance-bench.results"}"#, "is results JSON version (missing)"),
-            (#"{"schema": "inheritance-bench.results", "version": 1, "csv": "x.csv"}"#, "context is missing"),
+            (#"{"schema": "inheritance-bench.results", "version": 2, "csv": "x.csv"}"#, "context is missing"),
         ]
         for (text, expected) in cases {
             try AtomicFile.write(text, to: url)

@@ -150,7 +150,8 @@ final class StoppingRuleTests: XCTestCase {
     func testInterleavedRoundsFollowTheShuffle() throws {
         var ran: [Int] = []
         let names = ["a", "b", "c", "d"]
-        let rounds = try interleaveRounds("case", names, warmups: 2, rule: StoppingRule(.fixed(rounds: 5)), seed: 11, onEvent: { _ in }) { strategy, round in
+        let rounds = try interleaveRounds("case", names, warmups: 2, rule: StoppingRule(.fixed(rounds: 5)), seed: 11, onEvent: { _ in }) { strategy, round, loops in
+            XCTAssertEqual(loops, 1, "no loop target, no loops")
             ran.append(strategy)
             return Sample(nanoseconds: UInt64(1_000 + 10 * round + strategy), rows: 1, digest: AnswerDigest(.ordered, of: [1]))
         }
@@ -165,6 +166,25 @@ final class StoppingRuleTests: XCTestCase {
                 XCTAssertEqual(rounds.timed[strategy][round], UInt64(1_000 + 10 * (round + 2) + strategy))
             }
         }
+    }
+
+    /// With a loop target, each strategy's timed repetitions are loops of as many executions as its
+    /// fastest warm-up fits into the target (at least 1, at most `maximumLoops`); warm-ups are single.
+    func testLoopsAreSizedFromTheFastestWarmup() throws {
+        // Warm-up durations per strategy: a's fastest is 100 ns, b's 400 ns, c's 2 ms (over the
+        // target), d's 1 ns (a loop that would exceed the cap).
+        let warmups: [[UInt64]] = [[150, 100, 120], [900, 400, 500], [3_000_000, 2_000_000, 2_500_000], [5, 1, 2]]
+        var seen: [[Int]] = Array(repeating: [], count: 4)
+        let rounds = try interleaveRounds("case", ["a", "b", "c", "d"], warmups: 3, rule: StoppingRule(.fixed(rounds: 4)), seed: 3,
+                                          loopTarget: 10_000, onEvent: { _ in }) { strategy, round, loops in
+            seen[strategy].append(loops)
+            let nanoseconds = round < 3 ? warmups[strategy][round] : 777
+            return Sample(nanoseconds: nanoseconds, rows: 1, digest: AnswerDigest(.ordered, of: [1]))
+        }
+        XCTAssertEqual(rounds.loops, [100, 25, 1, maximumLoops])
+        XCTAssertEqual(seen, [[1, 1, 1, 100, 100, 100, 100], [1, 1, 1, 25, 25, 25, 25], Array(repeating: 1, count: 7),
+                              [1, 1, 1] + Array(repeating: maximumLoops, count: 4)])
+        XCTAssertEqual(rounds.timed, Array(repeating: [777, 777, 777, 777], count: 4), "the warm-ups are not timed samples")
     }
 
     /// A default-mode run of a tiny model: every case ends precise, or on its budget (or the cap).
@@ -198,6 +218,11 @@ final class StoppingRuleTests: XCTestCase {
                 XCTAssertFalse(earlier, "\(caseName): precise one round earlier yet went on")
             }
             for result in group { XCTAssertEqual(Set(result.positions).isSubset(of: [0, 1]), true) }
+        }
+        // A count of 300 objects takes microseconds: it is looped. Writes never are.
+        for result in results {
+            if result.workload == "count-all" { XCTAssertGreaterThan(result.loops, 1, "\(result.strategy) count-all") }
+            if ["insert-single", "update"].contains(result.workload) { XCTAssertEqual(result.loops, 1, "\(result.strategy) \(result.workload)") }
         }
     }
 }

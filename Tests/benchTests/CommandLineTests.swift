@@ -152,8 +152,12 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testATinyRunWritesACompleteCSVAndATable() throws {
+        let memory = ProcessInfo.processInfo.environment["TMPDIR"] == nil && StoreFolder.fileSystemType("/dev/shm") == "tmpfs"
+        let before = Set((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [])
         let outcome = try bench(["run", "--scale", "60", "--repetitions", "1", "--quiet"], in: folder)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        let after = Set((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [])
+        XCTAssertEqual(after.subtracting(before), [], "the run's stores are removed from /dev/shm")
         let results = folder.appendingPathComponent("results")
         let all = try FileManager.default.contentsOfDirectory(atPath: results.path).sorted()
         XCTAssertEqual(all.count, 4, "the results, their samples, the JSON and the summary: \(all)")
@@ -172,6 +176,8 @@ final class CommandLineTests: XCTestCase {
         let lines = csv.split(separator: "\n")
         XCTAssertEqual(lines.count, 1 + 5 * 18, "a header, one row per strategy and workload case")
         XCTAssertTrue(lines[0].hasPrefix("schema_version,run_id,timestamp,git_commit"))
+        // Without TMPDIR or --store-folder, a run this small keeps its stores in memory.
+        XCTAssertEqual(json.context.tempDir, memory ? "/dev/shm" : FileManager.default.temporaryDirectory.standardizedFileURL.path)
         XCTAssertTrue(outcome.stdout.contains("vs single-table"))
         XCTAssertTrue(outcome.stdout.contains("results: results/\(files[0])"), outcome.stdout)
     }

@@ -6,7 +6,7 @@ import XCTest
 /// service manager would, and checks what the README promises: exit status 130 (SIGINT) or
 /// 143 (SIGTERM), a CSV holding only complete rows, and no temporary store or file left behind.
 ///
-/// The child gets a private `TMPDIR`, so the run's store folder (`inheritance-bench-<pid>-<8 chars>`
+/// The child gets a private `TMPDIR`, so the run's store folder (`inheritance-bench-run-<pid>-<8 chars>`
 /// under `FileManager.default.temporaryDirectory`) can be watched exactly.
 final class InterruptionTests: XCTestCase {
     /// How long the run may take to complete its first CSV rows before the test gives up.
@@ -64,7 +64,7 @@ final class InterruptionTests: XCTestCase {
         }
         func stderr() -> String { (try? String(contentsOf: stderrLog, encoding: .utf8)) ?? "" }
         func runFolders() -> [String] {
-            ((try? manager.contentsOfDirectory(atPath: temporary.path)) ?? []).filter { $0.hasPrefix("inheritance-bench-\(pid)-") }
+            ((try? manager.contentsOfDirectory(atPath: temporary.path)) ?? []).filter { $0.hasPrefix("inheritance-bench-run-\(pid)-") }
         }
 
         // Wait (bounded) until the CSV holds the header and at least one row.

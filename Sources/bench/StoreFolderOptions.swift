@@ -1,0 +1,24 @@
+import ArgumentParser
+import Foundation
+import Reporting
+
+/// `--store-folder`, shared by every command that builds stores.
+struct StoreFolderOptions: ParsableArguments {
+    @Option(name: .customLong("store-folder"), help: ArgumentHelp(
+        "Folder for the temporary stores (default: TMPDIR when set; else, for timings, the memory-backed /dev/shm when the stores fit in half its room; else /tmp).",
+        valueName: "folder"))
+    var storeFolder: String?
+
+    /// The folder for stores that are timed, whose stores take about `estimatedBytes` at once
+    /// (checked when the command starts writing).
+    func forTiming(estimatedBytes: Int64) -> StoreFolder {
+        StoreFolder.forTiming(option: storeFolder, estimatedBytes: estimatedBytes)
+    }
+
+    /// The checked folder for stores that are not timed.
+    func untimed() throws -> StoreFolder {
+        let folder = StoreFolder.untimed(option: storeFolder)
+        try folder.check()
+        return folder
+    }
+}
