@@ -98,6 +98,8 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
         /// Under the default rule, the target half-width of every median's 95 % interval, as a
         /// fraction of the median (0.025); nil under --repetitions or --time-budget.
         public var precision: Double?
+        /// --run-time: the seconds the run's cases shared, or nil when each had its own time.
+        public var runTimeS: Double?
         public var minRepetitions: Int
         public var maxRepetitions: Int
         public var strategies: [String]
@@ -124,7 +126,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case seed, batch, repetitions, timeBudgetS = "time_budget_s", precision, minRepetitions = "min_repetitions"
+            case seed, batch, repetitions, timeBudgetS = "time_budget_s", precision, runTimeS = "run_time_s", minRepetitions = "min_repetitions"
             case maxRepetitions = "max_repetitions", strategies, workloads
         }
 
@@ -135,6 +137,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             try container.encode(repetitions, forKey: .repetitions)
             try container.encode(timeBudgetS, forKey: .timeBudgetS)
             try container.encode(precision, forKey: .precision)
+            try container.encode(runTimeS, forKey: .runTimeS)
             try container.encode(minRepetitions, forKey: .minRepetitions)
             try container.encode(maxRepetitions, forKey: .maxRepetitions)
             try container.encode(strategies, forKey: .strategies)
@@ -147,6 +150,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             strategies = plan.strategies
             let rules = plan.workloads.map { plan.stoppingRule(for: $0).mode }
             if case let .precision(target, _, _, _)? = rules.first { precision = target }
+            runTimeS = plan.sharesRunTime ? plan.runTime : nil
             workloads = zip(plan.workloads, rules).map { workload, rule in
                 var caseTime: Double?
                 if case let .precision(_, budget, _, _) = rule { caseTime = budget }

@@ -26,6 +26,10 @@ public struct RunPlan: Sendable {
     /// Under the default rule, the most seconds per strategy any case may take (`--case-time`),
     /// instead of each workload's own budget.
     public var caseTime: Double?
+    /// Under the default rule without `caseTime`, the wall-clock seconds the whole run aims at
+    /// (`--run-time`): each case's budget is then its share of the time left (`TimeShare`),
+    /// weighted by its workload's own budget. Nil: each workload's own budget.
+    public var runTime: Double?
     /// Where the run's temporary folder of stores is made.
     public var temporaryParent: URL
 
@@ -45,7 +49,8 @@ public struct RunPlan: Sendable {
         strategies: [String] = Strategies.names, workloads: [Workload] = Workloads.all, seed: UInt64 = defaultSeed,
         batchSize: Int = defaultBatchSize, repetitions: Int? = nil, timeBudget: Double? = nil,
         minRepetitions: Int = defaultMinRepetitions, maxRepetitions: Int = defaultMaxRepetitions,
-        precision: Double = defaultPrecision, caseTime: Double? = nil, temporaryParent: URL = FileManager.default.temporaryDirectory
+        precision: Double = defaultPrecision, caseTime: Double? = nil, runTime: Double? = nil,
+        temporaryParent: URL = FileManager.default.temporaryDirectory
     ) {
         self.strategies = strategies
         self.workloads = workloads
@@ -57,16 +62,26 @@ public struct RunPlan: Sendable {
         self.maxRepetitions = maxRepetitions
         self.precision = precision
         self.caseTime = caseTime
+        self.runTime = runTime
         self.temporaryParent = temporaryParent
     }
 
     /// When `workload`'s cases stop: `--time-budget`, else `--repetitions`, else the precision rule
     /// with `--case-time` or the workload's own budget, and the workload's minimum.
-    public func stoppingRule(for workload: Workload) -> StoppingRule {
+    /// - parameter share: the case's share of `runTime`, per strategy, when the run has one.
+    public func stoppingRule(for workload: Workload, share: Double? = nil) -> StoppingRule {
         if let timeBudget { return StoppingRule(.timeBudget(seconds: timeBudget, minimum: minRepetitions, maximum: maxRepetitions)) }
         if let repetitions { return StoppingRule(.fixed(rounds: repetitions)) }
-        return StoppingRule(.precision(target: precision, budget: caseTime ?? workload.budget, minimum: workload.minimumRounds, maximum: Self.maximumRounds))
+        return StoppingRule(.precision(target: precision, budget: caseTime ?? share ?? workload.budget, minimum: workload.minimumRounds,
+                                       maximum: Self.maximumRounds))
     }
+
+    /// Whether cases share `runTime` (the default rule, a run time, no --case-time).
+    public var sharesRunTime: Bool { runTime != nil && timeBudget == nil && repetitions == nil && caseTime == nil }
+
+    /// The default run's time (`--run-time`): what `bench run` aims at on this 2-core machine, the
+    /// publication model's 100,200 objects, building and checking its stores included.
+    public static let defaultRunTime = 80.0
 
     /// The fixed number of timed repetitions of `workload`, or `nil` when a rule decides.
     public func repetitions(for workload: Workload) -> Int? { stoppingRule(for: workload).fixedRounds }
@@ -177,6 +192,8 @@ public final class Runner {
     private let onEvent: (RunEvent) throws -> Void
     /// The strategies `plan.strategies` names are looked up in.
     private let registry: [any StorageStrategy.Type]
+    /// The run's time shared among its cases, when the plan has a run time.
+    private var timeShare: TimeShare?
 
     public init(plan: RunPlan, model: Model, sweep: (parameter: String, value: String)? = nil,
                 registry: [any StorageStrategy.Type] = Strategies.all, onEvent: @escaping (RunEvent) throws -> Void = { _ in }) {
@@ -212,6 +229,10 @@ public final class Runner {
         // `update` changes the read store: it runs after every other read, whatever order the plan names.
         let reads = workloads.filter { $0.kind == .read || $0.kind == .delete } + workloads.filter { $0.kind == .update }
         let census = Census(generator)
+        if plan.sharesRunTime {
+            let weights = workloads.flatMap { workload in Array(repeating: workload.budget, count: workload.isInsert || workload.kind != .read ? 1 : workload.cases(inputs).count) }
+            timeShare = TimeShare(seconds: plan.runTime!, weights: weights)
+        }
         var readStores: [Store?] = Array(repeating: nil, count: types.count)
         defer { readStores.forEach { $0?.remove() } }
         for workload in workloads where workload.isInsert {
@@ -353,7 +374,8 @@ public final class Runner {
 
     private func interleave(_ caseName: String, _ workload: Workload, _ types: [any StorageStrategy.Type], loopTarget: UInt64? = nil,
                             _ repetition: (_ strategy: Int, _ repetition: Int, _ loops: Int) throws -> Sample) throws -> Rounds {
-        try interleaveRounds(caseName, types.map { $0.name }, warmups: workload.warmups, rule: plan.stoppingRule(for: workload),
+        let share = timeShare?.next(weight: workload.budget, strategies: types.count)
+        return try interleaveRounds(caseName, types.map { $0.name }, warmups: workload.warmups, rule: plan.stoppingRule(for: workload, share: share),
                              seed: plan.seed, loopTarget: loopTarget, onEvent: onEvent, repetition)
     }
 

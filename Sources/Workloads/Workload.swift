@@ -38,7 +38,10 @@ public struct Workload: Sendable {
     public let warmups: Int
     /// Under the default precision rule (neither `--repetitions` nor `--time-budget`), the
     /// wall-clock seconds per strategy one case may take (its untimed work included) before it
-    /// stops short of the target precision: the case's share of the run.
+    /// stops short of the target precision; with a run time (`--run-time`, the default of
+    /// `bench run`), the case's weight in sharing it. Large for the cases whose repetitions take
+    /// long and vary (whole-hierarchy fetches), small for the reads timed in loops, which are
+    /// precise within a fraction of a second.
     public let budget: Double
     /// Under the default rule, the rounds a case always runs: 6, the fewest with a 95 % interval
     /// of the median, unless one repetition is long enough to be worth less.

@@ -12,39 +12,39 @@ public enum Workloads {
         Workload(name: "insert-bulk", summary: "every object with its links, in transactions of --batch objects, into a fresh store",
                  kind: .insertBulk, warmups: 0, budget: 1, minimumRounds: 1),
         Workload(name: "insert-single", summary: "the first \(singleInsertCount) objects of the main hierarchy, one transaction (one save) each, into a fresh store",
-                 kind: .insertSingle, warmups: 1, budget: 1.75),
+                 kind: .insertSingle, warmups: 1, budget: 1.5),
         Workload(name: "fetch-polymorphic", summary: "every object of the main hierarchy, each as its concrete entity (in the model's order, if it has one)",
-                 warmups: 1, budget: 3, planRule: .any, needs: always) { inputs in
+                 warmups: 1, budget: 6, planRule: .any, needs: always) { inputs in
             [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot, sort: inputs.sort)], ordered: !inputs.sort.isEmpty)]
         },
         Workload(name: "fetch-page", summary: "the first \(WorkloadInputs.pageSize) objects of the main hierarchy in the model's order",
-                 warmups: 5, budget: 0.5, planRule: .indexOrder, needs: needsOrder) { inputs in
+                 warmups: 5, budget: 0.25, planRule: .indexOrder, needs: needsOrder) { inputs in
             [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot, sort: inputs.sort, limit: WorkloadInputs.pageSize)], ordered: true)]
         },
         Workload(name: "page-offset", summary: "a deep page: \(WorkloadInputs.pageSize) objects from the middle of the model's order, skipped to with OFFSET",
-                 warmups: 1, budget: 0.8, planRule: .indexOrder, needs: needsOrder) { inputs in
+                 warmups: 1, budget: 1.5, planRule: .indexOrder, needs: needsOrder) { inputs in
             [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot, sort: inputs.sort, limit: WorkloadInputs.pageSize,
                                                   offset: inputs.deepPageOffset)], ordered: true)]
         },
         Workload(name: "page-keyset", summary: "the same deep page by keyset pagination (after the previous page's last sort values)",
-                 warmups: 5, budget: 0.5, planRule: .indexOrder, needs: { model in
+                 warmups: 5, budget: 0.25, planRule: .indexOrder, needs: { model in
                      needsOrder(model) ?? (Set(model.sortKeys!.map(\.ascending)).count > 1 ? "its order mixes ascending and descending keys" : nil)
                  }) { inputs in
             let predicate: FetchPredicate = inputs.deepPageCursor.isEmpty ? .all : .after(inputs.deepPageCursor)
             return [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot, predicate: predicate, sort: inputs.sort,
                                                          limit: WorkloadInputs.pageSize)], ordered: true)]
         },
-        Workload(name: "fetch-leaf", summary: "every object of one leaf entity (the model's leaf)", warmups: 1, budget: 1,
+        Workload(name: "fetch-leaf", summary: "every object of one leaf entity (the model's leaf)", warmups: 1, budget: 2,
                  planRule: .noScanUnlessWholeTable, needs: { $0.leaf == nil ? "the main hierarchy has no sub-entities" : nil }) { inputs in
             [WorkloadCase(requests: [FetchRequest(entity: inputs.model.leaf!)])]
         },
         Workload(name: "fetch-branch", summary: "every object of a middle entity (one with a parent and sub-entities) and its sub-entities",
-                 warmups: 1, budget: 1, planRule: .noScanUnlessWholeTable,
+                 warmups: 1, budget: 2, planRule: .noScanUnlessWholeTable,
                  needs: { $0.branch == nil ? "no entity of the main hierarchy has both a parent and sub-entities (depth 1)" : nil }) { inputs in
             [WorkloadCase(requests: [FetchRequest(entity: inputs.model.branch!)])]
         },
         Workload(name: "fetch-by-relationship", summary: "every object reaching a given destination through a to-many relationship (ANY rel.attr == value): the most popular destination, and the rarest",
-                 warmups: 5, budget: 1, planRule: .noScan,
+                 warmups: 5, budget: 1.5, planRule: .noScan,
                  needs: { $0.relationshipLookup == nil ? "no to-many relationship of the main hierarchy reaches an entity with a unique string attribute" : nil }) { inputs in
             let (entity, relationship, attribute) = inputs.model.relationshipLookup!
             let info = inputs.model.entities[entity].relationship(relationship)!
@@ -54,25 +54,25 @@ public enum Workloads {
                 return WorkloadCase(variant: variant, requests: [FetchRequest(entity: entity, predicate: .anyRelated(relationship, attribute, value))])
             }
         },
-        Workload(name: "count-all", summary: "count of the main hierarchy's objects", warmups: 5, budget: 0.5, needs: always) { inputs in
+        Workload(name: "count-all", summary: "count of the main hierarchy's objects", warmups: 5, budget: 0.25, needs: always) { inputs in
             [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot)], counts: true, ordered: true)]
         },
-        Workload(name: "count-leaf", summary: "count of the leaf entity's objects", warmups: 5, budget: 0.5,
+        Workload(name: "count-leaf", summary: "count of the leaf entity's objects", warmups: 5, budget: 0.25,
                  planRule: .noScanUnlessWholeTable, needs: { $0.leaf == nil ? "the main hierarchy has no sub-entities" : nil }) { inputs in
             [WorkloadCase(requests: [FetchRequest(entity: inputs.model.leaf!)], counts: true, ordered: true)]
         },
-        Workload(name: "count-branch", summary: "count of a middle entity's objects (its sub-entities included)", warmups: 5, budget: 0.5,
+        Workload(name: "count-branch", summary: "count of a middle entity's objects (its sub-entities included)", warmups: 5, budget: 0.25,
                  planRule: .noScanUnlessWholeTable,
                  needs: { $0.branch == nil ? "no entity of the main hierarchy has both a parent and sub-entities (depth 1)" : nil }) { inputs in
             [WorkloadCase(requests: [FetchRequest(entity: inputs.model.branch!)], counts: true, ordered: true)]
         },
-        Workload(name: "count-by-type", summary: "one count per concrete entity of the main hierarchy", warmups: 5, budget: 0.5,
+        Workload(name: "count-by-type", summary: "one count per concrete entity of the main hierarchy", warmups: 5, budget: 0.25,
                  planRule: .noScanUnlessWholeTable, needs: always) { inputs in
             [WorkloadCase(requests: inputs.model.mainConcreteEntities.map { FetchRequest(entity: $0, includesSubentities: false) },
                           counts: true, ordered: true)]
         },
         Workload(name: "lookup-composite", summary: "the objects of one entity in a date window, served by a fetch index with the entity element",
-                 warmups: 5, budget: 0.5, planRule: .noScan,
+                 warmups: 5, budget: 0.25, planRule: .noScan,
                  needs: { $0.compositeIndex == nil ? "no fetch index with the 'entity' element and a date attribute below the main root" : nil }) { inputs in
             let (entity, attribute) = inputs.model.compositeIndex!
             let spec = inputs.model.entities[entity].attribute(attribute)!.values
@@ -82,25 +82,25 @@ public enum Workloads {
                                                          predicate: .range(attribute, .real(start), .real(end)))])]
         },
         Workload(name: "lookup-attribute", summary: "\(WorkloadInputs.lookupCount) objects looked up one by one by a unique attribute",
-                 warmups: 1, budget: 0.5, planRule: .noScan,
+                 warmups: 1, budget: 0.25, planRule: .noScan,
                  needs: { $0.lookupAttribute == nil ? "no entity of the main hierarchy has a one-attribute uniqueness constraint" : nil }) { inputs in
             let (entity, attribute) = inputs.model.lookupAttribute!
             return [WorkloadCase(requests: inputs.lookupValues.map { FetchRequest(entity: entity, predicate: .equals(attribute, $0)) }, ordered: true)]
         },
         Workload(name: "lookup-id", summary: "\(WorkloadInputs.lookupCount) objects looked up one by one by object ID (entity and Z_PK), as a fault fires",
-                 warmups: 1, budget: 0.5, planRule: .noScan, needs: always) { inputs in
+                 warmups: 1, budget: 0.25, planRule: .noScan, needs: always) { inputs in
             [WorkloadCase(requests: inputs.lookupIDs.map { FetchRequest(entity: $0.entity, includesSubentities: false, predicate: .key($0.key)) },
                           ordered: true)]
         },
         Workload(name: "search-title", summary: "every object of the main hierarchy whose title-like attribute starts with a prefix (a range on its fetch index)",
-                 warmups: 5, budget: 0.5, planRule: .noScan,
+                 warmups: 5, budget: 0.25, planRule: .noScan,
                  needs: { $0.titleAttribute == nil ? "no string attribute of the main root leads one of its fetch indexes" : nil }) { inputs in
             guard let prefix = inputs.titlePrefix else { return [] }
             return [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot,
                                                          predicate: .range(inputs.model.titleAttribute!, .text(prefix.lower), .text(prefix.upper)))])]
         },
         Workload(name: "filter-fk", summary: "every object of the main hierarchy pointing at one destination through a to-one relationship (a foreign key)",
-                 warmups: 5, budget: 0.5, planRule: .noScan,
+                 warmups: 5, budget: 0.25, planRule: .noScan,
                  needs: { $0.foreignKey == nil ? "the main root declares no to-one relationship" : nil }) { inputs in
             guard let destination = inputs.foreignKeyDestination else { return [] }
             return [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot, predicate: .toOne(inputs.model.foreignKey!, destination))])]

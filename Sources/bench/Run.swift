@@ -50,7 +50,7 @@ struct Run: ParsableCommand {
         let workloads = try selectedWorkloads(model)
         let folder = storeFolder.forTiming(estimatedBytes: model.estimatedStoreBytes * Int64(names.count) * 2)
         let plan = timing.plan(strategies: names, workloads: workloads, seed: dataset.seed, batchSize: dataset.batch,
-                               temporaryParent: privateStoreFolder("run", in: folder.url))
+                               temporaryParent: privateStoreFolder("run", in: folder.url), defaultRunTime: RunPlan.defaultRunTime)
         let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: dataset.seed))
         let cases = workloads.reduce(0) { $0 + ($1.kind == .read ? $1.cases(inputs).count : 1) }
         try Execution(plan: plan, started: started, cases: cases, output: output, stores: folder).run { onEvent in
@@ -71,6 +71,11 @@ struct TimingOptions: ParsableArguments {
         "Seconds: under the default rule, the most wall-clock time per strategy any case may take before it stops short of --precision (default: each workload's own share, 0.5 to 3; 1 to 3600).",
         valueName: "seconds"))
     var caseTime: Double?
+
+    @Option(name: .customLong("run-time"), help: ArgumentHelp(
+        "Seconds: under the default rule, the time the whole run aims at; each case gets a share of the time left, weighted by its workload (run default: \(Int(RunPlan.defaultRunTime)); sweep default: none, each workload's own time; in a sweep, per point; 10 to 86400).",
+        valueName: "seconds"))
+    var runTime: Double?
 
     @Option(help: "Timed repetitions of every workload (1 to 100000), instead of repeating until precise.")
     var repetitions: Int?
@@ -101,6 +106,14 @@ struct TimingOptions: ParsableArguments {
                 throw ValidationError("--case-time conflicts with --\(repetitions != nil ? "repetitions" : "time-budget"): it bounds the default rule, which a fixed count or a time budget replaces; give one of them")
             }
         }
+        if let runTime {
+            guard runTime.isFinite, (10 ... 86_400).contains(runTime) else {
+                throw ValidationError("--run-time must be a number of seconds from 10 to 86400; got \(runTime)")
+            }
+            if let other = caseTime != nil ? "case-time" : repetitions != nil ? "repetitions" : timeBudget != nil ? "time-budget" : nil {
+                throw ValidationError("--run-time conflicts with --\(other): a run time shares itself among the cases, which --\(other) times otherwise; give one of them")
+            }
+        }
         if let repetitions, !(1 ... 100_000).contains(repetitions) {
             throw ValidationError("--repetitions must be between 1 and 100000; got \(repetitions)")
         }
@@ -120,10 +133,15 @@ struct TimingOptions: ParsableArguments {
         }
     }
 
-    func plan(strategies: [String], workloads: [Workload], seed: UInt64, batchSize: Int, temporaryParent: URL) -> RunPlan {
+    /// - parameter defaultRunTime: the run time when none is given and the default rule applies.
+    func plan(strategies: [String], workloads: [Workload], seed: UInt64, batchSize: Int, temporaryParent: URL,
+              defaultRunTime: Double? = nil) -> RunPlan {
+        let ruleIsDefault = caseTime == nil && repetitions == nil && timeBudget == nil
+        return
         RunPlan(strategies: strategies, workloads: workloads, seed: seed, batchSize: batchSize, repetitions: repetitions,
                 timeBudget: timeBudget, minRepetitions: minRepetitions, maxRepetitions: maxRepetitions,
-                precision: precision.map { $0 / 100 } ?? RunPlan.defaultPrecision, caseTime: caseTime, temporaryParent: temporaryParent)
+                precision: precision.map { $0 / 100 } ?? RunPlan.defaultPrecision, caseTime: caseTime,
+                runTime: runTime ?? (ruleIsDefault ? defaultRunTime : nil), temporaryParent: temporaryParent)
     }
 }
 
@@ -251,6 +269,10 @@ struct Execution {
         let noisy = results.filter { Statistics($0.samples).isNoisy }
         if !noisy.isEmpty, !output.quiet {
             printError("noisy: \(noisy.count) of \(results.count) medians have a confidence interval wider than 5 % (marked ! in the table): rerun on a quieter machine, or give the cases more time with --case-time")
+        }
+        if plan.sharesRunTime, let runTime = plan.runTime, Date().timeIntervalSince(started) > runTime * 1.25, !output.quiet {
+            printError("note: the run took \(elapsed(since: started).replacingOccurrences(of: " elapsed", with: "")), well past its --run-time of \(Int(runTime)) s: "
+                + "the cases left when it ran out had only their minimum rounds; give a larger --run-time (or --case-time) for this scale")
         }
         let once = results.filter { $0.samples.count == 1 }
         if !once.isEmpty, !output.quiet {
