@@ -2,7 +2,8 @@ import Foundation
 import Workloads
 import XCTest
 
-/// The README's workload table lists exactly the workloads of `Workloads.all`, in their order.
+/// The README's workload table lists exactly the workloads of `Workloads.all`, in their order,
+/// with their warm-ups and weights.
 final class ReadmeTests: XCTestCase {
     func testTheWorkloadTableListsEveryWorkload() throws {
         let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -15,5 +16,15 @@ final class ReadmeTests: XCTestCase {
             return first.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`")) }
         }
         XCTAssertEqual(named, Workloads.names)
+        // Each row's warm-ups and weight are the workload's own.
+        for row in rows {
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            let leading = { (cell: String) in Double(cell.split(separator: " ").first ?? "") }
+            for name in cells[0].split(separator: ",").map({ $0.trimmingCharacters(in: CharacterSet(charactersIn: "` ")) }) {
+                guard let workload = Workloads.named(name) else { continue }
+                XCTAssertEqual(leading(cells[3]), Double(workload.warmups), "\(name)'s warm-ups in the README")
+                XCTAssertEqual(leading(cells[4]), workload.budget, "\(name)'s weight in the README")
+            }
+        }
     }
 }
