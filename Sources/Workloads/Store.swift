@@ -101,12 +101,11 @@ final class Store {
         }
     }
 
-    /// One repetition of a read case: the statements prepared untimed, then run timed; the answer
-    /// digested after the clock stops.
-    /// Runs the queries `loops` times back to back, timed together; the sample is the mean of one
-    /// execution, and every execution's answer is kept until the clock stops, then checked to be
-    /// the first's (so that none can be skipped or optimised away).
-    func read(_ queries: [PreparedQuery], counts: Bool, ordered: Bool, loops: Int = 1, caseName: String = "") throws -> Sample {
+    /// One repetition of a read case: the statements, prepared untimed, run `loops` times back to
+    /// back and timed together; the sample is the mean of one execution. Every execution's answer
+    /// is kept until the clock stops, then digested and checked to be the first's (so that none
+    /// can be skipped or optimised away).
+    func read(_ queries: [PreparedQuery], counts: Bool, ordered: Bool, loops: Int, caseName: String) throws -> Sample {
         let database = strategy!.database
         if counts {
             var numbers = Array(repeating: [Int](), count: loops)

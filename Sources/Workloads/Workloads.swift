@@ -14,7 +14,7 @@ public enum Workloads {
         Workload(name: "insert-single", summary: "the first \(singleInsertCount) objects of the main hierarchy, one transaction (one save) each, into a fresh store",
                  kind: .insertSingle, warmups: 1, budget: 1.5),
         Workload(name: "fetch-polymorphic", summary: "every object of the main hierarchy, each as its concrete entity (in the model's order, if it has one)",
-                 warmups: 1, budget: 6, planRule: .any, needs: always) { inputs in
+                 warmups: 1, budget: 9, planRule: .any, needs: always) { inputs in
             [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot, sort: inputs.sort)], ordered: !inputs.sort.isEmpty)]
         },
         Workload(name: "fetch-page", summary: "the first \(WorkloadInputs.pageSize) objects of the main hierarchy in the model's order",

@@ -68,7 +68,7 @@ struct TimingOptions: ParsableArguments {
     var precision: Double?
 
     @Option(name: .customLong("case-time"), help: ArgumentHelp(
-        "Seconds: under the default rule, the most wall-clock time per strategy any case may take before it stops short of --precision (default: each workload's own share, 0.5 to 3; 1 to 3600).",
+        "Seconds: under the default rule, the most wall-clock time per strategy any case may take before it stops short of --precision (default: its share of --run-time in run, its workload's own time in a sweep; 1 to 3600).",
         valueName: "seconds"))
     var caseTime: Double?
 
@@ -137,11 +137,10 @@ struct TimingOptions: ParsableArguments {
     func plan(strategies: [String], workloads: [Workload], seed: UInt64, batchSize: Int, temporaryParent: URL,
               defaultRunTime: Double? = nil) -> RunPlan {
         let ruleIsDefault = caseTime == nil && repetitions == nil && timeBudget == nil
-        return
-        RunPlan(strategies: strategies, workloads: workloads, seed: seed, batchSize: batchSize, repetitions: repetitions,
-                timeBudget: timeBudget, minRepetitions: minRepetitions, maxRepetitions: maxRepetitions,
-                precision: precision.map { $0 / 100 } ?? RunPlan.defaultPrecision, caseTime: caseTime,
-                runTime: runTime ?? (ruleIsDefault ? defaultRunTime : nil), temporaryParent: temporaryParent)
+        return RunPlan(strategies: strategies, workloads: workloads, seed: seed, batchSize: batchSize, repetitions: repetitions,
+                       timeBudget: timeBudget, minRepetitions: minRepetitions, maxRepetitions: maxRepetitions,
+                       precision: precision.map { $0 / 100 } ?? RunPlan.defaultPrecision, caseTime: caseTime,
+                       runTime: runTime ?? (ruleIsDefault ? defaultRunTime : nil), temporaryParent: temporaryParent)
     }
 }
 
