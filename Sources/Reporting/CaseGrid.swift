@@ -1,4 +1,5 @@
 import Foundation
+import Workloads
 
 /// The rows of one results file as a grid: workload cases down, strategies across, each cell a
 /// median with its interval and its ratio to the baseline strategy of the same case. The
@@ -42,6 +43,20 @@ public struct CaseGrid {
         row.median > 0 && (row.interval.upperBound - row.interval.lowerBound) / row.median > Statistics.noiseThreshold
     }
 
+    /// Whether the row's interval covers the median with 95 % (6 repetitions or more): below that
+    /// it is the min–max range of a few repetitions, or a single point, and separates nothing.
+    public static func hasInterval(_ row: ResultsFile.Row) -> Bool {
+        guard let coverage = row.fields["ci_coverage"].flatMap(Double.init) else { return true }
+        return coverage >= StoppingRule.confidence
+    }
+
+    /// The interval as the summaries print it, or what stands in for it without 95 % coverage.
+    public static func intervalCell(_ row: ResultsFile.Row) -> String {
+        if hasInterval(row) { return intervalText(row.interval) }
+        let repetitions = row.samples?.count ?? row.fields["iterations"].flatMap { Int($0) }
+        return repetitions == 1 ? "1 repetition, no interval" : "\(repetitions.map(String.init) ?? "few") repetitions, no 95 % interval"
+    }
+
     /// What one case shows: the fastest strategy, how far ahead of the next it is, and whether
     /// their intervals keep them apart.
     public struct Finding: Sendable {
@@ -51,8 +66,10 @@ public struct CaseGrid {
         public var runnerUp: String
         /// runner-up median / fastest median (≥ 1).
         public var lead: Double
-        /// The fastest's interval ends below the runner-up's: the lead is not noise.
+        /// The fastest's interval ends below the runner-up's, both 95 % intervals: the lead is not noise.
         public var clear: Bool
+        /// Both the fastest and the runner-up have 95 % intervals (else `clear` is false for want of them).
+        public var intervals: Bool
         /// The fastest's median over the baseline's, when the fastest is not the baseline.
         public var versusBaseline: Double?
         public var slowest: String
@@ -68,8 +85,9 @@ public struct CaseGrid {
             let rows = strategies.compactMap { row(caseName, $0) }.sorted { ($0.median, $0.strategy) < ($1.median, $1.strategy) }
             guard rows.count >= 2, let first = rows.first, let last = rows.last, first.median > 0 else { return nil }
             let second = rows[1]
+            let intervals = Self.hasInterval(first) && Self.hasInterval(second)
             return Finding(caseName: caseName, fastest: first.strategy, fastestMedian: first.median, runnerUp: second.strategy,
-                           lead: second.median / first.median, clear: first.interval.upperBound < second.interval.lowerBound,
+                           lead: second.median / first.median, clear: intervals && first.interval.upperBound < second.interval.lowerBound, intervals: intervals,
                            versusBaseline: first.strategy == baseline ? nil : ratio(caseName, first.strategy),
                            slowest: last.strategy, spread: last.median / first.median,
                            noisy: rows.filter(Self.isNoisy).map(\.strategy))

@@ -112,7 +112,7 @@ public enum HTMLReport {
                     let kind = ratio > 1.05 ? "slower" : ratio < 0.95 ? "faster" : "same"
                     cell += #" <span class="ratio \#(kind)">\#(escape(CaseGrid.ratioText(ratio)))</span>"#
                 }
-                cell += #"<br><span class="interval">\#(escape(CaseGrid.intervalText(row.interval)))</span>"#
+                cell += #"<br><span class="interval">\#(escape(CaseGrid.intervalCell(row)))</span>"#
                 html += #"<td\#(fastest[caseName] == strategy ? #" class="best""# : "")>\#(cell)</td>"#
             }
             html += "</tr>\n"
@@ -129,7 +129,7 @@ public enum HTMLReport {
         for finding in findings { html += "<li>" + codeSpans(SummaryMarkdown.line(finding, baseline: grid.baseline)) + "</li>" }
         let noisy = findings.filter { !$0.noisy.isEmpty }
         html += noisy.isEmpty ? "<li>No noisy medians.</li>"
-            : "<li>Noisy (rerun, or raise <code>--time-budget</code>): " + noisy.map { "\(escape($0.caseName)) (\($0.noisy.map(escape).joined(separator: ", ")))" }.joined(separator: "; ") + ".</li>"
+            : "<li>Noisy (rerun, or give the cases more time with <code>--case-time</code>): " + noisy.map { "\(escape($0.caseName)) (\($0.noisy.map(escape).joined(separator: ", ")))" }.joined(separator: "; ") + ".</li>"
         return html + "</ul></section>\n"
     }
 

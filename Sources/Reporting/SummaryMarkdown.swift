@@ -30,7 +30,7 @@ public enum SummaryMarkdown {
             let cells = grid.strategies.map { strategy -> String in
                 guard let row = grid.row(caseName, strategy) else { return "–" }
                 var cell = ConsoleTable.duration(row.median) + (CaseGrid.isNoisy(row) ? " !" : "")
-                cell += " [\(CaseGrid.intervalText(row.interval))]"
+                cell += " [\(CaseGrid.intervalCell(row))]"
                 if strategy != baseline, let ratio = grid.ratio(caseName, strategy) { cell += " **\(CaseGrid.ratioText(ratio))**" }
                 return cell
             }
@@ -49,7 +49,7 @@ public enum SummaryMarkdown {
         if noisy.isEmpty {
             text += "- No noisy medians.\n"
         } else {
-            text += "- Noisy (rerun, or raise `--time-budget`): "
+            text += "- Noisy (rerun, or give the cases more time with `--case-time`): "
                 + noisy.map { "\(escape($0.caseName)) (\($0.noisy.map { "`\($0)`" }.joined(separator: ", ")))" }.joined(separator: "; ") + ".\n"
         }
         return text
@@ -62,7 +62,7 @@ public enum SummaryMarkdown {
             text += ", \(CaseGrid.ratioText(1 / ratio)) faster than `\(baseline)`"
         }
         text += "; \(CaseGrid.ratioText(finding.lead)) ahead of `\(finding.runnerUp)`"
-        text += finding.clear ? "" : " (intervals overlap: not a clear lead)"
+        text += finding.clear ? "" : finding.intervals ? " (intervals overlap: not a clear lead)" : " (too few repetitions for 95 % intervals: not a clear lead)"
         if finding.slowest != finding.runnerUp {
             text += "; slowest `\(finding.slowest)` at \(CaseGrid.ratioText(finding.spread))"
         }

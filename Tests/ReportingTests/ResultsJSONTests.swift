@@ -162,8 +162,27 @@ final class SummaryMarkdownTests: XCTestCase {
         XCTAssertTrue(text.contains("- fetch-page: `enum-entity` fastest (50.0 µs), 2.00× faster than `single-table`; 2.00× ahead of `single-table`") == false, "no repetition when the runner-up is the baseline")
         XCTAssertTrue(text.contains("- fetch-page: `enum-entity` fastest (50.0 µs); 2.00× ahead of `single-table`; slowest `joined` at 6.60×"), text)
         XCTAssertTrue(text.contains("- count-all: `single-table` fastest (3.0 µs); 1.00× ahead of `enum-entity` (intervals overlap: not a clear lead)"), text)
-        XCTAssertTrue(text.contains("- Noisy (rerun, or raise `--time-budget`): fetch-page (`joined`)."), text)
+        XCTAssertTrue(text.contains("- Noisy (rerun, or give the cases more time with `--case-time`): fetch-page (`joined`)."), text)
         XCTAssertTrue(text.contains("- Fastest in the most cases (of 2): `enum-entity` 1, `single-table` 1.") || text.contains("`single-table` 1, `enum-entity` 1"), text)
         XCTAssertFalse(text.contains("Debug build"))
+    }
+
+    /// A median of one repetition has no interval: the summary says so instead of printing a
+    /// point as an interval, and a lead between two such medians is never called clear.
+    func testOneRepetitionShowsNoIntervalAndNoClearLead() throws {
+        func result(_ strategy: String, _ samples: [UInt64]) -> WorkloadResult {
+            WorkloadResult(strategy: strategy, workload: "insert-bulk", variant: "", rows: 1, samples: samples,
+                           warmups: 0, digest: AnswerDigest(.ordered, of: [1]), dbBytes: 1, setting: ResultSetting(hierarchy: "publications", scale: 500))
+        }
+        let file = ResultsFile(results: [result("single-table", [3_000_000_000]), result("joined", [2_000_000_000])], plan: RunPlan(),
+                               context: RunContext(runID: "r", timestamp: "t", gitCommit: "c", gitDirty: false, sqliteVersion: "3", swiftVersion: "6",
+                                                   build: "release", host: "h", cpuModel: "c", cpuCores: 2),
+                               url: URL(fileURLWithPath: "/tmp/x.csv"))
+        let text = SummaryMarkdown.render(file)
+        XCTAssertTrue(text.contains("| insert-bulk | 3.00 s [1 repetition, no interval] | 2.00 s [1 repetition, no interval] **0.67×** |"), text)
+        XCTAssertTrue(text.contains("(too few repetitions for 95 % intervals: not a clear lead)"), text)
+        let finding = try XCTUnwrap(CaseGrid(file.rows, baseline: "single-table").findings().first)
+        XCTAssertFalse(finding.clear)
+        XCTAssertFalse(finding.intervals)
     }
 }
