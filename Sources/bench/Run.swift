@@ -48,7 +48,7 @@ struct Run: ParsableCommand {
         let names = try strategies.names()
         let model = try self.model.loadAnnounced(scale: dataset.scale)
         let workloads = try selectedWorkloads(model)
-        let folder = storeFolder.forTiming(estimatedBytes: model.estimatedStoreBytes * Int64(names.count) * 2)
+        let folder = storeFolder.forTiming(storeBytes: model.estimatedStoreBytes, strategies: names.count)
         let plan = timing.plan(strategies: names, workloads: workloads, seed: dataset.seed, batchSize: dataset.batch,
                                temporaryParent: privateStoreFolder("run", in: folder.url), defaultRunTime: RunPlan.defaultRunTime)
         let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: dataset.seed))

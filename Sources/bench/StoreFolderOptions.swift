@@ -9,10 +9,11 @@ struct StoreFolderOptions: ParsableArguments {
         valueName: "folder"))
     var storeFolder: String?
 
-    /// The folder for stores that are timed, whose stores take about `estimatedBytes` at once
-    /// (checked when the command starts writing).
-    func forTiming(estimatedBytes: Int64) -> StoreFolder {
-        StoreFolder.forTiming(option: storeFolder, estimatedBytes: estimatedBytes)
+    /// The folder for stores that are timed (checked when the command starts writing): one store
+    /// of about `storeBytes` per strategy for the reads, and one more per strategy at a time for
+    /// an insert or a delete's copy.
+    func forTiming(storeBytes: Int64, strategies: Int) -> StoreFolder {
+        StoreFolder.forTiming(option: storeFolder, estimatedBytes: storeBytes * Int64(strategies) * 2)
     }
 
     /// The checked folder for stores that are not timed.

@@ -176,7 +176,7 @@ struct Sweep: ParsableCommand {
         let names = try strategies.names()
         // One point's stores exist at a time: the largest decides where they all go.
         let largest = try points.map { try Model(hierarchy(at: $0)).estimatedStoreBytes }.max() ?? 0
-        let stores = storeFolder.forTiming(estimatedBytes: largest * Int64(names.count) * 2)
+        let stores = storeFolder.forTiming(storeBytes: largest, strategies: names.count)
         let folder = privateStoreFolder("sweep", in: stores.url)
         let plan = timing.plan(strategies: names, workloads: workloads, seed: seed, batchSize: batch, temporaryParent: folder)
         try Execution(plan: plan, started: started, cases: workloads.count * points.count, output: output, stores: stores).run { onEvent in
