@@ -282,6 +282,18 @@ final class ResultsCSVTests: XCTestCase {
         XCTAssertEqual(ConsoleTable.duration(1_520_000_000), "1.52 s")
         XCTAssertEqual(ConsoleTable.duration(45_300), "45.3 µs")
     }
+
+    /// A median of one repetition has no interval: "–" in the ± column, never "0.0%".
+    func testOneRepetitionShowsADashForItsInterval() {
+        let table = ConsoleTable.render([sampleResult(samples: [3_000]), sampleResult(strategy: "enum-entity", samples: [4_000, 4_100, 3_900])],
+                                        baseline: "single-table")
+        let lines = table.split(separator: "\n")
+        let single = lines.first { $0.contains("single-table") && !$0.hasPrefix("workload") }.map(String.init) ?? ""
+        let fields = single.split(separator: " ")
+        XCTAssertEqual(fields.count > 4 ? String(fields[4]) : "", "–", "the ± column of \(single)")
+        XCTAssertFalse(single.contains("0.0%"), table)
+        XCTAssertTrue(lines.contains { $0.contains("enum-entity") && $0.contains("%") }, "more repetitions keep their half-width: \(table)")
+    }
 }
 
 final class DocumentationTests: XCTestCase {
