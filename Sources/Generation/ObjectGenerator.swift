@@ -79,7 +79,8 @@ public struct ObjectGenerator: Sendable {
         hierarchies = Dictionary(uniqueKeysWithValues: model.roots.map { ($0, Stream(model: model, root: $0, seed: seed)) })
         makers = model.entities.map { entity in
             entity.attributes.enumerated().map { position, attribute in
-                ValueMaker(attribute, unique: model.isUnique(attribute.name, of: entity.attributeOwners[position]))
+                let orderKey = entity.attributeOwners[position] == model.mainRoot && attribute.name == model.orderKey
+                return ValueMaker(attribute, unique: model.generatesDistinctValues(attribute.name, of: entity.index), neverNull: orderKey)
             }
         }
     }

@@ -18,10 +18,11 @@ struct ValueMaker: Sendable {
     /// 2005-01-01 ..< 2025-01-01 in seconds since 2001.
     static let dateRange = (126_230_400.0, 757_382_400.0)
 
-    init(_ attribute: Attribute, unique: Bool) {
+    /// `neverNull`: the order's key (see `Model.orderKey`), which has a value in every object.
+    init(_ attribute: Attribute, unique: Bool, neverNull: Bool = false) {
         type = attribute.type
         self.unique = unique
-        nullShare = attribute.effectiveNullShare
+        nullShare = neverNull ? 0 : attribute.effectiveNullShare
         let spec = attribute.values ?? Self.defaultSpec(attribute)
         kind = spec?.kind
         choices = spec?.choices ?? []
@@ -78,8 +79,9 @@ struct ValueMaker: Sendable {
         case .boolean:
             return .integer(Int64(rng.next() & 1))
         case .double, .decimal:
-            let value = (uniform(&rng) * 100).rounded() / 100
-            return .real(unique ? Double(key) + (value - value.rounded(.down)) : value)
+            let cents = (uniform(&rng) * 100).rounded()
+            // Unique: the key, then the drawn cents (as one whole number of cents, so that it has two decimals exactly).
+            return .real(unique ? (Double(key) * 100 + cents.truncatingRemainder(dividingBy: 100)) / 100 : cents / 100)
         case .float:
             let value = (uniform(&rng) * 4).rounded() / 4
             return .real(unique ? Double(key) + 0.25 * Double(rng.next() % 4) : value)

@@ -197,8 +197,9 @@ public struct Model: Sendable {
         let roots = final.filter(\.isRoot).map(\.index)
         self.roots = roots
         let objects = final.map { entity in entity.subtree.reduce(0) { $0 + final[$1].rows } }
-        let inheriting = roots.filter { final[$0].hasSubentities }
-        let candidates = inheriting.isEmpty ? roots : inheriting
+        let populated = roots.filter { objects[$0] > 0 }
+        let inheriting = populated.filter { final[$0].hasSubentities }
+        let candidates = inheriting.isEmpty ? (populated.isEmpty ? roots : populated) : inheriting
         mainRoot = candidates.max { a, b in (objects[a], -a) < (objects[b], -b) }!
         try validateProperties()
         try validateSizes(objects)
@@ -263,13 +264,37 @@ public struct Model: Sendable {
 
     /// Whether `attribute` of `entity` alone is under a uniqueness constraint declared by the entity or an ancestor.
     public func isUnique(_ attribute: String, of entity: Int) -> Bool {
+        constraints(of: entity).contains([attribute])
+    }
+
+    /// The uniqueness constraints that bind `entity`'s objects: its own and its ancestors'.
+    public func constraints(of entity: Int) -> [[String]] {
+        var found: [[String]] = []
         var current: Int? = entity
         while let index = current {
-            if entities[index].uniquenessConstraints.contains([attribute]) { return true }
+            found += entities[index].uniquenessConstraints
             current = entities[index].parent
         }
-        return false
+        return found
     }
+
+    /// The attribute of a constraint whose values the generator makes distinct, so that every
+    /// object satisfies it: the constraint's first attribute that can hold a distinct value per
+    /// object (not a boolean, not a relationship). `nil` when it has none.
+    public func distinctAttribute(of constraint: [String], in entity: Int) -> String? {
+        constraint.first { name in entities[entity].attribute(name).map { $0.type != .boolean } ?? false }
+    }
+
+    /// Whether the generator gives `attribute` of `entity` a distinct value in every object: it
+    /// carries a uniqueness constraint (its own, or a compound one it leads; see `distinctAttribute`).
+    public func generatesDistinctValues(_ attribute: String, of entity: Int) -> Bool {
+        constraints(of: entity).contains { distinctAttribute(of: $0, in: entity) == attribute }
+    }
+
+    /// The attribute whose values make the main hierarchy's order total: the order's last element
+    /// (unique by validation). The generator never leaves it NULL, so that the ordered reads, and
+    /// their pages, have one answer (SQLite, like Core Data, leaves the order of equal keys undefined).
+    public var orderKey: String? { order?.last?.property }
 
     // MARK: Validation
 
@@ -293,9 +318,11 @@ public struct Model: Sendable {
     /// Names the suite's SQL gives a meaning of their own.
     static let reservedPropertyNames: Set<String> = ["entity"]
 
+    /// Xcode's editor asks for a lower-case first letter, but Core Data reads a model whose
+    /// property names start with a capital (shipping apps have them), so the suite does too.
     private static func checkPropertyName(_ name: String, of entity: String) throws {
-        guard identifier(name), name.first!.isLowercase else {
-            throw ModelError("property name '\(name)' of '\(entity)' must be 1 to 60 ASCII letters, digits and '_', starting with a lower-case letter (Core Data's rule)")
+        guard identifier(name) else {
+            throw ModelError("property name '\(name)' of '\(entity)' must be 1 to 60 ASCII letters, digits and '_', starting with a letter")
         }
         guard !reservedPropertyNames.contains(name) else {
             throw ModelError("property name '\(name)' of '\(entity)' is reserved: 'entity' means the entity column in a fetch index; rename it")
@@ -350,6 +377,9 @@ public struct Model: Sendable {
                 guard Set(constraint).count == constraint.count else {
                     throw ModelError("a uniqueness constraint of '\(entity.name)' names a property twice")
                 }
+                if distinctAttribute(of: constraint, in: entity.index) == nil, entity.subtree.contains(where: { entities[$0].rows > 1 }) {
+                    throw ModelError("the uniqueness constraint (\(constraint.joined(separator: ", "))) of '\(entity.name)' has no attribute that can take a different value in each object (only booleans and relationships); the suite cannot generate objects that satisfy it: add an attribute to it")
+                }
             }
             var indexNames = Set<String>()
             for index in entity.fetchIndexes {
@@ -366,7 +396,7 @@ public struct Model: Sendable {
                     }
                 }
             }
-            for relationship in entity.ownRelationships where !relationship.toMany && relationship.nullShare < 1 {
+            for relationship in entity.ownRelationships where !relationship.toMany && relationship.nullShare == 0 {
                 if objectCount(relationship.destination) == 0 && entity.subtree.contains(where: { entities[$0].rows > 0 }) {
                     throw ModelError("relationship '\(entity.name).\(relationship.name)' is required, but '\(entities[relationship.destination].name)' has no objects to point at; give it rows or make the relationship optional")
                 }
@@ -406,6 +436,9 @@ public struct Model: Sendable {
             guard let last = texts.last.flatMap(FetchIndex.Element.init(text:))?.property, isUnique(last, of: mainRoot) else {
                 throw ModelError("the order's last element must be an attribute of '\(root.name)' under a uniqueness constraint of its own, so that pages are well defined")
             }
+        }
+        if let key = orderKey, let attribute = entities[mainRoot].attribute(key), let share = attribute.nullShare, share > 0, attribute.optional {
+            throw ModelError("attribute '\(entities[mainRoot].name).\(key)' orders the ordered reads (the last sort key), so it is never NULL there, but it gives nullShare \(share); drop nullShare, or order by another unique attribute")
         }
         if let name = description.leaf {
             guard let leaf = index(of: name) else { throw ModelError("leaf '\(name)' is not an entity of the model") }

@@ -558,9 +558,10 @@ public final class EnumEntity: StorageStrategy {
                 clear.append(["DELETE FROM \(join.name) WHERE \(this) = ?1"])
             } else {
                 let columns = toOneColumns[destination][model.inverse(of: relationship)!.name]!
-                let kinds = { (alias: String) in
-                    let kind = alias + self.places[destination].kind!
-                    return columns.kinds.map { " AND \(kind) >= \($0.lowerBound) AND \(kind) <= \($0.upperBound)" } ?? ""
+                // A key slot is read only in the kinds that own it; a key column of its own needs no filter.
+                let kinds = { (alias: String) -> String in
+                    guard let range = columns.kinds, let kind = self.places[destination].kind.map({ alias + $0 }) else { return "" }
+                    return " AND \(kind) >= \(range.lowerBound) AND \(kind) <= \(range.upperBound)"
                 }
                 related.append("SELECT \(number), t1.Z_PK FROM \(destinationTable) t1 WHERE t1.\(columns.key) = ?1\(kinds("t1."))")
                 let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""

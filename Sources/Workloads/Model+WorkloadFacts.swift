@@ -13,11 +13,14 @@ extension Model {
     }
 
     /// `lookup-attribute`: a unique attribute (a one-attribute uniqueness constraint) declared in the
-    /// main hierarchy, preferring one below the root (Book's isbn), else the root's (a uid).
+    /// main hierarchy, preferring one below the root (Book's isbn), else the root's (a uid); its
+    /// entity has objects and the attribute is not always NULL, so that there are values to look up.
     public var lookupAttribute: (entity: Int, attribute: String)? {
         let subtree = entities[mainRoot].subtree
-        let found = subtree.flatMap { index in
-            entities[index].uniquenessConstraints.filter { $0.count == 1 && entities[index].attribute($0[0]) != nil }.map { (index, $0[0]) }
+        let found = subtree.filter { objectCount($0) > 0 }.flatMap { index in
+            entities[index].uniquenessConstraints.filter { constraint in
+                constraint.count == 1 && entities[index].attribute(constraint[0]).map { $0.effectiveNullShare < 1 } == true
+            }.map { (index, $0[0]) }
         }
         return found.first { $0.0 != mainRoot } ?? found.first
     }
@@ -56,13 +59,18 @@ extension Model {
     }
 
     /// `filter-fk`: a to-one relationship declared by the main root.
-    public var foreignKey: String? { entities[mainRoot].ownRelationships.first { !$0.toMany }?.name }
+    /// Its destination has objects and it is not always NULL, so that some object points somewhere.
+    public var foreignKey: String? {
+        entities[mainRoot].ownRelationships.first { !$0.toMany && $0.nullShare < 1 && objectCount($0.destination) > 0 }?.name
+    }
 
     /// `update`: an attribute of the main root under no uniqueness constraint, preferring a date
     /// whose name says it is a modification date, then any date, then any other.
     public var updateAttribute: String? {
         let root = entities[mainRoot]
-        let candidates = root.ownAttributes.filter { attribute in !root.uniquenessConstraints.contains { $0.contains(attribute.name) } }
+        // Under no constraint of the root or of a sub-entity (which may name the inherited attribute).
+        let constrained = Set(entities[mainRoot].subtree.flatMap { entities[$0].uniquenessConstraints.joined() })
+        let candidates = root.ownAttributes.filter { !constrained.contains($0.name) }
         return (candidates.first { $0.type == .date && $0.name.lowercased().contains("update") }
             ?? candidates.first { $0.type == .date } ?? candidates.first { $0.type != .uuid && $0.type != .binary })?.name
     }

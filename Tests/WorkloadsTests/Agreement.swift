@@ -1,0 +1,107 @@
+import Foundation
+import Generation
+import Models
+import SQLite
+import Strategies
+import TestSupport
+@testable import Workloads
+import XCTest
+
+/// Every strategy against the reference answers (computed from the generator alone) on one model:
+/// the store check, every read workload that applies, then an update and a delete with the
+/// store's counts after it. The reference-answer tests and the generated-model tests share it.
+enum Agreement {
+    static func open(_ type: any StorageStrategy.Type, _ model: Model, _ generator: ObjectGenerator) throws -> any StorageStrategy {
+        let strategy = try type.init(model: model, database: try Database(path: ":memory:"))
+        try strategy.createSchema()
+        for batch in generator.batches(of: 250) { try strategy.insert(batch) }
+        return strategy
+    }
+
+    /// The store check of `Store.populate`: integrity, foreign keys, objects per entity, link rows.
+    static func checkStore(_ model: Model, _ generator: ObjectGenerator, folder: URL, label: String,
+                           file: StaticString = #filePath, line: UInt = #line) throws {
+        let census = Census(generator)
+        for type in Strategies.all {
+            let path = folder.appendingPathComponent("\(type.name)-\(UUID().uuidString).sqlite").path
+            let store = try Store(type, model, path: path)
+            defer { store.remove() }
+            XCTAssertNoThrow(try store.populate(generator, batchSize: 97, census: census), "\(type.name) on \(label)", file: file, line: line)
+        }
+    }
+
+    static func checkReads(_ model: Model, seed: UInt64, label: String, requestsPerCase: Int = 40,
+                           file: StaticString = #filePath, line: UInt = #line) throws {
+        let generator = ObjectGenerator(model, seed: seed)
+        let reference = ReferenceStore(generator)
+        let inputs = WorkloadInputs(model: model, generator: generator)
+        for type in Strategies.all {
+            let strategy = try open(type, model, generator)
+            let label = "\(type.name) on \(label)"
+            for workload in Workloads.applicable(to: model) where workload.kind == .read {
+                let cases = workload.cases(inputs)
+                XCTAssertFalse(cases.isEmpty, "\(workload.name) applies to \(model.name) but has no case", file: file, line: line)
+                for workloadCase in cases {
+                    XCTAssertFalse(workloadCase.requests.isEmpty, "\(workload.name) on \(model.name)", file: file, line: line)
+                    for request in workloadCase.requests.prefix(requestsPerCase) {
+                        if workloadCase.counts {
+                            XCTAssertEqual(try strategy.count(request), reference.count(request), "\(label): \(workload.name) \(request)",
+                                           file: file, line: line)
+                        } else {
+                            var answer = try strategy.fetch(request)
+                            if !workloadCase.ordered { answer.sort { $0.id < $1.id } }
+                            let expected = reference.fetch(request)
+                            XCTAssertNil(difference(answer, expected), "\(label): \(workload.name)\(workloadCase.variant) \(request)",
+                                         file: file, line: line)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `nil` when the answers are equal, else the first difference in a line.
+    static func difference(_ answer: [ModelObject], _ expected: [ModelObject]) -> String? {
+        if let position = zip(answer, expected).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+            return "object \(position) is \(answer[position]), expected \(expected[position])"
+        }
+        return answer.count == expected.count ? nil : "\(answer.count) objects, expected \(expected.count)"
+    }
+
+    static func checkWrites(_ model: Model, seed: UInt64, label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let generator = ObjectGenerator(model, seed: seed)
+        let reference = ReferenceStore(generator)
+        let inputs = WorkloadInputs(model: model, generator: generator)
+        let deleted = reference.deletionClosure(inputs.deleteIDs)
+        for type in Strategies.all {
+            let strategy = try open(type, model, generator)
+            let label = "\(type.name) on \(label)"
+            if let attribute = model.updateAttribute {
+                let ids = inputs.updateIDs
+                XCTAssertEqual(try strategy.update(ids.map { ObjectVersion(id: $0, version: 1) }, attribute: attribute, value: inputs.updateValue(round: 3)),
+                               ids.count, label, file: file, line: line)
+                XCTAssertEqual(try strategy.update(ids.map { ObjectVersion(id: $0, version: 1) }, attribute: attribute, value: .null), 0,
+                               "\(label): a stale version changes nothing", file: file, line: line)
+                XCTAssertEqual(try strategy.versions(ids), ids.map { _ in 2 }, label, file: file, line: line)
+                for id in ids.prefix(5) {
+                    let object = try strategy.fetch(FetchRequest(entity: id.entity, includesSubentities: false, predicate: .key(id.key)))
+                    XCTAssertEqual(object.first.map { reference.value($0, attribute) }, inputs.updateValue(round: 3), label, file: file, line: line)
+                }
+            }
+            if model.denyRule == nil {
+                XCTAssertEqual(try strategy.delete(inputs.deleteIDs), deleted.count, label, file: file, line: line)
+            }
+            let gone = model.denyRule == nil ? deleted : []
+            for entity in model.entities where entity.isConcrete {
+                let expected = reference.objects.keys.filter { $0.entity == entity.index && !gone.contains($0) }.count
+                XCTAssertEqual(try strategy.count(FetchRequest(entity: entity.index, includesSubentities: false)), expected,
+                               "\(label): \(entity.name)", file: file, line: line)
+            }
+            for relationship in Census.relationships(model) {
+                XCTAssertEqual(try strategy.countLinks(relationship), reference.links(relationship, without: gone),
+                               "\(label): \(relationship.name)", file: file, line: line)
+            }
+            XCTAssertEqual(try strategy.database.strings("PRAGMA integrity_check"), ["ok"], label, file: file, line: line)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Generation
+import Models
+import Strategies
+import TestSupport
+@testable import Workloads
+import XCTest
+
+/// The property the suite promises for any model Core Data accepts: it validates, every strategy
+/// lays it out, stores it (the store check passes) and answers every workload as the reference
+/// does, updates and deletes included. Over `RandomModel`'s models for fixed seeds; a failing
+/// model is printed as JSON with its seed, and the model being checked is always written to
+/// `TMPDIR/inheritance-bench-generated-model.json` first, so that a crash leaves it behind.
+final class GeneratedModelTests: XCTestCase {
+    static let seeds: ClosedRange<UInt64> = 1 ... 300
+
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("generated-models-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+    func testEveryGeneratedModelIsStoredAndAnsweredAlikeByEveryStrategy() throws {
+        let last = FileManager.default.temporaryDirectory.appendingPathComponent("inheritance-bench-generated-model.json")
+        for seed in Self.seeds {
+            let description = RandomModel.make(seed: seed)
+            try Data(description.json.utf8).write(to: last)
+            let failuresBefore = testRun?.failureCount ?? 0
+            do {
+                let model = try Model(description)
+                let label = "generated model, seed \(seed)"
+                // The on-disk store check (SQLite's integrity and foreign-key checks) on every fourth model: it is the slowest part.
+                if seed % 4 == 0 { try Agreement.checkStore(model, ObjectGenerator(model, seed: seed), folder: folder, label: label) }
+                try Agreement.checkReads(model, seed: seed, label: label, requestsPerCase: 10)
+                try Agreement.checkWrites(model, seed: seed, label: label)
+            } catch {
+                XCTFail("seed \(seed): \(error)")
+            }
+            if (testRun?.failureCount ?? 0) > failuresBefore {
+                print("generated model, seed \(seed), failed:\n\(description.json)")
+                return
+            }
+        }
+        try? FileManager.default.removeItem(at: last)
+    }
+
+    func testTheGeneratorCoversWhatItPromises() throws {
+        var features = Set<String>()
+        for seed in Self.seeds {
+            let model = try Model(RandomModel.make(seed: seed))
+            if model.entities.count >= 30 { features.insert("30+ entities") }
+            if model.roots.filter({ model.entities[$0].hasSubentities }).count >= 2 { features.insert("several hierarchies") }
+            if model.entities.contains(where: { $0.depth >= 5 }) { features.insert("depth 5+") }
+            if model.entities.contains(where: { $0.isAbstract && $0.parent != nil && $0.hasSubentities }) { features.insert("abstract middle") }
+            for entity in model.entities {
+                for relationship in entity.ownRelationships {
+                    if relationship.isManyToMany { features.insert("many-to-many") }
+                    if relationship.destination == entity.index { features.insert("self-referential") }
+                    let destination = model.entities[relationship.destination]
+                    if destination.parent != nil && destination.hasSubentities { features.insert("to a middle entity") }
+                    if destination.parent != nil && !destination.hasSubentities { features.insert("to a leaf") }
+                }
+                if entity.uniquenessConstraints.contains(where: { $0.count > 1 }) { features.insert("compound constraint") }
+                if entity.fetchIndexes.contains(where: { $0.elements.contains { $0.property == nil } }) { features.insert("entity index element") }
+                for type in AttributeType.allCases where entity.attributes.contains(where: { $0.type == type }) { features.insert(type.rawValue) }
+            }
+        }
+        let promised: Set<String> = Set(["30+ entities", "several hierarchies", "depth 5+", "abstract middle", "many-to-many", "self-referential",
+                                         "to a middle entity", "to a leaf", "compound constraint", "entity index element"]
+            + AttributeType.allCases.map(\.rawValue))
+        XCTAssertEqual(promised.subtracting(features), [])
+    }
+}
