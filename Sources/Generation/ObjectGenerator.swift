@@ -100,7 +100,8 @@ public struct ObjectGenerator: Sendable {
     public func object(root: Int, at position: Int) -> ModelObject {
         let stream = hierarchies[root]!
         precondition((0 ..< stream.count).contains(position), "object \(position) is outside 0..<\(stream.count)")
-        let entityIndex = stream.entities[stream.entityIndex(ofSlot: stream.slot(position))]
+        let slot = stream.slot(position)
+        let entityIndex = stream.entities[stream.entityIndex(ofSlot: slot)]
         let entity = model.entities[entityIndex]
         let key = Int64(position + 1)
         var rng = SplitMix64(seed: seed, stream: UInt64(root) << 40 ^ UInt64(position))
@@ -108,7 +109,9 @@ public struct ObjectGenerator: Sendable {
         var toOne: [ObjectID?] = []
         var links: [[ObjectID]] = []
         for relationship in entity.relationships {
-            if !relationship.toMany {
+            if relationship.isOneToOne {
+                toOne.append(partner(of: relationship, root: root, slot: slot))
+            } else if !relationship.toMany {
                 if relationship.nullShare > 0, rng.nextUnit() < relationship.nullShare { toOne.append(nil); continue }
                 toOne.append(destination(of: relationship, &rng))
             } else if relationship.isManyToMany, relationship.generatesLinks {
@@ -150,6 +153,56 @@ public struct ObjectGenerator: Sendable {
         let slot = slots.lowerBound + rank
         let position = stream.position(ofSlot: slot)
         return ObjectID(entity: stream.entities[stream.entityIndex(ofSlot: slot)], key: Int64(position + 1))
+    }
+
+    /// The partner of the object in `slot` of `root`'s stream through a one-to-one relationship.
+    /// The generating side's objects (of its declaring subtree, where the inverse can point) and
+    /// the other side's (of its destination's subtree, likewise) are paired by rank in their slot
+    /// ranges: rank i with rank (i + 1) mod m, m the smaller of the two counts (i with i ^ 1 for a
+    /// relationship that is its own inverse), so both sides compute the same pairs and A.b is B
+    /// exactly when B.a is A. A pair is absent in the generating side's null share of the pairs.
+    private func partner(of relationship: Model.Relationship, root: Int, slot: Int) -> ObjectID? {
+        guard let inverse = model.inverse(of: relationship) else { return nil }
+        let (generating, other) = relationship.generatesLinks ? (relationship, inverse) : (inverse, relationship)
+        /// Of two nested subtrees, the inner one's root entity.
+        func inner(_ a: Int, _ b: Int) -> Int { model.entities[a].subtree.contains(b) ? b : a }
+        let aTree = model.entities[inner(generating.owner, other.destination)]
+        let bTree = model.entities[inner(generating.destination, other.owner)]
+        guard let aStream = hierarchies[aTree.root], let bStream = hierarchies[bTree.root] else { return nil }
+        let aSlots = aStream.slots(of: aTree.subtree), bSlots = bStream.slots(of: bTree.subtree)
+        let m = min(aSlots.count, bSlots.count)
+        let reflexive = generating.owner == other.owner && generating.name == other.name
+        func present(_ rank: Int) -> Bool {
+            guard generating.nullShare > 0 else { return true }
+            var rng = SplitMix64(seed: seed, stream: Self.stableHash(generating.name) ^ UInt64(generating.owner) << 48 ^ UInt64(rank))
+            return rng.nextUnit() >= generating.nullShare
+        }
+        func object(_ stream: Stream, _ slot: Int) -> ObjectID {
+            ObjectID(entity: stream.entities[stream.entityIndex(ofSlot: slot)], key: Int64(stream.position(ofSlot: slot) + 1))
+        }
+        if reflexive {
+            guard root == aTree.root, aSlots.contains(slot) else { return nil }
+            let rank = slot - aSlots.lowerBound, mate = rank ^ 1
+            guard mate < m, present(min(rank, mate)) else { return nil }
+            return object(aStream, aSlots.lowerBound + mate)
+        }
+        if relationship.generatesLinks {
+            guard root == aTree.root, aSlots.contains(slot) else { return nil }
+            let rank = slot - aSlots.lowerBound
+            guard rank < m, present(rank) else { return nil }
+            return object(bStream, bSlots.lowerBound + (rank + 1) % m)
+        }
+        guard root == bTree.root, bSlots.contains(slot) else { return nil }
+        let rank = slot - bSlots.lowerBound
+        guard rank < m else { return nil }
+        let mate = (rank - 1 + m) % m
+        guard present(mate) else { return nil }
+        return object(aStream, aSlots.lowerBound + mate)
+    }
+
+    /// FNV-1a of a name: a hash that is the same in every process (Swift's `Hasher` is seeded per process).
+    static func stableHash(_ text: String) -> UInt64 {
+        text.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
     }
 
     /// The popularity rank (0 most popular) for a uniform `unit`: uniform when `exponent` is 0, else

@@ -58,7 +58,7 @@ struct ValueMaker: Sendable {
         case .float: (0, 25_000)
         case .date: dateRange
         case .string, .uri: (3, 8)
-        case .uuid, .binary: (16, 65)
+        case .uuid, .binary, .transformable: (16, 65)
         }
     }
 
@@ -97,7 +97,7 @@ struct ValueMaker: Sendable {
             // draws (say after a title of 3 to 8 words) can repeat another object's.
             if unique { withUnsafeBytes(of: key.bigEndian) { bytes.replaceSubrange(10 ..< 16, with: $0.suffix(6)) } }
             return .blob(bytes)
-        case .binary:
+        case .binary, .transformable:
             let length = Int(min) + Int(rng.next() % UInt64(Swift.max(1, Int(max) - Int(min))))
             var bytes = (0 ..< length).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             if unique { withUnsafeBytes(of: key.bigEndian) { bytes = Array($0) + bytes } }

@@ -2,6 +2,8 @@
 /// and the column group that orders a table's columns.
 public enum AttributeType: String, Codable, CaseIterable, Sendable {
     case integer16, integer32, integer64, decimal, double, float, string, boolean, date, binary, uuid, uri
+    /// Xcode's Transformable: values kept as archived data, in a column group of their own.
+    case transformable
 
     /// The declared SQL type of the column Core Data creates for the attribute.
     public var sqlType: String {
@@ -11,21 +13,25 @@ public enum AttributeType: String, Codable, CaseIterable, Sendable {
         case .decimal: "DECIMAL"
         case .date: "TIMESTAMP"
         case .string, .uri: "VARCHAR"
-        case .uuid, .binary: "BLOB"
+        case .uuid, .binary, .transformable: "BLOB"
         }
     }
 
     /// Core Data orders a table's attribute columns by group: INTEGER (each entity's integers and
-    /// booleans, then its to-one columns), FLOAT and TIMESTAMP together, DECIMAL, VARCHAR, UUID and
-    /// URI, then binary BLOBs. See the README's "Core Data's layout" for the evidence.
+    /// booleans, then its to-one columns), FLOAT and TIMESTAMP together, DECIMAL, VARCHAR,
+    /// Transformable, UUID and URI, then binary BLOBs. See the README's "Core Data's layout" for the
+    /// evidence: real Apple Notes stores put Transformable columns after VARCHAR and before binary
+    /// BLOBs; where they fall against UUID and URI columns no store shown so far tells (the
+    /// decompiled framework gives Transformable a type of its own, 15, but its rank table is lost).
     public var columnGroup: Int {
         switch self {
         case .integer16, .integer32, .integer64, .boolean: 0
         case .double, .float, .date: 1
         case .decimal: 2
         case .string: 3
-        case .uuid, .uri: 4
-        case .binary: 5
+        case .transformable: 4
+        case .uuid, .uri: 5
+        case .binary: 6
         }
     }
 
@@ -35,7 +41,7 @@ public enum AttributeType: String, Codable, CaseIterable, Sendable {
         case .integer16, .integer32, .integer64, .boolean: .integer
         case .double, .float, .decimal, .date: .real
         case .string, .uri: .text
-        case .uuid, .binary: .blob
+        case .uuid, .binary, .transformable: .blob
         }
     }
 
@@ -45,7 +51,7 @@ public enum AttributeType: String, Codable, CaseIterable, Sendable {
     static let aliases: [String: AttributeType] = [
         "integer 16": .integer16, "integer 32": .integer32, "integer 64": .integer64, "int16": .integer16,
         "int32": .integer32, "int64": .integer64, "integer": .integer64, "bool": .boolean, "binary data": .binary,
-        "data": .binary, "url": .uri, "text": .string,
+        "data": .binary, "url": .uri, "text": .string, "binary data (transformable)": .transformable,
     ]
 
     public init(from decoder: Decoder) throws {

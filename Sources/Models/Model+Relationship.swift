@@ -14,12 +14,32 @@ extension Model {
         public let nullShare: Double
         public let count: FanOut
         public let popularity: Double
-        /// For a many-to-many pair: whether this side's objects get generated links (the other side's follow).
+        /// For a many-to-many or one-to-one pair: whether this side's objects get generated links
+        /// (the other side's follow).
         public let generatesLinks: Bool
+        /// The to-one Core Data keeps for a to-many relationship without an inverse, on its
+        /// destination (`Model.hiddenInverse`): not in the model file, but a column of the store.
+        public let isHidden: Bool
 
         public var isManyToMany: Bool { toMany && inverseIsToMany == true }
+        /// A to-one whose inverse is to-one: each side keeps a foreign key, and A.b is B exactly when B.a is A.
+        public var isOneToOne: Bool { !toMany && inverseIsToMany == false }
         /// A to-many relationship whose inverse is to-one: the links are the other side's foreign keys.
         public var isOneToMany: Bool { toMany && inverseIsToMany != true }
     }
 }
 
+
+extension Model {
+    /// A relationship as a description again (its destination by name), for a model a strategy
+    /// derives from this one: as declared, the hidden to-ones included; `count` only on the
+    /// generating side of a many-to-many pair, so that the same side generates there.
+    public func declaration(of relationship: Relationship) -> RelationshipDescription {
+        RelationshipDescription(
+            relationship.name, destination: entities[relationship.destination].name, inverse: relationship.inverse,
+            toMany: relationship.toMany, ordered: relationship.ordered, deleteRule: relationship.deleteRule,
+            optional: relationship.nullShare > 0, nullShare: relationship.nullShare > 0 ? relationship.nullShare : nil,
+            count: relationship.isManyToMany && relationship.generatesLinks ? relationship.count : nil,
+            popularity: relationship.popularity > 0 ? relationship.popularity : nil, hidden: relationship.isHidden)
+    }
+}

@@ -76,7 +76,8 @@ public struct Model: Sendable {
         for root in declared.filter({ $0.parent == nil }).map(\.name).sorted(by: Self.nameOrder) { visit(root) }
         let indexByName = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
         self.indexByName = indexByName
-        let ordered = order.map { declared[byName[$0]!] }
+        var ordered = order.map { declared[byName[$0]!] }
+        Self.addHiddenInverses(&ordered, indexByName)
 
         // Attributes and relationships, inherited first.
         var built: [Entity] = []
@@ -103,7 +104,7 @@ public struct Model: Sendable {
                 try Self.check(attribute, of: entity.name)
             }
             for relationship in entity.relationships {
-                try Self.checkPropertyName(relationship.name, of: entity.name)
+                if !relationship.hidden { try Self.checkPropertyName(relationship.name, of: entity.name) }
                 guard names.insert(relationship.name.uppercased()).inserted else {
                     throw ModelError("entity '\(entity.name)' declares '\(relationship.name)' twice, or again after an ancestor")
                 }
@@ -146,11 +147,6 @@ public struct Model: Sendable {
                         throw ModelError("\(what) names inverse '\(inverseName)', whose own inverse is '\(twice)'; make the two name each other")
                     }
                     inverseToMany = inverse.toMany
-                } else if relationship.toMany {
-                    throw ModelError("\(what) is to-many without an inverse; give it one (Core Data stores a to-many relationship through its inverse)")
-                }
-                if !relationship.toMany, inverseToMany == false {
-                    throw ModelError("\(what) and its inverse are both to-one; one-to-one relationships are not supported yet: make one side to-many")
                 }
                 if relationship.ordered {
                     throw ModelError("\(what) is ordered; ordered relationships (Core Data's Z_FOK_ order columns) are not supported yet: drop \"ordered\"")
@@ -169,19 +165,22 @@ public struct Model: Sendable {
                 if let share = relationship.nullShare, !(share >= 0 && share <= 1) {
                     throw ModelError("\(what): nullShare must be between 0 and 1; got \(share)")
                 }
-                // Of a many-to-many pair, the side with a count generates, else the lower-numbered declaring entity.
+                // Of a many-to-many pair, the side with a count generates, else the lower-numbered declaring
+                // entity; of a one-to-one pair, the lower-numbered one (a relationship that is its own inverse
+                // generates for itself).
                 var generates = false
-                if relationship.toMany, inverseToMany == true, let inverseName = relationship.inverse {
-                    let other = declaredRelationship(destination, inverseName)!
+                if let inverseName = relationship.inverse, let other = declaredRelationship(destination, inverseName),
+                   relationship.toMany == other.toMany {
                     let otherOwner = Self.declaringEntity(of: inverseName, from: destination, ordered, built)
-                    if (relationship.count != nil) != (other.count != nil) { generates = relationship.count != nil }
+                    if !relationship.toMany { generates = index < otherOwner || (index == otherOwner && relationship.name <= inverseName) }
+                    else if (relationship.count != nil) != (other.count != nil) { generates = relationship.count != nil }
                     else { generates = index < otherOwner || (index == otherOwner && relationship.name < inverseName) }
                 }
                 let resolvedRelationship = Relationship(
                     name: relationship.name, owner: index, destination: destination, inverse: relationship.inverse, toMany: relationship.toMany,
                     inverseIsToMany: inverseToMany, ordered: relationship.ordered, deleteRule: relationship.deleteRule,
                     nullShare: relationship.effectiveNullShare, count: relationship.count ?? .default,
-                    popularity: relationship.popularity ?? 0, generatesLinks: generates)
+                    popularity: relationship.popularity ?? 0, generatesLinks: generates, isHidden: relationship.hidden)
                 for descendant in built[index].subtree { resolved[descendant].append(resolvedRelationship) }
             }
         }
@@ -203,6 +202,27 @@ public struct Model: Sendable {
         mainRoot = candidates.max { a, b in (objects[a], -a) < (objects[b], -b) }!
         try validateProperties()
         try validateSizes(objects)
+    }
+
+    /// Core Data stores a to-many relationship without an inverse through a to-one it adds to the
+    /// destination entity (a "virtual" to-one, `NSSQLToOne initWithEntity:propertyDescription:virtualForToMany:`
+    /// in the decompiled framework), named the source's entity number followed by the relationship's
+    /// name (`Asset`, entity 3, `libraryScopeAssetContributors` gives `3libraryScopeAssetContributors`,
+    /// the column `Z3LIBRARYSCOPEASSETCONTRIBUTORS` of a real Photos store). So a destination object
+    /// belongs to at most one source object. The suite adds that to-one, optional (NULL in the
+    /// to-many's `nullShare` of the destination's objects, default 0.1), and makes it the to-many's
+    /// inverse; entities are in entity-number order, so `index + 1` is the number.
+    static func addHiddenInverses(_ ordered: inout [EntityDescription], _ indexByName: [String: Int]) {
+        for index in ordered.indices {
+            for (position, relationship) in ordered[index].relationships.enumerated() where relationship.toMany && relationship.inverse == nil {
+                guard let destination = indexByName[relationship.destination] else { continue } // reported below
+                let name = "\(index + 1)\(relationship.name)"
+                ordered[destination].relationships.append(RelationshipDescription(
+                    name, destination: ordered[index].name, inverse: relationship.name, deleteRule: .nullify, optional: true,
+                    nullShare: relationship.nullShare, popularity: relationship.popularity, hidden: true))
+                ordered[index].relationships[position].inverse = name
+            }
+        }
     }
 
     /// Core Data sorts entities by name with `caseInsensitiveCompare:` (names differ in more than case here).
@@ -396,7 +416,7 @@ public struct Model: Sendable {
                     }
                 }
             }
-            for relationship in entity.ownRelationships where !relationship.toMany && relationship.nullShare == 0 {
+            for relationship in entity.ownRelationships where !relationship.toMany && relationship.nullShare == 0 && !relationship.isHidden && !relationship.isOneToOne {
                 if objectCount(relationship.destination) == 0 && entity.subtree.contains(where: { entities[$0].rows > 0 }) {
                     throw ModelError("relationship '\(entity.name).\(relationship.name)' is required, but '\(entities[relationship.destination].name)' has no objects to point at; give it rows or make the relationship optional")
                 }

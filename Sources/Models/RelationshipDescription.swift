@@ -19,13 +19,16 @@ public struct RelationshipDescription: Codable, Equatable, Sendable {
     public var count: FanOut?
     /// Zipf exponent of the destinations' popularity (0: uniform).
     public var popularity: Double?
+    /// A to-one Core Data adds on the destination of a to-many relationship without an inverse (see
+    /// `Model.hiddenInverse`); never written in a model file.
+    public var hidden: Bool = false
 
     public init(_ name: String, destination: String, inverse: String? = nil, toMany: Bool = false, ordered: Bool = false,
                 deleteRule: DeleteRule = .nullify, optional: Bool = false, nullShare: Double? = nil,
-                count: FanOut? = nil, popularity: Double? = nil) {
+                count: FanOut? = nil, popularity: Double? = nil, hidden: Bool = false) {
         self.name = name; self.destination = destination; self.inverse = inverse; self.toMany = toMany; self.ordered = ordered
         self.deleteRule = deleteRule; self.optional = optional; self.nullShare = nullShare; self.count = count
-        self.popularity = popularity
+        self.popularity = popularity; self.hidden = hidden
     }
 
     enum CodingKeys: String, CodingKey {

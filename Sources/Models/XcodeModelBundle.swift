@@ -80,23 +80,17 @@ public struct XcodeModelBundle: Equatable, Sendable {
                 throw ModelError("--model-version '\(wanted)' is not a version of \(path); its versions: \(listed)")
             }
             chosen = stem
-        } else if manager.fileExists(atPath: url.appendingPathComponent(Self.currentVersionFile).path) {
-            let plist = url.appendingPathComponent(Self.currentVersionFile)
-            let data: Data
-            do { data = try Data(contentsOf: plist) }
-            catch { throw ModelError("cannot read \(plist.path): \(Self.reason(error))") }
-            let object = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-            guard let current = (object as? [String: Any])?[Self.currentVersionKey] as? String else {
-                throw ModelError("\(plist.path) is not a property list whose \(Self.currentVersionKey) names the current version; fix it in Xcode, or pick a version with --model-version (versions: \(listed))")
-            }
+        } else if let current = try Self.currentVersion(url.appendingPathComponent(Self.currentVersionFile)) {
             let stem = URL(fileURLWithPath: current).deletingPathExtension().lastPathComponent
             guard found.contains(stem) else {
-                throw ModelError("\(plist.path) names the current version '\(current)', which \(path) does not hold; pick one with --model-version (versions: \(listed))")
+                throw ModelError("\(url.appendingPathComponent(Self.currentVersionFile).path) names the current version '\(current)', which \(path) does not hold; pick one with --model-version (versions: \(listed))")
             }
             chosen = stem
         } else if found.count == 1 {
             chosen = found[0]
         } else {
+            // No current version named (no .xccurrentversion, or one that names none: shipping
+            // bundles have an empty property list there): the newest, as Xcode's last edit left it.
             func modified(_ stem: String) -> Date {
                 let attributes = try? manager.attributesOfItem(atPath: url.appendingPathComponent(stem + "." + Self.versionExtension).appendingPathComponent("contents").path)
                 return attributes?[.modificationDate] as? Date ?? .distantPast
@@ -107,6 +101,18 @@ public struct XcodeModelBundle: Equatable, Sendable {
         let file = url.appendingPathComponent(chosen + "." + Self.versionExtension).appendingPathComponent("contents").path
         try Self.checkContents(file, of: path)
         contents = file; name = url.deletingPathExtension().lastPathComponent; version = chosen; versions = found; warnings = notes
+    }
+
+    /// The version a bundle's `.xccurrentversion` names; `nil` when the file is missing or names
+    /// none (empty, not a property list, or without `_XCCurrentVersionName`).
+    private static func currentVersion(_ plist: URL) throws -> String? {
+        guard FileManager.default.fileExists(atPath: plist.path) else { return nil }
+        let data: Data
+        do { data = try Data(contentsOf: plist) }
+        catch { throw ModelError("cannot read \(plist.path): \(reason(error))") }
+        let object = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        guard let current = (object as? [String: Any])?[currentVersionKey] as? String, !current.isEmpty else { return nil }
+        return current
     }
 
     private static func checkContents(_ contents: String, of path: String) throws {

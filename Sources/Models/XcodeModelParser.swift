@@ -27,6 +27,8 @@ final class XcodeModelParser: NSObject, XMLParserDelegate {
         var relationships: [RawRelationship] = []
         var userInfo: [String: String] = [:]
         var line: Int
+        /// Attributes marked `indexed="YES"` (Xcode's per-property index), in declaration order.
+        var indexed: [String] = []
     }
 
     private enum Owner { case entity, attribute(Int), relationship(Int), ignored }
@@ -45,7 +47,7 @@ final class XcodeModelParser: NSObject, XMLParserDelegate {
     static let types: [String: AttributeType] = [
         "Integer 16": .integer16, "Integer 32": .integer32, "Integer 64": .integer64, "Decimal": .decimal, "Double": .double,
         "Float": .float, "String": .string, "Boolean": .boolean, "Date": .date, "Binary": .binary, "UUID": .uuid, "URI": .uri,
-        "Transformable": .binary,
+        "Transformable": .transformable,
     ]
 
     init(source: String) { self.source = source }
@@ -180,11 +182,12 @@ final class XcodeModelParser: NSObject, XMLParserDelegate {
             let known = Self.types.keys.sorted().joined(separator: ", ")
             return fail(at("attribute '\(what)' has type '\(typeName)', which the suite cannot store; Core Data's stored types: \(known)"))
         }
-        if type == .binary, yes(attributes["allowsExternalBinaryDataStorage"]) {
+        if type == .binary || type == .transformable, yes(attributes["allowsExternalBinaryDataStorage"]) {
             warnings.append("\(what) allows external storage; the suite keeps its values in the row (Core Data's external files are not modelled)")
         }
         entities[entities.count - 1].description.attributes.append(Attribute(name, type, optional: yes(attributes["optional"])))
         owner = .attribute(entities[entities.count - 1].description.attributes.count - 1)
+        if yes(attributes["indexed"]) { entities[entities.count - 1].indexed.append(name) }
     }
 
     private func attributeInfo(_ key: String, _ value: String, _ position: Int) {

@@ -3,8 +3,11 @@ import Foundation
 /// Reads an Xcode Core Data model (an `.xcdatamodeld` bundle, an `.xcdatamodel` folder or its
 /// `contents` file) into a `ModelDescription`, with one warning for each construct the suite does
 /// not store as Core Data would: transient attributes (left out), ordered relationships (stored
-/// unordered), one-to-one pairs (two independent to-ones), composite attributes, fetched
-/// properties, expression index elements, configurations and fetch request templates.
+/// unordered), composite attributes, fetched
+/// properties, expression index elements, configurations and fetch request templates; and one
+/// for each it stores as Core Data does but a user may not expect: a to-many relationship
+/// without an inverse, an index element naming a to-many relationship (left out).
+/// `indexed="YES"` on an attribute becomes the fetch index Core Data makes of it.
 ///
 /// An Xcode model has no object counts: every entity's `rows` is `nil` (see
 /// `ModelDescription.sharing(_:weights:)`). The user-info keys `bench.values` and
@@ -52,7 +55,6 @@ public enum XcodeModelReader {
         }
 
         var entities = raw.map(\.description)
-        var oneToOne = Set<String>()
         for (position, entity) in raw.enumerated() {
             for relationship in entity.relationships {
                 let what = "\(entity.description.name).\(relationship.name)"
@@ -69,14 +71,9 @@ public enum XcodeModelReader {
                 case "No Action": rule = .noAction
                 case let other: throw ModelError("\(at) has deletion rule '\(other)'; Core Data's rules: Nullify, Cascade, Deny, No Action")
                 }
-                var inverse = relationship.inverseName
-                if let inverseName = inverse, let found = declared(inverseName, from: relationship.inverseEntity ?? destination),
-                   !relationship.toMany, !found.relationship.toMany {
-                    let other = "\(found.entity).\(inverseName)"
-                    if oneToOne.insert([what, other].sorted().joined(separator: "|")).inserted {
-                        warnings.append("\(what) and \(other) are one-to-one; the suite keeps both to-one columns (Core Data stores one on each side) but links them independently, not as inverses")
-                    }
-                    inverse = nil
+                let inverse = relationship.inverseName
+                if relationship.toMany, inverse == nil {
+                    warnings.append("\(what) is to-many without an inverse; stored as Core Data stores it: a hidden to-one on '\(destination)' (column Z<entity number>\(relationship.name.uppercased())), so each '\(destination)' object belongs to at most one '\(entity.description.name)'")
                 }
                 if relationship.ordered, relationship.toMany {
                     warnings.append("\(what) is ordered; the suite stores it unordered (Core Data's Z_FOK_ order column is not modelled)")
@@ -85,6 +82,30 @@ public enum XcodeModelReader {
                                                           deleteRule: rule, optional: relationship.optional)
                 try apply(relationship.userInfo, to: &description, at)
                 entities[position].relationships.append(description)
+            }
+        }
+        for (position, entity) in raw.enumerated() {
+            let name = entity.description.name
+            // A fetch index element naming a to-many relationship: Core Data leaves the element out
+            // (NSSQLBinaryIndex in the decompiled framework), and the index when nothing is left.
+            entities[position].fetchIndexes = entities[position].fetchIndexes.compactMap { index in
+                let kept = index.elements.filter { element in
+                    guard let property = element.property, let found = declared(property, from: name), found.relationship.toMany else { return true }
+                    warnings.append("fetch index '\(name).\(index.name)' names the to-many relationship '\(property)'; left out of the index, as Core Data does")
+                    return false
+                }
+                if kept.isEmpty { warnings.append("fetch index '\(name).\(index.name)' has no element left; Core Data creates no index for it") }
+                return kept.isEmpty ? nil : FetchIndex(index.name, kept)
+            }
+            // Xcode's per-attribute index (indexed="YES") is a fetch index named after the attribute
+            // with one ascending element (-[NSEntityDescription _addIndexForProperty:]); on a
+            // relationship it adds nothing beyond the foreign key's own index.
+            for attribute in entity.indexed {
+                if entities[position].fetchIndexes.contains(where: { $0.name.uppercased() == attribute.uppercased() }) {
+                    warnings.append("\(name).\(attribute) is indexed, but '\(name)' already has a fetch index named '\(attribute)'; that one is kept")
+                    continue
+                }
+                entities[position].fetchIndexes.append(FetchIndex(attribute, [FetchIndex.Element(property: attribute)]))
             }
         }
         var description = ModelDescription(name: modelName(name), entities: entities)

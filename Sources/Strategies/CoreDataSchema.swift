@@ -90,17 +90,28 @@ public struct CoreDataSchema: Sendable {
                                           group: attribute.type.columnGroup))
                     for descendant in entity.subtree { attributeColumns[descendant][position] = name }
                 }
-                for relationship in entity.ownRelationships.filter({ !$0.toMany }).sorted(by: { $0.name < $1.name }) {
-                    let key = names.claim("Z" + relationship.name.uppercased())
-                    columns.append(Column(name: key, sqlType: "INTEGER", entity: index, role: .foreignKey(relationship.name), group: 0))
-                    var entityColumn: String?
-                    if model.entities[relationship.destination].hasSubentities {
-                        let name = names.claim("Z\(relationship.destination + 1)_" + relationship.name.uppercased())
-                        columns.append(Column(name: name, sqlType: "INTEGER", entity: index, role: .foreignEntity(relationship.name), group: 0))
-                        entityColumn = name
-                    }
-                    for descendant in entity.subtree { toOneColumns[descendant][relationship.name] = (key, entityColumn) }
+                for relationship in entity.ownRelationships.filter({ !$0.toMany && !$0.isHidden }).sorted(by: { $0.name < $1.name }) {
+                    addToOne(relationship, of: entity)
                 }
+            }
+            // The to-ones Core Data adds for to-many relationships without an inverse come after
+            // every entity's own columns (it adds them in a later pass over the hierarchy).
+            for index in model.entities[root].subtree {
+                let entity = model.entities[index]
+                for relationship in entity.ownRelationships.filter({ $0.isHidden }).sorted(by: { $0.name < $1.name }) {
+                    addToOne(relationship, of: entity)
+                }
+            }
+            func addToOne(_ relationship: Model.Relationship, of entity: Model.Entity) {
+                let key = names.claim("Z" + relationship.name.uppercased())
+                columns.append(Column(name: key, sqlType: "INTEGER", entity: entity.index, role: .foreignKey(relationship.name), group: 0))
+                var entityColumn: String?
+                if model.entities[relationship.destination].hasSubentities {
+                    let name = names.claim("Z\(relationship.destination + 1)_" + relationship.name.uppercased())
+                    columns.append(Column(name: name, sqlType: "INTEGER", entity: entity.index, role: .foreignEntity(relationship.name), group: 0))
+                    entityColumn = name
+                }
+                for descendant in entity.subtree { toOneColumns[descendant][relationship.name] = (key, entityColumn) }
             }
             // A stable sort by type group keeps the fetch order within each group.
             let tableOrder = columns.enumerated().sorted { ($0.element.group, $0.offset) < ($1.element.group, $1.offset) }.map(\.element)

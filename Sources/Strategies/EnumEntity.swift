@@ -145,7 +145,8 @@ public final class EnumEntity: StorageStrategy {
         var toOneKindNames: [String: String] = [:]
         for root in model.roots {
             for relationship in entities[root].relationships where !relationship.toMany && entities[relationship.destination].hasSubentities {
-                let base = relationship.name.count <= 55 ? relationship.name + "_kind" : "kind_" + relationship.name.prefix(50)
+                // A hidden to-one's name starts with a digit: the kind goes first, so that the attribute's name is one.
+                let base = relationship.name.count <= 55 && !relationship.isHidden ? relationship.name + "_kind" : "kind_" + relationship.name.prefix(50)
                 toOneKindNames[Self.key(relationship)] = Self.allocate(base, &used[root]!)
             }
         }
@@ -169,7 +170,7 @@ public final class EnumEntity: StorageStrategy {
                 keptNames[Self.key(relationship)]!, destination: entities[entities[relationship.destination].root].name,
                 inverse: model.inverse(of: relationship).flatMap { keptNames[Self.key($0)] }, toMany: relationship.toMany,
                 ordered: relationship.ordered, deleteRule: relationship.deleteRule, optional: relationship.nullShare > 0,
-                nullShare: relationship.nullShare > 0 ? relationship.nullShare : nil)
+                nullShare: relationship.nullShare > 0 ? relationship.nullShare : nil, hidden: relationship.isHidden)
         }
         let descriptions = model.roots.map { root -> EntityDescription in
             let entity = entities[root]
@@ -549,7 +550,7 @@ public final class EnumEntity: StorageStrategy {
             if !relationship.toMany {
                 let key = toOneColumns[entity][relationship.name]!.key
                 related.append("SELECT \(number), t1.Z_PK FROM \(table) t0 JOIN \(destinationTable) t1 ON t1.Z_PK = t0.\(key) WHERE t0.Z_PK = ?1")
-                clear.append([])
+                clear.append(relationship.isOneToOne ? clearInverse(relationship).clear : [])
             } else if relationship.isManyToMany {
                 let stored = storedRelationships[Self.key(relationship)]!
                 let join = schema.joinTable(stored)!
@@ -557,18 +558,32 @@ public final class EnumEntity: StorageStrategy {
                 related.append("SELECT \(number), t1.Z_PK FROM \(join.name) j JOIN \(destinationTable) t1 ON t1.Z_PK = j.\(other) WHERE j.\(this) = ?1")
                 clear.append(["DELETE FROM \(join.name) WHERE \(this) = ?1"])
             } else {
-                let columns = toOneColumns[destination][model.inverse(of: relationship)!.name]!
-                // A key slot is read only in the kinds that own it; a key column of its own needs no filter.
-                let kinds = { (alias: String) -> String in
-                    guard let range = columns.kinds, let kind = self.places[destination].kind.map({ alias + $0 }) else { return "" }
-                    return " AND \(kind) >= \(range.lowerBound) AND \(kind) <= \(range.upperBound)"
-                }
-                related.append("SELECT \(number), t1.Z_PK FROM \(destinationTable) t1 WHERE t1.\(columns.key) = ?1\(kinds("t1."))")
-                let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
-                clear.append(["UPDATE \(destinationTable) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1\(kinds(""))"])
+                let inverse = clearInverse(relationship)
+                related.append("SELECT \(number), t1.Z_PK FROM \(destinationTable) t1 WHERE \(inverse.condition("t1."))")
+                clear.append(inverse.clear)
             }
         }
         return DeleteStatements(related: related, clear: clear, delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
+    }
+
+    /// The condition selecting the destinations that reference the deleted object (`?1`) through the
+    /// inverse to-one (the many side of a one-to-many, the other side of a one-to-one), and the
+    /// statements that drop those references. A key slot is read only in the kinds that own it; a
+    /// key column of its own needs no kind filter.
+    private func clearInverse(_ relationship: Model.Relationship) -> (condition: (String) -> String, clear: [String]) {
+        let destination = relationship.destination
+        guard let inverse = model.inverse(of: relationship), let columns = toOneColumns[destination][inverse.name] else { return ({ _ in "0" }, []) }
+        let condition = { (alias: String) -> String in
+            let kinds: String
+            if let range = columns.kinds, let kind = self.places[destination].kind.map({ alias + $0 }) {
+                kinds = " AND \(kind) >= \(range.lowerBound) AND \(kind) <= \(range.upperBound)"
+            } else {
+                kinds = ""
+            }
+            return "\(alias)\(columns.key) = ?1\(kinds)"
+        }
+        let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
+        return (condition, ["UPDATE \(places[destination].table) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(condition(""))"])
     }
 
     public func countLinks(_ relationship: Model.Relationship) throws -> Int {

@@ -119,7 +119,6 @@ public final class JSONEntity: StorageStrategy {
         self.model = model
         self.database = database
         let entities = model.entities
-        let raw = Dictionary(model.description.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 
         // Pass 1: the stored names of relationships and of the added attributes.
         var storedNames = Array(repeating: [String: String](), count: entities.count)
@@ -128,8 +127,7 @@ public final class JSONEntity: StorageStrategy {
         var detailsNames: [Int: String] = [:]
         for root in model.roots {
             let info = entities[root]
-            let declared = raw[info.name]!
-            var used = Set(declared.attributes.map { $0.name.uppercased() } + declared.relationships.map { $0.name.uppercased() })
+            var used = Set(info.ownAttributes.map { $0.name.uppercased() } + info.ownRelationships.map { $0.name.uppercased() })
             func unique(_ base: String) -> String {
                 var candidate = String(base.prefix(60))
                 var suffix = 1
@@ -141,10 +139,10 @@ public final class JSONEntity: StorageStrategy {
                 used.insert(candidate.uppercased())
                 return candidate
             }
-            for relationship in declared.relationships { storedNames[root][relationship.name] = relationship.name }
+            for relationship in info.ownRelationships { storedNames[root][relationship.name] = relationship.name }
             if info.hasSubentities {
                 for entity in info.subtree.dropFirst() {
-                    for relationship in raw[entities[entity].name]!.relationships { storedNames[entity][relationship.name] = unique(relationship.name) }
+                    for relationship in entities[entity].ownRelationships { storedNames[entity][relationship.name] = unique(relationship.name) }
                 }
                 kindNames[root] = unique("kind")
                 detailsNames[root] = unique("details")
@@ -152,7 +150,9 @@ public final class JSONEntity: StorageStrategy {
             for entity in info.hasSubentities ? info.subtree : root ... root {
                 for relationship in entities[entity].relationships where relationship.owner == entity && !relationship.toMany
                     && entities[relationship.destination].hasSubentities {
-                    entityAttributes[entity][relationship.name] = unique(storedNames[entity][relationship.name]! + "Kind")
+                    let stored = storedNames[entity][relationship.name]!
+                    // A hidden to-one's name starts with a digit: the kind goes first, so that the attribute's name is one.
+                    entityAttributes[entity][relationship.name] = unique(relationship.isHidden ? "kind" + stored : stored + "Kind")
                 }
             }
         }
@@ -161,30 +161,27 @@ public final class JSONEntity: StorageStrategy {
         var descriptions: [EntityDescription] = []
         for root in model.roots {
             let info = entities[root]
-            let declared = raw[info.name]!
-            var attributes = declared.attributes
+            var attributes = Array(info.ownAttributes)
             if let kind = kindNames[root], let details = detailsNames[root] {
                 attributes += [Attribute(kind, .integer64), Attribute(details, .string)]
             }
             var relationships: [RelationshipDescription] = []
             for entity in info.hasSubentities ? info.subtree : root ... root {
-                let byName = Dictionary(entities[entity].relationships.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-                for relationship in raw[entities[entity].name]!.relationships {
-                    let resolved = byName[relationship.name]!
-                    var copy = relationship
-                    copy.name = storedNames[entity][relationship.name]!
+                for resolved in entities[entity].ownRelationships {
+                    var copy = model.declaration(of: resolved)
+                    copy.name = storedNames[entity][resolved.name] ?? resolved.name
                     copy.destination = entities[entities[resolved.destination].root].name
-                    if let inverse = model.inverse(of: resolved) { copy.inverse = storedNames[inverse.owner][inverse.name]! }
+                    if let inverse = model.inverse(of: resolved) { copy.inverse = storedNames[inverse.owner][inverse.name] ?? inverse.name }
                     relationships.append(copy)
-                    if let extra = entityAttributes[entity][relationship.name] { attributes.append(Attribute(extra, .integer64, optional: true)) }
+                    if let extra = entityAttributes[entity][resolved.name] { attributes.append(Attribute(extra, .integer64, optional: true)) }
                 }
             }
-            let fetchIndexes = declared.fetchIndexes.map { index in
+            let fetchIndexes = info.fetchIndexes.map { index in
                 guard let kind = kindNames[root] else { return index }
                 return FetchIndex(index.name, index.elements.map { $0.property == nil ? FetchIndex.Element(property: kind, ascending: $0.ascending) : $0 })
             }
             descriptions.append(EntityDescription(info.name, rows: model.objectCount(root), attributes: attributes, relationships: relationships,
-                                                  uniquenessConstraints: declared.uniquenessConstraints, fetchIndexes: fetchIndexes))
+                                                  uniquenessConstraints: info.uniquenessConstraints, fetchIndexes: fetchIndexes))
         }
         let storedModel = try Model(ModelDescription(name: model.name, summary: model.description.summary, entities: descriptions))
         self.storedModel = storedModel
@@ -683,7 +680,7 @@ public final class JSONEntity: StorageStrategy {
             if !relationship.toMany {
                 let key = toOneColumns[entity][relationship.name]!.key
                 related.append("SELECT \(kind), t1.Z_PK FROM \(table) t0 JOIN \(destination) t1 ON t1.Z_PK = t0.\(key) WHERE t0.Z_PK = ?1")
-                clear.append([])
+                clear.append(relationship.isOneToOne ? clearInverse(relationship, in: destination) : [])
             } else if relationship.isManyToMany {
                 let (join, this, other) = joinTable(relationship)
                 related.append("SELECT \(kind), t1.Z_PK FROM \(join) j JOIN \(destination) t1 ON t1.Z_PK = j.\(other) WHERE j.\(this) = ?1")
@@ -692,11 +689,18 @@ public final class JSONEntity: StorageStrategy {
                 let inverse = model.inverse(of: relationship)!
                 let columns = toOneColumns[inverse.owner][inverse.name]!
                 related.append("SELECT \(kind), t1.Z_PK FROM \(destination) t1 WHERE t1.\(columns.key) = ?1")
-                let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
-                clear.append(["UPDATE \(destination) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"])
+                clear.append(clearInverse(relationship, in: destination))
             }
         }
         return DeleteStatements(related: related, clear: clear, delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
+    }
+
+    /// The statements that drop the references to the deleted object (`?1`) that the destinations
+    /// (in `table`) hold through the inverse to-one (the many side of a one-to-many, the other side of a one-to-one).
+    private func clearInverse(_ relationship: Model.Relationship, in table: String) -> [String] {
+        guard let inverse = model.inverse(of: relationship), let columns = toOneColumns[inverse.owner][inverse.name] else { return [] }
+        let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
+        return ["UPDATE \(table) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"]
     }
 
     public func countLinks(_ relationship: Model.Relationship) throws -> Int {

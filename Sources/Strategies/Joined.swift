@@ -625,7 +625,7 @@ public final class Joined: StorageStrategy {
             if !relationship.toMany {
                 let columns = toOneColumn(entity, relationship.name)!
                 related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(tables[columns.owner].name) t0 JOIN \(destination) t1 ON t1.Z_PK = t0.\(columns.key) WHERE t0.Z_PK = ?1")
-                clear.append([])
+                clear.append(relationship.isOneToOne ? clearInverse(relationship) : [])
             } else if relationship.isManyToMany {
                 let join = schema.joinTable(relationship)!
                 let (this, other) = join.columns(from: relationship.owner, relationship.name)
@@ -635,23 +635,33 @@ public final class Joined: StorageStrategy {
                 let inverse = model.inverse(of: relationship)!
                 let columns = toOneColumn(relationship.destination, inverse.name)!
                 let holder = tables[columns.owner].name
-                let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
-                if holder == destination {
-                    related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(destination) t1 WHERE t1.\(columns.key) = ?1")
-                    clear.append(["UPDATE \(destination) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"])
-                } else {
-                    // The foreign key is in a sub-entity's table, the version in the root's: bump first, then clear.
-                    related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(holder) t2 JOIN \(destination) t1 ON t1.Z_PK = t2.Z_PK WHERE t2.\(columns.key) = ?1")
-                    clear.append([
-                        "UPDATE \(destination) SET Z_OPT = Z_OPT + 1 WHERE Z_PK IN (SELECT Z_PK FROM \(holder) WHERE \(columns.key) = ?1)",
-                        "UPDATE \(holder) SET \(columns.key) = NULL\(entityColumn) WHERE \(columns.key) = ?1",
-                    ])
-                }
+                related.append(holder == destination
+                    ? "SELECT t1.Z_ENT, t1.Z_PK FROM \(destination) t1 WHERE t1.\(columns.key) = ?1"
+                    : "SELECT t1.Z_ENT, t1.Z_PK FROM \(holder) t2 JOIN \(destination) t1 ON t1.Z_PK = t2.Z_PK WHERE t2.\(columns.key) = ?1")
+                clear.append(clearInverse(relationship))
             }
         }
         // The deepest table first, the base row last (`PRAGMA foreign_keys` stays off).
         let delete = paths[entity].reversed().map { "DELETE FROM \(tables[$0].name) WHERE Z_PK = ?1" }
         return DeleteStatements(related: related, clear: clear, delete: delete)
+    }
+
+    /// The statements that drop the references to the deleted object (`?1`) that the destinations
+    /// hold through the inverse to-one (the many side of a one-to-many, the other side of a
+    /// one-to-one). When the foreign key is in a sub-entity's table and the version in the root's,
+    /// the version is bumped first, then the key cleared.
+    private func clearInverse(_ relationship: Model.Relationship) -> [String] {
+        guard let inverse = model.inverse(of: relationship), let columns = toOneColumn(relationship.destination, inverse.name) else { return [] }
+        let destination = tables[model.entities[relationship.destination].root].name
+        let holder = tables[columns.owner].name
+        let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
+        if holder == destination {
+            return ["UPDATE \(destination) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"]
+        }
+        return [
+            "UPDATE \(destination) SET Z_OPT = Z_OPT + 1 WHERE Z_PK IN (SELECT Z_PK FROM \(holder) WHERE \(columns.key) = ?1)",
+            "UPDATE \(holder) SET \(columns.key) = NULL\(entityColumn) WHERE \(columns.key) = ?1",
+        ]
     }
 
     public func countLinks(_ relationship: Model.Relationship) throws -> Int {

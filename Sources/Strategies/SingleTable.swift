@@ -199,7 +199,7 @@ public final class SingleTable: StorageStrategy {
             if !relationship.toMany {
                 let key = schema.columns(entity, toOne: relationship.name)!.key
                 related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(table) t0 JOIN \(destination) t1 ON t1.Z_PK = t0.\(key) WHERE t0.Z_PK = ?1")
-                clear.append([])
+                clear.append(relationship.isOneToOne ? clearInverse(relationship) : [])
             } else if relationship.isManyToMany {
                 let join = schema.joinTable(relationship)!
                 let (this, other) = join.columns(from: relationship.owner, relationship.name)
@@ -209,11 +209,19 @@ public final class SingleTable: StorageStrategy {
                 let inverse = model.inverse(of: relationship)!
                 let columns = schema.columns(relationship.destination, toOne: inverse.name)!
                 related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(destination) t1 WHERE t1.\(columns.key) = ?1")
-                let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
-                clear.append(["UPDATE \(destination) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"])
+                clear.append(clearInverse(relationship))
             }
         }
         return DeleteStatements(related: related, clear: clear, delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
+    }
+
+    /// The statements that drop the references to the deleted object (`?1`) that the destinations
+    /// hold through the inverse to-one (the many side of a one-to-many, the other side of a one-to-one).
+    private func clearInverse(_ relationship: Model.Relationship) -> [String] {
+        guard let inverse = model.inverse(of: relationship), let columns = schema.columns(relationship.destination, toOne: inverse.name) else { return [] }
+        let destination = schema.table(of: relationship.destination).name
+        let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
+        return ["UPDATE \(destination) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"]
     }
 
     public func countLinks(_ relationship: Model.Relationship) throws -> Int {

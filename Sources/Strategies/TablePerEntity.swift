@@ -285,7 +285,7 @@ public final class TablePerEntity: StorageStrategy {
             // itself when none), without an inverse: the flattened model only lays out the columns.
             let toOne = entity.toOneRelationships.map { relationship in
                 RelationshipDescription(relationship.name, destination: entities[concrete[relationship.destination].first ?? index].name,
-                                        deleteRule: relationship.deleteRule, optional: true)
+                                        deleteRule: relationship.deleteRule, optional: true, hidden: relationship.isHidden)
             }
             flattened.append(EntityDescription(entity.name, rows: entity.rows, attributes: entity.attributes,
                                                relationships: toOne + (manyToMany[index] ?? []),
@@ -654,7 +654,7 @@ public final class TablePerEntity: StorageStrategy {
                         + (columns.entity.map { " AND t0.\($0) = \(target + 1)" } ?? "")
                 }
                 related.append(arms.isEmpty ? Self.noRelated : arms.joined(separator: " UNION ALL "))
-                clear.append([])
+                clear.append(relationship.isOneToOne ? clearInverse(relationship) : [])
             } else if relationship.isManyToMany {
                 let joins = links[Held(entity: entity, owner: relationship.owner, name: relationship.name)] ?? []
                 let arms = joins.map { link in
@@ -674,14 +674,22 @@ public final class TablePerEntity: StorageStrategy {
                     "SELECT \(holder + 1), t1.Z_PK FROM \(tables[holder]) t1 WHERE t1.\(toOne(holder, inverse.name).key) = ?1"
                 }
                 related.append(arms.isEmpty ? Self.noRelated : arms.joined(separator: " UNION ALL "))
-                clear.append(holders.map { holder in
-                    let columns = toOne(holder, inverse.name)
-                    let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
-                    return "UPDATE \(tables[holder]) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"
-                })
+                clear.append(clearInverse(relationship))
             }
         }
         return DeleteStatements(related: related, clear: clear, delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
+    }
+
+    /// The statements that drop the references to the deleted object (`?1`) that the destinations
+    /// hold through the inverse to-one (the many side of a one-to-many, the other side of a
+    /// one-to-one): one per concrete table holding that to-one.
+    private func clearInverse(_ relationship: Model.Relationship) -> [String] {
+        guard let inverse = model.inverse(of: relationship) else { return [] }
+        return concrete[inverse.owner].map { holder in
+            let columns = toOne(holder, inverse.name)
+            let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
+            return "UPDATE \(tables[holder]) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"
+        }
     }
 
     /// SQLite allows 500 arms in one compound SELECT: link counts are summed in statements of this many.

@@ -52,10 +52,13 @@ extension Model {
         return nil
     }
 
-    /// `search-title`: a string attribute of the main root that leads one of its fetch indexes.
+    /// `search-title`: a string attribute of the main root that leads one of its fetch indexes and
+    /// is not always NULL.
     public var titleAttribute: String? {
         let root = entities[mainRoot]
-        return root.fetchIndexes.compactMap { $0.elements.first?.property }.first { root.attribute($0)?.type == .string }
+        return root.fetchIndexes.compactMap { $0.elements.first?.property }.first { name in
+            root.attribute(name).map { $0.type == .string && $0.effectiveNullShare < 1 } == true
+        }
     }
 
     /// `filter-fk`: a to-one relationship declared by the main root.

@@ -85,9 +85,15 @@ public struct WorkloadInputs: Sendable {
         let titlePosition = model.titleAttribute.flatMap { rootEntity.attributeIndex($0) }
         let foreignKeyPosition = model.foreignKey.flatMap { name in rootEntity.toOneRelationships.firstIndex { $0.name == name } }
         var rng = SplitMix64(seed: seed, stream: 0x717_1E5EED)
+        // A title drawn from the objects that have one (an optional title is NULL in some).
         let sampleTitle: [Unicode.Scalar] = {
-            guard let titlePosition, count > 0, case let .text(text) = generator.object(root: root, at: Int(rng.next() % UInt64(count))).values[titlePosition] else { return [] }
-            return Array(text.unicodeScalars)
+            guard let titlePosition, count > 0 else { return [] }
+            for _ in 0 ..< 1_000 {
+                if case let .text(text) = generator.object(root: root, at: Int(rng.next() % UInt64(count))).values[titlePosition] {
+                    return Array(text.unicodeScalars)
+                }
+            }
+            return []
         }()
         var shared = [Int](repeating: 0, count: sampleTitle.count + 1)
         var keys: [[Value]] = []

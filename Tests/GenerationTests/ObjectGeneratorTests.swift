@@ -67,4 +67,42 @@ final class SplitMix64Tests: XCTestCase {
         var x = SplitMix64(seed: 7, stream: 3), y = SplitMix64(seed: 7, stream: 3)
         XCTAssertEqual((0 ..< 8).map { _ in x.next() }, (0 ..< 8).map { _ in y.next() }, "deterministic")
     }
+
+    /// A one-to-one pair links objects both ways (A.b is B exactly when B.a is A): across two
+    /// hierarchies of different sizes, within one entity (next and previous), from a sub-entity
+    /// to a root's sub-entity, and for a relationship that is its own inverse.
+    func testOneToOnePairsAreInversesOfEachOther() throws {
+        let model = try Model(ModelDescription(name: "pairs", entities: [
+            EntityDescription("Person", rows: 70, relationships: [
+                RelationshipDescription("passport", destination: "Passport", inverse: "holder", optional: true, nullShare: 0.3),
+                RelationshipDescription("next", destination: "Person", inverse: "previous", optional: true),
+                RelationshipDescription("previous", destination: "Person", inverse: "next", optional: true),
+                RelationshipDescription("spouse", destination: "Person", inverse: "spouse", optional: true),
+            ]),
+            EntityDescription("Document", abstract: true),
+            EntityDescription("Passport", parent: "Document", rows: 40, relationships: [
+                RelationshipDescription("holder", destination: "Person", inverse: "passport", optional: true)]),
+            EntityDescription("Visa", parent: "Document", rows: 25),
+        ]))
+        let generator = ObjectGenerator(model, seed: 5)
+        var objects: [ObjectID: ModelObject] = [:]
+        for root in model.roots { for position in 0 ..< generator.count(root: root) { let o = generator.object(root: root, at: position); objects[o.id] = o } }
+        func target(_ object: ModelObject, _ name: String) -> ObjectID? {
+            model.entities[object.id.entity].toOneRelationships.firstIndex { $0.name == name }.flatMap { object.toOne[$0] }
+        }
+        var linked: [String: Int] = [:]
+        for object in objects.values {
+            for relationship in model.entities[object.id.entity].toOneRelationships where relationship.isOneToOne {
+                guard let other = target(object, relationship.name) else { continue }
+                linked[relationship.name, default: 0] += 1
+                XCTAssertEqual(target(objects[other]!, relationship.inverse!), object.id, "\(object.id).\(relationship.name)")
+            }
+        }
+        XCTAssertEqual(linked["next"], 70, "within one entity every object has a next")
+        XCTAssertEqual(linked["spouse"], 70, "an even count: every object has a spouse")
+        XCTAssertEqual(linked["passport"], linked["holder"])
+        XCTAssertGreaterThan(linked["passport"] ?? 0, 15, "about 70 % of the 40 possible pairs")
+        XCTAssertLessThan(linked["passport"] ?? 0, 40, "the null share leaves some out")
+        XCTAssertTrue(objects.values.filter { $0.id.entity == model.index(of: "Visa")! }.allSatisfy { $0.toOne.isEmpty }, "a visa has no holder")
+    }
 }

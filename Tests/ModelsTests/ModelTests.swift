@@ -56,11 +56,8 @@ final class ModelTests: XCTestCase {
         fails([EntityDescription("A", rows: 0)], "has no objects")
         fails([EntityDescription("A", rows: 1, attributes: [Attribute("abc", .string), Attribute("aBC", .integer16)])], "declares 'aBC' twice")
         fails([EntityDescription("A", rows: 1, relationships: [RelationshipDescription("b", destination: "B")])], "destination 'B'")
-        fails([EntityDescription("A", rows: 1, relationships: [RelationshipDescription("b", destination: "A", toMany: true)])], "without an inverse")
         fails([EntityDescription("A", rows: 1, uniquenessConstraints: [["nope"]])], "names 'nope'")
         fails([EntityDescription("A", rows: 1, relationships: [RelationshipDescription("b", destination: "A", inverse: "b", toMany: true, ordered: true)])], "ordered relationships")
-        fails([EntityDescription("A", rows: 1, relationships: [RelationshipDescription("b", destination: "A", inverse: "c"),
-                                                               RelationshipDescription("c", destination: "A", inverse: "b")])], "one-to-one")
         fails([EntityDescription("A", rows: 1, fetchIndexes: [FetchIndex("byX", "x")])], "names 'x'")
         fails([EntityDescription("A", rows: 1, attributes: [Attribute("entity", .string)])], "reserved")
         fails([EntityDescription("A", rows: 1, attributes: [Attribute("n", .integer32, values: ValueSpec(.isbn))])], "are strings")

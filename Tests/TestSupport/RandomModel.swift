@@ -4,7 +4,7 @@ import Models
 /// Random valid model descriptions for property-based tests, each a function of its seed alone:
 /// 1 to 40 entities in several hierarchies (depth 0 to 6, abstract entities at any level), every
 /// attribute type, optional and required, names shared by siblings, to-one, one-to-many,
-/// many-to-many, self-referential relationships and relationships to a middle or leaf entity,
+/// many-to-many, to-many without an inverse, one-to-one, self-referential relationships and relationships to a middle or leaf entity,
 /// single, compound and optional uniqueness constraints, fetch indexes (with `entity`), and
 /// Xcode's per-property `indexed` flag.
 public enum RandomModel {
@@ -120,7 +120,24 @@ public enum RandomModel {
                 }
                 claim(inverse, destination)
                 let rule = { (maker: inout Maker) in maker.pick([DeleteRule.nullify, .nullify, .cascade, .noAction]) }
-                switch int(0 ... 2) {
+                let shape = int(0 ... 4)
+                if shape == 3 {
+                    // To-many without an inverse (Core Data keeps a hidden to-one on the destination).
+                    names[destination].remove(inverse.uppercased())
+                    for member in descendants(destination) { names[member].remove(inverse.uppercased()) }
+                    entities[source].relationships.append(RelationshipDescription(
+                        name, destination: entities[destination].name, toMany: true, deleteRule: rule(&self),
+                        nullShare: chance(0.3) ? pick([0, 0.5]) : nil))
+                    continue
+                }
+                switch shape {
+                case 4:
+                    // One-to-one: a to-one on each side, inverses of each other.
+                    entities[source].relationships.append(RelationshipDescription(
+                        name, destination: entities[destination].name, inverse: inverse, deleteRule: rule(&self), optional: true,
+                        nullShare: chance(0.5) ? pick([0, 0.5]) : nil))
+                    entities[destination].relationships.append(RelationshipDescription(
+                        inverse, destination: entities[source].name, inverse: name, deleteRule: rule(&self), optional: true))
                 case 0, 1:
                     // To-one from source, to-many back.
                     let optional = objects(destination) == 0 || chance(0.6)

@@ -118,6 +118,23 @@ public final class ReferenceStore {
         return deleted
     }
 
+    /// The objects left when `deleted` are gone, by id, as a store holds them: a to-one that pointed
+    /// at a deleted object is cleared where its inverse's delete rule is nullify (Core Data's
+    /// propagation); no action, or no inverse, leaves it pointing at the gone object.
+    public func remaining(after deleted: Set<ObjectID>) -> [ObjectID: ModelObject] {
+        var left = objects.filter { !deleted.contains($0.key) }
+        for (id, object) in left {
+            let toOnes = model.entities[id.entity].toOneRelationships
+            var copy = object
+            for (position, relationship) in toOnes.enumerated() {
+                guard let destination = object.toOne[position], deleted.contains(destination) else { continue }
+                if model.inverse(of: relationship)?.deleteRule == .nullify { copy.toOne[position] = nil }
+            }
+            left[id] = copy
+        }
+        return left
+    }
+
     /// Link rows of a generating many-to-many relationship left when `deleted` are gone.
     public func links(_ relationship: Model.Relationship, without deleted: Set<ObjectID>) -> Int {
         objects.keys.filter { model.entities[$0.entity].relationships.contains(relationship) && !deleted.contains($0) }

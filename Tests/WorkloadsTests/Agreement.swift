@@ -92,6 +92,20 @@ enum Agreement {
                 XCTAssertEqual(try strategy.delete(inputs.deleteIDs), deleted.count, label, file: file, line: line)
             }
             let gone = model.denyRule == nil ? deleted : []
+            // Every object left, as the reference says: the updated values, the deleted objects gone,
+            // the references to them cleared as the delete rules say.
+            var expected = reference.remaining(after: gone)
+            if let attribute = model.updateAttribute {
+                for id in inputs.updateIDs where expected[id] != nil {
+                    expected[id]!.values[model.entities[id.entity].attributeIndex(attribute)!] = inputs.updateValue(round: 3)
+                }
+            }
+            for root in model.roots {
+                let stored = try strategy.fetch(FetchRequest(entity: root)).sorted { $0.id < $1.id }
+                let wanted = expected.values.filter { model.entities[root].subtree.contains($0.id.entity) }.sorted { $0.id < $1.id }
+                XCTAssertNil(difference(stored, wanted), "\(label): the objects of \(model.entities[root].name) after the update and the delete",
+                             file: file, line: line)
+            }
             for entity in model.entities where entity.isConcrete {
                 let expected = reference.objects.keys.filter { $0.entity == entity.index && !gone.contains($0) }.count
                 XCTAssertEqual(try strategy.count(FetchRequest(entity: entity.index, includesSubentities: false)), expected,

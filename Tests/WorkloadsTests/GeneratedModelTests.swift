@@ -58,6 +58,8 @@ final class GeneratedModelTests: XCTestCase {
             for entity in model.entities {
                 for relationship in entity.ownRelationships {
                     if relationship.isManyToMany { features.insert("many-to-many") }
+                    if relationship.isHidden { features.insert("to-many without inverse") }
+                    if relationship.isOneToOne { features.insert("one-to-one") }
                     if relationship.destination == entity.index { features.insert("self-referential") }
                     let destination = model.entities[relationship.destination]
                     if destination.parent != nil && destination.hasSubentities { features.insert("to a middle entity") }
@@ -68,7 +70,7 @@ final class GeneratedModelTests: XCTestCase {
                 for type in AttributeType.allCases where entity.attributes.contains(where: { $0.type == type }) { features.insert(type.rawValue) }
             }
         }
-        let promised: Set<String> = Set(["30+ entities", "several hierarchies", "depth 5+", "abstract middle", "many-to-many", "self-referential",
+        let promised: Set<String> = Set(["30+ entities", "several hierarchies", "depth 5+", "abstract middle", "many-to-many", "to-many without inverse", "one-to-one", "self-referential",
                                          "to a middle entity", "to a leaf", "compound constraint", "entity index element"]
             + AttributeType.allCases.map(\.rawValue))
         XCTAssertEqual(promised.subtracting(features), [])

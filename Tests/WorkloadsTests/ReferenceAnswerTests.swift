@@ -22,7 +22,7 @@ final class ReferenceAnswerTests: XCTestCase {
 
     static var xcodeFixtures: [ModelDescription] {
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
-        return ["Library.xcdatamodeld", "Publications.xcdatamodel"].map { name in
+        return ["Library.xcdatamodeld", "Notebook.xcdatamodeld", "Publications.xcdatamodel"].map { name in
             // A fixture that does not read fails the test that lists the models, with the reader's sentence.
             try! XcodeModelReader.read(path: fixtures.appendingPathComponent(name).path).description.sharing(1_200)
         }
