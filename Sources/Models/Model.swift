@@ -12,8 +12,9 @@ public struct Model: Sendable {
     public let entities: [Entity]
     /// Root entities, in entity-number order.
     public let roots: [Int]
-    /// The root whose hierarchy the workloads read: of the roots with sub-entities, the one with
-    /// the most objects (the first by number on a tie); without inheritance, the largest root.
+    /// The root whose hierarchy the workloads read: the description's `root`, else of the roots
+    /// with sub-entities and objects, the one with the most objects (the first by number on a tie);
+    /// without inheritance, the largest root.
     public let mainRoot: Int
     private let indexByName: [String: Int]
 
@@ -199,7 +200,19 @@ public struct Model: Sendable {
         let populated = roots.filter { objects[$0] > 0 }
         let inheriting = populated.filter { final[$0].hasSubentities }
         let candidates = inheriting.isEmpty ? (populated.isEmpty ? roots : populated) : inheriting
-        mainRoot = candidates.max { a, b in (objects[a], -a) < (objects[b], -b) }!
+        if let name = description.root {
+            let roots = candidates.map { final[$0].name }.joined(separator: ", ")
+            guard let chosen = indexByName[name] else {
+                throw ModelError("root '\(name)' is not an entity of the model; its hierarchies: \(roots)")
+            }
+            guard final[chosen].isRoot else {
+                throw ModelError("root '\(name)' has a parent; give the root of its hierarchy, '\(final[final[chosen].root].name)'")
+            }
+            guard objects[chosen] > 0 else { throw ModelError("root '\(name)' has no objects in its hierarchy; pick one of: \(roots)") }
+            mainRoot = chosen
+        } else {
+            mainRoot = candidates.max { a, b in (objects[a], -a) < (objects[b], -b) }!
+        }
         try validateProperties()
         try validateSizes(objects)
     }
@@ -249,6 +262,16 @@ public struct Model: Sendable {
 
     /// Objects in an entity's subtree (its own and every descendant's).
     public func objectCount(_ entity: Int) -> Int { entities[entity].subtree.reduce(0) { $0 + entities[$1].rows } }
+
+    /// The roots with sub-entities and objects: the hierarchies the workloads can read, in entity-number order.
+    public var hierarchies: [Int] { roots.filter { entities[$0].hasSubentities && objectCount($0) > 0 } }
+
+    /// The model's name as results carry it: followed by `/` and the main root's name when the
+    /// model has several hierarchies or the description picks its root, so that results of two
+    /// hierarchies of one model never pass for the same measurement.
+    public var hierarchyLabel: String {
+        hierarchies.count > 1 || description.root != nil ? "\(name)/\(entities[mainRoot].name)" : name
+    }
 
     /// Whether any entity has sub-entities: without, there is no inheritance to compare.
     public var hasInheritance: Bool { entities.contains(where: \.hasSubentities) }

@@ -32,10 +32,14 @@ public struct ModelDescription: Codable, Equatable, Sendable {
     /// `fetch-page`, `page-offset`, `page-keyset`): attributes of its root, each `asc` or `desc`,
     /// the last one unique. Default: the root's first single-attribute uniqueness constraint, ascending.
     public var order: [String]?
+    /// The root entity whose hierarchy the workloads read (default: of the roots with
+    /// sub-entities, the one with the most objects; see `Model.mainRoot`).
+    public var root: String?
 
     public init(name: String, summary: String? = nil, entities: [EntityDescription], leaf: String? = nil, branch: String? = nil,
-                order: [String]? = nil) {
+                order: [String]? = nil, root: String? = nil) {
         self.name = name; self.summary = summary; self.entities = entities; self.leaf = leaf; self.branch = branch; self.order = order
+        self.root = root
     }
 
     /// Reads a description from a JSON file; every problem is one line naming the file.

@@ -111,7 +111,8 @@ public enum XcodeModelReader {
         var description = ModelDescription(name: modelName(name), entities: entities)
         for (key, apply) in [("bench.order", { (d: inout ModelDescription, v: String) in d.order = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }),
                              ("bench.leaf", { (d: inout ModelDescription, v: String) in d.leaf = v }),
-                             ("bench.branch", { (d: inout ModelDescription, v: String) in d.branch = v })] {
+                             ("bench.branch", { (d: inout ModelDescription, v: String) in d.branch = v }),
+                             ("bench.root", { (d: inout ModelDescription, v: String) in d.root = v })] {
             let givers = raw.filter { $0.userInfo[key] != nil }
             guard let first = givers.first else { continue }
             if givers.count > 1 {

@@ -32,7 +32,7 @@ public enum ResultsCSV {
         ("scale", "objects in the dataset (--scale; in a scale sweep, this point's)"),
         ("batch", "objects per transaction for insert-bulk and store population (--batch)"),
         ("time_budget_s", "--time-budget in seconds; empty without it (fixed repetitions, or the default precision rule)"),
-        ("hierarchy", "the model measured: its name (a preset's, or the name in a --model file)"),
+        ("hierarchy", "the model measured: its name (a preset's, or the name in a --model file), then /Root when the model has several hierarchies or --root picked one (the root whose hierarchy the workloads read)"),
         ("sweep_parameter", "in a bench sweep, the parameter varied (scale, sub-entities, attributes, skew); else empty"),
         ("sweep_value", "in a bench sweep, that parameter's value for this row; else empty"),
         ("strategy", "storage strategy (raw: the single-table work done with direct SQLite C calls)"),

@@ -133,7 +133,8 @@ public struct WorkloadResult: Sendable {
 /// The dataset a result was measured on: the model, its
 /// number of objects, and, in a sweep, the parameter varied and its value here.
 public struct ResultSetting: Sendable, Equatable {
-    /// The model's name: a preset's, or the `name` in a `--model` file.
+    /// The model's name (a preset's, or the `name` in a `--model` file), with `/Root` when it has
+    /// several hierarchies (`Model.hierarchyLabel`).
     public var hierarchy: String
     public var scale: Int
     /// The swept parameter (`scale`, `sub-entities`, `attributes`, `skew`), or "" outside a sweep.
@@ -202,7 +203,7 @@ public final class Runner {
         self.model = model
         generator = ObjectGenerator(model, seed: plan.seed)
         inputs = WorkloadInputs(model: model, generator: generator)
-        setting = ResultSetting(hierarchy: model.name, scale: generator.totalCount,
+        setting = ResultSetting(hierarchy: model.hierarchyLabel, scale: generator.totalCount,
                                 sweepParameter: sweep?.parameter ?? "", sweepValue: sweep?.value ?? "")
         temporaryFolder = plan.temporaryParent.appendingPathComponent("inheritance-bench-\(getpid())-\(UUID().uuidString.prefix(8))")
         self.onEvent = onEvent

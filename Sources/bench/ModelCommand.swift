@@ -24,6 +24,12 @@ struct ModelCommand: ParsableCommand {
             print("Read \(bundle.contents)\(version): \(model.concreteEntities.count) concrete entities sharing \(model.roots.reduce(0) { $0 + model.objectCount($1) }) objects; \(warnings.count) warning\(warnings.count == 1 ? "" : "s")\(warnings.isEmpty ? "" : " (on standard error)")")
         }
         if !model.hasInheritance { print("note: no entity has sub-entities, so there is no inheritance to compare; every strategy stores it alike") }
+        if model.hierarchies.count > 1 {
+            let list = model.hierarchies.map { root in
+                "\(model.entities[root].name) (\(model.entities[root].subtree.count) entities, \(model.objectCount(root)) objects\(root == model.mainRoot ? "; the workloads read it" : ""))"
+            }
+            print("Hierarchies: \(list.joined(separator: ", ")); pick another with --root NAME")
+        }
         for entity in model.entities {
             let kind = entity.isAbstract ? "abstract" : "\(entity.rows) objects"
             print(String(repeating: "  ", count: entity.depth + 1) + "\(entity.number) \(entity.name) (\(kind); \(entity.ownAttributes.count) attributes, \(entity.ownRelationships.count) relationships)")

@@ -50,6 +50,9 @@ struct ModelOptions: ParsableArguments {
     @Option(name: .customLong("fan-out"), help: "MIN-MAX: destinations each object of every generating many-to-many side links to (default: the model's own; 0-5 for an Xcode model).")
     var fanOut: String?
 
+    @Option(help: "The root entity whose hierarchy the workloads read, for a model with several (default: the one with the most objects; `bench model` lists them).")
+    var root: String?
+
     func validate() throws {
         if preset != nil, model != nil { throw ValidationError("--preset and --model conflict: give one model") }
         if let preset, ModelPresets.named(preset) == nil {
@@ -124,6 +127,7 @@ struct ModelOptions: ParsableArguments {
                 description = description.scaled(to: scale)
             }
             if let fanOut = try fanOutRange() { description = try description.withFanOut(fanOut) }
+            if let root { description.root = root }
             return (try Model(description), warnings)
         } catch let error as ValidationError {
             throw error

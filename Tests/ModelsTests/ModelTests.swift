@@ -91,4 +91,28 @@ final class ModelTests: XCTestCase {
             XCTAssertNoThrow(try Model(preset))
         }
     }
+
+    /// Several hierarchies: the workloads read the largest unless the description (or `--root`)
+    /// picks one; results then carry the root in their hierarchy label.
+    func testARootPicksTheHierarchyTheWorkloadsRead() throws {
+        var description = ModelDescription(name: "two", entities: [
+            EntityDescription("Note", abstract: true), EntityDescription("TextNote", parent: "Note", rows: 30),
+            EntityDescription("Sketch", parent: "Note", rows: 30),
+            EntityDescription("Reminder", rows: 10), EntityDescription("Timed", parent: "Reminder", rows: 10),
+            EntityDescription("Tag", rows: 500),
+        ])
+        let largest = try Model(description)
+        XCTAssertEqual(largest.entities[largest.mainRoot].name, "Note", "the hierarchy with the most objects, not the largest flat root")
+        XCTAssertEqual(largest.hierarchies.map { largest.entities[$0].name }, ["Note", "Reminder"])
+        XCTAssertEqual(largest.hierarchyLabel, "two/Note")
+        description.root = "Reminder"
+        let picked = try Model(description)
+        XCTAssertEqual(picked.entities[picked.mainRoot].name, "Reminder")
+        XCTAssertEqual(picked.hierarchyLabel, "two/Reminder")
+        for (root, message) in [("Timed", "has a parent; give the root of its hierarchy, 'Reminder'"), ("Nope", "is not an entity of the model; its hierarchies: Note, Reminder")] {
+            description.root = root
+            XCTAssertThrowsError(try Model(description)) { XCTAssertTrue("\($0)".contains(message), "\($0)") }
+        }
+        XCTAssertEqual(try Model(ModelPresets.publications).hierarchyLabel, "publications", "one hierarchy: the model's name alone")
+    }
 }
