@@ -17,6 +17,8 @@ public struct ObjectGenerator: Sendable {
     private let hierarchies: [Int: Stream]
     /// Per entity: the value maker of each attribute.
     private let makers: [[ValueMaker]]
+    /// Per entity: each order key attribute's position and the position of its to-one.
+    private let orderKeys: [[(attribute: Int, toOne: Int)]]
 
     struct Stream: Sendable {
         /// Concrete entities of the hierarchy, in entity-number order, and the first slot of each.
@@ -83,6 +85,13 @@ public struct ObjectGenerator: Sendable {
                 return ValueMaker(attribute, unique: model.generatesDistinctValues(attribute.name, of: entity.index), neverNull: orderKey)
             }
         }
+        orderKeys = model.entities.map { entity in
+            entity.attributes.indices.compactMap { position in
+                guard let toOne = entity.attributes[position].orderKeyOf,
+                      let index = entity.toOneRelationships.firstIndex(where: { $0.name == toOne }) else { return nil }
+                return (position, index)
+            }
+        }
     }
 
     /// Objects in the hierarchy of `root`.
@@ -105,7 +114,7 @@ public struct ObjectGenerator: Sendable {
         let entity = model.entities[entityIndex]
         let key = Int64(position + 1)
         var rng = SplitMix64(seed: seed, stream: UInt64(root) << 40 ^ UInt64(position))
-        let values = makers[entityIndex].map { $0.make(key: key, &rng) }
+        var values = makers[entityIndex].map { $0.make(key: key, &rng) }
         var toOne: [ObjectID?] = []
         var links: [[ObjectID]] = []
         for relationship in entity.relationships {
@@ -125,6 +134,11 @@ public struct ObjectGenerator: Sendable {
                 }
                 links.append(chosen)
             }
+        }
+        // An ordered to-many's order key: the members in the order they were added (by key), spaced
+        // 1024 apart from 2048 as Core Data spaces them; NULL when the object is in no set.
+        for (attribute, position) in orderKeys[entityIndex] {
+            values[attribute] = toOne[position] == nil ? .null : .integer(1_024 * (key + 1))
         }
         return ModelObject(id: ObjectID(entity: entityIndex, key: key), values: values, toOne: toOne, links: links)
     }

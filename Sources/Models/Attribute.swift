@@ -7,6 +7,10 @@ public struct Attribute: Codable, Equatable, Sendable {
     public var nullShare: Double?
     /// How values are made; `nil` picks a default from the type and the name.
     public var values: ValueSpec?
+    /// For the order key Core Data adds for an ordered to-many relationship (`Model.addOrderKeys`):
+    /// the name of the to-one (the to-many's inverse) whose position it holds. Never in a model file.
+    public var orderKeyOf: String?
+    public var isOrderKey: Bool { orderKeyOf != nil }
 
     public init(_ name: String, _ type: AttributeType, optional: Bool = false, nullShare: Double? = nil, values: ValueSpec? = nil) {
         self.name = name; self.type = type; self.optional = optional; self.nullShare = nullShare; self.values = values

@@ -33,11 +33,12 @@ extension Model {
 extension Model {
     /// A relationship as a description again (its destination by name), for a model a strategy
     /// derives from this one: as declared, the hidden to-ones included; `count` only on the
-    /// generating side of a many-to-many pair, so that the same side generates there.
+    /// generating side of a many-to-many pair, so that the same side generates there; not ordered,
+    /// since the order keys are attributes of this model already (`Model.addOrderKeys`).
     public func declaration(of relationship: Relationship) -> RelationshipDescription {
         RelationshipDescription(
             relationship.name, destination: entities[relationship.destination].name, inverse: relationship.inverse,
-            toMany: relationship.toMany, ordered: relationship.ordered, deleteRule: relationship.deleteRule,
+            toMany: relationship.toMany, ordered: false, deleteRule: relationship.deleteRule,
             optional: relationship.nullShare > 0, nullShare: relationship.nullShare > 0 ? relationship.nullShare : nil,
             count: relationship.isManyToMany && relationship.generatesLinks ? relationship.count : nil,
             popularity: relationship.popularity > 0 ? relationship.popularity : nil, hidden: relationship.isHidden)

@@ -79,6 +79,7 @@ public struct Model: Sendable {
         self.indexByName = indexByName
         var ordered = order.map { declared[byName[$0]!] }
         Self.addHiddenInverses(&ordered, indexByName)
+        Self.addOrderKeys(&ordered, indexByName)
 
         // Attributes and relationships, inherited first.
         var built: [Entity] = []
@@ -98,7 +99,7 @@ public struct Model: Sendable {
             }
             var names = Set((inherited?.attributes.map { $0.name.uppercased() } ?? []) + (inherited?.relationships.map { $0.name.uppercased() } ?? []))
             for attribute in entity.attributes {
-                try Self.checkPropertyName(attribute.name, of: entity.name)
+                if !attribute.isOrderKey { try Self.checkPropertyName(attribute.name, of: entity.name) }
                 guard names.insert(attribute.name.uppercased()).inserted else {
                     throw ModelError("entity '\(entity.name)' declares '\(attribute.name)' twice, or again after an ancestor (names are compared without case, as Core Data's columns are)")
                 }
@@ -149,8 +150,8 @@ public struct Model: Sendable {
                     }
                     inverseToMany = inverse.toMany
                 }
-                if relationship.ordered {
-                    throw ModelError("\(what) is ordered; ordered relationships (Core Data's Z_FOK_ order columns) are not supported yet: drop \"ordered\"")
+                if relationship.ordered, !relationship.toMany {
+                    throw ModelError("\(what) is ordered, but it is to-one; only a to-many relationship has an order")
                 }
                 if let count = relationship.count {
                     guard relationship.toMany, inverseToMany == true else {
@@ -236,6 +237,41 @@ public struct Model: Sendable {
                 ordered[index].relationships[position].inverse = name
             }
         }
+    }
+
+    /// Core Data keeps the order of an ordered to-many relationship whose inverse is to-one in an
+    /// order key beside the inverse's foreign key, in the destination's row: `Z_FOK_<INVERSE>`
+    /// (`NSSQLForeignOrderKey`; real stores: `ZTRANSACTIONSPLIT.Z_FOK_TRANSACTION`,
+    /// `ZGENERICALBUM.Z_FOK_PARENTFOLDER`). The suite makes it an integer attribute `_FOK_<inverse>`
+    /// of the entity that declares the inverse, so that every strategy stores it with the object,
+    /// and `CoreDataSchema` names and places it as Core Data does. (An ordered many-to-many keeps
+    /// its order in the join table; that is not modelled: it is stored unordered.)
+    static func addOrderKeys(_ ordered: inout [EntityDescription], _ indexByName: [String: Int]) {
+        func declaring(_ relationship: String, from entity: Int) -> Int? {
+            var current: Int? = entity
+            var steps = 0
+            while let index = current, steps <= maximumDepth + 1 {
+                if ordered[index].relationships.contains(where: { $0.name == relationship }) { return index }
+                current = ordered[index].parent.flatMap { indexByName[$0] }
+                steps += 1
+            }
+            return nil
+        }
+        for index in ordered.indices {
+            for relationship in ordered[index].relationships where relationship.toMany && relationship.ordered {
+                guard let inverse = relationship.inverse, let destination = indexByName[relationship.destination],
+                      let owner = declaring(inverse, from: destination),
+                      let toOne = ordered[owner].relationships.first(where: { $0.name == inverse }), !toOne.toMany else { continue }
+                var key = Attribute("_FOK_" + inverse, .integer64, optional: true)
+                key.orderKeyOf = inverse
+                ordered[owner].attributes.append(key)
+            }
+        }
+    }
+
+    /// The order key attribute (`addOrderKeys`) kept beside a to-one, when its inverse is an ordered to-many.
+    public func orderKey(of toOne: Relationship) -> String? {
+        entities[toOne.owner].attributes.first { $0.orderKeyOf == toOne.name }?.name
     }
 
     /// Core Data sorts entities by name with `caseInsensitiveCompare:` (names differ in more than case here).

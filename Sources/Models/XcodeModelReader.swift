@@ -2,8 +2,8 @@ import Foundation
 
 /// Reads an Xcode Core Data model (an `.xcdatamodeld` bundle, an `.xcdatamodel` folder or its
 /// `contents` file) into a `ModelDescription`, with one warning for each construct the suite does
-/// not store as Core Data would: transient attributes (left out), ordered relationships (stored
-/// unordered), composite attributes, fetched
+/// not store as Core Data would: transient attributes (left out), ordered many-to-many
+/// relationships (stored unordered), composite attributes, fetched
 /// properties, expression index elements, configurations and fetch request templates; and one
 /// for each it stores as Core Data does but a user may not expect: a to-many relationship
 /// without an inverse, an index element naming a to-many relationship (left out).
@@ -75,11 +75,12 @@ public enum XcodeModelReader {
                 if relationship.toMany, inverse == nil {
                     warnings.append("\(what) is to-many without an inverse; stored as Core Data stores it: a hidden to-one on '\(destination)' (column Z<entity number>\(relationship.name.uppercased())), so each '\(destination)' object belongs to at most one '\(entity.description.name)'")
                 }
-                if relationship.ordered, relationship.toMany {
-                    warnings.append("\(what) is ordered; the suite stores it unordered (Core Data's Z_FOK_ order column is not modelled)")
+                if relationship.ordered, relationship.toMany, let inverseName = inverse,
+                   let found = declared(inverseName, from: relationship.inverseEntity ?? destination), found.relationship.toMany {
+                    warnings.append("\(what) is an ordered many-to-many relationship; the suite stores it unordered (Core Data's Z_FOK_ order column in the join table is not modelled)")
                 }
                 var description = RelationshipDescription(relationship.name, destination: destination, inverse: inverse, toMany: relationship.toMany,
-                                                          deleteRule: rule, optional: relationship.optional)
+                                                          ordered: relationship.ordered && relationship.toMany, deleteRule: rule, optional: relationship.optional)
                 try apply(relationship.userInfo, to: &description, at)
                 entities[position].relationships.append(description)
             }

@@ -82,25 +82,36 @@ public struct CoreDataSchema: Sendable {
             var columns: [Column] = []
             for index in model.entities[root].subtree {
                 let entity = model.entities[index]
-                let own = entity.attributes.indices.filter { entity.attributeOwners[$0] == index }
+                let own = entity.attributes.indices.filter { entity.attributeOwners[$0] == index && !entity.attributes[$0].isOrderKey }
                 for position in own.sorted(by: { entity.attributes[$0].name < entity.attributes[$1].name }) {
-                    let attribute = entity.attributes[position]
-                    let name = names.claim("Z" + attribute.name.uppercased())
-                    columns.append(Column(name: name, sqlType: attribute.type.sqlType, entity: index, role: .attribute(position),
-                                          group: attribute.type.columnGroup))
-                    for descendant in entity.subtree { attributeColumns[descendant][position] = name }
+                    addAttribute(position, of: entity)
                 }
                 for relationship in entity.ownRelationships.filter({ !$0.toMany && !$0.isHidden }).sorted(by: { $0.name < $1.name }) {
                     addToOne(relationship, of: entity)
                 }
             }
-            // The to-ones Core Data adds for to-many relationships without an inverse come after
-            // every entity's own columns (it adds them in a later pass over the hierarchy).
+            // The to-ones Core Data adds for to-many relationships without an inverse, and the order
+            // keys of ordered to-many relationships (`Z_FOK_<INVERSE>`, INTEGER), come after every
+            // entity's own columns: Core Data adds them in a later pass over the hierarchy
+            // (`_generateInverseRelationshipsAndMore`); a real Photos store shows `Z_FOK_PARENTFOLDER`
+            // after the last sub-entity's integers, before the first timestamp. Their order among
+            // themselves is inferred (entity by entity, hidden to-ones first, each by name).
             for index in model.entities[root].subtree {
                 let entity = model.entities[index]
                 for relationship in entity.ownRelationships.filter({ $0.isHidden }).sorted(by: { $0.name < $1.name }) {
                     addToOne(relationship, of: entity)
                 }
+                let keys = entity.attributes.indices.filter { entity.attributeOwners[$0] == index && entity.attributes[$0].isOrderKey }
+                for position in keys.sorted(by: { entity.attributes[$0].name < entity.attributes[$1].name }) {
+                    addAttribute(position, of: entity)
+                }
+            }
+            func addAttribute(_ position: Int, of entity: Model.Entity) {
+                let attribute = entity.attributes[position]
+                let name = names.claim("Z" + attribute.name.uppercased())
+                columns.append(Column(name: name, sqlType: attribute.type.sqlType, entity: entity.index, role: .attribute(position),
+                                      group: attribute.type.columnGroup))
+                for descendant in entity.subtree { attributeColumns[descendant][position] = name }
             }
             func addToOne(_ relationship: Model.Relationship, of entity: Model.Entity) {
                 let key = names.claim("Z" + relationship.name.uppercased())

@@ -169,7 +169,7 @@ public final class EnumEntity: StorageStrategy {
             RelationshipDescription(
                 keptNames[Self.key(relationship)]!, destination: entities[entities[relationship.destination].root].name,
                 inverse: model.inverse(of: relationship).flatMap { keptNames[Self.key($0)] }, toMany: relationship.toMany,
-                ordered: relationship.ordered, deleteRule: relationship.deleteRule, optional: relationship.nullShare > 0,
+                ordered: false, deleteRule: relationship.deleteRule, optional: relationship.nullShare > 0,
                 nullShare: relationship.nullShare > 0 ? relationship.nullShare : nil, hidden: relationship.isHidden)
         }
         let descriptions = model.roots.map { root -> EntityDescription in
@@ -582,7 +582,8 @@ public final class EnumEntity: StorageStrategy {
             }
             return "\(alias)\(columns.key) = ?1\(kinds)"
         }
-        let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
+        let entityColumn = (columns.entity.map { ", \($0) = NULL" } ?? "")
+            + (model.orderKey(of: inverse).map { ", \(column(destination, $0)) = NULL" } ?? "")
         return (condition, ["UPDATE \(places[destination].table) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(condition(""))"])
     }
 

@@ -699,7 +699,15 @@ public final class JSONEntity: StorageStrategy {
     /// (in `table`) hold through the inverse to-one (the many side of a one-to-many, the other side of a one-to-one).
     private func clearInverse(_ relationship: Model.Relationship, in table: String) -> [String] {
         guard let inverse = model.inverse(of: relationship), let columns = toOneColumns[inverse.owner][inverse.name] else { return [] }
-        let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
+        var entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
+        // The order key, declared with the to-one: a typed column, or a key of the details.
+        if let key = model.orderKey(of: inverse), let position = model.entities[inverse.owner].attributeIndex(key) {
+            switch places[inverse.owner][position] {
+            case let .column(name): entityColumn += ", \(name) = NULL"
+            case let .detail(name):
+                if let details = hierarchies[model.entities[inverse.owner].root]?.details { entityColumn += ", \(details) = json_remove(\(details), '$.\(name)')" }
+            }
+        }
         return ["UPDATE \(table) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"]
     }
 

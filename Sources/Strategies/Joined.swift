@@ -654,7 +654,9 @@ public final class Joined: StorageStrategy {
         guard let inverse = model.inverse(of: relationship), let columns = toOneColumn(relationship.destination, inverse.name) else { return [] }
         let destination = tables[model.entities[relationship.destination].root].name
         let holder = tables[columns.owner].name
-        let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
+        // The order key is declared with the to-one, so it is in the same table.
+        let entityColumn = (columns.entity.map { ", \($0) = NULL" } ?? "")
+            + (model.orderKey(of: inverse).flatMap { attributeColumn(relationship.destination, $0) }.map { ", \($0.column) = NULL" } ?? "")
         if holder == destination {
             return ["UPDATE \(destination) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"]
         }

@@ -221,7 +221,8 @@ public final class SingleTable: StorageStrategy {
         guard let inverse = model.inverse(of: relationship), let columns = schema.columns(relationship.destination, toOne: inverse.name) else { return [] }
         let destination = schema.table(of: relationship.destination).name
         let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
-        return ["UPDATE \(destination) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"]
+        let orderKey = model.orderKey(of: inverse).flatMap { schema.column(relationship.destination, attribute: $0) }.map { ", \($0) = NULL" } ?? ""
+        return ["UPDATE \(destination) SET \(columns.key) = NULL\(entityColumn)\(orderKey), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"]
     }
 
     public func countLinks(_ relationship: Model.Relationship) throws -> Int {

@@ -252,7 +252,7 @@ public final class TablePerEntity: StorageStrategy {
                         ] where declared.insert("\(side).\(flatName)").inserted {
                             manyToMany[side, default: []].append(RelationshipDescription(
                                 flatName, destination: entities[destination].name, inverse: inverseName, toMany: true,
-                                ordered: held.ordered, deleteRule: held.deleteRule))
+                                deleteRule: held.deleteRule))
                             records.append(LinkRecord(held: Held(entity: side, owner: held.owner, name: held.name), partner: destination, flatName: flatName))
                         }
                     }
@@ -688,7 +688,8 @@ public final class TablePerEntity: StorageStrategy {
         return concrete[inverse.owner].map { holder in
             let columns = toOne(holder, inverse.name)
             let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
-            return "UPDATE \(tables[holder]) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"
+            let orderKey = model.orderKey(of: inverse).map { ", \(column(holder, $0)) = NULL" } ?? ""
+            return "UPDATE \(tables[holder]) SET \(columns.key) = NULL\(entityColumn)\(orderKey), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"
         }
     }
 

@@ -52,6 +52,19 @@ extension Model {
         return nil
     }
 
+    /// `fetch-ordered`: an ordered to-many relationship kept through its inverse's order key, whose
+    /// destination has objects and whose owner can have members: one declared in the main
+    /// hierarchy if there is one, else the first in the model.
+    public var orderedRelationship: (entity: Int, relationship: String)? {
+        let found = entities.flatMap { entity in
+            entity.ownRelationships.filter { relationship in
+                guard relationship.ordered, let inverse = inverse(of: relationship), orderKey(of: inverse) != nil else { return false }
+                return objectCount(relationship.destination) > 0 && objectCount(entity.index) > 0 && inverse.nullShare < 1
+            }.map { (entity.index, $0.name) }
+        }
+        return found.first { entities[mainRoot].subtree.contains($0.0) } ?? found.first
+    }
+
     /// `search-title`: a string attribute of the main root that leads one of its fetch indexes and
     /// is not always NULL.
     public var titleAttribute: String? {
@@ -73,7 +86,7 @@ extension Model {
         let root = entities[mainRoot]
         // Under no constraint of the root or of a sub-entity (which may name the inherited attribute).
         let constrained = Set(entities[mainRoot].subtree.flatMap { entities[$0].uniquenessConstraints.joined() })
-        let candidates = root.ownAttributes.filter { !constrained.contains($0.name) }
+        let candidates = root.ownAttributes.filter { !constrained.contains($0.name) && !$0.isOrderKey }
         return (candidates.first { $0.type == .date && $0.name.lowercased().contains("update") }
             ?? candidates.first { $0.type == .date } ?? candidates.first { $0.type != .uuid && $0.type != .binary })?.name
     }

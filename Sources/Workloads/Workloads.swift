@@ -54,6 +54,16 @@ public enum Workloads {
                 return WorkloadCase(variant: variant, requests: [FetchRequest(entity: entity, predicate: .anyRelated(relationship, attribute, value))])
             }
         },
+        Workload(name: "fetch-ordered", summary: "every member of one object's ordered to-many relationship, in its order (Core Data's order key, Z_FOK_…)",
+                 warmups: 5, budget: 0.25, planRule: .noScan,
+                 needs: { $0.orderedRelationship == nil ? "no ordered to-many relationship whose inverse is to-one (or absent) reaches objects" : nil }) { inputs in
+            let (entity, name) = inputs.model.orderedRelationship!
+            let relationship = inputs.model.entities[entity].relationship(name)!
+            guard let inverse = inputs.model.inverse(of: relationship), let key = inputs.model.orderKey(of: inverse),
+                  let owner = inputs.generator.popularDestination(inverse) else { return [] }
+            return [WorkloadCase(requests: [FetchRequest(entity: relationship.destination, predicate: .toOne(inverse.name, owner),
+                                                         sort: [SortKey(key)])], ordered: true)]
+        },
         Workload(name: "count-all", summary: "count of the main hierarchy's objects", warmups: 5, budget: 0.25, needs: always) { inputs in
             [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot)], counts: true, ordered: true)]
         },

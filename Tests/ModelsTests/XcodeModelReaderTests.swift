@@ -14,7 +14,6 @@ final class XcodeModelReaderTests: XCTestCase {
         "Item.displayTitle is transient; the suite leaves it out (Core Data does not store transient attributes)",
         "Shelf.favorites is a fetched property; the suite leaves it out (a fetched property is a stored fetch request, not a column)",
         "configuration 'Cloud' is not modelled: the suite stores every entity in one store",
-        "Shelf.items is ordered; the suite stores it unordered (Core Data's Z_FOK_ order column is not modelled)",
     ]
 
     var folder: URL!
@@ -64,9 +63,9 @@ final class XcodeModelReaderTests: XCTestCase {
         XCTAssertEqual(film.attributes.map(\.type), [.string, .uri, .integer64, .binary])
         XCTAssertEqual(entity(read, "Document").attributes.map(\.type), [.transformable, .integer32], "Transformable is a type of its own")
         XCTAssertEqual(entity(read, "Shelf").relationships, [
-            RelationshipDescription("items", destination: "Item", inverse: "shelf", toMany: true, ordered: false, deleteRule: .cascade, optional: true),
+            RelationshipDescription("items", destination: "Item", inverse: "shelf", toMany: true, ordered: true, deleteRule: .cascade, optional: true),
             RelationshipDescription("label", destination: "Label", inverse: "shelf", deleteRule: .cascade, optional: true),
-        ], "ordered is dropped; a one-to-one pair keeps its inverses")
+        ], "ordered is kept; a one-to-one pair keeps its inverses")
         XCTAssertEqual(entity(read, "Label").relationships, [RelationshipDescription("shelf", destination: "Shelf", inverse: "label", optional: true)])
         XCTAssertEqual(entity(read, "Tag").uniquenessConstraints, [["name"]])
         XCTAssertEqual(read.warnings, Self.libraryWarnings)

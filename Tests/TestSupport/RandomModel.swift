@@ -4,7 +4,7 @@ import Models
 /// Random valid model descriptions for property-based tests, each a function of its seed alone:
 /// 1 to 40 entities in several hierarchies (depth 0 to 6, abstract entities at any level), every
 /// attribute type, optional and required, names shared by siblings, to-one, one-to-many,
-/// many-to-many, to-many without an inverse, one-to-one, self-referential relationships and relationships to a middle or leaf entity,
+/// many-to-many, to-many without an inverse, one-to-one, ordered, self-referential relationships and relationships to a middle or leaf entity,
 /// single, compound and optional uniqueness constraints, fetch indexes (with `entity`), and
 /// Xcode's per-property `indexed` flag.
 public enum RandomModel {
@@ -126,7 +126,7 @@ public enum RandomModel {
                     names[destination].remove(inverse.uppercased())
                     for member in descendants(destination) { names[member].remove(inverse.uppercased()) }
                     entities[source].relationships.append(RelationshipDescription(
-                        name, destination: entities[destination].name, toMany: true, deleteRule: rule(&self),
+                        name, destination: entities[destination].name, toMany: true, ordered: chance(0.4), deleteRule: rule(&self),
                         nullShare: chance(0.3) ? pick([0, 0.5]) : nil))
                     continue
                 }
@@ -145,13 +145,13 @@ public enum RandomModel {
                         name, destination: entities[destination].name, inverse: inverse, deleteRule: rule(&self), optional: optional,
                         popularity: chance(0.3) ? 1 : nil))
                     entities[destination].relationships.append(RelationshipDescription(
-                        inverse, destination: entities[source].name, inverse: name, toMany: true, deleteRule: rule(&self)))
+                        inverse, destination: entities[source].name, inverse: name, toMany: true, ordered: chance(0.4), deleteRule: rule(&self)))
                 default:
                     entities[source].relationships.append(RelationshipDescription(
                         name, destination: entities[destination].name, inverse: inverse, toMany: true, deleteRule: rule(&self),
                         count: chance(0.5) ? FanOut(min: 0, max: int(1 ... 4)) : nil))
                     entities[destination].relationships.append(RelationshipDescription(
-                        inverse, destination: entities[source].name, inverse: name, toMany: true, deleteRule: rule(&self)))
+                        inverse, destination: entities[source].name, inverse: name, toMany: true, ordered: chance(0.2), deleteRule: rule(&self)))
                 }
             }
 

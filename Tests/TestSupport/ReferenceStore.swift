@@ -128,7 +128,10 @@ public final class ReferenceStore {
             var copy = object
             for (position, relationship) in toOnes.enumerated() {
                 guard let destination = object.toOne[position], deleted.contains(destination) else { continue }
-                if model.inverse(of: relationship)?.deleteRule == .nullify { copy.toOne[position] = nil }
+                if model.inverse(of: relationship)?.deleteRule == .nullify {
+                    copy.toOne[position] = nil
+                    if let key = model.orderKey(of: relationship), let index = model.entities[id.entity].attributeIndex(key) { copy.values[index] = .null }
+                }
             }
             left[id] = copy
         }

@@ -60,6 +60,7 @@ final class GeneratedModelTests: XCTestCase {
                     if relationship.isManyToMany { features.insert("many-to-many") }
                     if relationship.isHidden { features.insert("to-many without inverse") }
                     if relationship.isOneToOne { features.insert("one-to-one") }
+                    if relationship.ordered, !relationship.isManyToMany { features.insert("ordered to-many") }
                     if relationship.destination == entity.index { features.insert("self-referential") }
                     let destination = model.entities[relationship.destination]
                     if destination.parent != nil && destination.hasSubentities { features.insert("to a middle entity") }
@@ -70,7 +71,7 @@ final class GeneratedModelTests: XCTestCase {
                 for type in AttributeType.allCases where entity.attributes.contains(where: { $0.type == type }) { features.insert(type.rawValue) }
             }
         }
-        let promised: Set<String> = Set(["30+ entities", "several hierarchies", "depth 5+", "abstract middle", "many-to-many", "to-many without inverse", "one-to-one", "self-referential",
+        let promised: Set<String> = Set(["30+ entities", "several hierarchies", "depth 5+", "abstract middle", "many-to-many", "to-many without inverse", "one-to-one", "ordered to-many", "self-referential",
                                          "to a middle entity", "to a leaf", "compound constraint", "entity index element"]
             + AttributeType.allCases.map(\.rawValue))
         XCTAssertEqual(promised.subtracting(features), [])
