@@ -14,6 +14,34 @@ public enum RandomModel {
         return maker.make(maximumObjects: maximumObjects)
     }
 
+    /// How large a model to make: entities, attributes per entity, relationship pairs and the
+    /// chance that an entity declares fetch indexes (and how many).
+    public struct Size: Sendable {
+        public var entities: ClosedRange<Int>
+        public var roots: ClosedRange<Int>
+        public var attributes: ClosedRange<Int>
+        public var relationships: ClosedRange<Int>
+        public var fetchIndexes: ClosedRange<Int>
+        public var fetchIndexChance: Double
+        public init(entities: ClosedRange<Int>, roots: ClosedRange<Int>, attributes: ClosedRange<Int>, relationships: ClosedRange<Int>,
+                    fetchIndexes: ClosedRange<Int> = 1 ... 1, fetchIndexChance: Double = 0.3) {
+            self.entities = entities; self.roots = roots; self.attributes = attributes; self.relationships = relationships
+            self.fetchIndexes = fetchIndexes; self.fetchIndexChance = fetchIndexChance
+        }
+
+        /// A model the size of a real Photos store's (macOS 15): 68 entities on a few levels, about
+        /// 938 attributes, 230 relationships, 203 fetch indexes.
+        public static let photos = Size(entities: 68 ... 68, roots: 50 ... 50, attributes: 12 ... 15, relationships: 115 ... 115,
+                                        fetchIndexes: 3 ... 3, fetchIndexChance: 1)
+    }
+
+    /// A model of `size`, for `seed`.
+    public static func make(seed: UInt64, size: Size, maximumObjects: Int) -> ModelDescription {
+        var maker = Maker(seed: seed)
+        maker.size = size
+        return maker.make(maximumObjects: maximumObjects)
+    }
+
     struct Maker {
         var rng: SplitMix64
         var entities: [EntityDescription] = []
@@ -21,6 +49,7 @@ public enum RandomModel {
         var parent: [Int?] = []
         /// Property names (upper-cased) each entity has, inherited ones included.
         var names: [Set<String>] = []
+        var size: Size?
 
         init(seed: UInt64) { rng = SplitMix64(seed: seed, stream: 0x0DE1_5EED) }
 
@@ -64,8 +93,8 @@ public enum RandomModel {
         }
 
         mutating func make(maximumObjects: Int) -> ModelDescription {
-            let count = chance(0.6) ? int(1 ... 8) : int(9 ... 40)
-            let roots = int(1 ... min(count, 6))
+            let count = size.map { int($0.entities) } ?? (chance(0.6) ? int(1 ... 8) : int(9 ... 40))
+            let roots = size.map { min(count, int($0.roots)) } ?? int(1 ... min(count, 6))
             for index in 0 ..< count {
                 var parentIndex: Int?
                 if index >= roots {
@@ -77,7 +106,7 @@ public enum RandomModel {
                 parent.append(parentIndex)
                 depth.append(parentIndex.map { depth[$0] + 1 } ?? 0)
                 names.append(parentIndex.map { names[$0] } ?? [])
-                let attributes = int(0 ... 4)
+                let attributes = size.map { int($0.attributes) } ?? int(0 ... 4)
                 for _ in 0 ..< attributes {
                     guard let name = freshName(index, from: Self.attributeNames) else { continue }
                     let type = pick(AttributeType.allCases)
@@ -107,7 +136,7 @@ public enum RandomModel {
             func objects(_ index: Int) -> Int { ([index] + descendants(index)).reduce(0) { $0 + (entities[$1].rows ?? 0) } }
 
             // Relationships.
-            let relationships = int(0 ... count + 2)
+            let relationships = size.map { int($0.relationships) } ?? int(0 ... count + 2)
             for _ in 0 ..< relationships {
                 let source = int(0 ... count - 1)
                 let destination = chance(0.15) ? source : int(0 ... count - 1)
@@ -164,13 +193,13 @@ public enum RandomModel {
                         entities[index].uniquenessConstraints.append([lead.name, other.name])
                     }
                 }
-                if !available.isEmpty, chance(0.3) {
+                for number in 0 ..< (chance(size?.fetchIndexChance ?? 0.3) ? int(size?.fetchIndexes ?? 1 ... 1) : 0) where !available.isEmpty {
                     var elements: [FetchIndex.Element] = []
                     if chance(0.4) { elements.append(.entity(ascending: chance(0.8))) }
-                    for attribute in available.prefix(int(1 ... min(3, available.count))) where chance(0.8) {
+                    for attribute in available.shuffled(using: &rng).prefix(int(1 ... min(3, available.count))) {
                         elements.append(FetchIndex.Element(property: attribute.name, ascending: chance(0.7)))
                     }
-                    if !elements.isEmpty { entities[index].fetchIndexes.append(FetchIndex("byIndex\(index)", elements)) }
+                    entities[index].fetchIndexes.append(FetchIndex("byIndex\(index)x\(number)", elements))
                 }
             }
             return ModelDescription(name: "random", entities: entities)
