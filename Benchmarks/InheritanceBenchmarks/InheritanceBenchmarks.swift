@@ -75,11 +75,13 @@ final class CaseHolder: @unchecked Sendable {
     var workloadCase: HarnessCase?
 }
 
-/// Warm-ups as `bench run` has them; inserts stop after the runner's repetition count (each one
-/// builds a whole store), reads after about a second of iterations. Throughput counts iterations
-/// per second in whole numbers, so it is left out for the inserts, which take most of a second each.
+/// Warm-ups as `bench run` has them; inserts stop after the rounds the default rule always runs
+/// (`RunPlan.stoppingRule(for:)`'s minimum: `insert-bulk` 1, `insert-single` 6; each one builds a
+/// whole store), reads after about a second of iterations. Throughput counts iterations per second
+/// in whole numbers, so it is left out for the inserts, which take most of a second each.
 func configuration(for workload: Workload) -> Benchmark.Configuration {
     let isInsert = workload.isInsert
+    let minimumRounds = RunPlan().stoppingRule(for: workload).minimum
     let metrics: [BenchmarkMetric] = isInsert ? [.wallClock, .mallocCountTotal] : [.wallClock, .throughput, .mallocCountTotal]
     // A shared 2-core machine moves timings by tens of percent between runs (p50 may move 25 %);
     // allocation counts hardly move (p25–p75 may move 5 %).
@@ -90,7 +92,7 @@ func configuration(for workload: Workload) -> Benchmark.Configuration {
         metrics: metrics,
         warmupIterations: workload.warmups,
         maxDuration: isInsert ? .seconds(10) : .seconds(1),
-        maxIterations: isInsert ? workload.repetitions : 10_000,
+        maxIterations: isInsert ? max(1, minimumRounds) : 10_000,
         thresholds: thresholds
     )
 }

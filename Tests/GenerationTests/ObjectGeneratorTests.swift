@@ -54,19 +54,6 @@ final class ObjectGeneratorTests: XCTestCase {
         XCTAssertEqual(popularity.max { $0.value < $1.value }?.key, popular)
         XCTAssertLessThan(popularity[generator.rareDestination(model.entities[0].relationships[0])!] ?? 0, popularity[popular]! / 20)
     }
-}
-
-final class SplitMix64Tests: XCTestCase {
-    /// Neighbouring streams share no draws: stream p + 1 is not stream p one step later.
-    func testStreamsAreNotShiftedCopiesOfEachOther() {
-        for stream in [UInt64(0), 1, 41, 1_000_000] {
-            var a = SplitMix64(seed: 42, stream: stream), b = SplitMix64(seed: 42, stream: stream + 1)
-            let first = (0 ..< 64).map { _ in a.next() }, second = Set((0 ..< 64).map { _ in b.next() })
-            XCTAssertTrue(second.isDisjoint(with: first), "stream \(stream)")
-        }
-        var x = SplitMix64(seed: 7, stream: 3), y = SplitMix64(seed: 7, stream: 3)
-        XCTAssertEqual((0 ..< 8).map { _ in x.next() }, (0 ..< 8).map { _ in y.next() }, "deterministic")
-    }
 
     /// A one-to-one pair links objects both ways (A.b is B exactly when B.a is A): across two
     /// hierarchies of different sizes, within one entity (next and previous), from a sub-entity
@@ -75,9 +62,9 @@ final class SplitMix64Tests: XCTestCase {
         let model = try Model(ModelDescription(name: "pairs", entities: [
             EntityDescription("Person", rows: 70, relationships: [
                 RelationshipDescription("passport", destination: "Passport", inverse: "holder", optional: true, nullShare: 0.3),
-                RelationshipDescription("next", destination: "Person", inverse: "previous", optional: true),
+                RelationshipDescription("next", destination: "Person", inverse: "previous", optional: true, nullShare: 0),
                 RelationshipDescription("previous", destination: "Person", inverse: "next", optional: true),
-                RelationshipDescription("spouse", destination: "Person", inverse: "spouse", optional: true),
+                RelationshipDescription("spouse", destination: "Person", inverse: "spouse", optional: true, nullShare: 0),
             ]),
             EntityDescription("Document", abstract: true),
             EntityDescription("Passport", parent: "Document", rows: 40, relationships: [
@@ -105,4 +92,34 @@ final class SplitMix64Tests: XCTestCase {
         XCTAssertLessThan(linked["passport"] ?? 0, 40, "the null share leaves some out")
         XCTAssertTrue(objects.values.filter { $0.id.entity == model.index(of: "Visa")! }.allSatisfy { $0.toOne.isEmpty }, "a visa has no holder")
     }
+
+    /// An optional unique attribute that orders the reads has a value in every object; another
+    /// optional attribute is NULL in about a tenth.
+    func testTheOrderKeyHasAValueInEveryObject() throws {
+        let model = try Model(ModelDescription(name: "optional-uid", entities: [
+            EntityDescription("Item", abstract: true, attributes: [Attribute("uid", .uuid, optional: true), Attribute("note", .string, optional: true)],
+                              uniquenessConstraints: [["uid"]]),
+            EntityDescription("Small", parent: "Item", rows: 300), EntityDescription("Large", parent: "Item", rows: 300),
+        ]))
+        let generator = ObjectGenerator(model, seed: 8)
+        let objects = generator.objects(root: model.mainRoot, 0 ..< generator.count(root: model.mainRoot))
+        XCTAssertTrue(objects.allSatisfy { !$0.values[0].isNull }, "the order key")
+        XCTAssertEqual(Set(objects.map { $0.values[0] }).count, objects.count, "and unique")
+        let notes = objects.filter { $0.values[1].isNull }.count
+        XCTAssertTrue((30 ... 100).contains(notes), "about 10 % of 600 notes are NULL: \(notes)")
+    }
+}
+
+final class SplitMix64Tests: XCTestCase {
+    /// Neighbouring streams share no draws: stream p + 1 is not stream p one step later.
+    func testStreamsAreNotShiftedCopiesOfEachOther() {
+        for stream in [UInt64(0), 1, 41, 1_000_000] {
+            var a = SplitMix64(seed: 42, stream: stream), b = SplitMix64(seed: 42, stream: stream + 1)
+            let first = (0 ..< 64).map { _ in a.next() }, second = Set((0 ..< 64).map { _ in b.next() })
+            XCTAssertTrue(second.isDisjoint(with: first), "stream \(stream)")
+        }
+        var x = SplitMix64(seed: 7, stream: 3), y = SplitMix64(seed: 7, stream: 3)
+        XCTAssertEqual((0 ..< 8).map { _ in x.next() }, (0 ..< 8).map { _ in y.next() }, "deterministic")
+    }
+
 }

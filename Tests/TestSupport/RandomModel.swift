@@ -33,6 +33,10 @@ public enum RandomModel {
         /// 938 attributes, 230 relationships, 203 fetch indexes.
         public static let photos = Size(entities: 68 ... 68, roots: 50 ... 50, attributes: 12 ... 15, relationships: 115 ... 115,
                                         fetchIndexes: 3 ... 3, fetchIndexChance: 1)
+        /// The largest real app's model tried: 90 entities, no inheritance.
+        public static let flat90 = Size(entities: 90 ... 90, roots: 90 ... 90, attributes: 3 ... 12, relationships: 60 ... 60)
+        /// A messenger's: 44 entities, 7 of them sub-entities.
+        public static let messenger = Size(entities: 44 ... 44, roots: 37 ... 37, attributes: 2 ... 10, relationships: 40 ... 40)
     }
 
     /// A model of `size`, for `seed`.

@@ -47,18 +47,25 @@ final class GeneratedModelTests: XCTestCase {
         try? FileManager.default.removeItem(at: last)
     }
 
-    /// A model the size of a real Photos store's (68 entities, about 938 attributes, 230
-    /// relationships, 203 fetch indexes) is laid out, stored and answered alike by every strategy.
-    func testAPhotosSizedModelIsStoredAndAnsweredAlike() throws {
-        let description = RandomModel.make(seed: 68, size: .photos, maximumObjects: 2_000)
-        let model = try Model(description)
-        XCTAssertEqual(model.entities.count, 68)
-        XCTAssertGreaterThan(model.entities.reduce(0) { $0 + $1.ownAttributes.count }, 850)
-        XCTAssertGreaterThan(model.entities.reduce(0) { $0 + $1.ownRelationships.count }, 210, "about 230, as Photos has")
-        XCTAssertEqual(model.entities.reduce(0) { $0 + $1.fetchIndexes.count }, 204)
-        try Agreement.checkStore(model, ObjectGenerator(model, seed: 2), folder: folder, label: "Photos-sized")
-        try Agreement.checkReads(model, seed: 2, label: "Photos-sized", requestsPerCase: 5)
-        try Agreement.checkWrites(model, seed: 2, label: "Photos-sized")
+    /// Models the size of real ones are laid out, stored and answered alike by every strategy: a
+    /// Photos store's (68 entities, about 938 attributes, 230 relationships, 203 fetch indexes), a
+    /// shop back-end's (90 entities, no inheritance) and a messenger's (44 entities, 7 sub-entities).
+    func testModelsOfRealSizesAreStoredAndAnsweredAlike() throws {
+        let photos = try Model(RandomModel.make(seed: 68, size: .photos, maximumObjects: 2_000))
+        XCTAssertEqual(photos.entities.count, 68)
+        XCTAssertGreaterThan(photos.entities.reduce(0) { $0 + $1.ownAttributes.count }, 850)
+        XCTAssertGreaterThan(photos.entities.reduce(0) { $0 + $1.ownRelationships.count }, 210, "about 230, as Photos has")
+        XCTAssertEqual(photos.entities.reduce(0) { $0 + $1.fetchIndexes.count }, 204)
+        let flat = try Model(RandomModel.make(seed: 90, size: .flat90, maximumObjects: 2_000))
+        XCTAssertEqual(flat.entities.count, 90)
+        XCTAssertFalse(flat.hasInheritance)
+        let messenger = try Model(RandomModel.make(seed: 44, size: .messenger, maximumObjects: 2_000))
+        XCTAssertEqual(messenger.entities.filter { !$0.isRoot }.count, 7)
+        for (label, model) in [("Photos-sized", photos), ("90 entities", flat), ("44 entities", messenger)] {
+            try Agreement.checkStore(model, ObjectGenerator(model, seed: 2), folder: folder, label: label)
+            try Agreement.checkReads(model, seed: 2, label: label, requestsPerCase: 5)
+            try Agreement.checkWrites(model, seed: 2, label: label)
+        }
     }
 
     func testTheGeneratorCoversWhatItPromises() throws {
