@@ -98,7 +98,8 @@ func configuration(for workload: Workload) -> Benchmark.Configuration {
 }
 
 /// Layout derivation, timed: every strategy's `init(model:database:)` on wide models (250 leaf
-/// entities four levels deep with 7 attributes each; 250 roots of 64 attributes), named
+/// entities four levels deep with 7 attributes each; 250 roots of 64 attributes; `AppModel`'s 250
+/// entities shaped like a large app's, which should take under 100 ms per strategy), named
 /// `layout.<strategy>.<model>`. Derivation must stay linear in the model's size.
 let layoutBenchmarks: @Sendable () -> Void = {
     let models: [(String, Model)] = [
@@ -106,6 +107,7 @@ let layoutBenchmarks: @Sendable () -> Void = {
         ("250-roots-x-64", try! Model(ModelDescription(name: "roots", entities: (1 ... 250).map { number in
             EntityDescription("Root\(number)", rows: 10, attributes: (1 ... 64).map { Attribute("a\($0)", .integer64) })
         }))),
+        ("app250", try! Model(AppModel.make())),
     ]
     for (name, model) in models {
         for type in Strategies.all {
