@@ -11,9 +11,11 @@ struct ModelCommand: ParsableCommand {
         abstract: "Prints what a model is: its entity tree with entity numbers, each strategy's tables, and which workloads apply and why not.")
 
     @OptionGroup var model: ModelOptions
-    @Option(help: "Objects in the model's inheritance hierarchies (default: the model's own rows).")
+    @Option(help: "Objects in the model's inheritance hierarchies (1 to \(DatasetOptions.maximumScale); default: the model's own rows).")
     var scale: Int?
     @OptionGroup var strategies: StrategyOptions
+
+    func validate() throws { try DatasetOptions.check(scale: scale) }
 
     func run() throws {
         let (model, warnings) = try self.model.loaded(scale: scale)

@@ -21,11 +21,16 @@ struct DatasetOptions: ParsableArguments {
     var batch: Int = RunPlan.defaultBatchSize
 
     func validate() throws {
-        if let scale, !(1 ... Self.maximumScale).contains(scale) {
-            throw ValidationError("--scale must be between 1 and \(Self.maximumScale) objects; got \(scale)")
-        }
+        try Self.check(scale: scale)
         guard (1 ... 1_000_000).contains(batch) else {
             throw ValidationError("--batch must be between 1 and 1000000 objects per transaction; got \(batch)")
+        }
+    }
+
+    /// `--scale`, for every command that takes one.
+    static func check(scale: Int?) throws {
+        if let scale, !(1 ... maximumScale).contains(scale) {
+            throw ValidationError("--scale must be between 1 and \(maximumScale) objects; got \(scale)")
         }
     }
 }
