@@ -20,9 +20,12 @@ extension ModelDescription {
         }
         let described = concrete.map { weights == nil ? 1 : weights?[entities[$0].name] ?? 0 }
         let sum = described.reduce(0, +)
+        guard sum.isFinite else { throw ModelError("--mix weights add up to more than the largest number (about 1.8e308); give smaller weights, such as Book=3,Film=1") }
         var copy = self
         guard sum > 0, total >= 0 else { return copy }
-        let exact = described.map { $0 * Double(total) / sum }
+        // A huge weight times `total` overflows where its share does not; other weights keep the
+        // arithmetic (and so the counts) of earlier versions.
+        let exact = described.map { ($0 * Double(total)).isFinite ? $0 * Double(total) / sum : $0 / sum * Double(total) }
         var counts = exact.map { Int($0.rounded(.down)) }
         let order = exact.indices.sorted { (exact[$0] - Double(counts[$0]), -$0) > (exact[$1] - Double(counts[$1]), -$1) }
         for index in order.prefix(max(0, total - counts.reduce(0, +))) { counts[index] += 1 }

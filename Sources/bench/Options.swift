@@ -88,6 +88,9 @@ struct ModelOptions: ParsableArguments {
             }
             guard weights.updateValue(weight, forKey: parts[0]) == nil else { throw ValidationError("--mix names '\(parts[0])' twice") }
         }
+        guard weights.values.reduce(0, +).isFinite else {
+            throw ValidationError("--mix weights add up to more than the largest number (about 1.8e308); give smaller weights, such as Book=3,Film=1; got '\(mix)'")
+        }
         return weights
     }
 

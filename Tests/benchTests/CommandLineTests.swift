@@ -99,6 +99,9 @@ final class CommandLineTests: XCTestCase {
             (["model", "--scale", "0"], "--scale must be between 1 and 10000000 objects; got 0"),
             (["model", "--scale=-5"], "--scale must be between 1 and 10000000 objects; got -5"),
             (["model", "--scale", "99999999999"], "--scale must be between 1 and 10000000 objects; got 99999999999"),
+            (["run", "--mix", "Book=1e308,Film=1e308"], "--mix weights add up to more than the largest number (about 1.8e308)"),
+            (["model", "--mix", "Book=1e308,Film=1e308"], "--mix weights add up to more than the largest number (about 1.8e308)"),
+            (["generate", "--strategy", "joined", "--mix", "Book=1e308,Film=1e308", "--output", "x.sqlite"], "--mix weights add up to more than the largest number"),
             (["sweep"], "Missing expected argument '--parameter <parameter>'"),
             (["sweep", "--parameter", "depth", "--values", "7"], "--values for depth must be whole numbers from 1 to 6; got 7"),
             (["sweep", "--parameter", "breadth"], "The value 'breadth' is invalid for '--parameter <parameter>'"),
@@ -291,6 +294,17 @@ final class CommandLineTests: XCTestCase {
         let plain = try bench(["model", "--model", flat.path, "--strategies", "single-table"])
         XCTAssertEqual(plain.status, 0, plain.stderr)
         XCTAssertTrue(plain.stdout.contains("no entity has sub-entities, so there is no inheritance to compare"), plain.stdout)
+    }
+
+    /// A huge `--mix` weight is a share like any other: what it multiplies must not overflow.
+    func testHugeMixWeightsShareTheObjects() throws {
+        let library = Self.fixtures.appendingPathComponent("Library.xcdatamodeld").path
+        let alone = try bench(["model", "--model", library, "--mix", "Album=1e308", "--scale", "1000", "--strategies", "single-table"])
+        XCTAssertEqual(alone.status, 0, alone.stderr)
+        XCTAssertTrue(alone.stdout.contains("Album (1000 objects;"), alone.stdout)
+        let two = try bench(["model", "--model", library, "--mix", "Album=1e306,Film=1e306", "--scale", "1000", "--strategies", "single-table"])
+        XCTAssertEqual(two.status, 0, two.stderr)
+        XCTAssertTrue(two.stdout.contains("Album (500 objects;") && two.stdout.contains("Film (500 objects;"), two.stdout)
     }
 
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
