@@ -15,6 +15,7 @@ struct Bench: ParsableCommand {
     /// wrong, and where the help is), not the error plus the usage text. Help and version requests
     /// print as usual; failures the commands already reported (`ExitCode`) print nothing more.
     static func main() {
+        reopenClosedStandardDescriptors()
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             var command = try parseAsRoot(arguments)

@@ -349,12 +349,12 @@ final class Progress {
     /// Clears the line so that what follows starts clean.
     func finish() {
         guard enabled, shown else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        writeToStandardError("\r\u{1B}[K")
         shown = false
     }
 
     private func draw(_ text: String) {
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
+        writeToStandardError("\r\u{1B}[K" + text)
         shown = true
     }
 }

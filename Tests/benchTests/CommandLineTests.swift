@@ -20,11 +20,17 @@ final class CommandLineTests: XCTestCase {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }
 
-    /// Runs `bench` to completion. `environment` is added to this process's environment.
-    func bench(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Outcome {
+    /// Runs `bench` to completion. `environment` is added to this process's environment;
+    /// `standardError` is a shell redirection of bench's standard error, such as `2>&-`.
+    func bench(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+               standardError redirect: String? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
+        if let redirect {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "exec \"$0\" \"$@\" \(redirect)", Self.executable.path] + arguments
+        }
         if let directory { process.currentDirectoryURL = directory }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -305,6 +311,34 @@ final class CommandLineTests: XCTestCase {
         let two = try bench(["model", "--model", library, "--mix", "Album=1e306,Film=1e306", "--scale", "1000", "--strategies", "single-table"])
         XCTAssertEqual(two.status, 0, two.stderr)
         XCTAssertTrue(two.stdout.contains("Album (500 objects;") && two.stdout.contains("Film (500 objects;"), two.stdout)
+    }
+
+    /// A closed or full standard error loses the messages, never the command: no trap, the exit
+    /// status of what happened, the results written and nothing left behind.
+    func testAClosedOrFullStandardErrorStopsNothing() throws {
+        let existing = folder.appendingPathComponent("taken.csv")
+        try Data("keep me".utf8).write(to: existing)
+        let stores = folder.appendingPathComponent("stores")
+        try FileManager.default.createDirectory(at: stores, withIntermediateDirectories: true)
+        for redirect in ["2>&-", "2>/dev/full"] {
+            let usage = try bench(["model", "--scale", "0"], in: folder, standardError: redirect)
+            XCTAssertEqual(usage.reason, .exit, "\(redirect): a usage error")
+            XCTAssertEqual(usage.status, 64, "\(redirect): a usage error")
+            let failure = try bench(["run", "--scale", "10", "--output", existing.path], in: folder, standardError: redirect)
+            XCTAssertEqual(failure.reason, .exit, "\(redirect): an existing output")
+            XCTAssertEqual(failure.status, 1, "\(redirect): an existing output")
+            // The capped-stores warning is printed by every run that has the variable set.
+            let output = folder.appendingPathComponent("run.csv")
+            let run = try bench(["run", "--scale", "50", "--workloads", "count-all", "--repetitions", "1", "--quiet", "--strategies", "single-table",
+                                 "--store-folder", stores.path, "--output", output.path, "--force"],
+                                in: folder, environment: ["INHERITANCE_BENCH_MAX_PAGE_COUNT": "1000000"], standardError: redirect)
+            XCTAssertEqual(run.reason, .exit, "\(redirect): a run that warns")
+            XCTAssertEqual(run.status, 0, "\(redirect): a run that warns")
+            let csv = try String(contentsOf: output, encoding: .utf8)
+            XCTAssertEqual(csv.split(separator: "\n").count, 2, "\(redirect): the header and the row, and nothing meant for standard error: \(csv)")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: stores.path), [], "\(redirect): the run's stores are removed")
+            XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: folder.path).contains { $0.hasSuffix(".lock") }, "\(redirect): no lock is left")
+        }
     }
 
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
