@@ -85,6 +85,13 @@ final class ModelTests: XCTestCase {
         XCTAssertThrowsError(try ModelDescription.load(path: folder.appendingPathComponent("none.json").path)) { XCTAssertTrue("\($0)".contains("does not exist")) }
     }
 
+    /// A device is refused for what it is, without reading it (reading /dev/zero never ends).
+    func testADeviceIsNotAModelFile() throws {
+        XCTAssertThrowsError(try ModelDescription.load(path: "/dev/zero")) {
+            XCTAssertEqual("\($0)", "the model file /dev/zero is a device, not a regular file; give the path of a JSON model description")
+        }
+    }
+
     func testPresetsRoundTripThroughJSON() throws {
         for preset in ModelPresets.all {
             let decoded = try JSONDecoder().decode(ModelDescription.self, from: Data(preset.json.utf8))

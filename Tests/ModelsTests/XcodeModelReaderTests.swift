@@ -186,6 +186,14 @@ final class XcodeModelReaderTests: XCTestCase {
         let noContents = folder.appendingPathComponent("Old.xcdatamodel")
         try FileManager.default.createDirectory(at: noContents, withIntermediateDirectories: true)
         XCTAssertTrue(sentence { try XcodeModelReader.read(path: noContents.path) }.hasPrefix("\(noContents.path) holds no contents file"))
+        // A contents file that is a device is refused for what it is, without reading it.
+        let device = folder.appendingPathComponent("Device.xcdatamodel")
+        try FileManager.default.createDirectory(at: device, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: contents(device.path), withDestinationPath: "/dev/zero")
+        for path in [device.path, contents(device.path)] {
+            XCTAssertEqual(sentence { try XcodeModelReader.read(path: path) },
+                           "the Xcode model file \(contents(device.path)) is a device, not a regular file; give an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file")
+        }
     }
 
     func testABundleWithoutCurrentVersionReadsTheNewestAndSaysSo() throws {

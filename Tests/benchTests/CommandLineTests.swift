@@ -97,6 +97,8 @@ final class CommandLineTests: XCTestCase {
             (["run", "--preset", "efcore"], "unknown preset 'efcore'; choose from: publications, efcore-animals, efcore-docs, codingmilitia, timestamps"),
             (["run", "--preset", "efcore-docs", "--model", "h.json"], "--preset and --model conflict"),
             (["run", "--model", "missing.json"], "the model file missing.json does not exist"),
+            (["run", "--model", "/dev/zero"], "the model file /dev/zero is a device, not a regular file"),
+            (["model", "--model", "/dev/zero"], "the model file /dev/zero is a device, not a regular file"),
             (["run", "--model", "."], ". is a folder but not a Core Data model: it holds no .xcdatamodel version and no contents file"),
             (["run", "--preset", "timestamps", "--workloads", "filter-fk"], "workload filter-fk does not apply to the model timestamps: the main root declares no to-one relationship"),
             (["run", "--preset", "timestamps", "--workloads", "fetch-branch"], "workload fetch-branch does not apply to the model timestamps: no entity of the main hierarchy has both a parent and sub-entities"),
