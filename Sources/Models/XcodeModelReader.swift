@@ -31,7 +31,7 @@ public enum XcodeModelReader {
         catch { throw ModelError("cannot read the Xcode model file \(bundle.contents): \(XcodeModelBundle.reason(error))") }
         guard data.count <= ModelFile.maximumBytes else { throw ModelError("the Xcode model file \(bundle.contents) is larger than 16 MiB; is it a model?") }
         var model = try parse(data, source: bundle.contents, name: bundle.name)
-        model.warnings = bundle.warnings + model.warnings
+        model.warnings = bundle.warnings.map(\.escapingControlCharacters) + model.warnings
         model.version = bundle.version
         model.versions = bundle.versions
         return model
@@ -124,7 +124,7 @@ public enum XcodeModelReader {
             }
             apply(&description, first.userInfo[key]!)
         }
-        return XcodeModel(description: description, warnings: warnings, contents: source)
+        return XcodeModel(description: description, warnings: warnings.map(\.escapingControlCharacters), contents: source)
     }
 
     private static func apply(_ info: [String: String], to relationship: inout RelationshipDescription, _ at: String) throws {

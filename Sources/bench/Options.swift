@@ -124,7 +124,7 @@ struct ModelOptions: ParsableArguments {
         } else {
             description = ModelPresets.named(preset ?? "publications")!
         }
-        let prefix = model.map { "\($0): " } ?? ""
+        let prefix = model.map { "\($0.escapingControlCharacters): " } ?? ""
         do {
             let weights = try mixWeights()
             if xcode || weights != nil {

@@ -51,6 +51,10 @@ final class ModelTests: XCTestCase {
         fails([EntityDescription("A", parent: "B", rows: 1)], "names parent 'B'")
         fails([EntityDescription("A", parent: "B", rows: 1), EntityDescription("B", parent: "A", rows: 1)], "form a cycle")
         fails([EntityDescription("a", rows: 1)], "capital letter")
+        // A line break or another control character in a name is shown escaped, the sentence whole.
+        fails([EntityDescription("Bo\nok", rows: 1)], "entity name 'Bo\\nok' must be 1 to 60 ASCII letters, digits and '_', starting with a capital letter (Core Data's rule)")
+        fails([EntityDescription("A", parent: "B\r\u{1B}[2K", rows: 1)], "entity 'A' names parent 'B\\r\\u{1B}[2K', which the model does not declare")
+        fails([EntityDescription("A", rows: 1, attributes: [Attribute("x\ty", .string)])], "property name 'x\\ty' of 'A' must be 1 to 60 ASCII letters")
         fails([EntityDescription("A", rows: 1), EntityDescription("a".uppercased(), rows: 1)], "declared twice")
         fails([EntityDescription("A", abstract: true, rows: 3)], "abstract but has 3 rows")
         fails([EntityDescription("A", rows: 0)], "has no objects")
@@ -80,6 +84,8 @@ final class ModelTests: XCTestCase {
         XCTAssertTrue(load(#"{"name": "m", "entities": [{"name": "A", "rows": 1e30}]}"#).contains("entities[0].rows"))
         XCTAssertTrue(load(#"{"name": "m", "entities": [{"name": "A", "rows": 1, "attributes": [{"name": "x", "type": "money"}]}]}"#).contains("unknown attribute type 'money'"))
         XCTAssertTrue(load(#"{"name": "m", "entities": [{"rows": 1}]}"#).contains("lacks \"name\""))
+        XCTAssertTrue(load(#"{"name": "m", "entities": [{"name": "A", "rows": 1, "attributes": [{"name": "x", "type": "str\ning"}]}]}"#)
+            .hasSuffix(": entities[0].attributes[0].type: unknown attribute type 'str\\ning'; choose from integer16, integer32, integer64, decimal, double, float, string, boolean, date, binary, uuid, uri, transformable"))
         XCTAssertEqual(load(#"{"name": "m", "entities": [{"name": "A", "rows": 1, "attributes": [{"name": "x", "type": "Integer 32"}], "fetchIndexes": [{"name": "byX", "elements": ["x desc"]}]}]}"#), "ok")
         XCTAssertThrowsError(try ModelDescription.load(path: folder.path)) { XCTAssertTrue("\($0)".contains("is a folder")) }
         XCTAssertThrowsError(try ModelDescription.load(path: folder.appendingPathComponent("none.json").path)) { XCTAssertTrue("\($0)".contains("does not exist")) }

@@ -158,6 +158,14 @@ final class XcodeModelReaderTests: XCTestCase {
         let missing = try write(model(#"<entity name="Note"><relationship name="folder" maxCount="1" deletionRule="Nullify" destinationEntity="Folder"/></entity>"#))
         XCTAssertEqual(sentence { try XcodeModelReader.read(path: missing) },
                        "\(contents(missing)): line 3: relationship 'Note.folder' points at entity 'Folder', which the model does not declare")
+        // A line break in a type or a name is shown escaped, and the sentence is whole.
+        let brokenType = try write(model(#"<entity name="Note"><attribute name="text" attributeType="Str&#10;ing"/></entity>"#))
+        XCTAssertTrue(sentence { try XcodeModelReader.read(path: brokenType) }.hasPrefix(
+            "\(contents(brokenType)): line 3: attribute 'Note.text' has type 'Str\\ning', which the suite cannot store; Core Data's stored types: Binary, Boolean,"),
+                      sentence { try XcodeModelReader.read(path: brokenType) })
+        let brokenName = try write(model(#"<entity name="No&#13;&#10;te"><attribute name="text" attributeType="String"/></entity>"#))
+        XCTAssertEqual(sentence { try Model(XcodeModelReader.read(path: brokenName).description.sharing(10)) },
+                       "entity name 'No\\r\\nte' must be 1 to 60 ASCII letters, digits and '_', starting with a capital letter (Core Data's rule)")
         let notAModel = try write(#"<?xml version="1.0"?><plist version="1.0"><dict/></plist>"#)
         XCTAssertEqual(sentence { try XcodeModelReader.read(path: notAModel) }, "\(contents(notAModel)) is not a Core Data model: its root element is <plist>, not <model>")
         let empty = try write("")

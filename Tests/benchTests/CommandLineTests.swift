@@ -412,9 +412,16 @@ final class CommandLineTests: XCTestCase {
         let unknown = try write("Unknown.xcdatamodel", "<entity name=\"Note\"><attribute name=\"text\" attributeType=\"Text\"/></entity>")
         let dangling = try write("Dangling.xcdatamodel", "<entity name=\"Note\"><relationship name=\"folder\" maxCount=\"1\" destinationEntity=\"Folder\"/></entity>")
         let cycle = try write("Cycle.xcdatamodel", "<entity name=\"A\" parentEntity=\"B\"/><entity name=\"B\" parentEntity=\"A\"/>")
+        let brokenName = try write("BrokenName.xcdatamodel", "<entity name=\"Bo&#10;ok\"><attribute name=\"text\" attributeType=\"String\"/></entity>")
+        let brokenType = try write("BrokenType.xcdatamodel", "<entity name=\"Note\"><attribute name=\"text\" attributeType=\"Str&#10;ing\"/></entity>")
+        let brokenJSON = folder.appendingPathComponent("broken.json")
+        try Data(#"{"name":"m","entities":[{"name":"Book","parent":"Pa\nrent","rows":5}]}"#.utf8).write(to: brokenJSON)
         let hollow = folder.appendingPathComponent("Hollow.xcdatamodeld")
         try FileManager.default.createDirectory(at: hollow, withIntermediateDirectories: true)
         let cases: [([String], String)] = [
+            (["model", "--model", brokenName], "\(brokenName): entity name 'Bo\\nok' must be 1 to 60 ASCII letters, digits and '_', starting with a capital letter (Core Data's rule) (see 'bench model --help')"),
+            (["run", "--model", brokenType], "\(brokenType)/contents: line 3: attribute 'Note.text' has type 'Str\\ning', which the suite cannot store; Core Data's stored types: Binary,"),
+            (["run", "--model", brokenJSON.path], "\(brokenJSON.path): entity 'Book' names parent 'Pa\\nrent', which the model does not declare (see 'bench run --help')"),
             (["run", "--model", malformed], "\(malformed)/contents is not well-formed XML: line 3, column "),
             (["model", "--model", unknown], "\(unknown)/contents: line 3: attribute 'Note.text' has type 'Text', which the suite cannot store"),
             (["run", "--model", dangling], "\(dangling)/contents: line 3: relationship 'Note.folder' points at entity 'Folder', which the model does not declare"),
