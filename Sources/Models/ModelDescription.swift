@@ -49,17 +49,7 @@ public struct ModelDescription: Codable, Equatable, Sendable {
             throw ModelError("the model file \(path) does not exist; give the path of a JSON model description")
         }
         if isFolder.boolValue { throw ModelError("\(path) is a folder; give the path of a JSON model description") }
-        if let kind = ModelFile.notARegularFile(path) {
-            throw ModelError("the model file \(path) is \(kind), not a regular file; give the path of a JSON model description")
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ModelError("cannot read the model file \(path): permission denied or not a regular file")
-        }
-        defer { try? handle.close() }
-        let data: Data
-        do { data = try ModelFile.read(handle) }
-        catch { throw ModelError("cannot read the model file \(path): \((error as NSError).localizedDescription)") }
-        guard data.count <= ModelFile.maximumBytes else { throw ModelError("the model file \(path) is larger than 16 MiB; is it a model description?") }
+        let data = try ModelFile.contents(of: path, what: "the model file", kinds: "give the path of a JSON model description")
         do { return try JSONDecoder().decode(ModelDescription.self, from: data) }
         catch let error as DecodingError { throw ModelError("\(path) is not a model description: \(Self.explain(error))") }
         catch { throw ModelError("\(path) is not a model description: \(error.localizedDescription)") }

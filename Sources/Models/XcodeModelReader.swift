@@ -19,17 +19,8 @@ public enum XcodeModelReader {
     /// `ModelError` sentence naming the file (and the line, for the XML).
     public static func read(path: String, version: String? = nil) throws -> XcodeModel {
         let bundle = try XcodeModelBundle(path: path, version: version)
-        if let kind = ModelFile.notARegularFile(bundle.contents) {
-            throw ModelError("the Xcode model file \(bundle.contents) is \(kind), not a regular file; give an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file")
-        }
-        guard let handle = FileHandle(forReadingAtPath: bundle.contents) else {
-            throw ModelError("cannot read the Xcode model file \(bundle.contents): permission denied or not a regular file")
-        }
-        defer { try? handle.close() }
-        let data: Data
-        do { data = try ModelFile.read(handle) }
-        catch { throw ModelError("cannot read the Xcode model file \(bundle.contents): \(XcodeModelBundle.reason(error))") }
-        guard data.count <= ModelFile.maximumBytes else { throw ModelError("the Xcode model file \(bundle.contents) is larger than 16 MiB; is it a model?") }
+        let data = try ModelFile.contents(of: bundle.contents, what: "the Xcode model file",
+                                          kinds: "give an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file")
         var model = try parse(data, source: bundle.contents, name: bundle.name)
         model.warnings = bundle.warnings.map(\.escapingControlCharacters) + model.warnings
         model.version = bundle.version

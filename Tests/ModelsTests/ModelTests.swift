@@ -98,6 +98,28 @@ final class ModelTests: XCTestCase {
         }
     }
 
+    /// A pipe (a FIFO here, as `<(cat m.json)` or `/dev/stdin`) can be read only once: a command
+    /// reads its model several times (validating each option group, then running), so the bytes are
+    /// kept and every read gets the same model, where a second read would find the pipe empty or wait
+    /// for ever for a writer.
+    func testAModelInAPipeReadsTheSameEveryTime() throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("model-\(UUID().uuidString).fifo").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        defer { unlink(fifo) }
+        let json = ModelPresets.named("publications")!.json
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+            handle.write(Data(json.utf8))
+            try? handle.close()
+        }
+        writer.start()
+        let first = try ModelDescription.load(path: fifo)
+        // The writer wrote once and closed: reading the FIFO again would block, waiting for another.
+        let second = try ModelDescription.load(path: fifo)
+        XCTAssertEqual(first, ModelPresets.named("publications"))
+        XCTAssertEqual(second, first)
+    }
+
     func testPresetsRoundTripThroughJSON() throws {
         for preset in ModelPresets.all {
             let decoded = try JSONDecoder().decode(ModelDescription.self, from: Data(preset.json.utf8))

@@ -23,7 +23,7 @@ final class CommandLineTests: XCTestCase {
     /// Runs `bench` to completion. `environment` is added to this process's environment;
     /// `standardError` is a shell redirection of bench's standard error, such as `2>&-`.
     func bench(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-               standardError redirect: String? = nil) throws -> Outcome {
+               standardError redirect: String? = nil, input: Data? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
@@ -38,7 +38,13 @@ final class CommandLineTests: XCTestCase {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let stdin = Pipe()
+        if input != nil { process.standardInput = stdin }
         try process.run()
+        if let input {
+            stdin.fileHandleForWriting.write(input)
+            try stdin.fileHandleForWriting.close()
+        }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -305,6 +311,20 @@ final class CommandLineTests: XCTestCase {
     }
 
     /// A huge `--mix` weight is a share like any other: what it multiplies must not overflow.
+    /// A model through a pipe is read once per command: every option group validates it, then
+    /// the command runs on it, and a pipe gives its bytes only to the first reader.
+    func testAModelThroughAPipeIsReadOnce() throws {
+        let json = try Data(contentsOf: Self.fixtures.appendingPathComponent("shop.json"))
+        let model = try bench(["model", "--model", "/dev/stdin"], input: json)
+        XCTAssertEqual(model.status, 0, model.stderr)
+        XCTAssertTrue(model.stdout.hasPrefix("Model shop: 7 entities"), model.stdout)
+        let csv = folder.appendingPathComponent("piped.csv")
+        let run = try bench(["run", "--model", "/dev/stdin", "--scale", "200", "--repetitions", "1", "--strategies", "single-table,joined",
+                             "--workloads", "count-all", "--quiet", "--output", csv.path], input: json)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try String(contentsOf: csv, encoding: .utf8).split(separator: "\n").count, 3, "a header and one row per strategy")
+    }
+
     func testHugeMixWeightsShareTheObjects() throws {
         let library = Self.fixtures.appendingPathComponent("Library.xcdatamodeld").path
         let alone = try bench(["model", "--model", library, "--mix", "Album=1e308", "--scale", "1000", "--strategies", "single-table"])
