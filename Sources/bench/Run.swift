@@ -159,6 +159,17 @@ struct ResultsOutputOptions: ParsableArguments {
         if force, output == nil {
             throw ValidationError("--force only applies with --output; the default output never replaces a file")
         }
+        if let output { try Self.checkExportsDiffer(from: URL(fileURLWithPath: output)) }
+    }
+
+    /// The run writes `X.json` and `X.md` beside `X.csv`: a CSV named like one of them would be
+    /// overwritten by it (compared without case, as a Mac's disk does).
+    static func checkExportsDiffer(from csv: URL) throws {
+        let exports = [("JSON export", ResultsJSON.url(besides: csv)), ("Markdown summary", SummaryMarkdown.url(besides: csv))]
+        for (what, url) in exports where url.path.lowercased() == csv.path.lowercased() {
+            let suggestion = csv.deletingPathExtension().appendingPathExtension("csv").lastPathComponent
+            throw ValidationError("--output \(csv.lastPathComponent) is the name of the run's \(what), which it writes beside the CSV under the CSV's name; give the CSV a name ending in .csv, such as \(suggestion)")
+        }
     }
 
     func url(stamp: String) throws -> URL {
