@@ -7,7 +7,7 @@ struct Bench: ParsableCommand {
         commandName: "bench",
         abstract: "Measures how storing an inheritance hierarchy in SQLite (Core Data's single table and its alternatives) costs.",
         discussion: "With no subcommand, runs every workload against every strategy with the defaults (`bench run`).",
-        subcommands: [Run.self, Sweep.self, Compare.self, Report.self, Storage.self, Explain.self, Generate.self, ModelCommand.self, List.self],
+        subcommands: [Run.self, Sweep.self, Compare.self, Report.self, Storage.self, Explain.self, Generate.self, ModelCommand.self, List.self, Clean.self],
         defaultSubcommand: Run.self
     )
 
@@ -16,6 +16,10 @@ struct Bench: ParsableCommand {
     /// print as usual; failures the commands already reported (`ExitCode`) print nothing more.
     static func main() {
         reopenClosedStandardDescriptors()
+        // A reader that stops early (`bench run | head -1`) must not kill bench before it removes its
+        // stores and its claim on the output: a write to a closed pipe then fails (and is ignored)
+        // instead of raising SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             var command = try parseAsRoot(arguments)

@@ -34,25 +34,20 @@ final class InterruptionHandler: @unchecked Sendable {
     }
 }
 
-/// A private folder in `parent` for a command's stores, removed on interruption.
-func privateStoreFolder(_ command: String, in parent: URL) -> URL {
-    parent.appendingPathComponent("inheritance-bench-\(command)-\(getpid())-\(UUID().uuidString.prefix(8))")
-}
-
 /// Runs `body` with a private folder of temporary stores for `command` (`storage`, `explain`) that
 /// will write `url`: an interruption removes the stores and the output's temporary file, releases
 /// the claim and says so; the folder is removed afterwards either way.
 func withPrivateStores<T>(_ command: String, in parent: StoreFolder, writing url: URL, claim: OutputClaim, exclusive: NSRecursiveLock,
                           _ body: (URL) throws -> T) throws -> T {
-    let stores = privateStoreFolder(command, in: parent.url)
+    let stores = PrivateStoreFolder(command: command, in: parent.url)
     let interruption = InterruptionHandler(exclusive: exclusive) {
-        try? FileManager.default.removeItem(at: stores)
+        stores.remove()
         unlink(AtomicFile.temporaryURL(for: url).path)
         claim.release()
         return "temporary stores removed; \(url.path) was not written"
     }
     defer { interruption.cancel() }
-    try FileManager.default.createDirectory(at: stores, withIntermediateDirectories: false)
-    defer { try? FileManager.default.removeItem(at: stores) }
-    return try body(stores)
+    try stores.make()
+    defer { stores.remove() }
+    return try body(stores.url)
 }

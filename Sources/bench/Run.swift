@@ -48,12 +48,14 @@ struct Run: ParsableCommand {
         let names = try strategies.names()
         let model = try self.model.loadAnnounced(scale: dataset.scale)
         let workloads = try selectedWorkloads(model)
+        storeFolder.removeLeftovers(quiet: output.quiet)
         let folder = storeFolder.forTiming(storeBytes: model.estimatedStoreBytes, strategies: names.count)
+        let stores = PrivateStoreFolder(command: "run", in: folder.url)
         let plan = timing.plan(strategies: names, workloads: workloads, seed: dataset.seed, batchSize: dataset.batch,
-                               temporaryParent: privateStoreFolder("run", in: folder.url), defaultRunTime: RunPlan.defaultRunTime)
+                               temporaryParent: stores.url, defaultRunTime: RunPlan.defaultRunTime)
         let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: dataset.seed))
         let cases = workloads.reduce(0) { $0 + ($1.kind == .read ? $1.cases(inputs).count : 1) }
-        try Execution(plan: plan, started: started, cases: cases, output: output, stores: folder).run { onEvent in
+        try Execution(plan: plan, started: started, cases: cases, output: output, stores: folder, privateFolder: stores).run { onEvent in
             Runner(plan: plan, model: model, onEvent: onEvent).run
         }
     }
@@ -201,6 +203,8 @@ struct Execution {
     let output: ResultsOutputOptions
     /// Where the stores go (`plan.temporaryParent` is in it).
     let stores: StoreFolder
+    /// The command's own folder in `stores`, `plan.temporaryParent`.
+    let privateFolder: PrivateStoreFolder
 
     /// - parameter makeRunner: given the event handler, the work; its stores go in
     ///   `plan.temporaryParent`, a private folder this makes in `stores` and removes afterwards.
@@ -214,9 +218,9 @@ struct Execution {
         // Handled from the first file made (the private folder) to the last: what exists by the
         // time of an interruption is removed, and what does not yet is not reported.
         let made = MadeFiles()
-        let temporaryFolder = plan.temporaryParent
+        let temporaryFolder = privateFolder
         let interruption = InterruptionHandler(exclusive: exclusive) {
-            try? FileManager.default.removeItem(at: temporaryFolder)
+            temporaryFolder.remove()
             guard let (resultsPath, claimPath) = made.output else { return "temporary stores removed; no CSV was written" }
             unlink(claimPath)
             let kept = FileManager.default.fileExists(atPath: resultsPath)
@@ -229,17 +233,17 @@ struct Execution {
         let context: RunContext
         do {
             try stores.check()
-            try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: false)
-            context = RunContext.current(date: started, storeFolder: stores.url, probeIn: temporaryFolder)
+            try temporaryFolder.make()
+            context = RunContext.current(date: started, storeFolder: stores.url, probeIn: temporaryFolder.url)
             writer = try ResultsWriter(url: try output.url(stamp: RunContext.fileStamp(started)), runID: context.runID, force: output.force)
             made.output = (writer.url.path, writer.claimPath)
             exports = try ResultsExports(besides: writer.url, plan: plan, context: context, force: output.force)
         } catch {
             exclusive.lock()
-            try? FileManager.default.removeItem(at: temporaryFolder)
+            temporaryFolder.remove()
             throw reportFailure(error)
         }
-        defer { try? FileManager.default.removeItem(at: temporaryFolder) }
+        defer { temporaryFolder.remove() }
         if let passedOver = stores.passedOver, !output.quiet { printError("note: the stores go in \(stores.url.path): \(passedOver)") }
         // The claim on the output ends with the run (on a signal, the handler removes its lock file).
         defer { writer.finish() }
@@ -265,15 +269,19 @@ struct Execution {
             // error is then a consequence of its cleanup (the stores vanished) and is not reported.
             exclusive.lock()
             progress.finish()
-            // Only what is true on disk: the file may never have been written (a name the file system
-            // refuses) or may hold fewer rows than were measured (the last write failed).
+            let reported: Error
+            if let sqlite = error as? SQLiteError, sqlite.code == sqliteFull {
+                reported = reportFailure(CommandFailure(description: storeFullMessage(sqlite, store: nil, folder: stores.url.path, fix: stores.whenFull)))
+            } else {
+                reported = reportFailure(error)
+            }
+            // After the error it refers to, and only what is true on disk: the file may never have been
+            // written (a name the file system refuses) or may hold fewer rows than were measured (the
+            // last write failed).
             if let rows = writer.rowsOnDisk(), rows > 0 {
                 printError("note: the \(rows) row\(rows == 1 ? "" : "s") completed before the failure \(rows == 1 ? "is" : "are") in \(writer.url.path)")
             }
-            if let sqlite = error as? SQLiteError, sqlite.code == sqliteFull {
-                throw reportFailure(CommandFailure(description: storeFullMessage(sqlite, store: nil, folder: stores.url.path, fix: stores.whenFull)))
-            }
-            throw reportFailure(error)
+            throw reported
         }
         print(ConsoleTable.render(results, baseline: Strategies.baseline.name), terminator: "")
         let noisy = results.filter { Statistics($0.samples).isNoisy }

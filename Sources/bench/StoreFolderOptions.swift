@@ -18,8 +18,24 @@ struct StoreFolderOptions: ParsableArguments {
 
     /// The checked folder for stores that are not timed.
     func untimed() throws -> StoreFolder {
+        removeLeftovers(quiet: false)
         let folder = StoreFolder.untimed(option: storeFolder)
         try folder.check()
         return folder
+    }
+
+    /// Every folder a command may put its stores in: `--store-folder`, the temporary folder
+    /// (TMPDIR or /tmp) and the memory-backed one.
+    var candidates: [URL] {
+        [storeFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }, FileManager.default.temporaryDirectory,
+         URL(fileURLWithPath: StoreFolder.memoryPath, isDirectory: true)].compactMap { $0 }
+    }
+
+    /// Removes the store folders of bench processes that were killed (`LeftoverStores`) from every
+    /// candidate folder, before a command measures how much room the memory-backed folder has; says
+    /// what it freed unless `quiet`.
+    func removeLeftovers(quiet: Bool) {
+        let removed = LeftoverStores.remove(in: candidates)
+        if !removed.isEmpty, !quiet { printError("note: \(LeftoverStores.note(removed))") }
     }
 }

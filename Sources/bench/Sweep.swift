@@ -176,10 +176,12 @@ struct Sweep: ParsableCommand {
         let names = try strategies.names()
         // One point's stores exist at a time: the largest decides where they all go.
         let largest = try points.map { try Model(hierarchy(at: $0)).estimatedStoreBytes }.max() ?? 0
+        storeFolder.removeLeftovers(quiet: output.quiet)
         let stores = storeFolder.forTiming(storeBytes: largest, strategies: names.count)
-        let folder = privateStoreFolder("sweep", in: stores.url)
-        let plan = timing.plan(strategies: names, workloads: workloads, seed: seed, batchSize: batch, temporaryParent: folder)
-        try Execution(plan: plan, started: started, cases: workloads.count * points.count, output: output, stores: stores).run { onEvent in
+        let folder = PrivateStoreFolder(command: "sweep", in: stores.url)
+        let plan = timing.plan(strategies: names, workloads: workloads, seed: seed, batchSize: batch, temporaryParent: folder.url)
+        try Execution(plan: plan, started: started, cases: workloads.count * points.count, output: output, stores: stores,
+                      privateFolder: folder).run { onEvent in
             {
                 var results: [WorkloadResult] = []
                 for value in points {

@@ -274,6 +274,70 @@ final class InterruptionTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: lock.path))
     }
 
+    /// A run killed with SIGKILL (as the out-of-memory killer does) cannot remove its stores; the
+    /// next command that builds stores removes them and says what it freed, and so does `bench clean`.
+    func testTheStoresOfAKilledRunAreRemovedByTheNextCommand() throws {
+        var killed: [String] = []
+        for round in 0 ..< 2 {
+            let output = folder.appendingPathComponent("r\(round).csv")
+            let child = try start(["run", "--scale", "30000", "--repetitions", "3", "--workloads", "insert-single,insert-bulk", "--output", output.path],
+                                  name: "killed\(round)")
+            guard wait(for: child, until: { FileManager.default.fileExists(atPath: output.path) }) else {
+                return XCTFail("the run wrote no row (or ended first): \(child.stderr)")
+            }
+            kill(child.pid, SIGKILL)
+            guard waitForExit(child) else { return XCTFail("the run did not die") }
+            if let before = killed.last {
+                // The second run removed the first one's folder when it started.
+                XCTAssertTrue(child.stderr.contains("note: removed 1 store folder left by bench processes that no longer run (killed?), freeing "), child.stderr)
+                XCTAssertTrue(child.stderr.contains(temporary.appendingPathComponent(before).path), child.stderr)
+            }
+            killed = contents(temporary).filter { $0.hasPrefix("inheritance-bench-") }
+            XCTAssertEqual(killed, contents(temporary).filter { $0.hasPrefix("inheritance-bench-run-\(child.pid)-") }, "a killed run leaves its store folder, and only its own")
+            XCTAssertEqual(killed.count, 1, "\(contents(temporary))")
+        }
+        let storage = try start(["storage", "--scale", "50", "--output", folder.appendingPathComponent("s.csv").path], name: "storage")
+        guard waitForExit(storage, timeout: Self.firstRowTimeout) else { return XCTFail("storage did not end") }
+        XCTAssertEqual(storage.process.terminationStatus, 0, storage.stderr)
+        let note = storage.stderr.split(separator: "\n").first { $0.hasPrefix("note: removed ") }.map(String.init) ?? ""
+        XCTAssertTrue(note.hasPrefix("note: removed 1 store folder left by bench processes that no longer run (killed?), freeing "), storage.stderr)
+        XCTAssertTrue(note.hasSuffix(temporary.appendingPathComponent(killed[0]).path), note)
+        XCTAssertEqual(contents(temporary).filter { $0.hasPrefix("inheritance-bench-") }, [], "every store folder is gone")
+
+        // bench clean, on a folder of a process that has ended: it names it; then nothing is left.
+        let leftover = temporary.appendingPathComponent("inheritance-bench-sweep-\(storage.pid)-ABCDEF01")
+        try FileManager.default.createDirectory(at: leftover, withIntermediateDirectories: false)
+        let clean = try start(["clean"], name: "clean")
+        guard waitForExit(clean) else { return XCTFail("clean did not end") }
+        XCTAssertEqual(clean.process.terminationStatus, 0, clean.stderr)
+        XCTAssertTrue(clean.stdout.contains("removed \(leftover.path) ("), clean.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: leftover.path))
+        let again = try start(["clean"], name: "again")
+        guard waitForExit(again) else { return XCTFail("clean did not end") }
+        XCTAssertTrue(again.stdout.hasPrefix("nothing to remove: "), again.stdout)
+    }
+
+    /// A reader that stops early (`bench run | head -1`) closes the pipe under bench: the run ends
+    /// as it would otherwise, its stores and its claim on the output removed, instead of dying of SIGPIPE.
+    func testARunWhoseReaderStopsEarlyStillCleansUp() throws {
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let output = folder.appendingPathComponent("r.csv"), status = folder.appendingPathComponent("status")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // `true` reads nothing and exits at once: every write bench makes to standard output (the
+        // table, the results line) meets a closed pipe, and so does each message on standard error.
+        process.arguments = ["-c", "{ \"$0\" \"$@\" 2>&1; echo $? > \(status.path); } | true", CommandLineTests.executable.path,
+                             "run", "--scale", "300", "--repetitions", "2", "--workloads", "count-all,fetch-page", "--output", output.path]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
+        try process.run()
+        process.waitUntilExit()
+        let code = try String(contentsOf: status, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(code, "0", "bench died of SIGPIPE (141) instead of finishing its run")
+        XCTAssertEqual(allFiles(temporary), [], "stores left in the temporary folder")
+        XCTAssertEqual(contents(folder).filter { $0.hasPrefix(".") }, [], "the claim on the output is left")
+        XCTAssertEqual(try CSV.parse(String(contentsOf: output, encoding: .utf8)).count, 1 + 2 * 5, "the CSV is complete")
+    }
+
     /// A write that fails after some rows were written (here the results file's temporary name
     /// is taken by a folder, as a full disk would fail it) stops the run; the note names the file
     /// and the rows it really holds, not one more.
@@ -290,9 +354,9 @@ final class InterruptionTests: XCTestCase {
         let rows = try CSV.parse(String(contentsOf: output, encoding: .utf8)).count - 1
         let lines = child.stderr.split(separator: "\n").filter { !$0.hasPrefix("warning:") }.map(String.init)
         let note = rows == 1 ? "note: the 1 row completed before the failure is in \(output.path)" : "note: the \(rows) rows completed before the failure are in \(output.path)"
-        XCTAssertEqual(lines.first, note, child.stderr)
         XCTAssertEqual(lines.count, 2, child.stderr)
-        XCTAssertTrue(lines.last?.hasPrefix("error: could not write \(output.path) (creating \(blocker.path): Is a directory)") == true, child.stderr)
+        XCTAssertTrue(lines.first?.hasPrefix("error: could not write \(output.path) (creating \(blocker.path): Is a directory)") == true, child.stderr)
+        XCTAssertEqual(lines.last, note, "the note follows the error it refers to: \(child.stderr)")
         let samples = try CSV.parse(String(contentsOf: SamplesCSV.url(besides: output), encoding: .utf8))
         XCTAssertEqual(Set(samples.dropFirst().map { $0[3] + "/" + $0[4] }).count, rows, "the samples file holds the same cases as the CSV")
         try FileManager.default.removeItem(at: blocker)
