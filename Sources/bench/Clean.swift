@@ -12,7 +12,10 @@ struct Clean: ParsableCommand {
 
     @OptionGroup var storeFolder: StoreFolderOptions
 
-    func run() {
+    func run() throws {
+        if storeFolder.storeFolder != nil {
+            do { try StoreFolder.untimed(option: storeFolder.storeFolder).check() } catch { throw reportFailure(error) }
+        }
         let folders = storeFolder.candidates
         let removed = LeftoverStores.remove(in: folders)
         guard !removed.isEmpty else {

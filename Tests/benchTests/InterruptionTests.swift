@@ -315,6 +315,10 @@ final class InterruptionTests: XCTestCase {
         let again = try start(["clean"], name: "again")
         guard waitForExit(again) else { return XCTFail("clean did not end") }
         XCTAssertTrue(again.stdout.hasPrefix("nothing to remove: "), again.stdout)
+        let missing = try start(["clean", "--store-folder", folder.appendingPathComponent("none").path], name: "missing")
+        guard waitForExit(missing) else { return XCTFail("clean did not end") }
+        XCTAssertEqual(missing.process.terminationStatus, 1)
+        XCTAssertEqual(missing.stderr, "error: the store folder \(folder.appendingPathComponent("none").path) (--store-folder) does not exist; give --store-folder a writable folder\n")
     }
 
     /// A reader that stops early (`bench run | head -1`) closes the pipe under bench: the run ends
