@@ -23,9 +23,32 @@ public struct QueryPlan: Sendable {
         let scans = plan.filter(Self.isFullTableScan)
         switch rule {
         case .any: return []
-        case .noScanUnlessWholeTable: return !sql.contains("WHERE") && !sql.contains("ORDER BY") ? [] : scans
+        case .noScanUnlessWholeTable:
+            let words = Self.keywords(sql)
+            let ordered = zip(words, words.dropFirst()).contains { $0 == ("ORDER", "BY") }
+            return !words.contains("WHERE") && !ordered ? [] : scans
         case .noScan, .indexOrder: return scans
         }
+    }
+
+    /// The words of `sql` outside quotes, upper-cased: a column named `ZWHERE` or `"where"` is no `WHERE`.
+    static func keywords(_ sql: String) -> [String] {
+        var words: [String] = [], word = "", quote: Character?
+        for character in sql {
+            if let open = quote {
+                if character == open { quote = nil }
+                continue
+            }
+            if character.isLetter || character.isNumber || character == "_" {
+                word.append(character)
+                continue
+            }
+            if !word.isEmpty { words.append(word.uppercased()); word = "" }
+            if character == "'" || character == "\"" || character == "`" { quote = character }
+            if character == "[" { quote = "]" }
+        }
+        if !word.isEmpty { words.append(word.uppercased()) }
+        return words
     }
 
     public var sortsUnexpectedly: Bool { rule == .indexOrder && plan.contains { $0.contains("TEMP B-TREE FOR ORDER BY") } }
