@@ -9,8 +9,6 @@ let package = Package(
         .executable(name: "bench", targets: ["bench"]),
         // The workloads, with the modules their public API uses; the package-benchmark suite in
         // Benchmarks/ depends on this.
-        // The workloads, with the modules their public API uses; the package-benchmark suite in
-        // Benchmarks/ depends on this.
         .library(name: "Workloads", targets: ["Workloads", "Strategies", "Models", "Generation", "SQLite"]),
     ],
     dependencies: [
