@@ -35,6 +35,10 @@ public struct SQLiteError: Error, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether the write needed a page the disk (or `PRAGMA max_page_count`) could not give:
+    /// `SQLITE_FULL`.
+    public var isFull: Bool { code == SQLITE_FULL }
+
     public var description: String {
         let name = String(cString: sqlite3_errstr(code))
         var text = "SQLite error \(code) (\(name)): \(message)"

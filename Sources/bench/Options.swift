@@ -181,7 +181,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 /// Prints `error: …` for a failure and turns it into exit status 1; passes other exits through.
 func reportFailure(_ error: Error) -> Error {
     if error is ExitCode || error is CleanExit { return error }
-    if let sqlite = error as? SQLiteError, sqlite.code == sqliteFull {
+    if let sqlite = error as? SQLiteError, sqlite.isFull {
         // `storage` and `explain` keep their stores in the temporary folder.
         let folder = FileManager.default.temporaryDirectory.path
         printError("error: " + storeFullMessage(sqlite, store: nil, folder: folder, fix: "free disk space in \(folder) or lower --scale"))
@@ -193,9 +193,6 @@ func reportFailure(_ error: Error) -> Error {
     }
     return ExitCode.failure
 }
-
-/// `SQLITE_FULL`: a write needed a page the disk (or `PRAGMA max_page_count`) could not give.
-let sqliteFull: Int32 = 13
 
 /// One line for a store that filled up: which store, SQLite's own error, and what to do.
 /// - parameter store: the store's path, or `nil` for one of `bench run`'s temporary stores.

@@ -270,7 +270,7 @@ struct Execution {
             exclusive.lock()
             progress.finish()
             let reported: Error
-            if let sqlite = error as? SQLiteError, sqlite.code == sqliteFull {
+            if let sqlite = error as? SQLiteError, sqlite.isFull {
                 reported = reportFailure(CommandFailure(description: storeFullMessage(sqlite, store: nil, folder: stores.url.path, fix: stores.whenFull)))
             } else {
                 reported = reportFailure(error)

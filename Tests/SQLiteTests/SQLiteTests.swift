@@ -35,6 +35,19 @@ final class SQLiteTests: XCTestCase {
         XCTAssertEqual(try db.scalarInt("SELECT COUNT(*) FROM t"), 2)
     }
 
+    /// A store that cannot grow says so by name (`isFull`), whatever the caller; a constraint does not.
+    func testAFullStoreIsNamedFull() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute("PRAGMA max_page_count = 3; CREATE TABLE t (a BLOB)")
+        XCTAssertThrowsError(try db.execute("INSERT INTO t VALUES (zeroblob(100000))")) { error in
+            XCTAssertEqual((error as? SQLiteError)?.isFull, true, "\(error)")
+            XCTAssertEqual((error as? SQLiteError)?.code, 13)
+        }
+        let other = try Database(path: ":memory:")
+        try other.execute("CREATE TABLE u (a UNIQUE); INSERT INTO u VALUES (1)")
+        XCTAssertThrowsError(try other.execute("INSERT INTO u VALUES (1)")) { XCTAssertEqual(($0 as? SQLiteError)?.isFull, false) }
+    }
+
     func testExecuteErrorCarriesSQL() throws {
         let db = try Database(path: ":memory:")
         XCTAssertThrowsError(try db.execute("DROP TABLE missing")) { error in
