@@ -1,4 +1,4 @@
-# plot.gnuplot: charts of a bench results CSV (README, "The CSV").
+# plot.gnuplot: charts of a bench results CSV (docs/files.md, "The CSV").
 #
 # Usage (gnuplot 5.4 or later; Debian/Ubuntu package: gnuplot-nox):
 #

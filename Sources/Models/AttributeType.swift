@@ -19,7 +19,7 @@ public enum AttributeType: String, Codable, CaseIterable, Sendable {
 
     /// Core Data orders a table's attribute columns by group: INTEGER (each entity's integers and
     /// booleans, then its to-one columns), FLOAT and TIMESTAMP together, DECIMAL, VARCHAR,
-    /// Transformable, UUID and URI, then binary BLOBs. See the README's "Core Data's layout" for the
+    /// Transformable, UUID and URI, then binary BLOBs. See docs/strategies.md, "Core Data's layout", for the
     /// evidence: real Apple Notes stores put Transformable columns after VARCHAR and before binary
     /// BLOBs; where they fall against UUID and URI columns no store shown so far tells (the
     /// decompiled framework gives Transformable a type of its own, 15, but its rank table is lost).

@@ -6,7 +6,7 @@ import Foundation
 /// derives what every strategy and workload reads (entity numbers, inherited properties, …).
 ///
 /// `bench run --preset NAME` picks one of `ModelPresets`; `bench run --model FILE` reads one from
-/// JSON (see the README's "The model language"):
+/// JSON (see docs/model.md, "The model language"):
 ///
 /// ```json
 /// { "name": "shop",

@@ -2,7 +2,7 @@ import Foundation
 import Workloads
 
 /// The results CSV: one row per (strategy, workload, variant). Every column is documented here
-/// and in the README; `schemaVersion` changes whenever a column is added, removed or redefined.
+/// and in docs/files.md; `schemaVersion` changes whenever a column is added, removed or redefined.
 public enum ResultsCSV {
     public static let schemaVersion = 4
 

@@ -3,7 +3,7 @@ import Models
 /// The relational model Core Data derives from a managed object model (its `NSSQLModel`), rule
 /// for rule, and the DDL it writes. `single-table` is this layout of the model itself; other
 /// strategies build a differently shaped model (flattened, one enum entity) and take this
-/// layout of theirs. The rules and their evidence are in the README ("Core Data's layout"):
+/// layout of theirs. The rules and their evidence are in docs/strategies.md ("Core Data's layout"):
 ///
 /// - only a root entity gets a table, `Z` + its name upper-cased, holding the columns of its
 ///   whole hierarchy; rows start `Z_PK, Z_ENT, Z_OPT`;

@@ -12,7 +12,7 @@ struct Explain: ParsableCommand {
             Builds each strategy's store for the model (untimed), runs EXPLAIN QUERY PLAN on every distinct \
             statement of every read workload that applies to it, with the run's own parameters, prints the \
             plans and writes them to results/<timestamp>.plans.txt (or --output). Each workload has one rule, \
-            listed at the top of the report (see `bench list` and the README): may scan, scan only a table \
+            listed at the top of the report (see `bench list` and docs/workloads.md): may scan, scan only a table \
             that is the whole answer, no scan, or read the order from an index. Exit status 1 when a plan \
             breaks its workload's rule.
             """

@@ -43,7 +43,7 @@ struct ModelOptions: ParsableArguments {
     @Option(help: "The model to measure: \(ModelPresets.names.joined(separator: ", ")) (default: publications, the seeds' model). See `bench list`.")
     var preset: String?
 
-    @Option(help: "A model to measure instead of a preset: a JSON description (see the README's \"The model language\"), or an Xcode Core Data model (an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file).")
+    @Option(help: "A model to measure instead of a preset: a JSON description (see docs/model.md, \"The model language\"), or an Xcode Core Data model (an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file).")
     var model: String?
 
     @Option(name: .customLong("model-version"), help: "With an .xcdatamodeld bundle: the version to read (default: the current one).")

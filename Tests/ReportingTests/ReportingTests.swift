@@ -295,18 +295,3 @@ final class ResultsCSVTests: XCTestCase {
         XCTAssertTrue(lines.contains { $0.contains("enum-entity") && $0.contains("%") }, "more repetitions keep their half-width: \(table)")
     }
 }
-
-final class DocumentationTests: XCTestCase {
-    /// The README's CSV section must document every column, in file order.
-    func testTheReadmeDocumentsEveryCSVColumn() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let documented = readme.split(separator: "\n").compactMap { line -> String? in
-            guard line.hasPrefix("| `"), let end = line.dropFirst(3).firstIndex(of: "`") else { return nil }
-            return String(line[line.index(line.startIndex, offsetBy: 3) ..< end])
-        }
-        let columns = ResultsCSV.columns.map(\.name)
-        let inTable = documented.filter(columns.contains)
-        XCTAssertEqual(inTable, columns, "README.md's CSV table must list every column of ResultsCSV, in order")
-    }
-}

@@ -394,7 +394,7 @@ final class JSONEntityTests: XCTestCase {
         XCTAssertTrue(try other.database.queryPlan(query.sql, query.values.map { $0 as (any SQLiteBindable)? }).joined().contains("Z_Item_UNIQUE_code"))
     }
 
-    /// The SQL of the README's examples.
+    /// The SQL of the examples in docs/strategies.md.
     func testQueries() throws {
         let model = try Model(ModelPresets.publications)
         let strategy = try JSONEntity(model: model, database: try Database(path: ":memory:"))

@@ -332,7 +332,7 @@ final class TablePerEntityTests: XCTestCase {
         XCTAssertEqual(strategy.storedModel.entities[3].relationships.map(\.name), ["favoriteAnimal", "cats", "dogs"])
     }
 
-    /// The reads the README describes: a middle entity's and the hierarchy's are one UNION ALL, ordered as a whole.
+    /// The reads docs/strategies.md describes: a middle entity's and the hierarchy's are one UNION ALL, ordered as a whole.
     func testReadsAreOneUnionAll() throws {
         let model = try Model(ModelPresets.efcoreAnimals)
         let strategy = try TablePerEntity(model: model, database: try Database(path: ":memory:"))

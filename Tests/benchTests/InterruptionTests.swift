@@ -3,7 +3,7 @@ import Reporting
 import XCTest
 
 /// Interrupts a real `bench run` child process in the middle of its work, as Ctrl-C or a
-/// service manager would, and checks what the README promises: exit status 130 (SIGINT) or
+/// service manager would, and checks what docs/commands.md promises: exit status 130 (SIGINT) or
 /// 143 (SIGTERM), a CSV holding only complete rows, and no temporary store or file left behind.
 ///
 /// The child gets a private `TMPDIR`, so the run's store folder (`inheritance-bench-run-<pid>-<8 chars>`

@@ -2,14 +2,14 @@ import Foundation
 import Workloads
 import XCTest
 
-/// The README's workload table lists exactly the workloads of `Workloads.all`, in their order,
+/// The workload table (docs/workloads.md) lists exactly the workloads of `Workloads.all`, in their order,
 /// with their warm-ups and weights.
-final class ReadmeTests: XCTestCase {
+final class WorkloadTableTests: XCTestCase {
     func testTheWorkloadTableListsEveryWorkload() throws {
         let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md")
+            .appendingPathComponent("docs/workloads.md")
         let text = try String(contentsOf: readme, encoding: .utf8)
-        guard let start = text.range(of: "| workload | what is timed |") else { return XCTFail("no workload table in the README") }
+        guard let start = text.range(of: "| workload | what is timed |") else { return XCTFail("no workload table in docs/workloads.md") }
         let rows = text[start.upperBound...].split(separator: "\n").dropFirst(2).prefix { $0.hasPrefix("|") }
         let named = rows.flatMap { row -> [String] in
             let first = row.split(separator: "|").first ?? ""
@@ -22,8 +22,8 @@ final class ReadmeTests: XCTestCase {
             let leading = { (cell: String) in Double(cell.split(separator: " ").first ?? "") }
             for name in cells[0].split(separator: ",").map({ $0.trimmingCharacters(in: CharacterSet(charactersIn: "` ")) }) {
                 guard let workload = Workloads.named(name) else { continue }
-                XCTAssertEqual(leading(cells[3]), Double(workload.warmups), "\(name)'s warm-ups in the README")
-                XCTAssertEqual(leading(cells[4]), workload.budget, "\(name)'s weight in the README")
+                XCTAssertEqual(leading(cells[3]), Double(workload.warmups), "\(name)'s warm-ups in docs/workloads.md")
+                XCTAssertEqual(leading(cells[4]), workload.budget, "\(name)'s weight in docs/workloads.md")
             }
         }
     }
