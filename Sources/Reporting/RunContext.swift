@@ -173,7 +173,7 @@ struct StoreSettings {
 
     static func read(in folder: URL) -> StoreSettings {
         let path = folder.appendingPathComponent("inheritance-bench-settings-\(getpid())-\(UUID().uuidString.prefix(8)).sqlite").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        defer { StoreFile.remove(path) }
         var settings = StoreSettings()
         guard let database = try? StoreFile.open(path) else { return settings }
         settings.journalMode = (try? database.pragma("journal_mode")) ?? "unknown"

@@ -40,7 +40,7 @@ final class Store {
     }
 
     static func removeFiles(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        StoreFile.remove(path)
     }
 
     /// Creates the schema and inserts every object in batches, then checks the store in full.
