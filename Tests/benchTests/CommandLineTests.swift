@@ -205,7 +205,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(lines.count, 1 + 5 * 18, "a header, one row per strategy and workload case")
         XCTAssertTrue(lines[0].hasPrefix("schema_version,run_id,timestamp,git_commit"))
         // Without TMPDIR or --store-folder, a run this small keeps its stores in memory.
-        XCTAssertEqual(json.context.tempDir, memory ? "/dev/shm" : FileManager.default.temporaryDirectory.standardizedFileURL.path)
+        XCTAssertEqual(json.context.temporaryFolder, memory ? "/dev/shm" : FileManager.default.temporaryDirectory.standardizedFileURL.path)
         XCTAssertTrue(outcome.stdout.contains("vs single-table"))
         XCTAssertTrue(outcome.stdout.contains("results: results/\(files[0])"), outcome.stdout)
     }
