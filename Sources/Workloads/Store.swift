@@ -43,6 +43,16 @@ final class Store {
         StoreFile.remove(path)
     }
 
+    /// A copy of this store at `path` for a repetition that changes it (a delete): the WAL is
+    /// checkpointed first, so that the copied file holds everything.
+    func copy(to path: String, _ type: any StorageStrategy.Type, _ model: Model) throws -> Store {
+        guard let strategy else { throw StoreCheckFailure(description: "\(name): the store at \(self.path) is closed") }
+        try StoreFile.checkpoint(strategy.database)
+        Self.removeFiles(path)
+        try FileManager.default.copyItem(atPath: self.path, toPath: path)
+        return try Store(type, model, path: path)
+    }
+
     /// Creates the schema and inserts every object in batches, then checks the store in full.
     func populate(_ generator: ObjectGenerator, batchSize: Int, census: Census) throws {
         let strategy = strategy!

@@ -162,4 +162,16 @@ public struct WorkloadInputs: Sendable {
         case .blob: return .blob([UInt8(truncatingIfNeeded: round)])
         }
     }
+
+    /// The objects `insert-single` saves, one transaction each: the first of the main hierarchy,
+    /// up to `Workloads.singleInsertCount`.
+    public var singleInsertObjects: [ModelObject] {
+        generator.objects(root: model.mainRoot, 0 ..< min(Workloads.singleInsertCount, generator.count(root: model.mainRoot)))
+    }
+
+    /// The objects a round of `update` saves, each at the version the round gives it (one above
+    /// the version it had).
+    public func updateObjects(round: Int) -> [ObjectVersion] {
+        updateIDs.map { ObjectVersion(id: $0, version: Int64(round + 1)) }
+    }
 }
