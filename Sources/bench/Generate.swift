@@ -8,6 +8,7 @@ import Models
 
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "generate",
         abstract: "Writes one populated store, to open in sqlite3.",
         discussion: "Example: bench generate --strategy single-table --scale 1000 --output store.sqlite && sqlite3 store.sqlite .schema"
     )

@@ -10,6 +10,7 @@ import Workloads
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Runs workloads against strategies on one model and writes a results CSV.",
         discussion: """
             Each strategy gets fresh stores for the insert workloads and one populated store for the read \

@@ -9,6 +9,7 @@ import Workloads
 
 struct Sweep: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sweep",
         abstract: "Varies one parameter of a generated model and measures every strategy at each value; writes one long-format CSV.",
         discussion: """
             The model is an abstract root with a unique uid, a title (with a fetch index), a date and a rank, over \

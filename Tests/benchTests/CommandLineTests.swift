@@ -328,6 +328,16 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: csv, encoding: .utf8).split(separator: "\n").count, 3, "a header and one row per strategy")
     }
 
+    /// A mistake names the help of the subcommand it was made in, for every subcommand.
+    func testEveryMistakePointsAtItsSubcommandsHelp() throws {
+        for name in ["run", "sweep", "compare", "report", "storage", "explain", "generate", "model", "list", "clean"] {
+            let outcome = try bench([name, "--no-such-option"])
+            XCTAssertEqual(outcome.status, 64, name)
+            XCTAssertTrue(outcome.stderr.hasSuffix("(see 'bench \(name) --help')\n"), "\(name): \(outcome.stderr)")
+        }
+        XCTAssertTrue(try bench(["--no-such-option"]).stderr.hasSuffix("(see 'bench --help')\n"))
+    }
+
     func testHugeMixWeightsShareTheObjects() throws {
         let library = Self.fixtures.appendingPathComponent("Library.xcdatamodeld").path
         let alone = try bench(["model", "--model", library, "--mix", "Album=1e308", "--scale", "1000", "--strategies", "single-table"])
