@@ -35,7 +35,7 @@ public struct FetchIndex: Codable, Equatable, Sendable {
 
     /// `FetchIndex("byTitle", "title")`, `FetchIndex("byDate", "publishDate desc", "uid desc")`.
     public init(_ name: String, _ elements: String...) {
-        self.init(name, elements.map { Element(text: $0)! })
+        self.init(name, elements.compactMap(Element.init(text:)))
     }
 
     enum CodingKeys: String, CodingKey { case name, elements }

@@ -15,7 +15,7 @@ extension Model {
     }
 
     static func checkEntityName(_ name: String) throws {
-        guard identifier(name), name.first!.isUppercase else {
+        guard identifier(name), name.first?.isUppercase == true else {
             throw ModelError("entity name '\(name)' must be 1 to 60 ASCII letters, digits and '_', starting with a capital letter (Core Data's rule)")
         }
     }

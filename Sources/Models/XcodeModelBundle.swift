@@ -95,7 +95,7 @@ public struct XcodeModelBundle: Equatable, Sendable {
                 let attributes = try? manager.attributesOfItem(atPath: url.appendingPathComponent(stem + "." + Self.versionExtension).appendingPathComponent("contents").path)
                 return attributes?[.modificationDate] as? Date ?? .distantPast
             }
-            chosen = found.max { (modified($0), $1) < (modified($1), $0) }!
+            chosen = found.max { (modified($0), $1) < (modified($1), $0) } ?? found[0]
             notes.append("\(path) has no \(Self.currentVersionFile) naming its current version; reading the newest by modification date, '\(chosen)' (pick another with --model-version; versions: \(listed))")
         }
         let file = url.appendingPathComponent(chosen + "." + Self.versionExtension).appendingPathComponent("contents").path

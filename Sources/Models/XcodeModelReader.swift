@@ -109,11 +109,11 @@ public enum XcodeModelReader {
                              ("bench.branch", { (d: inout ModelDescription, v: String) in d.branch = v }),
                              ("bench.root", { (d: inout ModelDescription, v: String) in d.root = v })] {
             let givers = raw.filter { $0.userInfo[key] != nil }
-            guard let first = givers.first else { continue }
+            guard let first = givers.first, let value = first.userInfo[key] else { continue }
             if givers.count > 1 {
                 throw ModelError("\(source): user info \(key) is given by both '\(givers[0].description.name)' and '\(givers[1].description.name)'; give it once, on one entity")
             }
-            apply(&description, first.userInfo[key]!)
+            apply(&description, value)
         }
         return XcodeModel(description: description, warnings: warnings.map(\.escapingControlCharacters), contents: source)
     }

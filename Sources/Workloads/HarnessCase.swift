@@ -69,14 +69,14 @@ public final class HarnessCase {
         case .insertBulk, .insertSingle:
             fresh?.remove()
             let store = try Store(type, model, path: folder.appendingPathComponent("insert-\(repetition).sqlite").path)
-            try store.strategy!.createSchema()
+            try (try store.opened).createSchema()
             fresh = store
         case .delete:
             fresh?.remove()
-            fresh = try populated!.copy(to: folder.appendingPathComponent("delete-\(repetition).sqlite").path, type, model)
+            fresh = try prepared(populated).copy(to: folder.appendingPathComponent("delete-\(repetition).sqlite").path, type, model)
         case .update:
             // As the runner does: SQLite's automatic checkpoint then never falls inside the measured save.
-            try StoreFile.checkpoint(populated!.strategy!.database)
+            try StoreFile.checkpoint(try prepared(populated).opened.database)
         case .read:
             break
         }
@@ -86,16 +86,17 @@ public final class HarnessCase {
     public func run(startMeasurement: () -> Void, stopMeasurement: () -> Void) throws -> Int {
         switch workload.kind {
         case .insertBulk, .insertSingle:
-            let strategy = fresh!.strategy!
+            let strategy = try prepared(fresh).opened
             startMeasurement()
             for transaction in transactions { try strategy.insert(transaction) }
             stopMeasurement()
             return transactions.reduce(0) { $0 + $1.count }
         case .read:
-            let database = populated!.strategy!.database
+            let database = try prepared(populated).opened.database
+            let counts = workloadCase?.counts ?? false
             var rows = 0
             startMeasurement()
-            if workloadCase!.counts {
+            if counts {
                 for query in queries { rows += try database.number(query) }
             } else {
                 for query in queries { rows += try database.objects(query).count }
@@ -103,20 +104,29 @@ public final class HarnessCase {
             stopMeasurement()
             return rows
         case .update:
-            let strategy = populated!.strategy!
+            let strategy = try prepared(populated).opened
+            guard let attribute = model.updateAttribute else { throw NameList.Error(description: "update does not apply to \(model.name)") }
             let objects = inputs.updateObjects(round: round)
             let value = inputs.updateValue(round: round)
             round += 1
             startMeasurement()
-            let changed = try strategy.update(objects, attribute: model.updateAttribute!, value: value)
+            let changed = try strategy.update(objects, attribute: attribute, value: value)
             stopMeasurement()
             return changed
         case .delete:
-            let strategy = fresh!.strategy!
+            let strategy = try prepared(fresh).opened
             startMeasurement()
             let deleted = try strategy.delete(inputs.deleteIDs)
             stopMeasurement()
             return deleted
         }
+    }
+
+    /// A store the case made, or an error saying the repetition was not prepared.
+    private func prepared(_ store: Store?) throws -> Store {
+        guard let store else {
+            throw NameList.Error(description: "\(workload.name): the case has no store; call prepareRepetition() before each repetition")
+        }
+        return store
     }
 }

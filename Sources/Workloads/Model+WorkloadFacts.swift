@@ -9,7 +9,7 @@ extension Model {
 
     /// The sort of the ordered reads, as sort keys (every element an attribute of the main root).
     var sortKeys: [SortKey]? {
-        order.map { $0.map { SortKey($0.property!, ascending: $0.ascending) } }
+        order.map { $0.compactMap { element in element.property.map { SortKey($0, ascending: element.ascending) } } }
     }
 
     /// `lookup-attribute`: a unique attribute (a one-attribute uniqueness constraint) declared in the

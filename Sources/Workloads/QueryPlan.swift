@@ -75,7 +75,7 @@ public struct QueryPlan: Sendable {
             let store = try Store(type, model, path: folder.appendingPathComponent("\(name).sqlite").path)
             defer { store.remove() }
             try store.populate(generator.generator, batchSize: batchSize, census: generator.census)
-            return try explain(store.strategy!, generator.inputs)
+            return try explain((try store.opened), generator.inputs)
         }
     }
 

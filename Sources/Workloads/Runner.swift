@@ -230,9 +230,9 @@ public final class Runner {
         // `update` changes the read store: it runs after every other read, whatever order the plan names.
         let reads = workloads.filter { $0.kind == .read || $0.kind == .delete } + workloads.filter { $0.kind == .update }
         let census = Census(generator)
-        if plan.sharesRunTime {
+        if plan.sharesRunTime, let runTime = plan.runTime {
             let weights = workloads.flatMap { workload in Array(repeating: workload.budget, count: workload.isInsert || workload.kind != .read ? 1 : workload.cases(inputs).count) }
-            timeShare = TimeShare(seconds: plan.runTime!, weights: weights)
+            timeShare = TimeShare(seconds: runTime, weights: weights)
         }
         var readStores: [Store?] = Array(repeating: nil, count: types.count)
         defer { readStores.forEach { $0?.remove() } }
@@ -249,7 +249,7 @@ public final class Runner {
             readStores[index] = store
             try store.populate(generator, batchSize: plan.batchSize, census: census)
         }
-        let stores = readStores.map { $0! }
+        let stores = readStores.compactMap { $0 }
         for workload in reads {
             switch workload.kind {
             case .delete: try report(try measureDelete(workload, types, stores))
@@ -323,10 +323,10 @@ public final class Runner {
     /// into an empty WAL: otherwise SQLite's automatic checkpoint (at 1,000 WAL pages) lands in
     /// every other repetition or so, and the median falls between two modes.
     private func measureUpdate(_ workload: Workload, _ types: [any StorageStrategy.Type], _ stores: [Store]) throws -> [WorkloadResult] {
-        let attribute = model.updateAttribute!
+        guard let attribute = model.updateAttribute else { throw NameList.Error(description: "update does not apply to \(model.name)") }
         let ids = inputs.updateIDs
         let samples = try interleave(workload.name, workload, types) { index, round, _ in
-            let strategy = stores[index].strategy!
+            let strategy = (try stores[index].opened)
             let objects = inputs.updateObjects(round: round)
             let value = inputs.updateValue(round: round)
             try StoreFile.checkpoint(strategy.database)
@@ -353,7 +353,7 @@ public final class Runner {
             let path = storePath(types[index].name, "delete-\(repetition)")
             let copy = try stores[index].copy(to: path, types[index], model)
             defer { copy.remove() }
-            let strategy = copy.strategy!
+            let strategy = (try copy.opened)
             var deleted = 0
             let elapsed = try Sample.nanoseconds { deleted = try strategy.delete(ids) }
             guard repetition == 0 else { return Sample(nanoseconds: elapsed, rows: deleted, digest: AnswerDigest(.ordered, of: [deleted]), digestIsFull: false) }

@@ -97,7 +97,7 @@ public struct StorageReport: Sendable {
             let store = try Store(type, model, path: folder.appendingPathComponent("\(name).sqlite").path)
             defer { store.remove() }
             try store.populate(generator, batchSize: batchSize, census: census)
-            return try measure(store.strategy!.database, strategy: name, publications: generator.count(root: model.mainRoot))
+            return try measure((try store.opened).database, strategy: name, publications: generator.count(root: model.mainRoot))
         }
     }
 }

@@ -26,6 +26,14 @@ final class Store {
 
     private var closed = false
 
+    /// The strategy of a store still open; a closed or removed store is an error, not a trap.
+    var opened: any StorageStrategy {
+        get throws {
+            guard let strategy else { throw StoreCheckFailure(description: "\(name): the store at \(path) was used after it was closed") }
+            return strategy
+        }
+    }
+
     deinit { if !closed { remove() } }
 
     /// Closes the store and keeps its file (`bench generate`).
@@ -46,8 +54,7 @@ final class Store {
     /// A copy of this store at `path` for a repetition that changes it (a delete): the WAL is
     /// checkpointed first, so that the copied file holds everything.
     func copy(to path: String, _ type: any StorageStrategy.Type, _ model: Model) throws -> Store {
-        guard let strategy else { throw StoreCheckFailure(description: "\(name): the store at \(self.path) is closed") }
-        try StoreFile.checkpoint(strategy.database)
+        try StoreFile.checkpoint(try opened.database)
         Self.removeFiles(path)
         try FileManager.default.copyItem(atPath: self.path, toPath: path)
         return try Store(type, model, path: path)
@@ -55,7 +62,7 @@ final class Store {
 
     /// Creates the schema and inserts every object in batches, then checks the store in full.
     func populate(_ generator: ObjectGenerator, batchSize: Int, census: Census) throws {
-        let strategy = strategy!
+        let strategy = try opened
         try strategy.createSchema()
         for batch in generator.batches(of: batchSize) { try strategy.insert(batch) }
         try check(census, thorough: true)
@@ -66,7 +73,7 @@ final class Store {
     /// Creates the schema (untimed), inserts every transaction (each timed alone), then, untimed,
     /// checks the store and digests it: every object on the first repetition, the counts after.
     func timedInsert(_ transactions: AnySequence<[ModelObject]>, census: Census, thorough: Bool) throws -> Sample {
-        let strategy = strategy!
+        let strategy = try opened
         try strategy.createSchema()
         var elapsed: UInt64 = 0
         var rows = 0
@@ -91,7 +98,7 @@ final class Store {
     /// SQLite's integrity check (`quick_check` unless `thorough`), its foreign key check, the
     /// objects of every concrete entity and the link rows of every many-to-many relationship.
     func check(_ census: Census, thorough: Bool) throws {
-        let strategy = strategy!
+        let strategy = try opened
         let database = strategy.database
         let verdict = try database.strings(thorough ? "PRAGMA integrity_check" : "PRAGMA quick_check")
         guard verdict == ["ok"] else {
@@ -116,14 +123,14 @@ final class Store {
     /// is kept until the clock stops, then digested and checked to be the first's (so that none
     /// can be skipped or optimised away).
     func read(_ queries: [PreparedQuery], counts: Bool, ordered: Bool, loops: Int, caseName: String) throws -> Sample {
-        let database = strategy!.database
+        let database = try opened.database
         if counts {
             var numbers = Array(repeating: [Int](), count: loops)
             for loop in 0 ..< loops { numbers[loop].reserveCapacity(queries.count) }
             let elapsed = try Sample.nanoseconds {
                 for loop in 0 ..< loops { for query in queries { numbers[loop].append(try database.number(query)) } }
             }
-            guard numbers.allSatisfy({ $0 == numbers[0] }) else { throw BenchmarkFailure.unstableAnswer(strategy: type(of: strategy!).name, caseName: caseName) }
+            guard numbers.allSatisfy({ $0 == numbers[0] }) else { throw BenchmarkFailure.unstableAnswer(strategy: type(of: try opened).name, caseName: caseName) }
             return Sample(nanoseconds: elapsed / UInt64(loops), rows: numbers[0].count, digest: AnswerDigest(.ordered, of: numbers[0]))
         }
         var answers = Array(repeating: [ModelObject](), count: loops)
@@ -131,12 +138,12 @@ final class Store {
             for loop in 0 ..< loops { for query in queries { answers[loop] += try database.objects(query) } }
         }
         let digests = answers.map { AnswerDigest(ordered ? .ordered : .unordered, of: $0) }
-        guard digests.allSatisfy({ $0 == digests[0] }) else { throw BenchmarkFailure.unstableAnswer(strategy: type(of: strategy!).name, caseName: caseName) }
+        guard digests.allSatisfy({ $0 == digests[0] }) else { throw BenchmarkFailure.unstableAnswer(strategy: type(of: try opened).name, caseName: caseName) }
         return Sample(nanoseconds: elapsed / UInt64(loops), rows: answers[0].count, digest: digests[0])
     }
 
     func queries(_ workloadCase: WorkloadCase) throws -> [PreparedQuery] {
-        let strategy = strategy!
+        let strategy = try opened
         return try workloadCase.requests.map { workloadCase.counts ? try strategy.countQuery($0) : try strategy.fetchQuery($0) }
     }
 }

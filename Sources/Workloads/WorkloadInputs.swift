@@ -117,8 +117,9 @@ public struct WorkloadInputs: Sendable {
         var lower = String.UnicodeScalarView()
         lower.append(contentsOf: scalars)
         while let last = scalars.last, last.value == 0x10FFFF { scalars.removeLast() }
-        guard let last = scalars.popLast() else { return nil }
-        scalars.append(Unicode.Scalar(last.value == 0xD7FF ? 0xE000 : last.value + 1)!)
+        // The next scalar after the last (surrogates skipped): every title with the prefix sorts below it.
+        guard let last = scalars.popLast(), let next = Unicode.Scalar(last.value == 0xD7FF ? 0xE000 : last.value + 1) else { return nil }
+        scalars.append(next)
         var upper = String.UnicodeScalarView()
         upper.append(contentsOf: scalars)
         return (String(lower), String(upper))

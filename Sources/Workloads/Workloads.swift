@@ -28,7 +28,7 @@ public enum Workloads {
         },
         Workload(name: "page-keyset", summary: "the same deep page by keyset pagination (after the previous page's last sort values)",
                  warmups: 5, budget: 0.25, planRule: .indexOrder, needs: { model in
-                     needsOrder(model) ?? (Set(model.sortKeys!.map(\.ascending)).count > 1 ? "its order mixes ascending and descending keys" : nil)
+                     needsOrder(model) ?? (Set((model.sortKeys ?? []).map(\.ascending)).count > 1 ? "its order mixes ascending and descending keys" : nil)
                  }) { inputs in
             let predicate: FetchPredicate = inputs.deepPageCursor.isEmpty ? .all : .after(inputs.deepPageCursor)
             return [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot, predicate: predicate, sort: inputs.sort,
@@ -36,19 +36,19 @@ public enum Workloads {
         },
         Workload(name: "fetch-leaf", summary: "every object of one leaf entity (the model's leaf)", warmups: 1, budget: 2,
                  planRule: .noScanUnlessWholeTable, needs: { $0.leaf == nil ? "the main hierarchy has no sub-entities" : nil }) { inputs in
-            [WorkloadCase(requests: [FetchRequest(entity: inputs.model.leaf!)])]
+            inputs.model.leaf.map { [WorkloadCase(requests: [FetchRequest(entity: $0)])] } ?? []
         },
         Workload(name: "fetch-branch", summary: "every object of a middle entity (one with a parent and sub-entities) and its sub-entities",
                  warmups: 1, budget: 2, planRule: .noScanUnlessWholeTable,
                  needs: { $0.branch == nil ? "no entity of the main hierarchy has both a parent and sub-entities (depth 1)" : nil }) { inputs in
-            [WorkloadCase(requests: [FetchRequest(entity: inputs.model.branch!)])]
+            inputs.model.branch.map { [WorkloadCase(requests: [FetchRequest(entity: $0)])] } ?? []
         },
         Workload(name: "fetch-by-relationship", summary: "every object reaching a given destination through a to-many relationship (ANY rel.attr == value): the most popular destination, and the rarest",
                  warmups: 5, budget: 1.5, planRule: .noScan,
                  needs: { $0.relationshipLookup == nil ? "no to-many relationship of the main hierarchy reaches an entity with a unique string attribute" : nil }) { inputs in
-            let (entity, relationship, attribute) = inputs.model.relationshipLookup!
-            let info = inputs.model.entities[entity].relationship(relationship)!
-            let position = inputs.model.entities[info.destination].attributeIndex(attribute)!
+            guard let (entity, relationship, attribute) = inputs.model.relationshipLookup,
+                  let info = inputs.model.entities[entity].relationship(relationship),
+                  let position = inputs.model.entities[info.destination].attributeIndex(attribute) else { return [] }
             return [("popular", inputs.generator.popularDestination(info)), ("rare", inputs.generator.rareDestination(info))].map { variant, destination in
                 let value = destination.map { inputs.generator.object($0).values[position] } ?? .null
                 return WorkloadCase(variant: variant, requests: [FetchRequest(entity: entity, predicate: .anyRelated(relationship, attribute, value))])
@@ -57,9 +57,8 @@ public enum Workloads {
         Workload(name: "fetch-ordered", summary: "every member of one object's ordered to-many relationship, in its order (Core Data's order key, Z_FOK_…)",
                  warmups: 5, budget: 0.25, planRule: .noScan,
                  needs: { $0.orderedRelationship == nil ? "no ordered to-many relationship whose inverse is to-one (or absent) reaches objects" : nil }) { inputs in
-            let (entity, name) = inputs.model.orderedRelationship!
-            let relationship = inputs.model.entities[entity].relationship(name)!
-            guard let inverse = inputs.model.inverse(of: relationship), let key = inputs.model.orderKey(of: inverse),
+            guard let (entity, name) = inputs.model.orderedRelationship, let relationship = inputs.model.entities[entity].relationship(name),
+                  let inverse = inputs.model.inverse(of: relationship), let key = inputs.model.orderKey(of: inverse),
                   let owner = inputs.generator.popularDestination(inverse) else { return [] }
             return [WorkloadCase(requests: [FetchRequest(entity: relationship.destination, predicate: .toOne(inverse.name, owner),
                                                          sort: [SortKey(key)])], ordered: true)]
@@ -69,12 +68,12 @@ public enum Workloads {
         },
         Workload(name: "count-leaf", summary: "count of the leaf entity's objects", warmups: 5, budget: 0.25,
                  planRule: .noScanUnlessWholeTable, needs: { $0.leaf == nil ? "the main hierarchy has no sub-entities" : nil }) { inputs in
-            [WorkloadCase(requests: [FetchRequest(entity: inputs.model.leaf!)], counts: true, ordered: true)]
+            inputs.model.leaf.map { [WorkloadCase(requests: [FetchRequest(entity: $0)], counts: true, ordered: true)] } ?? []
         },
         Workload(name: "count-branch", summary: "count of a middle entity's objects (its sub-entities included)", warmups: 5, budget: 0.25,
                  planRule: .noScanUnlessWholeTable,
                  needs: { $0.branch == nil ? "no entity of the main hierarchy has both a parent and sub-entities (depth 1)" : nil }) { inputs in
-            [WorkloadCase(requests: [FetchRequest(entity: inputs.model.branch!)], counts: true, ordered: true)]
+            inputs.model.branch.map { [WorkloadCase(requests: [FetchRequest(entity: $0)], counts: true, ordered: true)] } ?? []
         },
         Workload(name: "count-by-type", summary: "one count per concrete entity of the main hierarchy", warmups: 5, budget: 0.25,
                  planRule: .noScanUnlessWholeTable, needs: always) { inputs in
@@ -84,8 +83,8 @@ public enum Workloads {
         Workload(name: "lookup-composite", summary: "the objects of one entity in a date window, served by a fetch index with the entity element",
                  warmups: 5, budget: 0.25, planRule: .noScan,
                  needs: { $0.compositeIndex == nil ? "no fetch index with the 'entity' element and a date attribute below the main root" : nil }) { inputs in
-            let (entity, attribute) = inputs.model.compositeIndex!
-            let spec = inputs.model.entities[entity].attribute(attribute)!.values
+            guard let (entity, attribute) = inputs.model.compositeIndex, let declared = inputs.model.entities[entity].attribute(attribute) else { return [] }
+            let spec = declared.values
             let low = spec?.min ?? 126_230_400, high = spec?.max ?? 757_382_400
             let start = (low + (high - low) * 0.45).rounded(), end = (low + (high - low) * 0.5).rounded()
             return [WorkloadCase(requests: [FetchRequest(entity: entity, includesSubentities: false,
@@ -94,7 +93,7 @@ public enum Workloads {
         Workload(name: "lookup-attribute", summary: "\(WorkloadInputs.lookupCount) objects looked up one by one by a unique attribute",
                  warmups: 1, budget: 0.25, planRule: .noScan,
                  needs: { $0.lookupAttribute == nil ? "no entity of the main hierarchy has a one-attribute uniqueness constraint" : nil }) { inputs in
-            let (entity, attribute) = inputs.model.lookupAttribute!
+            guard let (entity, attribute) = inputs.model.lookupAttribute else { return [] }
             return [WorkloadCase(requests: inputs.lookupValues.map { FetchRequest(entity: entity, predicate: .equals(attribute, $0)) }, ordered: true)]
         },
         Workload(name: "lookup-id", summary: "\(WorkloadInputs.lookupCount) objects looked up one by one by object ID (entity and Z_PK), as a fault fires",
@@ -105,15 +104,15 @@ public enum Workloads {
         Workload(name: "search-title", summary: "every object of the main hierarchy whose title-like attribute starts with a prefix (a range on its fetch index)",
                  warmups: 5, budget: 0.25, planRule: .noScan,
                  needs: { $0.titleAttribute == nil ? "no string attribute of the main root leads one of its fetch indexes" : nil }) { inputs in
-            guard let prefix = inputs.titlePrefix else { return [] }
+            guard let prefix = inputs.titlePrefix, let title = inputs.model.titleAttribute else { return [] }
             return [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot,
-                                                         predicate: .range(inputs.model.titleAttribute!, .text(prefix.lower), .text(prefix.upper)))])]
+                                                         predicate: .range(title, .text(prefix.lower), .text(prefix.upper)))])]
         },
         Workload(name: "filter-fk", summary: "every object of the main hierarchy pointing at one destination through a to-one relationship (a foreign key)",
                  warmups: 5, budget: 0.25, planRule: .noScan,
                  needs: { $0.foreignKey == nil ? "the main root declares no to-one relationship" : nil }) { inputs in
-            guard let destination = inputs.foreignKeyDestination else { return [] }
-            return [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot, predicate: .toOne(inputs.model.foreignKey!, destination))])]
+            guard let destination = inputs.foreignKeyDestination, let foreignKey = inputs.model.foreignKey else { return [] }
+            return [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot, predicate: .toOne(foreignKey, destination))])]
         },
         Workload(name: "delete-cascade", summary: "\(WorkloadInputs.writeCount) objects of the main hierarchy deleted by object ID, delete rules followed, one save, in a fresh copy of the store each time",
                  kind: .delete, warmups: 0, budget: 1.5, planRule: .noScan,
@@ -138,8 +137,8 @@ public enum Workloads {
     /// Parses `--workloads` for a model: unknown names, and names that do not apply, are one line each.
     public static func parseList(_ text: String, for model: Model) throws -> [Workload] {
         let names = try NameList.parse(text, valid: Self.names, what: "workload")
-        return try names.map { name in
-            let workload = named(name)!
+        return try names.compactMap(named).map { workload in
+            let name = workload.name
             if let reason = workload.needs(model) {
                 throw NameList.Error(description: "workload \(name) does not apply to the model \(model.name): \(reason); leave it out")
             }

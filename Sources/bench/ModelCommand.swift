@@ -36,14 +36,13 @@ struct ModelCommand: ParsableCommand {
             let kind = entity.isAbstract ? "abstract" : "\(entity.rows) objects"
             print(String(repeating: "  ", count: entity.depth + 1) + "\(entity.number) \(entity.name) (\(kind); \(entity.ownAttributes.count) attributes, \(entity.ownRelationships.count) relationships)")
         }
-        for name in try strategies.names() {
-            let type = Strategies.named(name)!
+        for type in try strategies.names().compactMap(Strategies.named) {
             do {
                 let strategy = try type.init(model: model, database: try Database(path: ":memory:"))
-                print("\n\(name):")
+                print("\n\(type.name):")
                 for statement in strategy.schemaSQL { print("  \(statement);") }
             } catch {
-                print("\n\(name): cannot store this model: \(error)")
+                print("\n\(type.name): cannot store this model: \(error)")
             }
         }
         print("\nWorkloads:")

@@ -90,7 +90,11 @@ struct ModelOptions: ParsableArguments {
                 }
             } catch { throw ValidationError("\(error)") }
         } else {
-            description = ModelPresets.named(preset ?? "publications")!
+            let name = preset ?? "publications"
+            guard let named = ModelPresets.named(name) else {
+                throw ValidationError(NameList.unknown(name, valid: ModelPresets.names, what: "preset").description)
+            }
+            description = named
         }
         let prefix = model.map { "\($0.escapingControlCharacters): " } ?? ""
         do {

@@ -154,10 +154,9 @@ struct Sweep: ParsableCommand {
         let names: [String]
         do { names = try NameList.parse(workloads, valid: Workloads.names, what: "workload") }
         catch { throw ValidationError("\(error)") }
-        return try names.map { name in
-            let workload = Workloads.named(name)!
+        return try names.compactMap(Workloads.named).map { workload in
             guard models.contains(where: { workload.applies(to: $0) }) else {
-                throw ValidationError("workload \(name) applies to no point of this sweep: \(workload.needs(models[0])!); leave it out")
+                throw ValidationError("workload \(workload.name) applies to no point of this sweep: \(workload.needs(models[0]) ?? "it needs what no point has"); leave it out")
             }
             return workload
         }
