@@ -66,6 +66,8 @@ public struct CoreDataSchema: Sendable {
     }
 
     public let tables: [Int: Table]
+    /// Per entity: its root's table (the one that holds its rows).
+    private let tableOfEntity: [Table]
     public let joinTables: [JoinTable]
     /// Per entity: the column of each of its attributes (inherited ones resolve to the ancestor's column).
     private let attributeColumns: [[String]]
@@ -129,6 +131,7 @@ public struct CoreDataSchema: Sendable {
             tables[root] = Table(name: "Z" + model.entities[root].name.uppercased(), root: root, fetchOrder: columns, tableOrder: tableOrder)
         }
         self.tables = tables
+        tableOfEntity = model.entities.compactMap { tables[$0.root] }
         self.attributeColumns = attributeColumns
         self.toOneColumns = toOneColumns
 
@@ -159,7 +162,7 @@ public struct CoreDataSchema: Sendable {
 
     // MARK: Names
 
-    public func table(of entity: Int) -> Table { tables[model.entities[entity].root]! }
+    public func table(of entity: Int) -> Table { tableOfEntity[entity] }
 
     /// The column of attribute `name` of `entity` (declared by it or an ancestor).
     public func column(_ entity: Int, attribute name: String) -> String? {
@@ -171,10 +174,35 @@ public struct CoreDataSchema: Sendable {
     /// The foreign key column (and entity column) of a to-one relationship of `entity`.
     public func columns(_ entity: Int, toOne name: String) -> (key: String, entity: String?)? { toOneColumns[entity][name] }
 
-    /// The column of a property (attribute or to-one) or of `entity` (Z_ENT) for a fetch index element.
+    /// The column of attribute `name` of `entity`, or a `LayoutError` naming it.
+    public func attributeColumn(_ entity: Int, _ name: String) throws -> String {
+        guard let column = column(entity, attribute: name) else {
+            throw LayoutError(layoutOf: model, "\(model.entities[entity].name) has no attribute '\(name)'")
+        }
+        return column
+    }
+
+    /// The columns of to-one `name` of `entity`, or a `LayoutError` naming it.
+    public func toOneColumns(_ entity: Int, _ name: String) throws -> (key: String, entity: String?) {
+        guard let columns = columns(entity, toOne: name) else {
+            throw LayoutError(layoutOf: model, "\(model.entities[entity].name) has no to-one relationship '\(name)'")
+        }
+        return columns
+    }
+
+    /// The join table of many-to-many `relationship`, or a `LayoutError` naming it.
+    public func join(_ relationship: Model.Relationship) throws -> JoinTable {
+        guard let join = joinTable(relationship) else {
+            throw LayoutError(layoutOf: model, "\(model.entities[relationship.owner].name).\(relationship.name) has no join table")
+        }
+        return join
+    }
+
+    /// The column of a property (attribute or to-one) or of `entity` (Z_ENT) for a fetch index
+    /// element. A validated model's index names only properties of its entity.
     func indexColumn(_ entity: Int, _ element: FetchIndex.Element) -> String {
         guard let property = element.property else { return "Z_ENT" }
-        return column(entity, attribute: property) ?? columns(entity, toOne: property)!.key
+        return column(entity, attribute: property) ?? columns(entity, toOne: property)?.key ?? "Z" + property.uppercased()
     }
 
     /// The join table of `relationship` (declared by `relationship.owner`).
@@ -190,7 +218,7 @@ public struct CoreDataSchema: Sendable {
 
     public var tableSQL: [String] {
         model.roots.map { root in
-            let table = tables[root]!
+            let table = self.table(of: root)
             let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + table.tableOrder.map { "\($0.name) \($0.sqlType)" }
             return "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )"
         } + joinTables.map { join in
@@ -201,11 +229,11 @@ public struct CoreDataSchema: Sendable {
     public var indexSQL: [String] {
         var sql: [String] = []
         for root in model.roots where model.entities[root].hasSubentities {
-            let table = tables[root]!.name
+            let table = self.table(of: root).name
             sql.append("CREATE INDEX \(table)_Z_ENT_INDEX ON \(table) (Z_ENT)")
         }
         for root in model.roots {
-            let table = tables[root]!
+            let table = self.table(of: root)
             for column in table.fetchOrder { if case .foreignKey = column.role {
                 sql.append("CREATE INDEX \(table.name)_\(column.name)_INDEX ON \(table.name) (\(column.name))")
             } }

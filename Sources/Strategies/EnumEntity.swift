@@ -426,8 +426,8 @@ public final class EnumEntity: StorageStrategy {
         includesSubentities && entity.hasSubentities ? "\(kind) >= \(entity.number) AND \(kind) <= \(entity.subtreeEnd + 1)" : "\(kind) = \(entity.number)"
     }
 
-    private func fromWhere(_ request: FetchRequest, _ builder: inout SQLWhere) -> String {
-        let condition = builder.condition(request.predicate)
+    private func fromWhere(_ request: FetchRequest, _ builder: inout SQLWhere) throws -> String {
+        let condition = try builder.condition(request.predicate)
         let filter = kindFilter(request)
         builder.appendValues(filter?.values ?? [])
         let parts = [condition, filter?.sql].compactMap { $0 }
@@ -437,7 +437,7 @@ public final class EnumEntity: StorageStrategy {
     public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
         var builder = sqlWhere(request)
         let (list, decoder) = selection(request)
-        let from = fromWhere(request, &builder)
+        let from = try fromWhere(request, &builder)
         let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
         let tail = builder.orderBy + builder.page(request)
         return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: builder.values, decoder: decoder)
@@ -448,7 +448,7 @@ public final class EnumEntity: StorageStrategy {
             return PreparedQuery(sql: "SELECT COUNT(*) FROM \(places[request.entity].table)", values: [], decoder: nil)
         }
         var builder = sqlWhere(request)
-        let from = fromWhere(request, &builder)
+        let from = try fromWhere(request, &builder)
         let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
         return PreparedQuery(sql: "SELECT \(count) \(from)", values: builder.values, decoder: nil)
     }

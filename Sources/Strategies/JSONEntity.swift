@@ -507,8 +507,8 @@ public final class JSONEntity: StorageStrategy {
     }
 
     /// `FROM … WHERE predicate AND entity filter`, the values bound so far in `builder`.
-    private func fromWhere(_ request: FetchRequest, _ builder: inout SQLWhere) -> String {
-        let condition = builder.condition(convert(request.predicate, request))
+    private func fromWhere(_ request: FetchRequest, _ builder: inout SQLWhere) throws -> String {
+        let condition = try builder.condition(convert(request.predicate, request))
         let parts = [condition].compactMap { $0 } + entityTerms(request)
         let table = hierarchies[model.entities[request.entity].root]!.table
         return "FROM \(table) t0\(builder.joinClause)" + (parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND "))
@@ -517,7 +517,7 @@ public final class JSONEntity: StorageStrategy {
     public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
         var builder = sqlWhere(request)
         let (list, decoder) = reader(request.entity)
-        let from = fromWhere(request, &builder)
+        let from = try fromWhere(request, &builder)
         let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
         let tail = builder.orderBy + builder.page(request)
         return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: builder.values, decoder: decoder)
@@ -525,7 +525,7 @@ public final class JSONEntity: StorageStrategy {
 
     public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
         var builder = sqlWhere(request)
-        let from = fromWhere(request, &builder)
+        let from = try fromWhere(request, &builder)
         if request.predicate == .all, entityTerms(request).isEmpty {
             return PreparedQuery(sql: "SELECT COUNT(*) FROM \(hierarchies[model.entities[request.entity].root]!.table)", values: [], decoder: nil)
         }

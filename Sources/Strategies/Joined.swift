@@ -497,10 +497,10 @@ public final class Joined: StorageStrategy {
         let tracker = Tracker()
         let related = 2 * request.predicate.relatedCount
         if reader.needsUnion || reader.entities.count + related > Self.maximumJoinedTables {
-            return unionQuery(request, reader, tracker)
+            return try unionQuery(request, reader, tracker)
         }
         var builder = sqlWhere(request, reader, union: false, tracker)
-        var parts = [builder.condition(request.predicate)].compactMap { $0 }
+        var parts = [try builder.condition(request.predicate)].compactMap { $0 }
         if entityFilter(request) {
             parts.append("\(reader.alias[model.entities[request.entity].root]!).Z_ENT = ?")
             builder.appendValues([.integer(Int64(request.entity + 1))])
@@ -514,7 +514,7 @@ public final class Joined: StorageStrategy {
     /// A fetch of a subtree too wide to join: one arm per concrete entity (its path of inner joins,
     /// `Z_ENT = ?` when it has sub-entities, NULL for the columns of entities off its path), the
     /// union filtered, sorted and paged as a whole.
-    private func unionQuery(_ request: FetchRequest, _ reader: Reader, _ tracker: Tracker) -> PreparedQuery {
+    private func unionQuery(_ request: FetchRequest, _ reader: Reader, _ tracker: Tracker) throws -> PreparedQuery {
         var armValues: [Value] = []
         var arms: [String] = []
         for (number, member) in reader.concrete.enumerated() {
@@ -544,7 +544,7 @@ public final class Joined: StorageStrategy {
             arms.append(arm)
         }
         var builder = sqlWhere(request, reader, union: true, tracker)
-        let condition = builder.condition(request.predicate)
+        let condition = try builder.condition(request.predicate)
         let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
         let from = "FROM (\(arms.joined(separator: " UNION ALL "))) t0" + builder.joinClause
         let tail = (condition.map { " WHERE " + $0 } ?? "") + builder.orderBy + builder.page(request)
@@ -561,7 +561,7 @@ public final class Joined: StorageStrategy {
         }
         let tracker = Tracker()
         var builder = sqlWhere(request, reader, union: false, tracker)
-        var parts = [builder.condition(request.predicate)].compactMap { $0 }
+        var parts = [try builder.condition(request.predicate)].compactMap { $0 }
         let root = model.entities[request.entity].root
         if filter {
             tracker.entities.insert(root)

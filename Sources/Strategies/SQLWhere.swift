@@ -6,14 +6,14 @@ import Models
 /// so that the same predicate means the same thing in each.
 struct SQLWhere {
     /// The SQL expression of an attribute of the fetched entity (`t0.ZTITLE`, a JSON path, …).
-    var attribute: (String) -> String
+    var attribute: (String) throws -> String
     /// The foreign key expression of a to-one relationship (`t0.ZOWNER`).
-    var toOne: (String) -> String
+    var toOne: (String) throws -> String
     /// The primary key expression (`t0.Z_PK`).
     var key: String
     /// For `ANY relationship.attribute == value`: the joins to add to the FROM clause and the
     /// expression of the destination's attribute.
-    var related: (String, String) -> (joins: String, expression: String)
+    var related: (String, String) throws -> (joins: String, expression: String)
     /// The expressions of the request's sort keys and their direction (for keyset pagination).
     var sort: [(expression: String, ascending: Bool)]
 
@@ -21,16 +21,16 @@ struct SQLWhere {
     private(set) var joins: [String] = []
 
     /// The condition for `predicate`, or `nil` for `.all`.
-    mutating func condition(_ predicate: FetchPredicate) -> String? {
+    mutating func condition(_ predicate: FetchPredicate) throws -> String? {
         switch predicate {
         case .all:
             return nil
         case let .equals(name, value):
             values.append(value)
-            return "\(attribute(name)) = ?"
+            return "\(try attribute(name)) = ?"
         case let .range(name, lower, upper):
             values += [lower, upper]
-            let expression = attribute(name)
+            let expression = try attribute(name)
             return "(\(expression) >= ? AND \(expression) < ?)"
         case let .after(after):
             values += after
@@ -45,14 +45,14 @@ struct SQLWhere {
             return "\(key) = ?"
         case let .toOne(name, object):
             values.append(.integer(object.key))
-            return "\(toOne(name)) = ?"
+            return "\(try toOne(name)) = ?"
         case let .anyRelated(relationship, name, value):
-            let (join, expression) = related(relationship, name)
+            let (join, expression) = try related(relationship, name)
             joins.append(join)
             values.append(value)
             return "\(expression) = ?"
         case let .and(predicates):
-            let parts = predicates.compactMap { condition($0) }
+            let parts = try predicates.compactMap { try condition($0) }
             return parts.isEmpty ? nil : parts.joined(separator: " AND ")
         }
     }

@@ -24,7 +24,7 @@ public final class SingleTable: StorageStrategy {
         schema = CoreDataSchema(model)
         store = CoreDataStore(database: database, model: model)
         for entity in model.entities where entity.isConcrete {
-            let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + insertColumns(entity.index)
+            let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + (try insertColumns(entity.index))
             inserts[entity.index] = "INSERT INTO \(schema.table(of: entity.index).name) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
         }
     }
@@ -34,13 +34,13 @@ public final class SingleTable: StorageStrategy {
     public func createSchema() throws { try store.createSchema(schemaSQL, strategyName: Self.name) }
 
     /// The attribute columns, then each to-one's key (and entity) column, of an entity's INSERT.
-    private func insertColumns(_ entity: Int) -> [String] {
+    private func insertColumns(_ entity: Int) throws -> [String] {
         let info = model.entities[entity]
         return info.attributes.indices.map { schema.column(entity, attributeAt: $0) }
-            + info.toOneRelationships.flatMap { relationship -> [String] in
-                let columns = schema.columns(entity, toOne: relationship.name)!
+            + (try info.toOneRelationships.flatMap { relationship -> [String] in
+                let columns = try schema.toOneColumns(entity, relationship.name)
                 return [columns.key] + (columns.entity.map { [$0] } ?? [])
-            }
+            })
     }
 
     public func insert(_ objects: [ModelObject]) throws {
@@ -50,11 +50,12 @@ public final class SingleTable: StorageStrategy {
             for (root, key) in highest.sorted(by: { $0.key < $1.key }) { try store.reserveKeys(entityNumber: root + 1, upTo: key) }
             for object in objects {
                 let entity = model.entities[object.id.entity]
-                let statement = try database.cachedStatement(inserts[entity.index]!)
+                guard let insert = inserts[entity.index] else { throw LayoutError(Self.name, "\(entity.name) is abstract; it has no objects to insert") }
+                let statement = try database.cachedStatement(insert)
                 var values: [Value] = [.integer(object.id.key), .integer(Int64(entity.number)), .integer(1)] + object.values
                 for (relationship, destination) in zip(entity.toOneRelationships, object.toOne) {
                     values.append(destination.map { .integer($0.key) } ?? .null)
-                    if schema.columns(entity.index, toOne: relationship.name)!.entity != nil {
+                    if try schema.toOneColumns(entity.index, relationship.name).entity != nil {
                         values.append(destination.map { .integer(Int64($0.entity + 1)) } ?? .null)
                     }
                 }
@@ -69,7 +70,7 @@ public final class SingleTable: StorageStrategy {
     private func insertLinks(_ object: ModelObject) throws {
         let generating = model.entities[object.id.entity].relationships.filter { $0.isManyToMany && $0.generatesLinks }
         for (relationship, destinations) in zip(generating, object.links) where !destinations.isEmpty {
-            let join = schema.joinTable(relationship)!
+            let join = try schema.join(relationship)
             let (this, other) = join.columns(from: relationship.owner, relationship.name)
             let statement = try database.cachedStatement("INSERT INTO \(join.name) (\(this), \(other)) VALUES (?, ?)")
             for destination in destinations {
@@ -81,35 +82,36 @@ public final class SingleTable: StorageStrategy {
 
     // MARK: Reads
 
-    private func sqlWhere(_ request: FetchRequest) -> SQLWhere {
+    private func sqlWhere(_ request: FetchRequest) throws -> SQLWhere {
         let entity = request.entity
         return SQLWhere(
-            attribute: { "t0." + self.schema.column(entity, attribute: $0)! },
-            toOne: { "t0." + self.schema.columns(entity, toOne: $0)!.key },
+            attribute: { "t0." + (try self.schema.attributeColumn(entity, $0)) },
+            toOne: { "t0." + (try self.schema.toOneColumns(entity, $0).key) },
             key: "t0.Z_PK",
-            related: { relationshipName, attribute in self.relatedJoin(entity, relationshipName, attribute) },
-            sort: request.sort.map { ("t0." + self.schema.column(entity, attribute: $0.attribute)!, $0.ascending) })
+            related: { relationshipName, attribute in try self.relatedJoin(entity, relationshipName, attribute) },
+            sort: try request.sort.map { ("t0." + (try self.schema.attributeColumn(entity, $0.attribute)), $0.ascending) })
     }
 
     /// Core Data's joins for `ANY relationship.attribute == ?`: through the join table (many-to-many)
     /// or the destination's foreign key (one-to-many).
-    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String) -> (joins: String, expression: String) {
-        let relationship = model.entities[entity].relationship(name)!
+    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String) throws -> (joins: String, expression: String) {
+        guard let relationship = model.entities[entity].relationship(name) else {
+            throw LayoutError(Self.name, "\(model.entities[entity].name) has no relationship '\(name)'")
+        }
         let destination = schema.table(of: relationship.destination).name
-        let column = schema.column(relationship.destination, attribute: attribute)!
+        let column = try schema.attributeColumn(relationship.destination, attribute)
         if relationship.isManyToMany {
-            let join = schema.joinTable(relationship)!
+            let join = try schema.join(relationship)
             let (this, other) = join.columns(from: relationship.owner, relationship.name)
             return ("JOIN \(join.name) t1 ON t0.Z_PK = t1.\(this) JOIN \(destination) t2 ON t2.Z_PK = t1.\(other)", "t2.\(column)")
         }
-        let inverse = model.inverse(of: relationship)!
-        let key = schema.columns(relationship.destination, toOne: inverse.name)!.key
+        let key = try inverseKey(of: relationship).key
         return ("JOIN \(destination) t1 ON t1.\(key) = t0.Z_PK", "t1.\(column)")
     }
 
     /// `FROM … WHERE predicate AND entity filter`, the values bound so far in `builder`.
-    private func fromWhere(_ request: FetchRequest, _ builder: inout SQLWhere) -> String {
-        let condition = builder.condition(request.predicate)
+    private func fromWhere(_ request: FetchRequest, _ builder: inout SQLWhere) throws -> String {
+        let condition = try builder.condition(request.predicate)
         let filter = schema.entityFilter(request.entity, includesSubentities: request.includesSubentities)
         let parts = [condition, filter?.sql].compactMap { $0 }
         builder.appendValues((filter?.values ?? []).map { .integer($0) })
@@ -119,18 +121,18 @@ public final class SingleTable: StorageStrategy {
     }
 
     public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        var builder = sqlWhere(request)
+        var builder = try sqlWhere(request)
         let (list, positions) = schema.selectList(request.entity)
-        let from = fromWhere(request, &builder)
+        let from = try fromWhere(request, &builder)
         let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
         let tail = builder.orderBy + builder.page(request)
         return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: builder.values,
-                             decoder: decoder(request.entity, positions))
+                             decoder: try decoder(request.entity, positions))
     }
 
     public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        var builder = sqlWhere(request)
-        let from = fromWhere(request, &builder)
+        var builder = try sqlWhere(request)
+        let from = try fromWhere(request, &builder)
         let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
         // Core Data counts a whole table without an alias.
         if request.predicate == .all, schema.entityFilter(request.entity, includesSubentities: request.includesSubentities) == nil {
@@ -140,20 +142,24 @@ public final class SingleTable: StorageStrategy {
     }
 
     /// Materialises a row of `selectList(entity)` as its concrete entity, switching on `Z_ENT`.
-    private func decoder(_ entity: Int, _ positions: [String: Int32]) -> RowDecoder {
+    private func decoder(_ entity: Int, _ positions: [String: Int32]) throws -> RowDecoder {
         let table = schema.table(of: entity)
         let hasHierarchy = model.entities[table.root].hasSubentities
         struct Shape { var values: [(Int32, AttributeType.Storage)]; var toOne: [(key: Int32, entity: Int32?, destination: Int)] }
         var shapes: [Int: Shape] = [:]
+        func position(_ column: String) throws -> Int32 {
+            guard let position = positions[column] else { throw LayoutError(Self.name, "the select list of \(table.name) lacks \(column)") }
+            return position
+        }
         for concrete in model.concreteEntities(in: model.entities[entity].subtree) {
             let info = model.entities[concrete]
             shapes[concrete + 1] = Shape(
-                values: info.attributes.enumerated().map { position, attribute in
-                    (positions[schema.column(concrete, attributeAt: position)]!, attribute.type.storage)
+                values: try info.attributes.enumerated().map { index, attribute in
+                    (try position(schema.column(concrete, attributeAt: index)), attribute.type.storage)
                 },
-                toOne: info.toOneRelationships.map { relationship in
-                    let columns = schema.columns(concrete, toOne: relationship.name)!
-                    return (positions[columns.key]!, columns.entity.map { positions[$0]! }, relationship.destination)
+                toOne: try info.toOneRelationships.map { relationship in
+                    let columns = try schema.toOneColumns(concrete, relationship.name)
+                    return (try position(columns.key), try columns.entity.map(position), relationship.destination)
                 })
         }
         let only = Int64(entity + 1)
@@ -176,7 +182,7 @@ public final class SingleTable: StorageStrategy {
             var changed = 0
             for object in objects {
                 let table = schema.table(of: object.id.entity).name
-                let column = schema.column(object.id.entity, attribute: attribute)!
+                let column = try schema.attributeColumn(object.id.entity, attribute)
                 changed += try database.write("UPDATE \(table) SET \(column) = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
                                               [value, .integer(object.version + 1), .integer(object.id.key), .integer(object.version)])
             }
@@ -197,22 +203,30 @@ public final class SingleTable: StorageStrategy {
         for relationship in model.entities[entity].relationships {
             let destination = schema.table(of: relationship.destination).name
             if !relationship.toMany {
-                let key = schema.columns(entity, toOne: relationship.name)!.key
+                let key = try schema.toOneColumns(entity, relationship.name).key
                 related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(table) t0 JOIN \(destination) t1 ON t1.Z_PK = t0.\(key) WHERE t0.Z_PK = ?1")
                 clear.append(relationship.isOneToOne ? clearInverse(relationship) : [])
             } else if relationship.isManyToMany {
-                let join = schema.joinTable(relationship)!
+                let join = try schema.join(relationship)
                 let (this, other) = join.columns(from: relationship.owner, relationship.name)
                 related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(join.name) j JOIN \(destination) t1 ON t1.Z_PK = j.\(other) WHERE j.\(this) = ?1")
                 clear.append(["DELETE FROM \(join.name) WHERE \(this) = ?1"])
             } else {
-                let inverse = model.inverse(of: relationship)!
-                let columns = schema.columns(relationship.destination, toOne: inverse.name)!
+                let columns = try inverseKey(of: relationship)
                 related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(destination) t1 WHERE t1.\(columns.key) = ?1")
                 clear.append(clearInverse(relationship))
             }
         }
         return DeleteStatements(related: related, clear: clear, delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
+    }
+
+    /// The foreign key (and entity column) through which a one-to-many relationship's destinations
+    /// point back at its owner: the columns of its inverse to-one.
+    private func inverseKey(of relationship: Model.Relationship) throws -> (key: String, entity: String?) {
+        guard let inverse = model.inverse(of: relationship) else {
+            throw LayoutError(Self.name, "\(model.entities[relationship.owner].name).\(relationship.name) has no inverse to-one")
+        }
+        return try schema.toOneColumns(relationship.destination, inverse.name)
     }
 
     /// The statements that drop the references to the deleted object (`?1`) that the destinations

@@ -424,9 +424,9 @@ public final class TablePerEntity: StorageStrategy {
     }
 
     /// `FROM <table> t0 … WHERE …` of one arm; its values appended to `values`.
-    private func armFrom(_ entity: Int, _ request: FetchRequest, _ values: inout [Value]) -> String {
+    private func armFrom(_ entity: Int, _ request: FetchRequest, _ values: inout [Value]) throws -> String {
         var builder = sqlWhere(entity, request)
-        let condition = builder.condition(request.predicate)
+        let condition = try builder.condition(request.predicate)
         values += builder.values
         return "FROM \(tables[entity]) t0\(builder.joinClause)" + (condition.map { " WHERE " + $0 } ?? "")
     }
@@ -569,14 +569,14 @@ public final class TablePerEntity: StorageStrategy {
             let (list, decoder) = tableList(entity)
             var builder = sqlWhere(entity, request)
             var values: [Value] = []
-            let from = armFrom(entity, request, &values)
+            let from = try armFrom(entity, request, &values)
             let tail = builder.orderBy + builder.page(request)
             return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: values + builder.values, decoder: decoder)
         }
         let list = unionList(request.entity)
         var values: [Value] = []
-        let arms = entities.enumerated().map { offset, entity in
-            "SELECT \(distinct)\(armList(list, entity, first: offset == 0)) \(armFrom(entity, request, &values))"
+        let arms = try entities.enumerated().map { offset, entity in
+            "SELECT \(distinct)\(armList(list, entity, first: offset == 0)) \(try armFrom(entity, request, &values))"
         }
         // The union is ordered by the first arm's names of the sort attributes.
         let info = model.entities[request.entity]
@@ -598,11 +598,11 @@ public final class TablePerEntity: StorageStrategy {
         let entities = entitiesRead(request)
         let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
         var values: [Value] = []
-        let arms = entities.enumerated().map { offset, entity in
+        let arms = try entities.enumerated().map { offset, entity in
             let name = entities.count > 1 && offset == 0 ? " AS n" : ""
             // Core Data counts a whole table without an alias.
             return request.predicate == .all ? "SELECT COUNT(*)\(name) FROM \(tables[entity])"
-                : "SELECT \(count)\(name) \(armFrom(entity, request, &values))"
+                : "SELECT \(count)\(name) \(try armFrom(entity, request, &values))"
         }
         switch arms.count {
         case 0: return PreparedQuery(sql: "SELECT 0", values: [], decoder: nil)

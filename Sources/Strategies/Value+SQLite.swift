@@ -33,11 +33,12 @@ extension Statement {
 extension Database {
     /// Every object `query` selects (it must have a decoder).
     public func objects(_ query: PreparedQuery) throws -> [ModelObject] {
+        guard let decoder = query.decoder else { throw CorruptRow("the query reads no objects (it has no decoder): \(query.sql)") }
         let statement = try cachedStatement(query.sql)
         try statement.bind(values: query.values)
         defer { statement.reset() }
         var result: [ModelObject] = []
-        while try statement.step() { result.append(try query.decoder!.decode(statement)) }
+        while try statement.step() { result.append(try decoder.decode(statement)) }
         return result
     }
 

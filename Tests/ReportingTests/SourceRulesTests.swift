@@ -7,7 +7,10 @@ final class SourceRulesTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The folders under Sources/ held to the rule.
-    static let unwrapFree = ["Models", "SQLite", "Workloads", "bench"]
+    static let unwrapFree = ["Models", "SQLite", "Workloads", "bench", "Strategies"]
+    /// Files not yet held to it: the four strategies whose layouts are still derived with lookups
+    /// by name (each to become a layout value with typed keys). The list may only shrink.
+    static let pending: Set<String> = ["EnumEntity.swift", "JSONEntity.swift", "Joined.swift", "TablePerEntity.swift"]
 
     func testNoForceUnwrapInTheFoldersHeldToIt() throws {
         var found: [String] = []
@@ -15,7 +18,7 @@ final class SourceRulesTests: XCTestCase {
             let url = Self.root.appendingPathComponent("Sources").appendingPathComponent(folder)
             let files = FileManager.default.enumerator(atPath: url.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
             XCTAssertFalse(files.isEmpty, "no Swift file in Sources/\(folder)")
-            for file in files.sorted() {
+            for file in files.sorted() where !Self.pending.contains(file) {
                 let text = try String(contentsOf: url.appendingPathComponent(file), encoding: .utf8)
                 found += ForceUnwraps.lines(in: text).map { "Sources/\(folder)/\(file):\($0.number): \($0.text)" }
             }

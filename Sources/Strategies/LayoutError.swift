@@ -1,0 +1,13 @@
+import Models
+
+/// A lookup a strategy's layout cannot answer for the model it was built from: a property or a
+/// relationship the entity does not have. A validated model never asks one; if it does, the
+/// strategy says which lookup failed instead of trapping.
+public struct LayoutError: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(_ strategy: String, _ what: String) { description = "\(strategy): \(what)" }
+
+    /// A lookup in Core Data's layout of `model` (single-table's own, or the model another strategy stores).
+    init(layoutOf model: Model, _ what: String) { description = "Core Data's layout of \(model.name): \(what)" }
+}
