@@ -11,3 +11,11 @@ public struct LayoutError: Error, CustomStringConvertible {
     /// A lookup in Core Data's layout of `model` (single-table's own, or the model another strategy stores).
     init(layoutOf model: Model, _ what: String) { description = "Core Data's layout of \(model.name): \(what)" }
 }
+
+extension LayoutError {
+    /// `value`, or a `LayoutError` of `strategy` saying that `what` is missing.
+    static func required<T>(_ value: T?, _ strategy: String, _ what: @autoclosure () -> String) throws -> T {
+        guard let value else { throw LayoutError(strategy, "no \(what())") }
+        return value
+    }
+}

@@ -108,14 +108,14 @@ public final class TablePerEntity: StorageStrategy {
         var toOneColumns = Array(repeating: [ToOneColumns](), count: entities.count)
         var entityColumns: [Int: [String: String]] = [:]
         for entity in entities where entity.isConcrete {
-            let index = storedModel.index(of: entity.name)!
+            let index = try LayoutError.required(storedModel.index(of: entity.name), Self.name, "flattened entity \(entity.name)")
             flat[entity.index] = index
             let table = schema.table(of: index)
             tables[entity.index] = table.name
             attributeColumns[entity.index] = entity.attributes.indices.map { schema.column(index, attributeAt: $0) }
             var names = UniqueNames(taken: ["Z_PK", "Z_ENT", "Z_OPT"] + table.fetchOrder.map(\.name))
-            toOneColumns[entity.index] = entity.toOneRelationships.map { relationship in
-                let key = schema.columns(index, toOne: relationship.name)!.key
+            toOneColumns[entity.index] = try entity.toOneRelationships.map { relationship in
+                let key = try schema.toOneColumns(index, relationship.name).key
                 let targets = concrete[relationship.destination]
                 guard targets.count > 1 else { return ToOneColumns(key: key, entity: nil, destination: targets.first ?? relationship.destination) }
                 let name = names.claim("Z\(relationship.destination + 1)_" + relationship.name.uppercased())
@@ -136,8 +136,8 @@ public final class TablePerEntity: StorageStrategy {
         }
         var links: [Held: [Int: Link]] = [:]
         for record in records {
-            let index = flat[record.held.entity]!
-            let join = joinBySide["\(index).\(record.flatName)"]!
+            let index = try LayoutError.required(flat[record.held.entity], Self.name, "flattened entity for \(model.entities[record.held.entity].name)")
+            let join = try LayoutError.required(joinBySide["\(index).\(record.flatName)"], Self.name, "join table for \(record.flatName)")
             let (this, other) = join.columns(from: index, record.flatName)
             links[record.held, default: [:]][record.partner] = Link(join: join.name, this: this, other: other, partner: record.partner)
         }
@@ -147,7 +147,7 @@ public final class TablePerEntity: StorageStrategy {
         // DDL: Core Data's of the flattened model, each entity column right after its foreign key.
         var tableSQL: [String] = []
         for root in storedModel.roots {
-            let table = schema.tables[root]!
+            let table = schema.table(of: root)
             var columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
             for column in table.tableOrder {
                 columns.append("\(column.name) \(column.sqlType)")
@@ -221,16 +221,15 @@ public final class TablePerEntity: StorageStrategy {
                 guard candidate.count <= 60, used[entity]?.contains(upper) != true else { return false }
                 return upper == relationship.name.uppercased() || reserved[entity]?.contains(upper) != true
             }
-            var chosen = candidates.first(where: free)
             var counter = 2
-            while chosen == nil {
-                let candidate = String(relationship.name.prefix(50)) + String(counter)
-                if free(candidate) { chosen = candidate }
+            while !candidates.contains(where: free) {
+                candidates.append(String(relationship.name.prefix(50)) + String(counter))
                 counter += 1
             }
-            used[entity, default: []].insert(chosen!.uppercased())
-            assigned[key] = chosen!
-            return chosen!
+            let chosen = candidates.first(where: free) ?? relationship.name
+            used[entity, default: []].insert(chosen.uppercased())
+            assigned[key] = chosen
+            return chosen
         }
 
         // Many-to-many pairs, each from one side: the generating one (else the lower-named).
@@ -309,15 +308,16 @@ public final class TablePerEntity: StorageStrategy {
             }
             for object in objects {
                 let entity = object.id.entity
-                let statement = try database.cachedStatement(inserts[entity]!)
-                var values: [Value] = [.integer(object.id.key), .integer(Int64(flat[entity]! + 1)), .integer(1)] + object.values
+                let statement = try database.cachedStatement(try LayoutError.required(inserts[entity], Self.name, "insert for \(model.entities[entity].name)"))
+                let number = try LayoutError.required(flat[entity], Self.name, "table for \(model.entities[entity].name)") + 1
+                var values: [Value] = [.integer(object.id.key), .integer(Int64(number)), .integer(1)] + object.values
                 for (columns, destination) in zip(toOneColumns[entity], object.toOne) {
                     values.append(destination.map { .integer($0.key) } ?? .null)
                     if columns.entity != nil { values.append(destination.map { .integer(Int64($0.entity + 1)) } ?? .null) }
                 }
                 try statement.bind(values: values)
                 try statement.run()
-                for (byPartner, destinations) in zip(linkInserts[entity]!, object.links) {
+                for (byPartner, destinations) in zip(linkInserts[entity] ?? [], object.links) {
                     for destination in destinations {
                         guard let sql = byPartner[destination.entity] else {
                             throw CorruptRow("no join table links \(model.entities[entity].name) to \(model.entities[destination.entity].name)")
@@ -362,47 +362,48 @@ public final class TablePerEntity: StorageStrategy {
         try check(request.predicate)
     }
 
-    private func column(_ entity: Int, _ attribute: String) -> String {
-        attributeColumns[entity][model.entities[entity].attributeIndex(attribute)!]
+    private func column(_ entity: Int, _ attribute: String) throws -> String {
+        attributeColumns[entity][try LayoutError.required(model.entities[entity].attributeIndex(attribute), Self.name, "attribute '\(attribute)' of \(model.entities[entity].name)")]
     }
 
-    private func toOne(_ entity: Int, _ name: String) -> ToOneColumns {
-        toOneColumns[entity][model.entities[entity].toOneRelationships.firstIndex { $0.name == name }!]
+    private func toOne(_ entity: Int, _ name: String) throws -> ToOneColumns {
+        let position = try LayoutError.required(model.entities[entity].toOneRelationships.firstIndex { $0.name == name }, Self.name, "to-one '\(name)' of \(model.entities[entity].name)")
+        return toOneColumns[entity][position]
     }
 
     /// The WHERE builder of the arm reading `entity`'s table as `t0`.
-    private func sqlWhere(_ entity: Int, _ request: FetchRequest) -> SQLWhere {
+    private func sqlWhere(_ entity: Int, _ request: FetchRequest) throws -> SQLWhere {
         var aliases = 0
         return SQLWhere(
-            attribute: { "t0." + self.column(entity, $0) },
-            toOne: { "t0." + self.toOne(entity, $0).key },
+            attribute: { "t0." + (try self.column(entity, $0)) },
+            toOne: { "t0." + (try self.toOne(entity, $0).key) },
             key: "t0.Z_PK",
             related: { name, attribute in
                 aliases += 2
-                return self.relatedJoin(entity, name, attribute, aliases - 1)
+                return try self.relatedJoin(entity, name, attribute, aliases - 1)
             },
-            sort: request.sort.map { ("t0." + self.column(entity, $0.attribute), $0.ascending) })
+            sort: try request.sort.map { ("t0." + (try self.column(entity, $0.attribute)), $0.ascending) })
     }
 
     /// The joins for `ANY relationship.attribute == ?` from `entity`'s table: through the join
     /// table (many-to-many) or the destination's foreign key (one-to-many); through one `UNION ALL`
     /// of the partners' tables when several hold the attribute.
-    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String, _ alias: Int) -> (joins: String, expression: String) {
-        let relationship = model.entities[entity].relationship(name)!
+    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String, _ alias: Int) throws -> (joins: String, expression: String) {
+        let relationship = try LayoutError.required(model.entities[entity].relationship(name), Self.name, "relationship '\(name)' of \(model.entities[entity].name)")
         let destination = model.entities[relationship.destination]
-        let owner = destination.attributeOwners[destination.attributeIndex(attribute)!]
+        let owner = destination.attributeOwners[try LayoutError.required(destination.attributeIndex(attribute), Self.name, "attribute '\(attribute)' of \(destination.name)")]
         let (first, second) = ("t\(alias)", "t\(alias + 1)")
         /// (table, the column holding this entity's key, the attribute's column) per partner.
         var partners: [(table: String, source: String, value: String, through: (join: String, other: String)?)] = []
         if relationship.isManyToMany {
             for link in links[Held(entity: entity, owner: relationship.owner, name: relationship.name)] ?? []
             where model.entities[owner].subtree.contains(link.partner) {
-                partners.append((tables[link.partner], link.this, column(link.partner, attribute), (link.join, link.other)))
+                partners.append((tables[link.partner], link.this, try column(link.partner, attribute), (link.join, link.other)))
             }
         } else {
-            let inverse = model.inverse(of: relationship)!
+            let inverse = try LayoutError.required(model.inverse(of: relationship), Self.name, "inverse of \(relationship.name)")
             for holder in concrete[inverse.owner] where model.entities[owner].subtree.contains(holder) {
-                partners.append((tables[holder], toOne(holder, inverse.name).key, column(holder, attribute), nil))
+                partners.append((tables[holder], try toOne(holder, inverse.name).key, try column(holder, attribute), nil))
             }
         }
         guard partners.count == 1 else {
@@ -425,7 +426,7 @@ public final class TablePerEntity: StorageStrategy {
 
     /// `FROM <table> t0 … WHERE …` of one arm; its values appended to `values`.
     private func armFrom(_ entity: Int, _ request: FetchRequest, _ values: inout [Value]) throws -> String {
-        var builder = sqlWhere(entity, request)
+        var builder = try sqlWhere(entity, request)
         let condition = try builder.condition(request.predicate)
         values += builder.values
         return "FROM \(tables[entity]) t0\(builder.joinClause)" + (condition.map { " WHERE " + $0 } ?? "")
@@ -457,8 +458,9 @@ public final class TablePerEntity: StorageStrategy {
     }
 
     /// Core Data's select list of one entity's table (and its entity columns), with its decoder.
-    private func tableList(_ entity: Int) -> (sql: String, decoder: RowDecoder) {
-        var (sql, positions) = schema.selectList(flat[entity]!)
+    private func tableList(_ entity: Int) throws -> (sql: String, decoder: RowDecoder) {
+        var (sql, positions) = schema.selectList(try LayoutError.required(flat[entity], Self.name, "table for \(model.entities[entity].name)"))
+        func position(_ column: String) throws -> Int32 { try LayoutError.required(positions[column], Self.name, "column \(column) in the select list of \(tables[entity])") }
         // The list's items are column names and literals, separated by ", ".
         var count = Int32(sql.split(separator: ",").count)
         let info = model.entities[entity]
@@ -466,9 +468,9 @@ public final class TablePerEntity: StorageStrategy {
         for columns in toOneColumns[entity] {
             var entityPosition: Int32?
             if let name = columns.entity { sql += ", t0.\(name)"; entityPosition = count; count += 1 }
-            toOne.append((positions[columns.key]!, entityPosition, columns.destination))
+            toOne.append((try position(columns.key), entityPosition, columns.destination))
         }
-        let shape = Shape(values: info.attributes.indices.map { (positions[attributeColumns[entity][$0]]!, info.attributes[$0].type.storage) },
+        let shape = Shape(values: try info.attributes.indices.map { (try position(attributeColumns[entity][$0]), info.attributes[$0].type.storage) },
                           toOne: toOne)
         return (sql, decoder([entity: shape], fixed: entity, what: tables[entity]))
     }
@@ -513,21 +515,21 @@ public final class TablePerEntity: StorageStrategy {
     }
 
     /// The select list of one arm (`concrete` read as `t0`), aliased when it is the first.
-    private func armList(_ list: UnionList, _ entity: Int, first: Bool) -> String {
+    private func armList(_ list: UnionList, _ entity: Int, first: Bool) throws -> String {
         let subtree = { (owner: Int) in self.model.entities[owner].subtree.contains(entity) }
         var items = ["\(entity + 1)", "t0.Z_PK", "t0.Z_OPT"]
         for item in list.items {
             switch item {
             case let .attribute(owner, position): items.append(subtree(owner) ? "t0." + attributeColumns[entity][position] : "NULL")
-            case let .key(owner, name): items.append(subtree(owner) ? "t0." + toOne(entity, name).key : "NULL")
-            case let .entity(owner, name): items.append(subtree(owner) ? "t0." + toOne(entity, name).entity! : "NULL")
+            case let .key(owner, name): items.append(subtree(owner) ? "t0." + (try toOne(entity, name).key) : "NULL")
+            case let .entity(owner, name): items.append(subtree(owner) ? "t0." + (try toOne(entity, name).entity ?? "NULL") : "NULL")
             }
         }
         if first { items = zip(items, list.aliases).map { "\($0) AS \($1)" } }
         return items.joined(separator: ", ")
     }
 
-    private func unionDecoder(_ list: UnionList, _ entities: [Int]) -> RowDecoder {
+    private func unionDecoder(_ list: UnionList, _ entities: [Int]) throws -> RowDecoder {
         var keyPositions: [String: Int32] = [:]
         var entityPositions: [String: Int32] = [:]
         for (offset, item) in list.items.enumerated() {
@@ -547,12 +549,13 @@ public final class TablePerEntity: StorageStrategy {
         for entity in entities {
             let info = model.entities[entity]
             shapes[entity] = Shape(
-                values: info.attributes.enumerated().map { position, attribute in
-                    (ownedPositions["\(info.attributeOwners[position]).\(position)"]!, attribute.type.storage)
+                values: try info.attributes.enumerated().map { position, attribute in
+                    (try LayoutError.required(ownedPositions["\(info.attributeOwners[position]).\(position)"], Self.name, "union column of \(attribute.name)"), attribute.type.storage)
                 },
-                toOne: zip(info.toOneRelationships, toOneColumns[entity]).map { relationship, columns in
+                toOne: try zip(info.toOneRelationships, toOneColumns[entity]).map { relationship, columns in
                     let key = "\(relationship.owner).\(relationship.name)"
-                    return (keyPositions[key]!, columns.entity == nil ? nil : entityPositions[key]!, columns.destination)
+                    let entityPosition = columns.entity == nil ? nil : try try LayoutError.required(entityPositions[key], Self.name, "union entity column of \(key)")
+                    return (try LayoutError.required(keyPositions[key], Self.name, "union key column of \(key)"), entityPosition, columns.destination)
                 })
         }
         return decoder(shapes, fixed: nil, what: "the union of \(model.entities[entities[0]].name)'s hierarchy")
@@ -566,8 +569,8 @@ public final class TablePerEntity: StorageStrategy {
             guard let entity = entities.first else {
                 return PreparedQuery(sql: "SELECT 0, 0, 0 WHERE 0", values: [], decoder: RowDecoder { _ in throw CorruptRow("no table holds the request's entity") })
             }
-            let (list, decoder) = tableList(entity)
-            var builder = sqlWhere(entity, request)
+            let (list, decoder) = try tableList(entity)
+            var builder = try sqlWhere(entity, request)
             var values: [Value] = []
             let from = try armFrom(entity, request, &values)
             let tail = builder.orderBy + builder.page(request)
@@ -576,21 +579,21 @@ public final class TablePerEntity: StorageStrategy {
         let list = unionList(request.entity)
         var values: [Value] = []
         let arms = try entities.enumerated().map { offset, entity in
-            "SELECT \(distinct)\(armList(list, entity, first: offset == 0)) \(try armFrom(entity, request, &values))"
+            "SELECT \(distinct)\(try armList(list, entity, first: offset == 0)) \(try armFrom(entity, request, &values))"
         }
         // The union is ordered by the first arm's names of the sort attributes.
         let info = model.entities[request.entity]
         var orderBy = ""
         if !request.sort.isEmpty {
-            orderBy = " ORDER BY " + request.sort.map { key in
-                let position = info.attributeIndex(key.attribute)!
+            orderBy = " ORDER BY " + (try request.sort.map { key in
+                let position = try LayoutError.required(info.attributeIndex(key.attribute), Self.name, "sort attribute '\(key.attribute)'")
                 return list.aliases[position + 3] + (key.ascending ? " ASC" : " DESC")
-            }.joined(separator: ", ")
+            }).joined(separator: ", ")
         }
-        var pager = sqlWhere(request.entity, FetchRequest(entity: request.entity))
+        var pager = try sqlWhere(request.entity, FetchRequest(entity: request.entity))
         let page = pager.page(request)
         return PreparedQuery(sql: arms.joined(separator: " UNION ALL ") + orderBy + page, values: values + pager.values,
-                             decoder: unionDecoder(list, entities))
+                             decoder: try unionDecoder(list, entities))
     }
 
     public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
@@ -624,7 +627,7 @@ public final class TablePerEntity: StorageStrategy {
         return try database.transaction {
             var changed = 0
             for object in objects {
-                changed += try database.write(statements[object.id.entity]!,
+                changed += try database.write(try LayoutError.required(statements[object.id.entity], Self.name, "update of \(model.entities[object.id.entity].name)"),
                                               [value, .integer(object.version + 1), .integer(object.id.key), .integer(object.version)])
             }
             return changed
@@ -648,13 +651,13 @@ public final class TablePerEntity: StorageStrategy {
         var clear: [[String]] = []
         for relationship in model.entities[entity].relationships {
             if !relationship.toMany {
-                let columns = toOne(entity, relationship.name)
+                let columns = try toOne(entity, relationship.name)
                 let arms = concrete[relationship.destination].map { target in
                     "SELECT \(target + 1), t1.Z_PK FROM \(table) t0 JOIN \(tables[target]) t1 ON t1.Z_PK = t0.\(columns.key) WHERE t0.Z_PK = ?1"
                         + (columns.entity.map { " AND t0.\($0) = \(target + 1)" } ?? "")
                 }
                 related.append(arms.isEmpty ? Self.noRelated : arms.joined(separator: " UNION ALL "))
-                clear.append(relationship.isOneToOne ? clearInverse(relationship) : [])
+                clear.append(relationship.isOneToOne ? try clearInverse(relationship) : [])
             } else if relationship.isManyToMany {
                 let joins = links[Held(entity: entity, owner: relationship.owner, name: relationship.name)] ?? []
                 let arms = joins.map { link in
@@ -668,13 +671,13 @@ public final class TablePerEntity: StorageStrategy {
                 }
                 clear.append(deletes)
             } else {
-                let inverse = model.inverse(of: relationship)!
+                let inverse = try LayoutError.required(model.inverse(of: relationship), Self.name, "inverse of \(relationship.name)")
                 let holders = concrete[inverse.owner]
-                let arms = holders.map { holder in
-                    "SELECT \(holder + 1), t1.Z_PK FROM \(tables[holder]) t1 WHERE t1.\(toOne(holder, inverse.name).key) = ?1"
+                let arms = try holders.map { holder in
+                    "SELECT \(holder + 1), t1.Z_PK FROM \(tables[holder]) t1 WHERE t1.\(try toOne(holder, inverse.name).key) = ?1"
                 }
                 related.append(arms.isEmpty ? Self.noRelated : arms.joined(separator: " UNION ALL "))
-                clear.append(clearInverse(relationship))
+                clear.append(try clearInverse(relationship))
             }
         }
         return DeleteStatements(related: related, clear: clear, delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
@@ -683,12 +686,12 @@ public final class TablePerEntity: StorageStrategy {
     /// The statements that drop the references to the deleted object (`?1`) that the destinations
     /// hold through the inverse to-one (the many side of a one-to-many, the other side of a
     /// one-to-one): one per concrete table holding that to-one.
-    private func clearInverse(_ relationship: Model.Relationship) -> [String] {
+    private func clearInverse(_ relationship: Model.Relationship) throws -> [String] {
         guard let inverse = model.inverse(of: relationship) else { return [] }
-        return concrete[inverse.owner].map { holder in
-            let columns = toOne(holder, inverse.name)
+        return try concrete[inverse.owner].map { holder in
+            let columns = try toOne(holder, inverse.name)
             let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
-            let orderKey = model.orderKey(of: inverse).map { ", \(column(holder, $0)) = NULL" } ?? ""
+            let orderKey = try model.orderKey(of: inverse).map { ", \(try column(holder, $0)) = NULL" } ?? ""
             return "UPDATE \(tables[holder]) SET \(columns.key) = NULL\(entityColumn)\(orderKey), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"
         }
     }
