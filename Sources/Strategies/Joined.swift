@@ -126,15 +126,19 @@ public final class Joined: StorageStrategy {
         self.toOneColumns = toOneColumns
         self.paths = paths
         versionSQL = Dictionary(uniqueKeysWithValues: model.roots.map { ($0, "SELECT Z_OPT FROM \(tables[$0].name) WHERE Z_PK = ?") })
-        schemaSQL = Self.tableSQL(model, schema, tables) + Self.indexSQL(model, schema, tables, attributeColumns, toOneColumns)
+        schemaSQL = Self.tableSQL(model, schema, tables) + (try Self.indexSQL(model, schema, tables, attributeColumns, toOneColumns))
             + CoreDataSchema.bookkeepingSQL
         for entity in model.entities where entity.isConcrete {
-            inserts[entity.index] = insertSteps(entity.index)
-            linkSQL[entity.index] = linkInserts(entity.index)
+            inserts[entity.index] = try insertSteps(entity.index)
+            linkSQL[entity.index] = try linkInserts(entity.index)
         }
     }
 
     // MARK: Names
+
+    /// `value`, or a `LayoutError` saying that `what` is missing.
+    private static func need<T>(_ value: T?, _ what: @autoclosure () -> String) throws -> T { try LayoutError.required(value, name, what()) }
+
 
     /// The declaring entity and column of an attribute of `entity`.
     private func attributeColumn(_ entity: Int, _ name: String) -> (owner: Int, column: String)? {
@@ -174,7 +178,7 @@ public final class Joined: StorageStrategy {
     /// still serves lookups; one index cannot enforce uniqueness across two tables, and a
     /// UNIQUE index on some of the columns would refuse valid rows).
     static func indexSQL(_ model: Model, _ schema: CoreDataSchema, _ tables: [Table], _ attributeColumns: [[String]],
-                         _ toOneColumns: [[String: (key: String, entity: String?)]]) -> [String] {
+                         _ toOneColumns: [[String: (key: String, entity: String?)]]) throws -> [String] {
         var sql: [String] = []
         for root in model.roots where model.entities[root].hasSubentities {
             let table = tables[root].name
@@ -186,29 +190,30 @@ public final class Joined: StorageStrategy {
             } }
         }
         /// The declaring entity and column of a property (attribute or to-one) of `entity`.
-        func place(_ entity: Int, _ property: String) -> (owner: Int, column: String) {
+        func place(_ entity: Int, _ property: String) throws -> (owner: Int, column: String) {
             let info = model.entities[entity]
             if let position = info.attributeIndex(property) {
                 let owner = info.attributeOwners[position]
                 return (owner, attributeColumns[owner][position])
             }
-            let owner = info.relationship(property)!.owner
-            return (owner, toOneColumns[owner][property]!.key)
+            let owner = try Self.need(info.relationship(property), "property '\(property)' of \(info.name)").owner
+            return (owner, try Self.need(toOneColumns[owner][property], "to-one column '\(property)'").key)
         }
         for entity in model.entities {
             for constraint in entity.uniquenessConstraints {
-                let places = constraint.map { place(entity.index, $0) }
-                let owner = places.last!.owner
+                let places = try constraint.map { try place(entity.index, $0) }
+                let owner = try Self.need(places.last, "property in a uniqueness constraint of \(entity.name)").owner
                 let mixed = places.contains { $0.owner != owner }
                 let columns = places.filter { $0.owner == owner }.map { $0.column + " COLLATE BINARY ASC" }
                 sql.append("CREATE \(mixed ? "" : "UNIQUE ")INDEX Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_")) ON \(tables[owner].name) (\(columns.joined(separator: ", ")))")
             }
             for index in entity.fetchIndexes {
-                let owner = index.elements.last(where: { $0.property != nil }).map { place(entity.index, $0.property!).owner } ?? entity.root
-                let columns = index.elements.compactMap { element -> String? in
+                let last = index.elements.last { $0.property != nil }?.property
+                let owner = try last.map { try place(entity.index, $0).owner } ?? entity.root
+                let columns = try index.elements.compactMap { element -> String? in
                     let direction = " COLLATE BINARY " + (element.ascending ? "ASC" : "DESC")
                     guard let property = element.property else { return owner == entity.root ? "Z_ENT" + direction : nil }
-                    let place = place(entity.index, property)
+                    let place = try place(entity.index, property)
                     return place.owner == owner ? place.column + direction : nil
                 }
                 sql.append("CREATE INDEX Z_\(entity.name)_\(index.name) ON \(tables[owner].name) (\(columns.joined(separator: ", ")))")
@@ -235,10 +240,10 @@ public final class Joined: StorageStrategy {
     private struct InsertStep { let sql: String; let sources: [Source] }
 
     /// The INSERTs of an object of `entity`: the root's row, then one row per table down its path.
-    private func insertSteps(_ entity: Int) -> [InsertStep] {
+    private func insertSteps(_ entity: Int) throws -> [InsertStep] {
         let info = model.entities[entity]
         let toOneIndex = Dictionary(uniqueKeysWithValues: info.toOneRelationships.enumerated().map { ($1.name, $0) })
-        return paths[entity].map { owner in
+        return try paths[entity].map { owner in
             let table = tables[owner]
             var columns = ["Z_PK"]
             var sources: [Source] = [.key]
@@ -247,8 +252,8 @@ public final class Joined: StorageStrategy {
                 columns.append(column.name)
                 switch column.role {
                 case let .attribute(position): sources.append(.value(position))
-                case let .foreignKey(name): sources.append(.toOneKey(toOneIndex[name]!))
-                case let .foreignEntity(name): sources.append(.toOneEntity(toOneIndex[name]!))
+                case let .foreignKey(name): sources.append(.toOneKey(try Self.need(toOneIndex[name], "to-one '\(name)' of \(info.name)")))
+                case let .foreignEntity(name): sources.append(.toOneEntity(try Self.need(toOneIndex[name], "to-one '\(name)' of \(info.name)")))
                 }
             }
             let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
@@ -293,9 +298,9 @@ public final class Joined: StorageStrategy {
     }
 
     /// The INSERT of each many-to-many relationship whose links an entity's objects generate, in `links` order.
-    private func linkInserts(_ entity: Int) -> [String] {
-        model.entities[entity].relationships.filter { $0.isManyToMany && $0.generatesLinks }.map { relationship in
-            let join = schema.joinTable(relationship)!
+    private func linkInserts(_ entity: Int) throws -> [String] {
+        try model.entities[entity].relationships.filter { $0.isManyToMany && $0.generatesLinks }.map { relationship in
+            let join = try schema.join(relationship)
             let (this, other) = join.columns(from: relationship.owner, relationship.name)
             return "INSERT INTO \(join.name) (\(this), \(other)) VALUES (?, ?)"
         }
@@ -336,7 +341,7 @@ public final class Joined: StorageStrategy {
         let needsUnion: Bool
     }
 
-    private func reader(_ entity: Int, includesSubentities: Bool) -> Reader {
+    private func reader(_ entity: Int, includesSubentities: Bool) throws -> Reader {
         let info = model.entities[entity]
         let key = ReaderKey(entity: entity, includesSubentities: includesSubentities && info.hasSubentities)
         if let known = readers[key] { return known }
@@ -346,25 +351,26 @@ public final class Joined: StorageStrategy {
         var alias: [Int: String] = [entity: "t0"]
         for (offset, ancestor) in path.dropLast().reversed().enumerated() { alias[ancestor] = "t\(offset + 1)" }
         for (offset, descendant) in descendants.enumerated() { alias[descendant] = "t\(path.count + offset)" }
-        let root = alias[info.root]!
+        let root = try Self.need(alias[info.root], "alias of \(info.name)'s root")
         var items = [model.entities[info.root].hasSubentities ? "\(root).Z_ENT" : "0", "t0.Z_PK", "\(root).Z_OPT"]
         var base: [Int: Int32] = [:]
         for member in entities {
             base[member] = Int32(items.count)
-            items += tables[member].fetchOrder.map { "\(alias[member]!).\($0.name)" }
+            let name = try Self.need(alias[member], "alias of \(model.entities[member].name)")
+            items += tables[member].fetchOrder.map { "\(name).\($0.name)" }
         }
         let needsUnion = entities.count > Self.maximumJoinedTables
         var markers: [Int: Int32] = [:]
         if !needsUnion {
             for descendant in descendants {
                 markers[descendant] = Int32(items.count)
-                items.append("\(alias[descendant]!).Z_PK")
+                items.append("\(try Self.need(alias[descendant], "alias of \(model.entities[descendant].name)")).Z_PK")
             }
         }
         let concrete = key.includesSubentities ? model.concreteEntities(in: info.subtree) : (info.isConcrete ? [entity] : [])
         let made = Reader(entity: entity, entities: entities, descendants: descendants, alias: alias, base: base,
                           selectList: items.joined(separator: ", "),
-                          decoder: decoder(entity, concrete: concrete, base: base, markers: markers),
+                          decoder: try decoder(entity, concrete: concrete, base: base, markers: markers),
                           concrete: concrete, needsUnion: needsUnion)
         readers[key] = made
         return made
@@ -372,7 +378,11 @@ public final class Joined: StorageStrategy {
 
     /// Materialises a row as its concrete entity (named by `Z_ENT`). A row whose entity is unknown
     /// to the read, or whose sub-row is missing on its path, throws `CorruptRow`.
-    private func decoder(_ entity: Int, concrete: [Int], base: [Int: Int32], markers: [Int: Int32]) -> RowDecoder {
+    private func decoder(_ entity: Int, concrete: [Int], base: [Int: Int32], markers: [Int: Int32]) throws -> RowDecoder {
+        func position(_ owner: Int, _ column: String) throws -> Int32 {
+            let start = try Self.need(base[owner], "columns of \(model.entities[owner].name) in the select list")
+            return start + Int32(try Self.need(tables[owner].index[column], "column \(column) of \(tables[owner].name)"))
+        }
         struct Shape {
             var values: [(Int32, AttributeType.Storage)]
             var toOne: [(key: Int32, entity: Int32?, destination: Int)]
@@ -382,16 +392,14 @@ public final class Joined: StorageStrategy {
         for member in concrete {
             let info = model.entities[member]
             shapes[member + 1] = Shape(
-                values: info.attributes.enumerated().map { position, attribute in
-                    let owner = info.attributeOwners[position]
-                    return (base[owner]! + Int32(tables[owner].index[attributeColumns[owner][position]]!), attribute.type.storage)
+                values: try info.attributes.enumerated().map { index, attribute in
+                    let owner = info.attributeOwners[index]
+                    return (try position(owner, attributeColumns[owner][index]), attribute.type.storage)
                 },
-                toOne: info.toOneRelationships.map { relationship in
+                toOne: try info.toOneRelationships.map { relationship in
                     let owner = relationship.owner
-                    let columns = toOneColumns[owner][relationship.name]!
-                    let table = tables[owner]
-                    return (base[owner]! + Int32(table.index[columns.key]!), columns.entity.map { base[owner]! + Int32(table.index[$0]!) },
-                            relationship.destination)
+                    let columns = try Self.need(toOneColumns[owner][relationship.name], "to-one '\(relationship.name)' of \(info.name)")
+                    return (try position(owner, columns.key), try columns.entity.map { try position(owner, $0) }, relationship.destination)
                 },
                 markers: paths[member].compactMap { markers[$0] })
         }
@@ -422,43 +430,45 @@ public final class Joined: StorageStrategy {
 
     /// The WHERE builder of a request over `reader`'s tables (`union`: over the `UNION ALL`
     /// subquery `t0`, whose columns are named `c<position>`).
-    private func sqlWhere(_ request: FetchRequest, _ reader: Reader, union: Bool, _ tracker: Tracker) -> SQLWhere {
+    private func sqlWhere(_ request: FetchRequest, _ reader: Reader, union: Bool, _ tracker: Tracker) throws -> SQLWhere {
         let entity = request.entity
-        func expression(_ owner: Int, _ column: String) -> String {
+        func expression(_ owner: Int, _ column: String) throws -> String {
             tracker.entities.insert(owner)
-            return union ? "t0.c\(reader.base[owner]! + Int32(tables[owner].index[column]!))" : "\(reader.alias[owner]!).\(column)"
+            guard union else { return "\(try Self.need(reader.alias[owner], "alias of \(model.entities[owner].name)")).\(column)" }
+            let start = try Self.need(reader.base[owner], "columns of \(model.entities[owner].name) in the union")
+            return "t0.c\(start + Int32(try Self.need(tables[owner].index[column], "column \(column) of \(tables[owner].name)")))"
         }
-        func attribute(_ name: String) -> String {
-            let (owner, column) = attributeColumn(entity, name)!
-            return expression(owner, column)
+        func attribute(_ name: String) throws -> String {
+            let (owner, column) = try Self.need(attributeColumn(entity, name), "attribute '\(name)' of \(model.entities[entity].name)")
+            return try expression(owner, column)
         }
         return SQLWhere(
             attribute: attribute,
             toOne: { name in
-                let columns = self.toOneColumn(entity, name)!
-                return expression(columns.owner, columns.key)
+                let columns = try Self.need(self.toOneColumn(entity, name), "to-one '\(name)' of \(self.model.entities[entity].name)")
+                return try expression(columns.owner, columns.key)
             },
             key: "t0.Z_PK",
-            related: { relationship, name in self.relatedJoin(entity, relationship, name, tracker) },
-            sort: request.sort.map { (attribute($0.attribute), $0.ascending) })
+            related: { relationship, name in try self.relatedJoin(entity, relationship, name, tracker) },
+            sort: try request.sort.map { (try attribute($0.attribute), $0.ascending) })
     }
 
     /// The joins for `ANY relationship.attribute == ?`: through the join table (many-to-many) or the
     /// table holding the inverse's foreign key (one-to-many), then the table holding the attribute.
-    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String, _ tracker: Tracker) -> (joins: String, expression: String) {
-        let relationship = model.entities[entity].relationship(name)!
-        let (owner, column) = attributeColumn(relationship.destination, attribute)!
+    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String, _ tracker: Tracker) throws -> (joins: String, expression: String) {
+        let relationship = try Self.need(model.entities[entity].relationship(name), "relationship '\(name)' of \(model.entities[entity].name)")
+        let (owner, column) = try Self.need(attributeColumn(relationship.destination, attribute), "attribute '\(attribute)' of the destination of \(name)")
         let target = tables[owner].name
         let first = "r\(tracker.related + 1)", second = "r\(tracker.related + 2)"
         tracker.related += 2
         if relationship.isManyToMany {
-            let join = schema.joinTable(relationship)!
+            let join = try schema.join(relationship)
             let (this, other) = join.columns(from: relationship.owner, relationship.name)
             return ("JOIN \(join.name) \(first) ON \(first).\(this) = t0.Z_PK JOIN \(target) \(second) ON \(second).Z_PK = \(first).\(other)",
                     "\(second).\(column)")
         }
-        let inverse = model.inverse(of: relationship)!
-        let foreign = toOneColumn(relationship.destination, inverse.name)!
+        let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(name)")
+        let foreign = try Self.need(toOneColumn(relationship.destination, inverse.name), "to-one '\(inverse.name)'")
         let holder = tables[foreign.owner].name
         if foreign.owner == owner {
             return ("JOIN \(holder) \(first) ON \(first).\(foreign.key) = t0.Z_PK", "\(first).\(column)")
@@ -475,17 +485,17 @@ public final class Joined: StorageStrategy {
     }
 
     /// `FROM E t0 JOIN <ancestors> <joins> LEFT JOIN <descendants>`, keeping the ancestors in `only` when given.
-    private func fromClause(_ reader: Reader, only: Set<Int>? = nil, joins: String, descendants: Bool) -> String {
+    private func fromClause(_ reader: Reader, only: Set<Int>? = nil, joins: String, descendants: Bool) throws -> String {
         let path = paths[reader.entity]
         var text = "FROM \(tables[reader.entity].name) t0"
         for ancestor in path.dropLast().reversed() where only?.contains(ancestor) ?? true {
-            let alias = reader.alias[ancestor]!
+            let alias = try Self.need(reader.alias[ancestor], "alias of \(model.entities[ancestor].name)")
             text += " JOIN \(tables[ancestor].name) \(alias) ON \(alias).Z_PK = t0.Z_PK"
         }
         text += joins
         if descendants {
             for descendant in reader.descendants {
-                let alias = reader.alias[descendant]!
+                let alias = try Self.need(reader.alias[descendant], "alias of \(model.entities[descendant].name)")
                 text += " LEFT JOIN \(tables[descendant].name) \(alias) ON \(alias).Z_PK = t0.Z_PK"
             }
         }
@@ -493,20 +503,20 @@ public final class Joined: StorageStrategy {
     }
 
     public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        let reader = reader(request.entity, includesSubentities: request.includesSubentities)
+        let reader = try reader(request.entity, includesSubentities: request.includesSubentities)
         let tracker = Tracker()
         let related = 2 * request.predicate.relatedCount
         if reader.needsUnion || reader.entities.count + related > Self.maximumJoinedTables {
             return try unionQuery(request, reader, tracker)
         }
-        var builder = sqlWhere(request, reader, union: false, tracker)
+        var builder = try sqlWhere(request, reader, union: false, tracker)
         var parts = [try builder.condition(request.predicate)].compactMap { $0 }
         if entityFilter(request) {
             parts.append("\(reader.alias[model.entities[request.entity].root]!).Z_ENT = ?")
             builder.appendValues([.integer(Int64(request.entity + 1))])
         }
         let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
-        let from = fromClause(reader, joins: builder.joinClause, descendants: true)
+        let from = try fromClause(reader, joins: builder.joinClause, descendants: true)
         let tail = (parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND ")) + builder.orderBy + builder.page(request)
         return PreparedQuery(sql: "SELECT \(distinct)\(reader.selectList) \(from)\(tail)", values: builder.values, decoder: reader.decoder)
     }
@@ -522,7 +532,7 @@ public final class Joined: StorageStrategy {
             let onPath = Set(path)
             var alias: [Int: String] = [member: "s0"]
             for (offset, ancestor) in path.dropLast().reversed().enumerated() { alias[ancestor] = "s\(offset + 1)" }
-            let root = alias[path[0]]!
+            let root = try Self.need(alias[path[0]], "alias of the root")
             var items = ["\(root).Z_ENT", "s0.Z_PK", "\(root).Z_OPT"]
             for entity in reader.entities {
                 let columns = tables[entity].fetchOrder
@@ -543,24 +553,24 @@ public final class Joined: StorageStrategy {
             }
             arms.append(arm)
         }
-        var builder = sqlWhere(request, reader, union: true, tracker)
+        var builder = try sqlWhere(request, reader, union: true, tracker)
         let condition = try builder.condition(request.predicate)
         let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
         let from = "FROM (\(arms.joined(separator: " UNION ALL "))) t0" + builder.joinClause
         let tail = (condition.map { " WHERE " + $0 } ?? "") + builder.orderBy + builder.page(request)
         // The arms have no `Z_PK` markers (every table on an arm's path is inner-joined).
-        let decoder = reader.needsUnion ? reader.decoder : decoder(reader.entity, concrete: reader.concrete, base: reader.base, markers: [:])
+        let decoder = reader.needsUnion ? reader.decoder : try decoder(reader.entity, concrete: reader.concrete, base: reader.base, markers: [:])
         return PreparedQuery(sql: "SELECT \(distinct)t0.* \(from)\(tail)", values: armValues + builder.values, decoder: decoder)
     }
 
     public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        let reader = reader(request.entity, includesSubentities: request.includesSubentities)
+        let reader = try reader(request.entity, includesSubentities: request.includesSubentities)
         let filter = entityFilter(request)
         if request.predicate == .all, !filter {
             return PreparedQuery(sql: "SELECT COUNT(*) FROM \(tables[request.entity].name)", values: [], decoder: nil)
         }
         let tracker = Tracker()
-        var builder = sqlWhere(request, reader, union: false, tracker)
+        var builder = try sqlWhere(request, reader, union: false, tracker)
         var parts = [try builder.condition(request.predicate)].compactMap { $0 }
         let root = model.entities[request.entity].root
         if filter {
@@ -569,7 +579,7 @@ public final class Joined: StorageStrategy {
             builder.appendValues([.integer(Int64(request.entity + 1))])
         }
         let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
-        let from = fromClause(reader, only: tracker.entities, joins: builder.joinClause, descendants: false)
+        let from = try fromClause(reader, only: tracker.entities, joins: builder.joinClause, descendants: false)
         return PreparedQuery(sql: "SELECT \(count) \(from)" + (parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND ")),
                              values: builder.values, decoder: nil)
     }
@@ -584,7 +594,7 @@ public final class Joined: StorageStrategy {
             var changed = 0
             var byEntity: [Int: (base: String, sub: String?)] = [:]
             for object in objects {
-                let statements = byEntity[object.id.entity] ?? updateSQL(object.id.entity, attribute)
+                let statements = try byEntity[object.id.entity] ?? updateSQL(object.id.entity, attribute)
                 byEntity[object.id.entity] = statements
                 let key = Value.integer(object.id.key)
                 if let sub = statements.sub {
@@ -599,8 +609,8 @@ public final class Joined: StorageStrategy {
         }
     }
 
-    private func updateSQL(_ entity: Int, _ attribute: String) -> (base: String, sub: String?) {
-        let (owner, column) = attributeColumn(entity, attribute)!
+    private func updateSQL(_ entity: Int, _ attribute: String) throws -> (base: String, sub: String?) {
+        let (owner, column) = try Self.need(attributeColumn(entity, attribute), "attribute '\(attribute)' of \(model.entities[entity].name)")
         let cacheKey = "\(owner).\(attribute)"
         if let known = updates[cacheKey] { return known }
         let root = tables[model.entities[owner].root].name
@@ -613,7 +623,7 @@ public final class Joined: StorageStrategy {
 
     public func versions(_ objects: [ObjectID]) throws -> [Int64?] {
         try objects.map { object in
-            try database.rows(versionSQL[model.entities[object.entity].root]!, [.integer(object.key)]) { $0.int64(at: 0) }.first
+            try database.rows(try Self.need(versionSQL[model.entities[object.entity].root], "version query"), [.integer(object.key)]) { $0.int64(at: 0) }.first
         }
     }
 
@@ -623,17 +633,17 @@ public final class Joined: StorageStrategy {
         for relationship in model.entities[entity].relationships {
             let destination = tables[model.entities[relationship.destination].root].name
             if !relationship.toMany {
-                let columns = toOneColumn(entity, relationship.name)!
+                let columns = try Self.need(toOneColumn(entity, relationship.name), "to-one '\(relationship.name)'")
                 related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(tables[columns.owner].name) t0 JOIN \(destination) t1 ON t1.Z_PK = t0.\(columns.key) WHERE t0.Z_PK = ?1")
                 clear.append(relationship.isOneToOne ? clearInverse(relationship) : [])
             } else if relationship.isManyToMany {
-                let join = schema.joinTable(relationship)!
+                let join = try schema.join(relationship)
                 let (this, other) = join.columns(from: relationship.owner, relationship.name)
                 related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(join.name) j JOIN \(destination) t1 ON t1.Z_PK = j.\(other) WHERE j.\(this) = ?1")
                 clear.append(["DELETE FROM \(join.name) WHERE \(this) = ?1"])
             } else {
-                let inverse = model.inverse(of: relationship)!
-                let columns = toOneColumn(relationship.destination, inverse.name)!
+                let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(relationship.name)")
+                let columns = try Self.need(toOneColumn(relationship.destination, inverse.name), "to-one '\(inverse.name)'")
                 let holder = tables[columns.owner].name
                 related.append(holder == destination
                     ? "SELECT t1.Z_ENT, t1.Z_PK FROM \(destination) t1 WHERE t1.\(columns.key) = ?1"
