@@ -31,10 +31,11 @@ public struct ResultsFile {
         return prefix + base + suffix
     }
 
-    /// The schema versions this reader understands: 4; 3 (the same columns without `loops`: every
+    /// The schema versions this reader understands: 5; 4 (the same columns without the ratio
+    /// columns: `CaseGrid` pairs the samples itself, when they are there); 3 (without `loops`: every
     /// repetition one execution); and 2 (without `loops` and the hierarchy and sweep columns: the
     /// publication model, no sweep).
-    static let readableVersions = ["2", "3", String(ResultsCSV.schemaVersion)]
+    static let readableVersions = ["2", "3", "4", String(ResultsCSV.schemaVersion)]
 
     public struct Key: Hashable, Comparable, Sendable, CustomStringConvertible {
         public var strategy: String
@@ -183,7 +184,7 @@ public struct ResultsFile {
         }
     }
 
-    /// The numeric columns of schema versions 2 to 4 and what each may hold; a column missing
+    /// The numeric columns of schema versions 2 to 5 and what each may hold; a column missing
     /// from the file is not checked (only `requiredColumns` must be there).
     static let numericColumns: [(String, NumberKind)] = [
         ("cpu_cores", .whole(minimum: 0)), ("memory_bytes", .whole(minimum: 0)), ("page_size", .whole(minimum: 0)),
@@ -194,6 +195,8 @@ public struct ResultsFile {
         ("min_ns", .duration), ("max_ns", .duration), ("mean_ns", .duration), ("stddev_ns", .spread),
         ("p90_ns", .duration), ("p99_ns", .duration), ("mad_ns", .spread), ("outliers", .whole(minimum: 0)),
         ("rows_per_s", .rate), ("db_bytes", .whole(minimum: 0)),
+        ("ratio", .optionalPositive), ("ratio_low", .optionalPositive), ("ratio_high", .optionalPositive),
+        ("ratio_coverage", .optionalNumber), ("ratio_rounds", .optionalNumber),
     ]
 
     /// A finite decimal number as bench writes them (digits, a point, an exponent), or nil:
