@@ -22,7 +22,7 @@ public enum ConsoleTable {
             for (offset, result) in group.enumerated() {
                 let statistics = Statistics(result.samples)
                 let ratio = RatioInterval(result, among: group, baseline: baseline).map { $0.text + ($0.isUncertain ? "?" : " ") }
-                    ?? (result.strategy == baseline ? "1 " : "- ")
+                    ?? (result.strategy == baseline ? "1.00× " : "- ")
                 let rate = statistics.median > 0 ? Double(result.rows) / (statistics.median / 1e9) : 0
                 let halfWidth = statistics.median > 0
                     ? (statistics.medianInterval.upperBound - statistics.medianInterval.lowerBound) / 2 / statistics.median * 100 : 0

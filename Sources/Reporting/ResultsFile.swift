@@ -125,7 +125,9 @@ public struct ResultsFile {
     /// What a numeric column may hold. A results file is refused at the first value outside its
     /// kind, so that `inf`, `nan`, a negative or zero duration or an overflowing count never
     /// reaches the statistics (a bootstrap over them has no meaningful interval).
-    enum NumberKind {
+    indirect enum NumberKind: Sendable {
+        /// Empty, or a number of the other kind (the ratio columns of a baseline's own row).
+        case optional(NumberKind)
         /// Nanoseconds above 0 and at most `maximumDuration`.
         case duration
         /// Nanoseconds from 0 to `maximumDuration` (a spread: standard deviation, MAD).
@@ -153,6 +155,8 @@ public struct ResultsFile {
         /// Why `text` is not of this kind (a phrase after "is 'x', not"), or nil when it is.
         func problem(_ text: String) -> String? {
             switch self {
+            case let .optional(kind):
+                guard text.isEmpty else { return kind.problem(text).map { "empty or \($0)" } }
             case .duration:
                 guard let value = ResultsFile.decimal(text), value > 0, value <= Self.maximumDuration else {
                     return "a duration in nanoseconds (a number above 0 and at most 1e18)"
@@ -196,7 +200,7 @@ public struct ResultsFile {
         ("p90_ns", .duration), ("p99_ns", .duration), ("mad_ns", .spread), ("outliers", .whole(minimum: 0)),
         ("rows_per_s", .rate), ("db_bytes", .whole(minimum: 0)),
         ("ratio", .optionalPositive), ("ratio_low", .optionalPositive), ("ratio_high", .optionalPositive),
-        ("ratio_coverage", .optionalNumber), ("ratio_rounds", .optionalNumber),
+        ("ratio_coverage", .optional(.fraction)), ("ratio_rounds", .optional(.whole(minimum: 1))),
     ]
 
     /// A finite decimal number as bench writes them (digits, a point, an exponent), or nil:

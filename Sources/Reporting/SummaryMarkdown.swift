@@ -53,7 +53,7 @@ public enum SummaryMarkdown {
         }
         let uncertain = findings.filter { !$0.uncertain.isEmpty }
         if !uncertain.isEmpty {
-            text += "- Ratios too uncertain to call (their intervals hold 1 and are wider than \(Int(RatioInterval.uncertainThreshold * 100)) %): "
+            text += "- Ratios too uncertain to call (fewer than 6 rounds, or an interval that holds 1 and is wider than ±\(Int(RatioInterval.uncertainThreshold * 100)) %): "
                 + uncertain.map { "\(escape($0.caseName)) (\($0.uncertain.map { "`\($0)`" }.joined(separator: ", ")))" }.joined(separator: "; ") + ".\n"
         }
         let noisy = findings.filter { !$0.noisy.isEmpty }

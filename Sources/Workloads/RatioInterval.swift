@@ -115,15 +115,15 @@ public struct RatioInterval: Equatable, Sendable {
     public static func text(_ verdict: Verdict) -> String {
         switch verdict {
         case let .faster(atLeast): "faster by at least \(percent(atLeast))"
-        case let .slower(atLeast): atLeast >= 1 ? "slower: at least \(String(format: "%.1f", 1 + atLeast))× as long" : "slower by at least \(percent(atLeast))"
+        case let .slower(atLeast): atLeast >= 0.5 ? "slower: at least \(String(format: "%.1f", 1 + atLeast))× as long" : "slower by at least \(percent(atLeast))"
         case let .noClearDifference(within): "no clear difference (within \(percent(within)))"
         case .uncertain: "too uncertain to call"
         }
     }
 
-    /// 12 %, 0.4 %
+    /// 12 %, 0.4 %, 0.033 %
     static func percent(_ fraction: Double) -> String {
         let value = fraction * 100
-        return value < 1 ? String(format: "%.1f %%", value) : String(format: "%.0f %%", value)
+        return value < 1 ? String(format: "%.2g %%", value) : String(format: "%.0f %%", value)
     }
 }

@@ -278,7 +278,7 @@ final class ResultsCSVTests: XCTestCase {
         let table = ConsoleTable.render([sampleResult(), sampleResult(strategy: "enum-entity", samples: [4_000, 4_000, 4_000])], baseline: "single-table")
         XCTAssertTrue(table.contains("fetch-by-tag/rare"))
         XCTAssertTrue(table.contains("1.00×"))
-        XCTAssertTrue(table.contains("2.00×"), table)
+        XCTAssertTrue(table.contains("2.00× [3 rounds, no interval]?"), table)
         XCTAssertEqual(ConsoleTable.duration(1_520_000_000), "1.52 s")
         XCTAssertEqual(ConsoleTable.duration(45_300), "45.3 µs")
     }

@@ -38,7 +38,7 @@ final class RatioIntervalTests: XCTestCase {
         let tied = try XCTUnwrap(RatioInterval(measured: Array(repeating: 500, count: 8), baseline: Array(repeating: 500, count: 8)))
         XCTAssertEqual(tied.interval, 1 ... 1)
         XCTAssertEqual(tied.verdict, .noClearDifference(within: 0))
-        XCTAssertEqual(tied.verdictText, "no clear difference (within 0.0 %)")
+        XCTAssertEqual(tied.verdictText, "no clear difference (within 0 %)")
         XCTAssertFalse(tied.isUncertain)
         // Ties at the interval's ends: ranks count the tied values one by one.
         let ratios: [Double] = [0.9, 0.9, 0.9, 1.0, 1.0, 1.0, 1.0, 1.2, 1.2, 1.2]
@@ -84,7 +84,9 @@ final class RatioIntervalTests: XCTestCase {
     func testVerdictWording() {
         XCTAssertEqual(RatioInterval.text(.faster(atLeast: 0.123)), "faster by at least 12 %")
         XCTAssertEqual(RatioInterval.text(.faster(atLeast: 0.004)), "faster by at least 0.4 %")
-        XCTAssertEqual(RatioInterval.text(.slower(atLeast: 0.5)), "slower by at least 50 %")
+        XCTAssertEqual(RatioInterval.text(.slower(atLeast: 0.00033)), "slower by at least 0.033 %", "small, yet clear: the interval excludes 1")
+        XCTAssertEqual(RatioInterval.text(.slower(atLeast: 0.49)), "slower by at least 49 %")
+        XCTAssertEqual(RatioInterval.text(.slower(atLeast: 0.5)), "slower: at least 1.5× as long")
         XCTAssertEqual(RatioInterval.text(.slower(atLeast: 1.6)), "slower: at least 2.6× as long")
         XCTAssertEqual(RatioInterval.text(.noClearDifference(within: 0.021)), "no clear difference (within 2 %)")
         XCTAssertEqual(RatioInterval.text(.uncertain), "too uncertain to call")
