@@ -12,7 +12,10 @@ import Foundation
 /// 3. the ratio's 95 % interval lies above 1 (below 1).
 ///
 /// Without samples for a side the test cannot run: the row says so, and 1 and 3 decide, with the
-/// conservative interval from the medians' intervals.
+/// conservative interval from the medians' intervals. Strategies of one run are paired round by
+/// round: their ratio is the median of the rounds' ratios with its order-statistic interval
+/// (`RatioInterval`), and 1 and 3 decide (`.paired`). `ratios(base:new:…)` applies the rule to
+/// each strategy's ratio to the baseline instead of its median.
 public struct Comparison {
     public enum Verdict: String, Sendable { case faster, slower, unchanged }
 
@@ -170,7 +173,7 @@ public struct Comparison {
     /// three such rows, and saying so when so few repetitions cannot reach p < alpha at all.
     func powerWarnings(alpha: Double) -> [String] {
         let few = lines.compactMap { line -> (line: Line, m: Int, n: Int)? in
-            guard let m = line.baseRepetitions, let n = line.newRepetitions, Swift.min(m, n) < Self.fewRepetitions else { return nil }
+            guard line.method != .paired, let m = line.baseRepetitions, let n = line.newRepetitions, Swift.min(m, n) < Self.fewRepetitions else { return nil }
             return (line, m, n)
         }
         guard !few.isEmpty else { return [] }

@@ -154,6 +154,8 @@ public final class ResultsWriter {
     public let samplesURL: URL
     private let runID: String
     private var rows: [String] = []
+    /// Every result so far: a row's ratio needs its case's baseline result, which may come after it.
+    private var results: [WorkloadResult] = []
     private var sampleRows: [String] = []
     private let claim: OutputClaim
 
@@ -190,9 +192,14 @@ public final class ResultsWriter {
 
     /// Adds the results of one case and publishes both files with everything so far. When a file
     /// cannot be written, neither file gains the case (the samples file is put back as it was).
+    /// Rows already written gain their ratio when their case's baseline result arrives later.
     public func append(_ results: [WorkloadResult], plan: RunPlan, context: RunContext) throws {
-        let newRows = rows + results.map {
-            ResultsCSV.row($0, plan: plan, context: context, samplesFile: samplesURL.lastPathComponent, ratio: RatioInterval($0, among: results))
+        let all = self.results + results
+        let cases = Set(results.map(ConsoleTable.label))
+        var newRows = rows
+        for (index, result) in all.enumerated() where index >= rows.count || cases.contains(ConsoleTable.label(result)) {
+            let row = ResultsCSV.row(result, plan: plan, context: context, samplesFile: samplesURL.lastPathComponent, ratio: RatioInterval(result, among: all))
+            if index < newRows.count { newRows[index] = row } else { newRows.append(row) }
         }
         let newSampleRows = sampleRows + results.map { SamplesCSV.rows($0, runID: runID) }
         try AtomicFile.write(SamplesCSV.header + newSampleRows.joined(), to: samplesURL)
@@ -207,6 +214,7 @@ public final class ResultsWriter {
             throw error
         }
         rows = newRows
+        self.results = all
         sampleRows = newSampleRows
     }
 

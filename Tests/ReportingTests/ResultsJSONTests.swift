@@ -66,7 +66,27 @@ final class ResultsJSONTests: XCTestCase {
         XCTAssertEqual(row["temp_dir"], read.context.tempDir)
         XCTAssertEqual(row["time_budget_s"], "0.5")
 
+        // The ratio: null on the baseline's own row; joined's, paired round by round, as the CSV's.
+        XCTAssertNil(json.ratio)
+        XCTAssertNil(json.ratioUncertain)
+        let joined = read.results[1]
+        let ratioRow = Dictionary(uniqueKeysWithValues: zip(csv[0], try CSV.parse(ResultsCSV.header
+            + ResultsCSV.row(results[1], plan: plan, context: context(), ratio: RatioInterval(results[1], among: results)))[1]))
+        XCTAssertEqual(joined.ratio, 2.0, "rounds' ratios 2, 1.4, 2.11, 1.86, 2.1, 1.95, huge: median 2")
+        XCTAssertEqual(joined.ratioLow, 1_400.0 / 1_000)
+        XCTAssertEqual(joined.ratioRounds, 7)
+        // 7 rounds: the interval is the range, 1.4 … 2⁶⁰ / 990, coverage 1 − 2/128; above 1: slower by at least 40 %.
+        XCTAssertEqual(joined.ratioVerdict, "slower")
+        XCTAssertEqual(joined.ratioUncertain, false)
+        for (column, value) in [("ratio", joined.ratio), ("ratio_low", joined.ratioLow), ("ratio_high", joined.ratioHigh), ("ratio_coverage", joined.ratioCoverage)] {
+            XCTAssertEqual(Double(ratioRow[column]!)!, try XCTUnwrap(value), accuracy: 1e-4 * (value ?? 1), column)
+        }
+        XCTAssertEqual(ratioRow["ratio_verdict"], "slower")
+        XCTAssertEqual(ratioRow["ratio_uncertain"], "false")
+        XCTAssertEqual(row["ratio"], "", "the baseline's own row has empty ratio columns")
+
         let text = try String(contentsOf: url, encoding: .utf8)
+        XCTAssertTrue(text.contains("\"ratio\":null"), "a missing ratio is null, not left out")
         XCTAssertTrue(text.hasPrefix("{\n  \"schema\": \"inheritance-bench.results\",\n  \"version\": 2,\n"), text)
         XCTAssertTrue(text.contains("\"git_dirty\":true"))
         XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(text.utf8)), "plain JSON")
