@@ -259,7 +259,8 @@ public struct Comparison {
             + "(threshold \(String(format: "%g", threshold * 100)) %, alpha \(String(format: "%g", alpha)): a change counts only when "
             + "the ratio is beyond the threshold, p < alpha and the 95 % interval excludes 1)\n"
         if lines.contains(where: { $0.test != nil }) {
-            text += "U: pairs of repetitions (\(newTitle), \(baseTitle)) in which \(newTitle) took longer, ties ½, of \(newTitle) × \(baseTitle) repetitions; "
+            let pairs = quantity == .ratios ? "rounds' ratios (\(newTitle), \(baseTitle)) in which \(newTitle)'s was higher" : "repetitions (\(newTitle), \(baseTitle)) in which \(newTitle) took longer"
+            text += "U: pairs of \(pairs), ties ½, of \(newTitle) × \(baseTitle) repetitions; "
                 + "p: two-sided Mann–Whitney U test (exact up to \(MannWhitney.exactLimit) repetitions a side without ties)\n"
         }
         if lines.contains(where: { $0.method == .intervals }) {
