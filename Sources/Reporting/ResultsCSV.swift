@@ -35,7 +35,7 @@ public enum ResultsCSV {
         ("hierarchy", "the model measured: its name (a preset's, or the name in a --model file), then /Root when the model has several hierarchies or --root picked one (the root whose hierarchy the workloads read)"),
         ("sweep_parameter", "in a bench sweep, the parameter varied (scale, sub-entities, attributes, skew); else empty"),
         ("sweep_value", "in a bench sweep, that parameter's value for this row; else empty"),
-        ("strategy", "storage strategy (raw: the single-table work done with direct SQLite C calls)"),
+        ("strategy", "storage strategy (see bench list; the first it lists is the baseline of every ratio)"),
         ("workload", "workload name"),
         ("variant", "case of the workload (fetch-by-relationship: popular or rare), else empty"),
         ("rows", "rows in the answer; objects inserted for insert workloads"),

@@ -20,73 +20,9 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
     public var version: Int
     /// The name of the results CSV this document accompanies (in the same folder).
     public var csv: String
-    public var context: Context
+    public var context: RunContext
     public var plan: Plan
     public var results: [Result]
-
-    /// Every field of `RunContext`, under the CSV's column names.
-    public struct Context: Codable, Equatable, Sendable {
-        public var runID: String
-        public var timestamp: String
-        public var gitCommit: String
-        /// nil: not known (outside a git checkout).
-        public var gitDirty: Bool?
-        public var sqliteVersion: String
-        public var sqliteOptions: String
-        public var swiftVersion: String
-        public var build: String
-        public var host: String
-        public var os: String
-        public var kernel: String
-        public var cpuModel: String
-        public var cpuCores: Int
-        public var memoryBytes: UInt64
-        public var journalMode: String
-        public var synchronous: String
-        public var pageSize: Int
-        public var cacheSize: Int
-        public var tempDir: String
-
-        enum CodingKeys: String, CodingKey {
-            case runID = "run_id", timestamp, gitCommit = "git_commit", gitDirty = "git_dirty", sqliteVersion = "sqlite_version"
-            case sqliteOptions = "sqlite_options", swiftVersion = "swift_version", build, host, os, kernel, cpuModel = "cpu_model"
-            case cpuCores = "cpu_cores", memoryBytes = "memory_bytes", journalMode = "journal_mode", synchronous, pageSize = "page_size"
-            case cacheSize = "cache_size", tempDir = "temp_dir"
-        }
-
-        /// Encodes `git_dirty` as null when unknown (the synthesized encoder would leave the key out).
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(runID, forKey: .runID)
-            try container.encode(timestamp, forKey: .timestamp)
-            try container.encode(gitCommit, forKey: .gitCommit)
-            try container.encode(gitDirty, forKey: .gitDirty)
-            try container.encode(sqliteVersion, forKey: .sqliteVersion)
-            try container.encode(sqliteOptions, forKey: .sqliteOptions)
-            try container.encode(swiftVersion, forKey: .swiftVersion)
-            try container.encode(build, forKey: .build)
-            try container.encode(host, forKey: .host)
-            try container.encode(os, forKey: .os)
-            try container.encode(kernel, forKey: .kernel)
-            try container.encode(cpuModel, forKey: .cpuModel)
-            try container.encode(cpuCores, forKey: .cpuCores)
-            try container.encode(memoryBytes, forKey: .memoryBytes)
-            try container.encode(journalMode, forKey: .journalMode)
-            try container.encode(synchronous, forKey: .synchronous)
-            try container.encode(pageSize, forKey: .pageSize)
-            try container.encode(cacheSize, forKey: .cacheSize)
-            try container.encode(tempDir, forKey: .tempDir)
-        }
-
-        public init(_ context: RunContext) {
-            runID = context.runID; timestamp = context.timestamp; gitCommit = context.gitCommit; gitDirty = context.gitDirty
-            sqliteVersion = context.sqliteVersion; sqliteOptions = context.sqliteOptions; swiftVersion = context.swiftVersion
-            build = context.build; host = context.host; os = context.os; kernel = context.kernel; cpuModel = context.cpuModel
-            cpuCores = context.cpuCores; memoryBytes = context.memoryBytes; journalMode = context.journalMode
-            synchronous = context.synchronous; pageSize = context.pageSize; cacheSize = context.cacheSize
-            tempDir = context.temporaryFolder
-        }
-    }
 
     /// What the run was asked to do.
     public struct Plan: Codable, Equatable, Sendable {
@@ -256,7 +192,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
         schema = Self.schemaName
         version = Self.schemaVersion
         csv = csvName
-        self.context = Context(context)
+        self.context = context
         self.plan = Plan(plan)
         self.results = results.map { Result($0, ratio: RatioInterval($0, among: results)) }
     }

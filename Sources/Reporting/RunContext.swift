@@ -3,7 +3,7 @@ import SQLite
 import Strategies
 
 /// Where and how a run happened: the context every CSV row carries.
-public struct RunContext: Sendable {
+public struct RunContext: Equatable, Sendable {
     public var runID: String
     /// ISO 8601, UTC, when the run started.
     public var timestamp: String
@@ -173,7 +173,7 @@ struct StoreSettings {
 
     static func read(in folder: URL) -> StoreSettings {
         let path = folder.appendingPathComponent("inheritance-bench-settings-\(getpid())-\(UUID().uuidString.prefix(8)).sqlite").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        defer { StoreFile.remove(path) }
         var settings = StoreSettings()
         guard let database = try? StoreFile.open(path) else { return settings }
         settings.journalMode = (try? database.pragma("journal_mode")) ?? "unknown"
@@ -183,5 +183,39 @@ struct StoreSettings {
         settings.pageSize = Int((try? database.pragma("page_size")) ?? nil ?? "") ?? 0
         settings.cacheSize = Int((try? database.pragma("cache_size")) ?? nil ?? "") ?? 0
         return settings
+    }
+}
+
+/// A run's context as the JSON export holds it: every field under its CSV column's name, and
+/// `git_dirty` null when unknown (the synthesized encoder would leave the key out).
+extension RunContext: Codable {
+    enum CodingKeys: String, CodingKey {
+        case runID = "run_id", timestamp, gitCommit = "git_commit", gitDirty = "git_dirty", sqliteVersion = "sqlite_version"
+        case sqliteOptions = "sqlite_options", swiftVersion = "swift_version", build, host, os, kernel, cpuModel = "cpu_model"
+        case cpuCores = "cpu_cores", memoryBytes = "memory_bytes", journalMode = "journal_mode", synchronous, pageSize = "page_size"
+        case cacheSize = "cache_size", temporaryFolder = "temp_dir"
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(runID, forKey: .runID)
+        try container.encode(timestamp, forKey: .timestamp)
+        try container.encode(gitCommit, forKey: .gitCommit)
+        try container.encode(gitDirty, forKey: .gitDirty)
+        try container.encode(sqliteVersion, forKey: .sqliteVersion)
+        try container.encode(sqliteOptions, forKey: .sqliteOptions)
+        try container.encode(swiftVersion, forKey: .swiftVersion)
+        try container.encode(build, forKey: .build)
+        try container.encode(host, forKey: .host)
+        try container.encode(os, forKey: .os)
+        try container.encode(kernel, forKey: .kernel)
+        try container.encode(cpuModel, forKey: .cpuModel)
+        try container.encode(cpuCores, forKey: .cpuCores)
+        try container.encode(memoryBytes, forKey: .memoryBytes)
+        try container.encode(journalMode, forKey: .journalMode)
+        try container.encode(synchronous, forKey: .synchronous)
+        try container.encode(pageSize, forKey: .pageSize)
+        try container.encode(cacheSize, forKey: .cacheSize)
+        try container.encode(temporaryFolder, forKey: .temporaryFolder)
     }
 }

@@ -32,6 +32,15 @@ public enum StoreFile {
         return database
     }
 
+    /// The files SQLite keeps beside a store at `path`: the write-ahead log, its index, and a
+    /// rollback journal (before WAL mode is set).
+    public static func companions(of path: String) -> [String] { ["-wal", "-shm", "-journal"].map { path + $0 } }
+
+    /// Removes the store at `path` and its companion files, whichever exist.
+    public static func remove(_ path: String) {
+        for file in [path] + companions(of: path) { unlink(file) }
+    }
+
     /// Moves everything from the WAL into the main file, so that the file size is the store's size.
     public static func checkpoint(_ database: Database) throws {
         try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")

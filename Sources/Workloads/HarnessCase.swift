@@ -36,7 +36,7 @@ public final class HarnessCase {
         case .insertBulk:
             transactions = Array(generator.batches(of: batchSize))
         case .insertSingle:
-            transactions = generator.objects(root: model.mainRoot, 0 ..< min(Workloads.singleInsertCount, generator.count(root: model.mainRoot))).map { [$0] }
+            transactions = inputs.singleInsertObjects.map { [$0] }
         case .read, .update, .delete:
             let store = try Store(type, model, path: folder.appendingPathComponent("read.sqlite").path)
             try store.populate(generator, batchSize: batchSize, census: Census(generator))
@@ -73,10 +73,7 @@ public final class HarnessCase {
             fresh = store
         case .delete:
             fresh?.remove()
-            let path = folder.appendingPathComponent("delete-\(repetition).sqlite").path
-            try StoreFile.checkpoint(populated!.strategy!.database)
-            try FileManager.default.copyItem(atPath: populated!.path, toPath: path)
-            fresh = try Store(type, model, path: path)
+            fresh = try populated!.copy(to: folder.appendingPathComponent("delete-\(repetition).sqlite").path, type, model)
         case .update:
             // As the runner does: SQLite's automatic checkpoint then never falls inside the measured save.
             try StoreFile.checkpoint(populated!.strategy!.database)
@@ -107,7 +104,7 @@ public final class HarnessCase {
             return rows
         case .update:
             let strategy = populated!.strategy!
-            let objects = inputs.updateIDs.map { ObjectVersion(id: $0, version: Int64(round + 1)) }
+            let objects = inputs.updateObjects(round: round)
             let value = inputs.updateValue(round: round)
             round += 1
             startMeasurement()

@@ -77,7 +77,7 @@ package func interleaveRounds(
 package let maximumLoops = 1_000
 
 private func checkAgreement(_ caseName: String, _ names: [String], _ answers: [Sample]) throws {
-    // An answer without a full digest (the raw reference's fetch builds no objects) must match in rows.
+    // An answer without a full digest (a repetition checked by its row count only) must match in rows.
     for index in answers.indices.dropFirst() where answers[index].rows != answers[0].rows
         || (answers[index].digestIsFull && answers[index].digest != answers[0].digest) {
         throw BenchmarkFailure.disagreement(

@@ -297,7 +297,7 @@ public final class Runner {
             transactions = generator.totalCount <= Self.generateOnceLimit ? AnySequence(Array(batches)) : AnySequence(batches)
             expected = census
         } else {
-            let objects = generator.objects(root: model.mainRoot, 0 ..< min(Workloads.singleInsertCount, generator.count(root: model.mainRoot)))
+            let objects = inputs.singleInsertObjects
             transactions = AnySequence(objects.map { [$0] })
             expected = Census(model, objects: objects)
         }
@@ -327,7 +327,7 @@ public final class Runner {
         let ids = inputs.updateIDs
         let samples = try interleave(workload.name, workload, types) { index, round, _ in
             let strategy = stores[index].strategy!
-            let objects = ids.map { ObjectVersion(id: $0, version: Int64(round + 1)) }
+            let objects = inputs.updateObjects(round: round)
             let value = inputs.updateValue(round: round)
             try StoreFile.checkpoint(strategy.database)
             var changed = 0
@@ -351,10 +351,7 @@ public final class Runner {
         var bytes = stores.map(\.bytes)
         let samples = try interleave(workload.name, workload, types) { index, repetition, _ in
             let path = storePath(types[index].name, "delete-\(repetition)")
-            try StoreFile.checkpoint(stores[index].strategy!.database)
-            Store.removeFiles(path)
-            try FileManager.default.copyItem(atPath: stores[index].path, toPath: path)
-            let copy = try Store(types[index], model, path: path)
+            let copy = try stores[index].copy(to: path, types[index], model)
             defer { copy.remove() }
             let strategy = copy.strategy!
             var deleted = 0

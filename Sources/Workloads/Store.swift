@@ -40,7 +40,17 @@ final class Store {
     }
 
     static func removeFiles(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        StoreFile.remove(path)
+    }
+
+    /// A copy of this store at `path` for a repetition that changes it (a delete): the WAL is
+    /// checkpointed first, so that the copied file holds everything.
+    func copy(to path: String, _ type: any StorageStrategy.Type, _ model: Model) throws -> Store {
+        guard let strategy else { throw StoreCheckFailure(description: "\(name): the store at \(self.path) is closed") }
+        try StoreFile.checkpoint(strategy.database)
+        Self.removeFiles(path)
+        try FileManager.default.copyItem(atPath: self.path, toPath: path)
+        return try Store(type, model, path: path)
     }
 
     /// Creates the schema and inserts every object in batches, then checks the store in full.

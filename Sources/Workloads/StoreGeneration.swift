@@ -5,14 +5,19 @@ import Strategies
 
 /// `bench generate`: one populated, checked store written whole or not at all.
 public enum StoreGeneration {
+    /// The hidden file beside `path` the store is built in: `.NAME.<pid>.partial`.
+    public static func partialPath(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial").path
+    }
+
     /// Builds the store in a hidden `.partial` file beside `path`, checks it, and renames it into
     /// place; on any failure the partial files are removed. Returns what the store holds.
     public static func generate(strategyName: String, model: Model, seed: UInt64, batchSize: Int, path: String) throws -> Census {
         guard let type = Strategies.named(strategyName) else {
             throw NameList.unknown(strategyName, valid: Strategies.names, what: "strategy")
         }
-        let url = URL(fileURLWithPath: path)
-        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial").path
+        let partial = partialPath(for: path)
         let generator = ObjectGenerator(model, seed: seed)
         let census = Census(generator)
         do {
@@ -23,7 +28,7 @@ public enum StoreGeneration {
                 throw NameList.Error(description: "could not move the finished store to \(path): \(String(cString: strerror(errno)))")
             }
         } catch {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: partial + suffix) }
+            StoreFile.remove(partial)
             throw error
         }
         return census

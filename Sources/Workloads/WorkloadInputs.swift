@@ -41,94 +41,66 @@ public struct WorkloadInputs: Sendable {
         let root = model.mainRoot
         let count = generator.count(root: root)
         mainCount = count
-        let seed = generator.seed
         sort = model.sortKeys ?? []
-        let rootEntity = model.entities[root]
-
-        func draw(_ stream: UInt64, _ n: Int, distinct: Bool) -> [Int] {
-            guard count > 0 else { return [] }
-            var rng = SplitMix64(seed: seed, stream: stream)
-            var seen = Set<Int>()
-            var drawn: [Int] = []
-            while drawn.count < n {
-                let position = Int(rng.next() % UInt64(count))
-                if !distinct || seen.insert(position).inserted { drawn.append(position) }
-            }
-            return drawn
-        }
         let id = { (position: Int) in ObjectID(entity: generator.entity(root: root, at: position), key: Int64(position + 1)) }
-        lookupIDs = draw(0x10_0C0F, count > 0 ? Self.lookupCount : 0, distinct: false).map(id)
-        updateIDs = draw(0x0DA7_E5EED, Self.writeCount(of: count), distinct: true).map(id)
-        deleteIDs = draw(0xDE1E_7E5EED, Self.writeCount(of: count), distinct: true).map(id)
-
-        if let (entity, attribute) = model.lookupAttribute {
-            var rng = SplitMix64(seed: seed, stream: 0xB00C_5EED)
-            let subtree = model.entities[entity].subtree
-            let position = model.entities[entity].attributeIndex(attribute)!
-            var values: [Value] = []
-            var attempts = 0
-            while values.count < Self.lookupCount, count > 0, attempts < Self.lookupCount * 500 {
-                attempts += 1
-                let index = Int(rng.next() % UInt64(count))
-                if subtree.contains(generator.entity(root: root, at: index)) {
-                    let value = generator.object(root: root, at: index).values[position]
-                    if !value.isNull { values.append(value) }
-                }
-            }
-            lookupValues = values
-        } else {
-            lookupValues = []
+        func draw(_ stream: UInt64, _ n: Int, distinct: Bool) -> [ObjectID] {
+            Self.positions(seed: generator.seed, stream: stream, n, of: count, distinct: distinct).map(id)
         }
-
-        // One pass: the order's keys (for the deep page), a foreign key's destination, the titles.
-        let sortPositions = sort.map { rootEntity.attributeIndex($0.attribute)! }
-        let titlePosition = model.titleAttribute.flatMap { rootEntity.attributeIndex($0) }
-        let foreignKeyPosition = model.foreignKey.flatMap { name in rootEntity.toOneRelationships.firstIndex { $0.name == name } }
-        var rng = SplitMix64(seed: seed, stream: 0x717_1E5EED)
-        // A title drawn from the objects that have one (an optional title is NULL in some).
-        let sampleTitle: [Unicode.Scalar] = {
-            guard let titlePosition, count > 0 else { return [] }
-            for _ in 0 ..< 1_000 {
-                if case let .text(text) = generator.object(root: root, at: Int(rng.next() % UInt64(count))).values[titlePosition] {
-                    return Array(text.unicodeScalars)
-                }
-            }
-            return []
-        }()
-        var shared = [Int](repeating: 0, count: sampleTitle.count + 1)
-        var keys: [[Value]] = []
-        var destination: ObjectID?
-        if !sortPositions.isEmpty || titlePosition != nil || foreignKeyPosition != nil {
-            keys.reserveCapacity(sortPositions.isEmpty ? 0 : count)
-            for position in 0 ..< count {
-                let object = generator.object(root: root, at: position)
-                if !sortPositions.isEmpty { keys.append(sortPositions.map { object.values[$0] }) }
-                if let foreignKeyPosition, destination == nil { destination = object.toOne[foreignKeyPosition] }
-                if let titlePosition, case let .text(title) = object.values[titlePosition] {
-                    var length = 0
-                    for scalar in title.unicodeScalars {
-                        guard length < sampleTitle.count, scalar == sampleTitle[length] else { break }
-                        length += 1
-                    }
-                    shared[length] += 1
-                }
-            }
-        }
-        foreignKeyDestination = destination
-        titlePrefix = sampleTitle.isEmpty ? nil : Self.prefix(sampleTitle, shared: shared, count: count)
+        lookupIDs = draw(0x10_0C0F, count > 0 ? Self.lookupCount : 0, distinct: false)
+        updateIDs = draw(0x0DA7_E5EED, Self.writeCount(of: count), distinct: true)
+        deleteIDs = draw(0xDE1E_7E5EED, Self.writeCount(of: count), distinct: true)
+        lookupValues = Self.lookupValues(model, generator)
+        let scan = HierarchyScan(model, generator, sort: sort)
+        foreignKeyDestination = scan.destination
+        titlePrefix = scan.title.isEmpty ? nil : Self.prefix(scan.title, shared: scan.shared, count: count)
         deepPageOffset = count / 2
-        if !sort.isEmpty, deepPageOffset > 0 {
-            let ascending = sort.map(\.ascending)
-            keys.sort { a, b in
-                for (index, up) in ascending.enumerated() where a[index] != b[index] {
-                    return up ? Value.sqliteLess(a[index], b[index]) : Value.sqliteLess(b[index], a[index])
-                }
-                return false
-            }
-            deepPageCursor = keys[deepPageOffset - 1]
-        } else {
-            deepPageCursor = []
+        deepPageCursor = Self.cursor(before: deepPageOffset, keys: scan.keys, sort: sort)
+    }
+
+    /// `n` positions in `0 ..< count` drawn from the seed's `stream` (none of an empty hierarchy).
+    private static func positions(seed: UInt64, stream: UInt64, _ n: Int, of count: Int, distinct: Bool) -> [Int] {
+        guard count > 0 else { return [] }
+        var rng = SplitMix64(seed: seed, stream: stream)
+        var seen = Set<Int>()
+        var drawn: [Int] = []
+        while drawn.count < n {
+            let position = Int(rng.next() % UInt64(count))
+            if !distinct || seen.insert(position).inserted { drawn.append(position) }
         }
+        return drawn
+    }
+
+    /// `lookup-attribute`'s values: non-NULL values of the attribute, drawn from the objects of its entity.
+    private static func lookupValues(_ model: Model, _ generator: ObjectGenerator) -> [Value] {
+        let root = model.mainRoot
+        let count = generator.count(root: root)
+        guard let (entity, attribute) = model.lookupAttribute, let position = model.entities[entity].attributeIndex(attribute) else { return [] }
+        var rng = SplitMix64(seed: generator.seed, stream: 0xB00C_5EED)
+        let subtree = model.entities[entity].subtree
+        var values: [Value] = []
+        var attempts = 0
+        while values.count < lookupCount, count > 0, attempts < lookupCount * 500 {
+            attempts += 1
+            let index = Int(rng.next() % UInt64(count))
+            if subtree.contains(generator.entity(root: root, at: index)) {
+                let value = generator.object(root: root, at: index).values[position]
+                if !value.isNull { values.append(value) }
+            }
+        }
+        return values
+    }
+
+    /// The sort values of the object just before `offset` in the order, or none without an order.
+    private static func cursor(before offset: Int, keys: [[Value]], sort: [SortKey]) -> [Value] {
+        guard !sort.isEmpty, offset > 0, offset <= keys.count else { return [] }
+        let ascending = sort.map(\.ascending)
+        let sorted = keys.sorted { a, b in
+            for (index, up) in ascending.enumerated() where a[index] != b[index] {
+                return up ? Value.sqliteLess(a[index], b[index]) : Value.sqliteLess(b[index], a[index])
+            }
+            return false
+        }
+        return sorted[offset - 1]
     }
 
     /// The longest prefix of a sampled title that at least `max(1, count / 250)` titles start with
@@ -161,5 +133,17 @@ public struct WorkloadInputs: Sendable {
         case .text: return .text("updated \(round)")
         case .blob: return .blob([UInt8(truncatingIfNeeded: round)])
         }
+    }
+
+    /// The objects `insert-single` saves, one transaction each: the first of the main hierarchy,
+    /// up to `Workloads.singleInsertCount`.
+    public var singleInsertObjects: [ModelObject] {
+        generator.objects(root: model.mainRoot, 0 ..< min(Workloads.singleInsertCount, generator.count(root: model.mainRoot)))
+    }
+
+    /// The objects a round of `update` saves, each at the version the round gives it (one above
+    /// the version it had).
+    public func updateObjects(round: Int) -> [ObjectVersion] {
+        updateIDs.map { ObjectVersion(id: $0, version: Int64(round + 1)) }
     }
 }

@@ -11,6 +11,9 @@ struct Bench: ParsableCommand {
         defaultSubcommand: Run.self
     )
 
+    /// Every subcommand's name, as its configuration gives it.
+    static var subcommandNames: [String] { configuration.subcommands.compactMap { $0.configuration.commandName } }
+
     /// Like argument-parser's `main()`, but a mistake costs one line on standard error (what is
     /// wrong, and where the help is), not the error plus the usage text. Help and version requests
     /// print as usual; failures the commands already reported (`ExitCode`) print nothing more.
@@ -34,7 +37,7 @@ struct Bench: ParsableCommand {
             let message = message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
             if !message.isEmpty {
                 let subcommand = arguments.first { !$0.hasPrefix("-") }.flatMap { name in
-                    configuration.subcommands.first { $0._commandName == name }.map { _ in name }
+                    subcommandNames.contains(name) ? name : nil
                 }
                 let help = subcommand.map { "bench \($0) --help" } ?? "bench --help"
                 let line = message.split(separator: "\n").first.map(String.init) ?? message

@@ -7,6 +7,7 @@ import Reporting
 /// do the same when they start.
 struct Clean: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "clean",
         abstract: "Removes the store folders of bench processes that no longer run (killed with SIGKILL, or out of memory).",
         discussion: "Looks in --store-folder, the temporary folder (TMPDIR or /tmp) and /dev/shm. A folder is removed only when its process has ended and no process holds its lock; run, sweep, storage and explain do this too when they start.")
 

@@ -5,6 +5,7 @@ import Strategies
 
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "compare",
         abstract: "Compares two runs, or the strategies within one run.",
         discussion: """
             bench compare BASE.csv NEW.csv matches rows by strategy and workload and labels each \

@@ -7,6 +7,7 @@ import Models
 
 struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "explain",
         abstract: "Writes the query plan of every workload's SQL for every strategy, and flags full table scans a workload should not need.",
         discussion: """
             Builds each strategy's store for the model (untimed), runs EXPLAIN QUERY PLAN on every distinct \

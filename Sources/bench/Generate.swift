@@ -8,6 +8,7 @@ import Models
 
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "generate",
         abstract: "Writes one populated store, to open in sqlite3.",
         discussion: "Example: bench generate --strategy single-table --scale 1000 --output store.sqlite && sqlite3 store.sqlite .schema"
     )
@@ -37,16 +38,16 @@ struct Generate: ParsableCommand {
             let (url, claim) = try OutputFile.destination(output, defaultName: "", force: force)
             defer { claim.release() }
             // StoreGeneration builds the store under this name beside the output, then renames it.
-            let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial").path
+            let partial = StoreGeneration.partialPath(for: url.path)
             try OutputPath.checkCreatable(partial, for: url)
             let interruption = InterruptionHandler(exclusive: exclusive) {
-                for suffix in ["", "-wal", "-shm", "-journal"] { unlink(partial + suffix) }
+                StoreFile.remove(partial)
                 claim.release()
                 return "the partial store \(partial) removed; \(url.path) was not written"
             }
             defer { interruption.cancel() }
             // A replaced store goes with its WAL and shared-memory files.
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            StoreFile.remove(url.path)
             let model = try self.model.loadAnnounced(scale: dataset.scale)
             let census = try StoreGeneration.generate(strategyName: strategy, model: model, seed: dataset.seed, batchSize: dataset.batch, path: url.path)
             exclusive.lock() // the store is in place: an interruption from here on waits for the end

@@ -4,7 +4,7 @@ import Strategies
 import Workloads
 
 struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Lists the strategies, workloads and preset models, one line each.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Lists the strategies, workloads and preset models, one line each.")
 
     func run() {
         print("Strategies (the first is the baseline of every ratio):")

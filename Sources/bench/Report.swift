@@ -4,6 +4,7 @@ import Reporting
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "report",
         abstract: "Writes one self-contained HTML page about a run: context, results, charts, findings; with a BASE, the comparison.",
         discussion: """
             bench report RUN.csv [BASE.csv] writes RUN.html beside RUN.csv (or --output): the run context, the results \

@@ -7,6 +7,7 @@ import Models
 
 struct Storage: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "storage",
         abstract: "Measures where each strategy's store spends its bytes: per table, per index, and NULL cells.",
         discussion: "Builds the dataset once per strategy (untimed) and reads SQLite's dbstat. Writes results/<timestamp>.storage.csv."
     )

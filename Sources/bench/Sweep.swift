@@ -9,6 +9,7 @@ import Workloads
 
 struct Sweep: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sweep",
         abstract: "Varies one parameter of a generated model and measures every strategy at each value; writes one long-format CSV.",
         discussion: """
             The model is an abstract root with a unique uid, a title (with a fetch index), a date and a rank, over \
@@ -70,11 +71,7 @@ struct Sweep: ParsableCommand {
     @Option(help: "Skew of the type mix, when it is not the parameter (0: every type equally common; 0 to 4).")
     var skew: Double = 0
 
-    @Option(help: "Seed of the dataset generator.")
-    var seed: UInt64 = RunPlan.defaultSeed
-
-    @Option(help: "Objects per transaction when inserting in bulk and when populating stores (1 to 1000000).")
-    var batch: Int = RunPlan.defaultBatchSize
+    @OptionGroup var generator: GeneratorOptions
 
     @OptionGroup var strategies: StrategyOptions
 
@@ -89,9 +86,6 @@ struct Sweep: ParsableCommand {
 
     func validate() throws {
         _ = try points()
-        guard (1 ... 1_000_000).contains(batch) else {
-            throw ValidationError("--batch must be between 1 and 1000000 objects per transaction; got \(batch)")
-        }
         _ = try selectedWorkloads()
     }
 
@@ -179,7 +173,7 @@ struct Sweep: ParsableCommand {
         storeFolder.removeLeftovers(quiet: output.quiet)
         let stores = storeFolder.forTiming(storeBytes: largest, strategies: names.count)
         let folder = PrivateStoreFolder(command: "sweep", in: stores.url)
-        let plan = timing.plan(strategies: names, workloads: workloads, seed: seed, batchSize: batch, temporaryParent: folder.url)
+        let plan = timing.plan(strategies: names, workloads: workloads, seed: generator.seed, batchSize: generator.batch, temporaryParent: folder.url)
         try Execution(plan: plan, started: started, cases: workloads.count * points.count, output: output, stores: stores,
                       privateFolder: folder).run { onEvent in
             {

@@ -63,7 +63,7 @@ final class ResultsJSONTests: XCTestCase {
         XCTAssertEqual(row["iterations"], String(json.iterations))
         XCTAssertEqual(row["loops"], "37")
         XCTAssertEqual(json.loops, 37)
-        XCTAssertEqual(row["temp_dir"], read.context.tempDir)
+        XCTAssertEqual(row["temp_dir"], read.context.temporaryFolder)
         XCTAssertEqual(row["time_budget_s"], "0.5")
 
         // The ratio: null on the baseline's own row; joined's, paired round by round, as the CSV's.

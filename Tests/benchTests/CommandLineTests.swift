@@ -205,7 +205,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(lines.count, 1 + 5 * 18, "a header, one row per strategy and workload case")
         XCTAssertTrue(lines[0].hasPrefix("schema_version,run_id,timestamp,git_commit"))
         // Without TMPDIR or --store-folder, a run this small keeps its stores in memory.
-        XCTAssertEqual(json.context.tempDir, memory ? "/dev/shm" : FileManager.default.temporaryDirectory.standardizedFileURL.path)
+        XCTAssertEqual(json.context.temporaryFolder, memory ? "/dev/shm" : FileManager.default.temporaryDirectory.standardizedFileURL.path)
         XCTAssertTrue(outcome.stdout.contains("vs single-table"))
         XCTAssertTrue(outcome.stdout.contains("results: results/\(files[0])"), outcome.stdout)
     }
@@ -326,6 +326,16 @@ final class CommandLineTests: XCTestCase {
                              "--workloads", "count-all", "--quiet", "--output", csv.path], input: json)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(try String(contentsOf: csv, encoding: .utf8).split(separator: "\n").count, 3, "a header and one row per strategy")
+    }
+
+    /// A mistake names the help of the subcommand it was made in, for every subcommand.
+    func testEveryMistakePointsAtItsSubcommandsHelp() throws {
+        for name in ["run", "sweep", "compare", "report", "storage", "explain", "generate", "model", "list", "clean"] {
+            let outcome = try bench([name, "--no-such-option"])
+            XCTAssertEqual(outcome.status, 64, name)
+            XCTAssertTrue(outcome.stderr.hasSuffix("(see 'bench \(name) --help')\n"), "\(name): \(outcome.stderr)")
+        }
+        XCTAssertTrue(try bench(["--no-such-option"]).stderr.hasSuffix("(see 'bench --help')\n"))
     }
 
     func testHugeMixWeightsShareTheObjects() throws {

@@ -1,0 +1,161 @@
+import Foundation
+
+/// The checks of a model description: names, attributes, constraints, fetch indexes and sizes, each
+/// mistake one `ModelError` sentence that says what to change.
+extension Model {
+    static func checkModelName(_ name: String) throws {
+        let ok = !name.isEmpty && name.count <= 60 && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }
+        guard ok else { throw ModelError("model name '\(name)' must be 1 to 60 ASCII letters, digits, '-', '_' or '.'") }
+    }
+
+    static func identifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, name.count <= 60 else { return false }
+        return first.isASCII && CharacterSet.letters.contains(first)
+            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_") }
+    }
+
+    static func checkEntityName(_ name: String) throws {
+        guard identifier(name), name.first!.isUppercase else {
+            throw ModelError("entity name '\(name)' must be 1 to 60 ASCII letters, digits and '_', starting with a capital letter (Core Data's rule)")
+        }
+    }
+
+    /// Names the suite's SQL gives a meaning of their own.
+    static let reservedPropertyNames: Set<String> = ["entity"]
+
+    /// Xcode's editor asks for a lower-case first letter, but Core Data reads a model whose
+    /// property names start with a capital (shipping apps have them), so the suite does too.
+    static func checkPropertyName(_ name: String, of entity: String) throws {
+        guard identifier(name) else {
+            throw ModelError("property name '\(name)' of '\(entity)' must be 1 to 60 ASCII letters, digits and '_', starting with a letter")
+        }
+        guard !reservedPropertyNames.contains(name) else {
+            throw ModelError("property name '\(name)' of '\(entity)' is reserved: 'entity' means the entity column in a fetch index; rename it")
+        }
+    }
+
+    static func check(_ attribute: Attribute, of entity: String) throws {
+        let what = "attribute '\(entity).\(attribute.name)'"
+        if let share = attribute.nullShare, !(share >= 0 && share <= 1) {
+            throw ModelError("\(what): nullShare must be between 0 and 1; got \(share)")
+        }
+        guard let spec = attribute.values else { return }
+        let textual: Set<AttributeType> = [.string, .uri]
+        let numeric: Set<AttributeType> = [.integer16, .integer32, .integer64, .double, .float, .decimal, .date, .boolean]
+        switch spec.kind {
+        case .words, .name, .topic, .isbn, .url, .doi, .email, .choice:
+            guard textual.contains(attribute.type) else {
+                throw ModelError("\(what) is \(attribute.type.rawValue); values of kind '\(spec.kind.rawValue)' are strings")
+            }
+        case .range:
+            guard numeric.contains(attribute.type) else {
+                throw ModelError("\(what) is \(attribute.type.rawValue); values of kind 'range' are numbers or dates")
+            }
+        case .sequence:
+            guard [.integer16, .integer32, .integer64].contains(attribute.type) else {
+                throw ModelError("\(what) is \(attribute.type.rawValue); values of kind 'sequence' are integers")
+            }
+        case .uuid:
+            guard attribute.type == .uuid else { throw ModelError("\(what) is \(attribute.type.rawValue); values of kind 'uuid' are UUIDs") }
+        }
+        if let min = spec.min, let max = spec.max {
+            guard min.isFinite, max.isFinite, min < max else { throw ModelError("\(what): values need min < max, both finite; got \(min) and \(max)") }
+        } else if spec.kind == .range {
+            throw ModelError("\(what): values of kind 'range' need \"min\" and \"max\"")
+        }
+        if spec.kind == .words, let min = spec.min, min < 1 || (spec.max ?? 0) > 64 {
+            throw ModelError("\(what): words need 1 <= min < max <= 64")
+        }
+        if spec.kind == .choice, (spec.choices ?? []).isEmpty {
+            throw ModelError("\(what): values of kind 'choice' need a non-empty \"choices\" list")
+        }
+    }
+
+    func validateProperties() throws {
+        for entity in entities {
+            let attributeOrToOne = Set(entity.attributes.map(\.name) + entity.toOneRelationships.map(\.name))
+            for constraint in entity.uniquenessConstraints {
+                guard !constraint.isEmpty else { throw ModelError("entity '\(entity.name)' has an empty uniqueness constraint") }
+                for name in constraint where !attributeOrToOne.contains(name) {
+                    throw ModelError("a uniqueness constraint of '\(entity.name)' names '\(name)', which is not one of its attributes or to-one relationships")
+                }
+                guard Set(constraint).count == constraint.count else {
+                    throw ModelError("a uniqueness constraint of '\(entity.name)' names a property twice")
+                }
+                if distinctAttribute(of: constraint, in: entity.index) == nil, entity.subtree.contains(where: { entities[$0].rows > 1 }) {
+                    throw ModelError("the uniqueness constraint (\(constraint.joined(separator: ", "))) of '\(entity.name)' has no attribute that can take a different value in each object (only booleans and relationships); the suite cannot generate objects that satisfy it: add an attribute to it")
+                }
+            }
+            var indexNames = Set<String>()
+            for index in entity.fetchIndexes {
+                guard Self.identifier(index.name) else {
+                    throw ModelError("fetch index name '\(index.name)' of '\(entity.name)' must be 1 to 60 ASCII letters, digits and '_', starting with a letter")
+                }
+                guard indexNames.insert(index.name.uppercased()).inserted else {
+                    throw ModelError("entity '\(entity.name)' declares fetch index '\(index.name)' twice")
+                }
+                guard !index.elements.isEmpty else { throw ModelError("fetch index '\(index.name)' of '\(entity.name)' has no elements") }
+                for element in index.elements {
+                    if let name = element.property, !attributeOrToOne.contains(name) {
+                        throw ModelError("fetch index '\(index.name)' of '\(entity.name)' names '\(name)', which is not one of its attributes or to-one relationships")
+                    }
+                }
+            }
+            for relationship in entity.ownRelationships where !relationship.toMany && relationship.nullShare == 0 && !relationship.isHidden && !relationship.isOneToOne {
+                if objectCount(relationship.destination) == 0 && entity.subtree.contains(where: { entities[$0].rows > 0 }) {
+                    throw ModelError("relationship '\(entity.name).\(relationship.name)' is required, but '\(entities[relationship.destination].name)' has no objects to point at; give it rows or make the relationship optional")
+                }
+            }
+        }
+    }
+
+    func validateSizes(_ objects: [Int]) throws {
+        let total = roots.reduce(0) { $0 + objects[$1] }
+        guard total > 0 else { throw ModelError("the model has no objects; give at least one concrete entity some rows") }
+        guard total <= Self.maximumRows else {
+            throw ModelError("the model has \(total) objects in all, more than the \(Self.maximumRows) the suite supports; describe fewer")
+        }
+        for root in roots {
+            let subtree = entities[root].subtree
+            let concrete = concreteEntities(in: subtree).count
+            guard concrete <= Self.maximumConcreteEntitiesPerHierarchy else {
+                throw ModelError("the hierarchy of '\(entities[root].name)' has \(concrete) concrete entities, more than the \(Self.maximumConcreteEntitiesPerHierarchy) the suite supports (SQLite allows 500 arms in one UNION ALL)")
+            }
+            var columns = 3
+            for index in subtree {
+                let entity = entities[index]
+                columns += entity.ownAttributes.count
+                columns += entity.ownRelationships.filter { !$0.toMany }.reduce(0) { $0 + (entities[$1.destination].hasSubentities ? 2 : 1) }
+            }
+            guard columns <= Self.maximumColumns else {
+                throw ModelError("the hierarchy of '\(entities[root].name)' would need \(columns) columns in one table, more than the \(Self.maximumColumns) the suite allows (SQLite's limit is 2,000); describe fewer attributes")
+            }
+        }
+        if let texts = description.order {
+            let root = entities[mainRoot]
+            for text in texts {
+                guard let element = FetchIndex.Element(text: text), let name = element.property, root.attribute(name) != nil else {
+                    throw ModelError("order element '\(text)' must be an attribute of '\(root.name)' (the main hierarchy's root), optionally followed by 'asc' or 'desc'")
+                }
+            }
+            guard let last = texts.last.flatMap(FetchIndex.Element.init(text:))?.property, isUnique(last, of: mainRoot) else {
+                throw ModelError("the order's last element must be an attribute of '\(root.name)' under a uniqueness constraint of its own, so that pages are well defined")
+            }
+        }
+        if let key = orderKey, let attribute = entities[mainRoot].attribute(key), let share = attribute.nullShare, share > 0, attribute.optional {
+            throw ModelError("attribute '\(entities[mainRoot].name).\(key)' orders the ordered reads (the last sort key), so it is never NULL there, but it gives nullShare \(share); drop nullShare, or order by another unique attribute")
+        }
+        if let name = description.leaf {
+            guard let leaf = index(of: name) else { throw ModelError("leaf '\(name)' is not an entity of the model") }
+            guard !entities[leaf].hasSubentities, entities[leaf].isConcrete else {
+                throw ModelError("leaf '\(name)' must be a concrete entity without sub-entities")
+            }
+        }
+        if let name = description.branch {
+            guard let branch = index(of: name) else { throw ModelError("branch '\(name)' is not an entity of the model") }
+            guard entities[branch].parent != nil, entities[branch].hasSubentities else {
+                throw ModelError("branch '\(name)' must have both a parent and sub-entities")
+            }
+        }
+    }
+}

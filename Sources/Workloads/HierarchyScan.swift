@@ -1,0 +1,54 @@
+import Generation
+import Models
+import Strategies
+
+/// One pass over the main hierarchy's objects for `WorkloadInputs`: every object's sort values
+/// (for the deep page's cursor), the first foreign key's destination (`filter-fk`), and how many
+/// titles share each length of prefix with a sampled title (`search-title`).
+struct HierarchyScan {
+    /// Each object's values of the order's attributes, in object order (empty without an order).
+    var keys: [[Value]] = []
+    var destination: ObjectID?
+    /// A title drawn from the objects that have one (an optional title is NULL in some).
+    var title: [Unicode.Scalar] = []
+    /// `shared[n]`: titles sharing exactly their first `n` scalars with `title`.
+    var shared: [Int] = [0]
+
+    init(_ model: Model, _ generator: ObjectGenerator, sort: [SortKey]) {
+        let root = model.mainRoot
+        let rootEntity = model.entities[root]
+        let count = generator.count(root: root)
+        let sortPositions = sort.compactMap { rootEntity.attributeIndex($0.attribute) }
+        let titlePosition = model.titleAttribute.flatMap { rootEntity.attributeIndex($0) }
+        let foreignKeyPosition = model.foreignKey.flatMap { name in rootEntity.toOneRelationships.firstIndex { $0.name == name } }
+        title = Self.sampleTitle(generator, root: root, at: titlePosition)
+        shared = [Int](repeating: 0, count: title.count + 1)
+        guard !sortPositions.isEmpty || titlePosition != nil || foreignKeyPosition != nil else { return }
+        keys.reserveCapacity(sortPositions.isEmpty ? 0 : count)
+        for position in 0 ..< count {
+            let object = generator.object(root: root, at: position)
+            if !sortPositions.isEmpty { keys.append(sortPositions.map { object.values[$0] }) }
+            if let foreignKeyPosition, destination == nil { destination = object.toOne[foreignKeyPosition] }
+            if let titlePosition, case let .text(text) = object.values[titlePosition] {
+                var length = 0
+                for scalar in text.unicodeScalars {
+                    guard length < title.count, scalar == title[length] else { break }
+                    length += 1
+                }
+                shared[length] += 1
+            }
+        }
+    }
+
+    private static func sampleTitle(_ generator: ObjectGenerator, root: Int, at position: Int?) -> [Unicode.Scalar] {
+        let count = generator.count(root: root)
+        guard let position, count > 0 else { return [] }
+        var rng = SplitMix64(seed: generator.seed, stream: 0x717_1E5EED)
+        for _ in 0 ..< 1_000 {
+            if case let .text(text) = generator.object(root: root, at: Int(rng.next() % UInt64(count))).values[position] {
+                return Array(text.unicodeScalars)
+            }
+        }
+        return []
+    }
+}

@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import Models
+import Workloads
+
+/// The model a command measures: a preset, a JSON model description or an Xcode model, scaled by `--scale`.
+struct ModelOptions: ParsableArguments {
+    /// Objects an Xcode model (which has no rows) gets without `--scale`.
+    static let defaultXcodeScale = 10_000
+
+    @Option(help: "The model to measure: \(ModelPresets.names.joined(separator: ", ")) (default: publications, the seeds' model). See `bench list`.")
+    var preset: String?
+
+    @Option(help: "A model to measure instead of a preset: a JSON description (see docs/model.md, \"The model language\"), or an Xcode Core Data model (an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file).")
+    var model: String?
+
+    @Option(name: .customLong("model-version"), help: "With an .xcdatamodeld bundle: the version to read (default: the current one).")
+    var modelVersion: String?
+
+    @Option(help: "Entity=weight,…: share --scale among these concrete entities in proportion to the weights (others get no objects); default for an Xcode model: evenly among every concrete entity.")
+    var mix: String?
+
+    @Option(name: .customLong("fan-out"), help: "MIN-MAX: destinations each object of every generating many-to-many side links to (default: the model's own; 0-5 for an Xcode model).")
+    var fanOut: String?
+
+    @Option(help: "The root entity whose hierarchy the workloads read, for a model with several (default: the one with the most objects; `bench model` lists them).")
+    var root: String?
+
+    func validate() throws {
+        if preset != nil, model != nil { throw ValidationError("--preset and --model conflict: give one model") }
+        if let preset, ModelPresets.named(preset) == nil {
+            throw ValidationError(NameList.unknown(preset, valid: ModelPresets.names, what: "preset").description)
+        }
+        if modelVersion != nil, !(model.map(XcodeModelBundle.isXcodeModel) ?? false) {
+            throw ValidationError("--model-version applies to an Xcode model bundle (--model NAME.xcdatamodeld)")
+        }
+        _ = try mixWeights()
+        _ = try fanOutRange()
+        // A model file's mistakes are usage errors of every command that reads it.
+        if model != nil { _ = try loaded(scale: nil) }
+    }
+
+    /// `--mix` as weights by entity name; each mistake one sentence.
+    func mixWeights() throws -> [String: Double]? {
+        guard let mix else { return nil }
+        var weights: [String: Double] = [:]
+        let entries = mix.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard entries.contains(where: { !$0.isEmpty }) else { throw ValidationError("--mix is empty; give Entity=weight pairs separated by commas, such as Book=3,Film=1") }
+        for entry in entries {
+            let parts = entry.split(separator: "=", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw ValidationError("--mix entry '\(entry)' must be Entity=weight, such as Book=3")
+            }
+            guard let weight = Double(parts[1]), weight.isFinite, weight > 0 else {
+                throw ValidationError("--mix weight of '\(parts[0])' must be a positive number; got '\(parts[1])'")
+            }
+            guard weights.updateValue(weight, forKey: parts[0]) == nil else { throw ValidationError("--mix names '\(parts[0])' twice") }
+        }
+        guard weights.values.reduce(0, +).isFinite else {
+            throw ValidationError("--mix weights add up to more than the largest number (about 1.8e308); give smaller weights, such as Book=3,Film=1; got '\(mix)'")
+        }
+        return weights
+    }
+
+    /// `--fan-out MIN-MAX` (or `N`).
+    func fanOutRange() throws -> FanOut? {
+        guard let fanOut else { return nil }
+        let parts = fanOut.split(separator: "-", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard (1 ... 2).contains(parts.count), let min = parts.first ?? nil, let max = parts.last ?? nil,
+              min >= 0, min <= max, max <= Model.maximumFanOut else {
+            throw ValidationError("--fan-out must be MIN-MAX with 0 <= MIN <= MAX <= \(Model.maximumFanOut), such as 0-5; got '\(fanOut)'")
+        }
+        return FanOut(min: min, max: max)
+    }
+
+    /// The model, validated, with what reading it warned about (an Xcode model's constructs the suite does not store as Core Data would).
+    func loaded(scale: Int?) throws -> (model: Model, warnings: [String]) {
+        var description: ModelDescription
+        var warnings: [String] = []
+        var xcode = false
+        if let model {
+            do {
+                if XcodeModelBundle.isXcodeModel(model) {
+                    let read = try XcodeModelReader.read(path: model, version: modelVersion)
+                    description = read.description
+                    warnings = read.warnings
+                    xcode = true
+                } else {
+                    description = try ModelDescription.load(path: model)
+                }
+            } catch { throw ValidationError("\(error)") }
+        } else {
+            description = ModelPresets.named(preset ?? "publications")!
+        }
+        let prefix = model.map { "\($0.escapingControlCharacters): " } ?? ""
+        do {
+            let weights = try mixWeights()
+            if xcode || weights != nil {
+                let total = scale ?? (xcode ? Self.defaultXcodeScale : description.entities.reduce(0) { $0 + ($1.abstract ? 0 : $1.rows ?? 0) })
+                do { description = try description.sharing(total, weights: weights) }
+                catch { throw ValidationError("\(error)") } // --mix's own mistakes name no file
+            } else if let scale {
+                description = description.scaled(to: scale)
+            }
+            if let fanOut = try fanOutRange() { description = try description.withFanOut(fanOut) }
+            if let root { description.root = root }
+            return (try Model(description), warnings)
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw ValidationError("\(prefix)\(error)")
+        }
+    }
+
+    /// The description, validated, scaled to `scale` objects when given.
+    func load(scale: Int?) throws -> Model { try loaded(scale: scale).model }
+
+    /// The model, after printing what reading it warned about and, when it has no inheritance,
+    /// a note: for the commands that go on to measure or describe it.
+    func loadAnnounced(scale: Int?, noteWithoutInheritance: Bool = true) throws -> Model {
+        let (model, warnings) = try loaded(scale: scale)
+        for warning in warnings { printError("warning: \(warning)") }
+        if noteWithoutInheritance, !model.hasInheritance {
+            printError("note: no entity of \(model.name) has sub-entities: no inheritance to compare; every strategy stores it alike")
+        }
+        return model
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Reporting
+
+/// The output file of a command that writes one file: `--output`, or `results/<name>` by default.
+/// Refuses a folder (or a path ending in `/`), an existing file without `--force`, a missing or
+/// unwritable folder, a name too long for it, and a file another bench is writing; claims the
+/// file for this process until `claim.release()` or the process ends.
+enum OutputFile {
+    static func destination(_ output: String?, defaultName: String, force: Bool) throws -> (url: URL, claim: OutputClaim) {
+        let url: URL
+        if let output {
+            url = URL(fileURLWithPath: output)
+        } else {
+            let folder = URL(fileURLWithPath: "results", isDirectory: true)
+            do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+            catch { throw CommandFailure(description: "could not create the results folder \(folder.path) (\(FileProblem.reason(for: error))); choose an --output in a writable folder") }
+            url = folder.appendingPathComponent(defaultName)
+        }
+        try OutputPath.checkName(url, example: defaultName.isEmpty ? "store.sqlite" : defaultName)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CommandFailure(description: "the output path \(url.path) is a folder; give a file name")
+        }
+        let folder = url.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CommandFailure(description: "the output folder \(folder.path) does not exist; create it or choose another --output")
+        }
+        try OutputFolder.checkWritable(folder)
+        try AtomicFile.checkTemporaryName(for: url)
+        let claim = try OutputClaim(url)
+        if !force, FileManager.default.fileExists(atPath: url.path) {
+            claim.release()
+            throw CommandFailure(description: "\(url.path) already exists; choose another --output or pass --force to replace it")
+        }
+        return (url, claim)
+    }
+}
