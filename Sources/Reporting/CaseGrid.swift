@@ -31,10 +31,22 @@ public struct CaseGrid {
         cells[ResultsFile.Key(strategy: strategy, caseName: caseName)]
     }
 
-    /// The strategy's median over the baseline's in the same case; nil without a baseline row.
+    /// The strategy's ratio to the baseline in the same case: the median of the per-round ratios
+    /// when they are known, else the ratio of the medians; nil without a baseline row.
     public func ratio(_ caseName: String, _ strategy: String) -> Double? {
+        if let interval = ratioInterval(caseName, strategy) { return interval.ratio }
         guard let measured = row(caseName, strategy), let reference = row(caseName, baseline), reference.median > 0 else { return nil }
         return measured.median / reference.median
+    }
+
+    /// The strategy's ratio to the baseline with its interval: the file's ratio columns, or the
+    /// two rows' repetitions paired round by round (a version 4 file with its samples); nil for
+    /// the baseline itself, without a baseline row, or without either.
+    public func ratioInterval(_ caseName: String, _ strategy: String) -> RatioInterval? {
+        guard strategy != baseline, let measured = row(caseName, strategy) else { return nil }
+        if let written = RatioInterval(fields: measured.fields) { return written }
+        guard let samples = measured.samples, let reference = row(caseName, baseline)?.samples else { return nil }
+        return RatioInterval(measured: samples.map { Optional($0) }, baseline: reference.map { Optional($0) })
     }
 
     /// Whether the median's interval is wider than `Statistics.noiseThreshold` of the median
@@ -70,13 +82,15 @@ public struct CaseGrid {
         public var clear: Bool
         /// Both the fastest and the runner-up have 95 % intervals (else `clear` is false for want of them).
         public var intervals: Bool
-        /// The fastest's median over the baseline's, when the fastest is not the baseline.
-        public var versusBaseline: Double?
         public var slowest: String
         /// slowest median / fastest median.
         public var spread: Double
         /// Strategies whose median is noisy in this case.
         public var noisy: [String]
+        /// Every other strategy's ratio to the baseline, in the grid's order, where known.
+        public var ratios: [(strategy: String, ratio: RatioInterval)] = []
+        /// Strategies whose ratio is too uncertain to call.
+        public var uncertain: [String] { ratios.filter { $0.ratio.isUncertain }.map(\.strategy) }
     }
 
     /// One finding per case with at least two strategies.
@@ -88,9 +102,9 @@ public struct CaseGrid {
             let intervals = Self.hasInterval(first) && Self.hasInterval(second)
             return Finding(caseName: caseName, fastest: first.strategy, fastestMedian: first.median, runnerUp: second.strategy,
                            lead: second.median / first.median, clear: intervals && first.interval.upperBound < second.interval.lowerBound, intervals: intervals,
-                           versusBaseline: first.strategy == baseline ? nil : ratio(caseName, first.strategy),
                            slowest: last.strategy, spread: last.median / first.median,
-                           noisy: rows.filter(Self.isNoisy).map(\.strategy))
+                           noisy: rows.filter(Self.isNoisy).map(\.strategy),
+                           ratios: strategies.compactMap { strategy in ratioInterval(caseName, strategy).map { (strategy, $0) } })
         }
     }
 

@@ -12,7 +12,10 @@ import Foundation
 /// 3. the ratio's 95 % interval lies above 1 (below 1).
 ///
 /// Without samples for a side the test cannot run: the row says so, and 1 and 3 decide, with the
-/// conservative interval from the medians' intervals.
+/// conservative interval from the medians' intervals. Strategies of one run are paired round by
+/// round: their ratio is the median of the rounds' ratios with its order-statistic interval
+/// (`RatioInterval`), and 1 and 3 decide (`.paired`). `ratios(base:new:…)` applies the rule to
+/// each strategy's ratio to the baseline instead of its median.
 public struct Comparison {
     public enum Verdict: String, Sendable { case faster, slower, unchanged }
 
@@ -22,7 +25,15 @@ public struct Comparison {
         case bootstrap
         /// From the two medians' intervals: new.low / base.high … new.high / base.low (conservative).
         case intervals
+        /// Strategies of one run: the 95 % order-statistic interval of the median of the per-round
+        /// ratios (`RatioInterval`), each round pairing the two under the same machine state.
+        case paired
     }
+
+    /// What the lines' base and new figures are: medians (durations), or ratios to the baseline
+    /// strategy (`ratios(base:new:…)`).
+    public enum Quantity: Sendable { case durations, ratios }
+    public var quantity: Quantity = .durations
 
     public struct Line: Sendable {
         public var caseName: String
@@ -106,9 +117,19 @@ public struct Comparison {
         guard !baselineRows.isEmpty else {
             throw Refusal(description: "\(run.url.path) has no \(baseline) rows to compare the other strategies with")
         }
+        let grid = CaseGrid(run.rows, baseline: baseline)
         for row in run.rows where row.strategy != baseline {
             guard let reference = baselineRows[row.caseName] else { continue }
-            comparison.lines.append(line(row.caseName, row.strategy, against: baseline, base: reference, new: row, threshold: threshold, alpha: alpha))
+            var compared = line(row.caseName, row.strategy, against: baseline, base: reference, new: row, threshold: threshold, alpha: alpha)
+            if let paired = grid.ratioInterval(row.caseName, row.strategy), paired.hasInterval {
+                // The rounds pair the two strategies: their ratios' interval, not one of independent samples.
+                compared.ratio = paired.ratio
+                compared.interval = paired.interval
+                compared.method = .paired
+                compared.test = nil
+                compared.verdict = verdict(ratio: paired.ratio, interval: paired.interval, p: nil, threshold: threshold, alpha: alpha)
+            }
+            comparison.lines.append(compared)
         }
         comparison.warnings += comparison.powerWarnings(alpha: alpha)
         return comparison
@@ -152,7 +173,7 @@ public struct Comparison {
     /// three such rows, and saying so when so few repetitions cannot reach p < alpha at all.
     func powerWarnings(alpha: Double) -> [String] {
         let few = lines.compactMap { line -> (line: Line, m: Int, n: Int)? in
-            guard let m = line.baseRepetitions, let n = line.newRepetitions, Swift.min(m, n) < Self.fewRepetitions else { return nil }
+            guard line.method != .paired, let m = line.baseRepetitions, let n = line.newRepetitions, Swift.min(m, n) < Self.fewRepetitions else { return nil }
             return (line, m, n)
         }
         guard !few.isEmpty else { return [] }
@@ -201,15 +222,20 @@ public struct Comparison {
     /// Three significant digits: "0.1", "0.0427", "0.000155", "1.08e-05".
     static func formatP(_ p: Double) -> String { String(format: "%.3g", p) }
 
+    /// A line's base or new figure: a duration, or a ratio.
+    func figure(_ value: Double) -> String {
+        quantity == .durations ? ConsoleTable.duration(value) : String(format: "%.3f×", value)
+    }
+
     /// The comparison as a table; `baseTitle` and `newTitle` head the two median columns.
     public func render(_ format: Format, baseTitle: String, newTitle: String, threshold: Double, alpha: Double = 0.05) -> String {
         let header = ["workload", "strategy", baseTitle, newTitle, "ratio", "95% interval", "U", "p", "verdict"]
         let rows = lines.map { line in
-            [line.caseName, line.strategy, ConsoleTable.duration(line.baseMedian), ConsoleTable.duration(line.newMedian),
+            [line.caseName, line.strategy, figure(line.baseMedian), figure(line.newMedian),
              String(format: "%.3f×", line.ratio),
              String(format: "%.3f–%.3f", line.interval.lowerBound, line.interval.upperBound) + (line.method == .intervals ? "*" : ""),
              line.test.map { String(format: "%g", $0.u) } ?? "–",
-             line.test.map { Self.formatP($0.p) } ?? "–†",
+             line.test.map { Self.formatP($0.p) } ?? (line.method == .paired ? "paired" : "–†"),
              line.verdict.rawValue]
         }
         var text: String
@@ -233,13 +259,22 @@ public struct Comparison {
             + "(threshold \(String(format: "%g", threshold * 100)) %, alpha \(String(format: "%g", alpha)): a change counts only when "
             + "the ratio is beyond the threshold, p < alpha and the 95 % interval excludes 1)\n"
         if lines.contains(where: { $0.test != nil }) {
-            text += "U: pairs of repetitions (\(newTitle), \(baseTitle)) in which \(newTitle) took longer, ties ½, of \(newTitle) × \(baseTitle) repetitions; "
+            let pairs = quantity == .ratios ? "rounds' ratios (\(newTitle), \(baseTitle)) in which \(newTitle)'s was higher" : "repetitions (\(newTitle), \(baseTitle)) in which \(newTitle) took longer"
+            text += "U: pairs of \(pairs), ties ½, of \(newTitle) × \(baseTitle) repetitions; "
                 + "p: two-sided Mann–Whitney U test (exact up to \(MannWhitney.exactLimit) repetitions a side without ties)\n"
         }
         if lines.contains(where: { $0.method == .intervals }) {
             text += "* interval from the medians' own intervals: no samples file beside the CSV, or one that does not match it (see the warnings)\n"
         }
-        if lines.contains(where: { $0.test == nil }) {
+        if lines.contains(where: { $0.method == .paired }) {
+            text += "paired: the ratio is the median of the rounds' ratios (each round times both strategies), its interval that median's "
+                + "95 % order-statistic interval; no rank test (the repetitions are pairs, not independent samples)\n"
+        }
+        if quantity == .ratios {
+            text += "\(baseTitle) and \(newTitle): each strategy's ratio to \(lines.first?.against ?? "the baseline") in that run; "
+                + "ratio: \(newTitle)'s over \(baseTitle)'s, from the rounds' ratios of both runs\n"
+        }
+        if lines.contains(where: { $0.test == nil && $0.method != .paired }) {
             text += "† no rank test: without the repetitions of both sides it cannot run; the ratio and the interval alone decide\n"
         }
         for key in onlyInBase { text += "only in \(baseTitle): \(key)\n" }

@@ -4,7 +4,8 @@ import Workloads
 /// ratio to the baseline strategy (`single-table`), so "2.10×" reads "takes 2.1 times as long".
 /// "±" is half the width of the median's confidence interval, relative to the median; a "!"
 /// marks an interval wider than 5 % of the median (a noisy figure); "–" a median of one
-/// repetition, which has no interval.
+/// repetition, which has no interval. The ratio is the median of the per-round ratios
+/// (`RatioInterval`) with its 95 % interval; "?" marks a ratio too uncertain to call.
 public enum ConsoleTable {
     public static func render(_ results: [WorkloadResult], baseline: String) -> String {
         let header = ["workload", "strategy", "median", "±", "min", "max", "rows", "rows/s", "db size", "vs \(baseline)"]
@@ -18,10 +19,10 @@ public enum ConsoleTable {
         }
         for caseName in caseOrder {
             let group = byCase[caseName]!
-            let reference = group.first { $0.strategy == baseline }.map { Statistics($0.samples).median }
             for (offset, result) in group.enumerated() {
                 let statistics = Statistics(result.samples)
-                let ratio = reference.map { $0 > 0 ? String(format: "%.2f×", statistics.median / $0) : "-" } ?? "-"
+                let ratio = RatioInterval(result, among: group, baseline: baseline).map { $0.text + ($0.isUncertain ? "?" : " ") }
+                    ?? (result.strategy == baseline ? "1.00× " : "- ")
                 let rate = statistics.median > 0 ? Double(result.rows) / (statistics.median / 1e9) : 0
                 let halfWidth = statistics.median > 0
                     ? (statistics.medianInterval.upperBound - statistics.medianInterval.lowerBound) / 2 / statistics.median * 100 : 0

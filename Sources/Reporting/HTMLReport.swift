@@ -92,8 +92,10 @@ public enum HTMLReport {
         var html = """
             <section id="results"><h2>Results</h2>
             <p>Median time of one repetition with its ratio to <code>\(escape(grid.baseline))</code> \
-            (above 1×: slower), and its 95 % interval below. <span class="noisy">!</span> marks a noisy median (interval wider than \(Int(Statistics.noiseThreshold * 100)) % of it); \
-            the fastest strategy of each case is shaded.</p>
+            (the median of the rounds' ratios; above 1×: slower) and the ratio's 95 % interval in brackets, shaded \
+            <span class="ratio faster">faster</span> or <span class="ratio slower">slower</span> only when that interval excludes 1, \
+            and the median's own 95 % interval below. <span class="noisy">!</span> marks a noisy median (interval wider than \(Int(Statistics.noiseThreshold * 100)) % of it), \
+            <span class="noisy">?</span> a ratio too uncertain to call; the fastest strategy of each case is shaded.</p>
             <div class="scroll"><table class="results"><thead><tr><th>case</th>
             """
         for strategy in grid.strategies {
@@ -108,9 +110,12 @@ public enum HTMLReport {
                 let noisy = CaseGrid.isNoisy(row)
                 var cell = #"<span class="median">\#(escape(ConsoleTable.duration(row.median)))</span>"#
                 if noisy { cell += #" <span class="noisy" title="noisy: the interval is wider than 5 % of the median">!</span>"# }
-                if strategy != grid.baseline, let ratio = grid.ratio(caseName, strategy) {
-                    let kind = ratio > 1.05 ? "slower" : ratio < 0.95 ? "faster" : "same"
-                    cell += #" <span class="ratio \#(kind)">\#(escape(CaseGrid.ratioText(ratio)))</span>"#
+                if let interval = grid.ratioInterval(caseName, strategy) {
+                    let kind = interval.verdictName == "uncertain" ? "same" : interval.verdictName
+                    cell += #" <span class="ratio \#(kind)" title="\#(escape(interval.verdictText))">\#(escape(interval.text))</span>"#
+                    if interval.isUncertain { cell += #" <span class="noisy" title="too uncertain to call">?</span>"# }
+                } else if strategy != grid.baseline, let ratio = grid.ratio(caseName, strategy) {
+                    cell += #" <span class="ratio same">\#(escape(CaseGrid.ratioText(ratio)))</span>"#
                 }
                 cell += #"<br><span class="interval">\#(escape(CaseGrid.intervalCell(row)))</span>"#
                 html += #"<td\#(fastest[caseName] == strategy ? #" class="best""# : "")>\#(cell)</td>"#
@@ -127,6 +132,10 @@ public enum HTMLReport {
         let wins = grid.wins().map { "<code>\(escape($0.strategy))</code> \($0.cases)" }.joined(separator: ", ")
         if !findings.isEmpty { html += "<li>Fastest in the most cases (of \(findings.count)): \(wins).</li>" }
         for finding in findings { html += "<li>" + codeSpans(SummaryMarkdown.line(finding, baseline: grid.baseline)) + "</li>" }
+        let uncertain = findings.filter { !$0.uncertain.isEmpty }
+        if !uncertain.isEmpty {
+            html += "<li>Ratios too uncertain to call: " + uncertain.map { "\(escape($0.caseName)) (\($0.uncertain.map(escape).joined(separator: ", ")))" }.joined(separator: "; ") + ".</li>"
+        }
         let noisy = findings.filter { !$0.noisy.isEmpty }
         html += noisy.isEmpty ? "<li>No noisy medians.</li>"
             : "<li>Noisy (rerun, or give the cases more time with <code>--case-time</code>): " + noisy.map { "\(escape($0.caseName)) (\($0.noisy.map(escape).joined(separator: ", ")))" }.joined(separator: "; ") + ".</li>"

@@ -4,11 +4,11 @@ import Workloads
 /// The results CSV: one row per (strategy, workload, variant). Every column is documented here
 /// and in docs/files.md; `schemaVersion` changes whenever a column is added, removed or redefined.
 public enum ResultsCSV {
-    public static let schemaVersion = 4
+    public static let schemaVersion = 5
 
     /// Column names and their meaning, in file order.
     public static let columns: [(name: String, meaning: String)] = [
-        ("schema_version", "version of this CSV layout (\(schemaVersion)); bench compare reads it, version 3 (the same without loops) and version 2 (without loops, hierarchy and sweep columns)"),
+        ("schema_version", "version of this CSV layout (\(schemaVersion)); bench compare reads it, version 4 (the same without the ratio columns), version 3 (without ratios and loops) and version 2 (without loops, hierarchy and sweep columns)"),
         ("run_id", "unique id of the run: start time and a random suffix"),
         ("timestamp", "when the run started, ISO 8601 UTC"),
         ("git_commit", "commit of the suite that produced the row (unknown outside a git checkout)"),
@@ -55,6 +55,13 @@ public enum ResultsCSV {
         ("mad_ns", "median absolute deviation from the median, nanoseconds"),
         ("outliers", "repetitions outside Tukey's fences (1.5 IQR beyond the quartiles)"),
         ("noisy", "true when the median's interval is wider than 5 % of the median"),
+        ("ratio", "median of the per-round ratios of this strategy's repetition to single-table's in the same round (empty on single-table's own rows, or without it)"),
+        ("ratio_low", "lower end of the ratio's confidence interval (order statistics of the per-round ratios)"),
+        ("ratio_high", "upper end of the ratio's confidence interval"),
+        ("ratio_coverage", "coverage of that interval: 0.95 or more from 6 paired rounds up; less with fewer, 0 with one"),
+        ("ratio_rounds", "rounds both this strategy and single-table ran in (the pairs the ratio is the median of)"),
+        ("ratio_verdict", "faster or slower (the ratio's interval lies below or above 1), same (it holds 1 and is within 5 % of the ratio), uncertain (it holds 1 and is wider, or has no 95 % coverage)"),
+        ("ratio_uncertain", "true when ratio_verdict is uncertain: a ratio too uncertain to call either way"),
         ("rows_per_s", "rows / median duration"),
         ("db_bytes", "size of the store file after a WAL checkpoint, bytes"),
         ("digest", "answer digest: equal across strategies for the same workload, seed and scale"),
@@ -63,7 +70,9 @@ public enum ResultsCSV {
 
     public static var header: String { CSV.line(columns.map(\.name)) }
 
-    public static func row(_ result: WorkloadResult, plan: RunPlan, context: RunContext, samplesFile: String = "") -> String {
+    /// - parameter ratio: the result's ratio to the baseline strategy of its case (nil: the
+    ///   baseline's own row, or none measured).
+    public static func row(_ result: WorkloadResult, plan: RunPlan, context: RunContext, samplesFile: String = "", ratio: RatioInterval? = nil) -> String {
         let statistics = Statistics(result.samples)
         let rowsPerSecond = statistics.median > 0 ? Double(result.rows) / (statistics.median / 1e9) : 0
         let run: [String] = [
@@ -84,11 +93,25 @@ public enum ResultsCSV {
             String(format: "%.4f", statistics.medianIntervalCoverage), format(statistics.min), format(statistics.max),
             format(statistics.mean), format(statistics.standardDeviation), format(statistics.p90), format(statistics.p99),
             format(statistics.medianAbsoluteDeviation), String(statistics.outliers), String(statistics.isNoisy),
+        ] + ratioFields(ratio) + [
             String(format: "%.1f", rowsPerSecond),
         ]
         let fields = run + parameters + what + timing + [String(result.dbBytes), result.digest.description, samplesFile]
         assert(fields.count == columns.count)
         return CSV.line(fields)
+    }
+
+    /// The ratio columns: empty without a ratio.
+    static func ratioFields(_ ratio: RatioInterval?) -> [String] {
+        guard let ratio else { return Array(repeating: "", count: 7) }
+        return [ratioNumber(ratio.ratio), ratioNumber(ratio.interval.lowerBound), ratioNumber(ratio.interval.upperBound),
+                String(format: "%.4f", ratio.coverage), String(ratio.rounds), ratio.verdictName, String(ratio.isUncertain)]
+    }
+
+    /// A ratio with six significant digits, as "1.23457" (no exponent).
+    static func ratioNumber(_ value: Double) -> String {
+        let digits = max(0, 5 - Int(log10(max(abs(value), 1e-9)).rounded(.down)))
+        return String(format: "%.\(min(digits, 12))f", value)
     }
 
     /// Whole numbers without a fraction; others with one decimal.
@@ -131,6 +154,8 @@ public final class ResultsWriter {
     public let samplesURL: URL
     private let runID: String
     private var rows: [String] = []
+    /// Every result so far: a row's ratio needs its case's baseline result, which may come after it.
+    private var results: [WorkloadResult] = []
     private var sampleRows: [String] = []
     private let claim: OutputClaim
 
@@ -167,8 +192,15 @@ public final class ResultsWriter {
 
     /// Adds the results of one case and publishes both files with everything so far. When a file
     /// cannot be written, neither file gains the case (the samples file is put back as it was).
+    /// Rows already written gain their ratio when their case's baseline result arrives later.
     public func append(_ results: [WorkloadResult], plan: RunPlan, context: RunContext) throws {
-        let newRows = rows + results.map { ResultsCSV.row($0, plan: plan, context: context, samplesFile: samplesURL.lastPathComponent) }
+        let all = self.results + results
+        let cases = Set(results.map(ConsoleTable.label))
+        var newRows = rows
+        for (index, result) in all.enumerated() where index >= rows.count || cases.contains(ConsoleTable.label(result)) {
+            let row = ResultsCSV.row(result, plan: plan, context: context, samplesFile: samplesURL.lastPathComponent, ratio: RatioInterval(result, among: all))
+            if index < newRows.count { newRows[index] = row } else { newRows.append(row) }
+        }
         let newSampleRows = sampleRows + results.map { SamplesCSV.rows($0, runID: runID) }
         try AtomicFile.write(SamplesCSV.header + newSampleRows.joined(), to: samplesURL)
         do {
@@ -182,6 +214,7 @@ public final class ResultsWriter {
             throw error
         }
         rows = newRows
+        self.results = all
         sampleRows = newSampleRows
     }
 

@@ -12,7 +12,8 @@ extension ResultsFile {
         warnings = []
         rows = results.enumerated().map { index, result in
             // The writer's own text, parsed back: a row bench wrote always parses.
-            let record = (try? CSV.parse(ResultsCSV.row(result, plan: plan, context: context, samplesFile: samplesFile)))?.first ?? []
+            let record = (try? CSV.parse(ResultsCSV.row(result, plan: plan, context: context, samplesFile: samplesFile,
+                                                                  ratio: RatioInterval(result, among: results))))?.first ?? []
             let fields = Dictionary(zip(names, record), uniquingKeysWith: { a, _ in a })
             let statistics = Statistics(result.samples)
             return Row(line: index + 2, fields: fields, median: statistics.median, interval: statistics.medianInterval,

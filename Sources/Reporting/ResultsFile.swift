@@ -31,10 +31,11 @@ public struct ResultsFile {
         return prefix + base + suffix
     }
 
-    /// The schema versions this reader understands: 4; 3 (the same columns without `loops`: every
+    /// The schema versions this reader understands: 5; 4 (the same columns without the ratio
+    /// columns: `CaseGrid` pairs the samples itself, when they are there); 3 (without `loops`: every
     /// repetition one execution); and 2 (without `loops` and the hierarchy and sweep columns: the
     /// publication model, no sweep).
-    static let readableVersions = ["2", "3", String(ResultsCSV.schemaVersion)]
+    static let readableVersions = ["2", "3", "4", String(ResultsCSV.schemaVersion)]
 
     public struct Key: Hashable, Comparable, Sendable, CustomStringConvertible {
         public var strategy: String
@@ -124,7 +125,9 @@ public struct ResultsFile {
     /// What a numeric column may hold. A results file is refused at the first value outside its
     /// kind, so that `inf`, `nan`, a negative or zero duration or an overflowing count never
     /// reaches the statistics (a bootstrap over them has no meaningful interval).
-    enum NumberKind {
+    indirect enum NumberKind: Sendable {
+        /// Empty, or a number of the other kind (the ratio columns of a baseline's own row).
+        case optional(NumberKind)
         /// Nanoseconds above 0 and at most `maximumDuration`.
         case duration
         /// Nanoseconds from 0 to `maximumDuration` (a spread: standard deviation, MAD).
@@ -152,6 +155,8 @@ public struct ResultsFile {
         /// Why `text` is not of this kind (a phrase after "is 'x', not"), or nil when it is.
         func problem(_ text: String) -> String? {
             switch self {
+            case let .optional(kind):
+                guard text.isEmpty else { return kind.problem(text).map { "empty or \($0)" } }
             case .duration:
                 guard let value = ResultsFile.decimal(text), value > 0, value <= Self.maximumDuration else {
                     return "a duration in nanoseconds (a number above 0 and at most 1e18)"
@@ -183,7 +188,7 @@ public struct ResultsFile {
         }
     }
 
-    /// The numeric columns of schema versions 2 to 4 and what each may hold; a column missing
+    /// The numeric columns of schema versions 2 to 5 and what each may hold; a column missing
     /// from the file is not checked (only `requiredColumns` must be there).
     static let numericColumns: [(String, NumberKind)] = [
         ("cpu_cores", .whole(minimum: 0)), ("memory_bytes", .whole(minimum: 0)), ("page_size", .whole(minimum: 0)),
@@ -194,6 +199,8 @@ public struct ResultsFile {
         ("min_ns", .duration), ("max_ns", .duration), ("mean_ns", .duration), ("stddev_ns", .spread),
         ("p90_ns", .duration), ("p99_ns", .duration), ("mad_ns", .spread), ("outliers", .whole(minimum: 0)),
         ("rows_per_s", .rate), ("db_bytes", .whole(minimum: 0)),
+        ("ratio", .optionalPositive), ("ratio_low", .optionalPositive), ("ratio_high", .optionalPositive),
+        ("ratio_coverage", .optional(.fraction)), ("ratio_rounds", .optional(.whole(minimum: 1))),
     ]
 
     /// A finite decimal number as bench writes them (digits, a point, an exponent), or nil:

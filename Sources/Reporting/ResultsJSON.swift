@@ -8,7 +8,8 @@ import Workloads
 ///     { "schema": "inheritance-bench.results", "version": 2, "csv": "X.csv",
 ///       "context": { "run_id": …, "git_dirty": true | false | null, … },
 ///       "plan": { "seed": 42, "batch": 1000, "repetitions": null, "time_budget_s": 2, … },
-///       "results": [ { "strategy": …, "workload": …, "median_ns": 1234.5, …, "samples_ns": [1200, 1300] } ] }
+///       "results": [ { "strategy": …, "workload": …, "median_ns": 1234.5, …, "ratio": 1.08, "ratio_low": 1.05, …,
+///                      "samples_ns": [1200, 1300] } ] }
 ///
 /// `version` changes whenever a field is removed or redefined; a reader refuses other versions.
 public struct ResultsJSON: Codable, Equatable, Sendable {
@@ -123,6 +124,15 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
         public var outliers: Int
         public var noisy: Bool
         public var rowsPerS: Double
+        /// The ratio to the baseline strategy, as the CSV's ratio columns; all nil on the
+        /// baseline's own rows (and without one).
+        public var ratio: Double?
+        public var ratioLow: Double?
+        public var ratioHigh: Double?
+        public var ratioCoverage: Double?
+        public var ratioRounds: Int?
+        public var ratioVerdict: String?
+        public var ratioUncertain: Bool?
         public var dbBytes: Int64
         public var digest: String
         /// Every timed repetition, nanoseconds (per execution, when looped), in the order they ran.
@@ -133,9 +143,34 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             case warmups, iterations, loops, medianNs = "median_ns", ciLowNs = "ci_low_ns", ciHighNs = "ci_high_ns", ciCoverage = "ci_coverage"
             case minNs = "min_ns", maxNs = "max_ns", meanNs = "mean_ns", stddevNs = "stddev_ns", p90Ns = "p90_ns", p99Ns = "p99_ns"
             case madNs = "mad_ns", outliers, noisy, rowsPerS = "rows_per_s", dbBytes = "db_bytes", digest, samplesNs = "samples_ns"
+            case ratio, ratioLow = "ratio_low", ratioHigh = "ratio_high", ratioCoverage = "ratio_coverage", ratioRounds = "ratio_rounds"
+            case ratioVerdict = "ratio_verdict", ratioUncertain = "ratio_uncertain"
         }
 
-        public init(_ result: WorkloadResult) {
+        /// Encodes a missing ratio as nulls (the synthesized encoder would leave the keys out).
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(hierarchy, forKey: .hierarchy); try container.encode(scale, forKey: .scale)
+            try container.encode(sweepParameter, forKey: .sweepParameter); try container.encode(sweepValue, forKey: .sweepValue)
+            try container.encode(strategy, forKey: .strategy); try container.encode(workload, forKey: .workload)
+            try container.encode(variant, forKey: .variant); try container.encode(rows, forKey: .rows)
+            try container.encode(warmups, forKey: .warmups); try container.encode(iterations, forKey: .iterations)
+            try container.encode(loops, forKey: .loops); try container.encode(medianNs, forKey: .medianNs)
+            try container.encode(ciLowNs, forKey: .ciLowNs); try container.encode(ciHighNs, forKey: .ciHighNs)
+            try container.encode(ciCoverage, forKey: .ciCoverage); try container.encode(minNs, forKey: .minNs)
+            try container.encode(maxNs, forKey: .maxNs); try container.encode(meanNs, forKey: .meanNs)
+            try container.encode(stddevNs, forKey: .stddevNs); try container.encode(p90Ns, forKey: .p90Ns)
+            try container.encode(p99Ns, forKey: .p99Ns); try container.encode(madNs, forKey: .madNs)
+            try container.encode(outliers, forKey: .outliers); try container.encode(noisy, forKey: .noisy)
+            try container.encode(rowsPerS, forKey: .rowsPerS); try container.encode(dbBytes, forKey: .dbBytes)
+            try container.encode(digest, forKey: .digest); try container.encode(samplesNs, forKey: .samplesNs)
+            try container.encode(ratio, forKey: .ratio); try container.encode(ratioLow, forKey: .ratioLow)
+            try container.encode(ratioHigh, forKey: .ratioHigh); try container.encode(ratioCoverage, forKey: .ratioCoverage)
+            try container.encode(ratioRounds, forKey: .ratioRounds); try container.encode(ratioVerdict, forKey: .ratioVerdict)
+            try container.encode(ratioUncertain, forKey: .ratioUncertain)
+        }
+
+        public init(_ result: WorkloadResult, ratio interval: RatioInterval? = nil) {
             let statistics = Statistics(result.samples)
             hierarchy = result.setting.hierarchy; scale = result.setting.scale
             sweepParameter = result.setting.sweepParameter; sweepValue = result.setting.sweepValue
@@ -147,6 +182,9 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             madNs = statistics.medianAbsoluteDeviation; outliers = statistics.outliers; noisy = statistics.isNoisy
             rowsPerS = statistics.median > 0 ? Double(result.rows) / (statistics.median / 1e9) : 0
             dbBytes = result.dbBytes; digest = result.digest.description; samplesNs = result.samples
+            ratio = interval?.ratio; ratioLow = interval?.interval.lowerBound; ratioHigh = interval?.interval.upperBound
+            ratioCoverage = interval?.coverage; ratioRounds = interval?.rounds; ratioVerdict = interval?.verdictName
+            ratioUncertain = interval?.isUncertain
         }
     }
 
@@ -156,7 +194,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
         csv = csvName
         self.context = context
         self.plan = Plan(plan)
-        self.results = results.map(Result.init)
+        self.results = results.map { Result($0, ratio: RatioInterval($0, among: results)) }
     }
 
     /// `results/x.csv` → `results/x.json`

@@ -1,5 +1,6 @@
 import Foundation
 import Strategies
+import Workloads
 
 /// `X.md` beside the results CSV `X.csv`: the headline table (median per strategy and case, its
 /// 95 % interval, the ratio to the baseline strategy), the model and run context, and the
@@ -22,8 +23,8 @@ public enum SummaryMarkdown {
             text += "\n> **Debug build**: these timings are not meaningful; do not compare or publish them.\n"
         }
         text += "\nMedian per repetition, its 95 % interval in brackets, and the ratio to `\(baseline)` "
-            + "(above 1×: slower than `\(baseline)`). ! marks a noisy median (interval wider than "
-            + "\(Int(Statistics.noiseThreshold * 100)) % of it).\n\n"
+            + "(the median of the rounds' ratios, above 1×: slower than `\(baseline)`) with its 95 % interval. ! marks a noisy median "
+            + "(interval wider than \(Int(Statistics.noiseThreshold * 100)) % of it), ? a ratio too uncertain to call.\n\n"
         text += "| case | " + grid.strategies.map { "`\($0)`" }.joined(separator: " | ") + " |\n"
         text += "|---|" + String(repeating: "---:|", count: grid.strategies.count) + "\n"
         for caseName in grid.cases {
@@ -31,7 +32,12 @@ public enum SummaryMarkdown {
                 guard let row = grid.row(caseName, strategy) else { return "–" }
                 var cell = ConsoleTable.duration(row.median) + (CaseGrid.isNoisy(row) ? " !" : "")
                 cell += " [\(CaseGrid.intervalCell(row))]"
-                if strategy != baseline, let ratio = grid.ratio(caseName, strategy) { cell += " **\(CaseGrid.ratioText(ratio))**" }
+                if let interval = grid.ratioInterval(caseName, strategy) {
+                    cell += " **\(CaseGrid.ratioText(interval.ratio))**" + interval.text.dropFirst(CaseGrid.ratioText(interval.ratio).count)
+                        + (interval.isUncertain ? " ?" : "")
+                } else if strategy != baseline, let ratio = grid.ratio(caseName, strategy) {
+                    cell += " **\(CaseGrid.ratioText(ratio))**"
+                }
                 return cell
             }
             text += "| \(escape(caseName)) | " + cells.joined(separator: " | ") + " |\n"
@@ -45,6 +51,11 @@ public enum SummaryMarkdown {
             text += "- Fastest in the most cases (of \(findings.count)): \(wins).\n"
             for finding in findings { text += "- \(line(finding, baseline: baseline))\n" }
         }
+        let uncertain = findings.filter { !$0.uncertain.isEmpty }
+        if !uncertain.isEmpty {
+            text += "- Ratios too uncertain to call (fewer than 6 rounds, or an interval that holds 1 and is wider than ±\(Int(RatioInterval.uncertainThreshold * 100)) %): "
+                + uncertain.map { "\(escape($0.caseName)) (\($0.uncertain.map { "`\($0)`" }.joined(separator: ", ")))" }.joined(separator: "; ") + ".\n"
+        }
         let noisy = findings.filter { !$0.noisy.isEmpty }
         if noisy.isEmpty {
             text += "- No noisy medians.\n"
@@ -55,16 +66,18 @@ public enum SummaryMarkdown {
         return text
     }
 
-    /// "fetch-page: `enum-entity` fastest (1.2 ms), 1.35× faster than `single-table`; 1.10× ahead of `joined` (intervals overlap); `json-entity` 3.20× slower"
+    /// "fetch-page: `enum-entity` fastest (1.2 ms); 1.10× ahead of `joined` (intervals overlap: not a clear lead);
+    /// slowest `json-entity` at 3.20×; against `single-table`: `enum-entity` faster by at least 12 %, `joined` no clear
+    /// difference (within 3 %), `json-entity` slower: at least 3.0× as long"
     static func line(_ finding: CaseGrid.Finding, baseline: String) -> String {
         var text = "\(escape(finding.caseName)): `\(finding.fastest)` fastest (\(ConsoleTable.duration(finding.fastestMedian)))"
-        if let ratio = finding.versusBaseline, ratio > 0, finding.runnerUp != baseline {
-            text += ", \(CaseGrid.ratioText(1 / ratio)) faster than `\(baseline)`"
-        }
         text += "; \(CaseGrid.ratioText(finding.lead)) ahead of `\(finding.runnerUp)`"
         text += finding.clear ? "" : finding.intervals ? " (intervals overlap: not a clear lead)" : " (too few repetitions for 95 % intervals: not a clear lead)"
         if finding.slowest != finding.runnerUp {
             text += "; slowest `\(finding.slowest)` at \(CaseGrid.ratioText(finding.spread))"
+        }
+        if !finding.ratios.isEmpty {
+            text += "; against `\(baseline)`: " + finding.ratios.map { "`\($0.strategy)` \($0.ratio.verdictText)" }.joined(separator: ", ")
         }
         return text
     }

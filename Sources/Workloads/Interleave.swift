@@ -18,7 +18,8 @@ package struct Rounds {
 /// Repetition *r* of every strategy runs before repetition *r + 1* of any, in an order shuffled
 /// afresh each round (`roundOrder`, from `seed` and the case's name), so that a slow phase of a
 /// shared machine falls on all strategies alike and no strategy always runs after the same one.
-/// `rule` decides, before each timed round, whether another is due.
+/// `rule` decides, before each timed round, whether another is due, from the ratios to the strategy
+/// at `baseline` (nil: from the medians).
 ///
 /// With a `loopTarget`, a strategy whose fastest warm-up took less than it has each timed sample
 /// made of as many executions back to back as fill the target (at most `maximumLoops`): the
@@ -26,7 +27,7 @@ package struct Rounds {
 /// as microbenchmarks time it, with the CPU's caches as its own executions leave them, rather than
 /// as the other strategies of the round left them (which made its samples bimodal).
 package func interleaveRounds(
-    _ caseName: String, _ names: [String], warmups: Int, rule: StoppingRule, seed: UInt64, loopTarget: UInt64? = nil,
+    _ caseName: String, _ names: [String], warmups: Int, rule: StoppingRule, seed: UInt64, baseline: Int? = nil, loopTarget: UInt64? = nil,
     onEvent: (RunEvent) throws -> Void,
     _ repetition: (_ strategy: Int, _ repetition: Int, _ loops: Int) throws -> Sample
 ) throws -> Rounds {
@@ -47,7 +48,7 @@ package func interleaveRounds(
             timedStart = DispatchTime.now().uptimeNanoseconds
         }
         if round >= warmups {
-            stop = rule.decide(timed, elapsed: Double(DispatchTime.now().uptimeNanoseconds - timedStart) / 1e9)
+            stop = rule.decide(timed, elapsed: Double(DispatchTime.now().uptimeNanoseconds - timedStart) / 1e9, baseline: baseline)
             guard stop == .another else { break }
         }
         for (position, index) in roundOrder(strategies: names.count, seed: seed, caseName: caseName, round: round).enumerated() {

@@ -20,8 +20,8 @@ public struct RunPlan: Sendable {
     public var timeBudget: Double?
     public var minRepetitions: Int
     public var maxRepetitions: Int
-    /// Under the default rule, the half-width of every median's 95 % interval a case aims for, as a
-    /// fraction of the median (`--precision` in percent; 0.025 for 2.5 %).
+    /// Under the default rule, the half-width of every ratio's 95 % interval a case aims for (every
+    /// median's without the baseline strategy), as a fraction of it (`--precision` in percent; 0.025 for 2.5 %).
     public var precision: Double
     /// Under the default rule, the most seconds per strategy any case may take (`--case-time`),
     /// instead of each workload's own budget.
@@ -374,7 +374,8 @@ public final class Runner {
                             _ repetition: (_ strategy: Int, _ repetition: Int, _ loops: Int) throws -> Sample) throws -> Rounds {
         let share = timeShare?.next(weight: workload.budget, strategies: types.count)
         return try interleaveRounds(caseName, types.map { $0.name }, warmups: workload.warmups, rule: plan.stoppingRule(for: workload, share: share),
-                             seed: plan.seed, loopTarget: loopTarget, onEvent: onEvent, repetition)
+                             seed: plan.seed, baseline: types.firstIndex { $0.name == Strategies.baseline.name },
+                             loopTarget: loopTarget, onEvent: onEvent, repetition)
     }
 
     static let generateOnceLimit = 1_000_000

@@ -8,9 +8,10 @@ import Generation
 /// - `fixed`: exactly that many rounds (`--repetitions`).
 /// - `timeBudget`: rounds go on until the timed repetitions add up to `seconds` per strategy, at
 ///   least `minimum` and at most `maximum` rounds (`--time-budget`, `--min-repetitions`, `--max-repetitions`).
-/// - `precision` (the default): rounds go on until every strategy's median has a 95 % interval
-///   (order statistics, as `Statistics.medianInterval`) whose half-width is within `target` of the
-///   median, or until another round would take the case past `budget` seconds per strategy of
+/// - `precision` (the default): rounds go on until every strategy's ratio to the baseline has a
+///   95 % interval (`RatioInterval`: order statistics of the per-round ratios) whose half-width is
+///   within `target` of the ratio (without a baseline among two or more strategies, or with one
+///   strategy: every median's interval, as `Statistics.medianInterval`), or until another round would take the case past `budget` seconds per strategy of
 ///   wall-clock time (the untimed work of its rounds included; the next round is expected to take
 ///   as long as the mean round so far), whichever comes first; at least `minimum` rounds
 ///   (6 gives every strategy a 95 % interval), at most `maximum`. Past 64 rounds the intervals
@@ -27,7 +28,7 @@ public struct StoppingRule: Sendable, Equatable {
         case another
         /// `fixed` reached its count, or a rule reached its maximum.
         case count
-        /// Every strategy's interval is within the target.
+        /// Every ratio's interval (or every median's, without a baseline) is within the target.
         case precise
         /// The case's time is spent.
         case budget
@@ -67,7 +68,9 @@ public struct StoppingRule: Sendable, Equatable {
     /// - parameter samples: every strategy's timed samples so far (nanoseconds), one array per
     ///   strategy, each as long as the number of rounds run.
     /// - parameter elapsed: wall-clock seconds since the first timed round started.
-    public func decide(_ samples: [[UInt64]], elapsed: Double) -> Decision {
+    /// - parameter baseline: the index of the baseline strategy in `samples`, whose ratios the
+    ///   precision rule reads; nil: the medians.
+    public func decide(_ samples: [[UInt64]], elapsed: Double, baseline: Int? = nil) -> Decision {
         let rounds = samples.map(\.count).min() ?? 0
         let strategies = max(1, samples.count)
         switch mode {
@@ -83,10 +86,20 @@ public struct StoppingRule: Sendable, Equatable {
             if rounds >= maximum { return .count }
             // Past 64 rounds the intervals are read about every 3 % more rounds, so that sorting
             // thousands of samples does not cost more than a cheap case's round itself.
-            if rounds < 64 || rounds % (rounds >> 5) == 0,
-               samples.allSatisfy({ Self.relativeHalfWidth($0).map { $0 <= target } ?? false }) { return .precise }
+            if rounds < 64 || rounds % (rounds >> 5) == 0, Self.isPrecise(samples, target: target, baseline: baseline) { return .precise }
             // Another round is due only if it should end within the budget, at the mean pace so far.
             return elapsed * Double(rounds + 1) / Double(max(rounds, 1)) <= budget * Double(strategies) ? .another : .budget
+        }
+    }
+
+    /// Whether every ratio to `baseline` (every median, without one) has a 95 % interval within
+    /// `target` of it. A strategy's samples are paired with the baseline's round by round.
+    static func isPrecise(_ samples: [[UInt64]], target: Double, baseline: Int?) -> Bool {
+        guard let baseline, samples.indices.contains(baseline), samples.count >= 2 else {
+            return samples.allSatisfy { relativeHalfWidth($0).map { $0 <= target } ?? false }
+        }
+        return samples.indices.allSatisfy { index in
+            index == baseline || RatioInterval(measured: samples[index], baseline: samples[baseline])?.relativeHalfWidth.map { $0 <= target } ?? false
         }
     }
 

@@ -13,8 +13,11 @@ struct Compare: ParsableCommand {
             --threshold, the Mann-Whitney U test of the repetitions gives p < --alpha, and the ratio's \
             95% interval excludes 1 (without samples files the test cannot run, and the ratio and \
             interval alone decide). Exit status: 0 no change, 2 at least one regression, \
-            4 improvements only, 1 an error. bench compare --strategies RUN.csv shows every strategy \
-            against single-table (exit status 0).
+            4 improvements only, 1 an error. bench compare --ratios BASE.csv NEW.csv compares each \
+            strategy's ratio to single-table instead (the median of its rounds' ratios), with the same \
+            rule: did the layout's cost relative to single-table change, whatever the machine did. \
+            bench compare --strategies RUN.csv shows every strategy against single-table, each ratio \
+            with the 95% interval of its rounds' ratios (exit status 0).
             """
     )
 
@@ -23,6 +26,9 @@ struct Compare: ParsableCommand {
 
     @Flag(help: "Compare every strategy of one run with \(Strategies.baseline.name).")
     var strategies = false
+
+    @Flag(help: "Compare each strategy's ratio to \(Strategies.baseline.name) between the two runs, not its median.")
+    var ratios = false
 
     @Option(help: "Smallest change that counts, in percent (e.g. 5%): the practical effect on the ratio of medians.")
     var threshold: Percentage = Percentage(value: 0.05)
@@ -41,6 +47,7 @@ struct Compare: ParsableCommand {
         if strategies {
             guard files.count == 1 else { throw ValidationError("--strategies takes one results CSV; got \(files.count)") }
             if force { throw ValidationError("--force applies to comparing two runs, not to --strategies") }
+            if ratios { throw ValidationError("--ratios applies to comparing two runs; --strategies already shows every ratio of one run") }
         } else {
             guard files.count == 2 else {
                 throw ValidationError("give two results CSVs (BASE.csv NEW.csv), or one with --strategies; got \(files.count)")
@@ -61,8 +68,10 @@ struct Compare: ParsableCommand {
             } else {
                 let second = try ResultsFile(url: URL(fileURLWithPath: files[1]))
                 warnings += second.warnings
-                comparison = try Comparison.runs(base: first, new: second, threshold: threshold.value, alpha: alpha, force: force)
-                titles = ("base", "new")
+                comparison = ratios
+                    ? try Comparison.ratios(base: first, new: second, baseline: Strategies.baseline.name, threshold: threshold.value, alpha: alpha, force: force)
+                    : try Comparison.runs(base: first, new: second, threshold: threshold.value, alpha: alpha, force: force)
+                titles = ratios ? ("base ratio", "new ratio") : ("base", "new")
             }
         } catch {
             throw reportFailure(error)

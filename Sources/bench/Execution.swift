@@ -118,7 +118,13 @@ struct Execution {
         print(ConsoleTable.render(results, baseline: Strategies.baseline.name), terminator: "")
         let noisy = results.filter { Statistics($0.samples).isNoisy }
         if !noisy.isEmpty, !output.quiet {
-            printError("noisy: \(noisy.count) of \(results.count) medians have a confidence interval wider than 5 % (marked ! in the table): rerun on a quieter machine, or give the cases more time with --case-time")
+            printError("noisy: \(noisy.count) of \(results.count) medians have a confidence interval wider than 5 % (marked ! in the table); "
+                + "each ratio pairs the strategies round by round, so a drifting machine moves the medians more than the ratios: read the ratios")
+        }
+        let ratios = results.compactMap { RatioInterval($0, among: results) }
+        if ratios.contains(where: \.isUncertain), !output.quiet {
+            printError("uncertain: \(ratios.filter(\.isUncertain).count) of \(ratios.count) ratios to \(Strategies.baseline.name) are too uncertain to call (marked ? in the table): "
+                + "rerun on a quieter machine, or give the cases more time with --case-time")
         }
         if plan.sharesRunTime, let runTime = plan.runTime, Date().timeIntervalSince(started) > runTime * 1.25, !output.quiet {
             printError("note: the run took \(elapsed(since: started).replacingOccurrences(of: " elapsed", with: "")), well past its --run-time of \(Int(runTime)) s: "

@@ -16,7 +16,9 @@ final class CompareTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(at: folder) }
 
     /// A run of three strategies × two workloads with samples around `base` ns (times `factor` for `slowed`).
-    func writeRun(_ name: String, seed: UInt64 = 42, factor: Double = 1, slowed: String? = nil, host: String = "h1", samples: Bool = true) throws -> URL {
+    /// `speed` scales every strategy alike (a slower host).
+    func writeRun(_ name: String, seed: UInt64 = 42, factor: Double = 1, slowed: String? = nil, host: String = "h1", samples: Bool = true,
+                  speed: Double = 1) throws -> URL {
         let url = folder.appendingPathComponent(name)
         let writer = try ResultsWriter(url: url, runID: name, force: true)
         let plan = RunPlan(seed: seed)
@@ -26,7 +28,7 @@ final class CompareTests: XCTestCase {
         var results: [WorkloadResult] = []
         for workload in ["count-all", "fetch-page"] {
             for strategy in ["single-table", "table-per-entity", "enum-entity"] {
-                let scale = strategy == slowed ? factor : 1
+                let scale = (strategy == slowed ? factor : 1) * speed
                 let values = (0 ..< 30).map { _ in UInt64((10_000 + Double(rng.next() % 200)) * scale) }
                 results.append(WorkloadResult(strategy: strategy, workload: workload, variant: "", rows: 1, samples: values,
                                               warmups: 1, digest: AnswerDigest(.ordered, of: [1]), dbBytes: 1,
@@ -113,6 +115,39 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(comparison.lines.count, 4)
         XCTAssertEqual(comparison.lines.filter { $0.verdict == .slower }.map(\.strategy), ["table-per-entity", "table-per-entity"])
         XCTAssertTrue(comparison.lines.allSatisfy { $0.against == "single-table" })
+        // The rounds pair the strategies: the paired interval of the rounds' ratios, no rank test.
+        XCTAssertTrue(comparison.lines.allSatisfy { $0.method == .paired && $0.test == nil })
+        let slowed = try XCTUnwrap(comparison.lines.first { $0.strategy == "table-per-entity" })
+        let grid = CaseGrid(run.rows, baseline: "single-table")
+        XCTAssertEqual(slowed.interval, grid.ratioInterval(slowed.caseName, "table-per-entity")?.interval)
+        XCTAssertTrue(comparison.render(.text, baseTitle: "single-table", newTitle: "strategy", threshold: 0.05).contains("paired: the ratio is the median of the rounds' ratios"))
+    }
+
+    /// A host 30 % slower in the second run moves every median, not one ratio; a strategy made 3×
+    /// slower moves its ratio.
+    func testRatiosBetweenRunsIgnoreAHostStepAndCatchALayoutChange() throws {
+        let base = try ResultsFile(url: writeRun("base.csv"))
+        let host = try ResultsFile(url: writeRun("host.csv", speed: 1.3))
+        XCTAssertTrue(try Comparison.runs(base: base, new: host, threshold: 0.05, force: false).lines.allSatisfy { $0.verdict == .slower },
+                      "the medians all moved")
+        let ratios = try Comparison.ratios(base: base, new: host, baseline: "single-table", threshold: 0.05, force: false)
+        XCTAssertEqual(ratios.lines.count, 4, "two strategies × two cases; single-table has no ratio")
+        XCTAssertTrue(ratios.lines.allSatisfy { $0.verdict == .unchanged && $0.method == .bootstrap && abs($0.ratio - 1) < 0.01 })
+        XCTAssertEqual(ratios.exitCode, 0)
+        let layout = try ResultsFile(url: writeRun("layout.csv", factor: 3, slowed: "table-per-entity", speed: 1.3))
+        let changed = try Comparison.ratios(base: base, new: layout, baseline: "single-table", threshold: 0.05, force: false)
+        XCTAssertEqual(changed.lines.filter { $0.verdict == .slower }.map(\.strategy), ["table-per-entity", "table-per-entity"])
+        XCTAssertEqual(changed.lines.filter { $0.verdict == .unchanged }.map(\.strategy), ["enum-entity", "enum-entity"])
+        XCTAssertEqual(changed.exitCode, 2)
+        let text = changed.render(.text, baseTitle: "base ratio", newTitle: "new ratio", threshold: 0.05)
+        XCTAssertTrue(text.contains("base ratio and new ratio: each strategy's ratio to single-table in that run"), text)
+        XCTAssertTrue(text.contains("3.000×"), text)
+        // Without the samples files: each run's ratio interval from its CSV columns, no test.
+        let bare = try Comparison.ratios(base: try ResultsFile(url: writeRun("b2.csv", samples: false)),
+                                         new: try ResultsFile(url: writeRun("l2.csv", factor: 3, slowed: "table-per-entity", samples: false)),
+                                         baseline: "single-table", threshold: 0.05, force: false)
+        XCTAssertTrue(bare.lines.allSatisfy { $0.method == .intervals && $0.test == nil })
+        XCTAssertEqual(bare.lines.filter { $0.verdict == .slower }.map(\.strategy), ["table-per-entity", "table-per-entity"])
     }
 
     func testTheBootstrapIsReproducible() {
@@ -246,7 +281,7 @@ final class CompareTests: XCTestCase {
         XCTAssertTrue(rejection(String(good.dropLast(7))).contains("looks truncated"))
         XCTAssertTrue(rejection("name,size\nx,1\n").contains("no schema_version column"))
         XCTAssertTrue(rejection(header.replacingOccurrences(of: "median_ns", with: "median") + "\n" + row + "\n").contains("the column median_ns is missing"))
-        XCTAssertTrue(rejection(header + "\n" + replacing("schema_version", with: "1", in: row) + "\n").contains("schema version 1, this bench reads versions 2, 3 and 4"))
+        XCTAssertTrue(rejection(header + "\n" + replacing("schema_version", with: "1", in: row) + "\n").contains("schema version 1, this bench reads versions 2, 3, 4 and 5"))
         XCTAssertTrue(rejection(header + "\n" + replacing("median_ns", with: "fast", in: row) + "\n").contains("median_ns is 'fast', not a duration in nanoseconds"))
         XCTAssertTrue(rejection(header + "\n" + replacing("median_ns", with: "-3", in: row) + "\n").contains("line 2: median_ns is '-3'"))
         XCTAssertTrue(rejection(header + "\n" + row + "\n" + row + "\n").contains("line 3 repeats single-table count-all from line 2"))

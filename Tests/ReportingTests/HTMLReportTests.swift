@@ -34,8 +34,9 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertEqual(html.components(separatedBy: "<svg ").count - 1, 2, "one bar chart per case")
         XCTAssertTrue(html.contains("&lt;host &amp; co&gt;"), "text is escaped")
         XCTAssertFalse(html.contains("<host & co>"))
-        XCTAssertTrue(html.contains(#"<span class="ratio slower">2.00×</span>"#), html)
-        XCTAssertTrue(html.contains(#"<span class="ratio faster">0.50×</span>"#))
+        // Every round's ratio is about 2 (or ½): the rounds' ratios' median and its interval, shaded by the verdict.
+        XCTAssertTrue(html.contains(#"<span class="ratio slower" title="slower: at least 2.0× as long">2.00× [2.00–2.00]</span>"#), html)
+        XCTAssertTrue(html.contains(#"<span class="ratio faster" title="faster by at least 50 %">0.50× [0.50–0.50]</span>"#))
         XCTAssertTrue(html.contains("<th>sqlite_version</th><td>3.40.1</td>"), "the run context, column by column")
         XCTAssertFalse(html.contains(#"id="comparison""#), "no base, no comparison")
         XCTAssertFalse(html.contains("Debug build"))

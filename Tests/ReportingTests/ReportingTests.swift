@@ -129,6 +129,30 @@ final class ResultsCSVTests: XCTestCase {
         XCTAssertEqual(row["time_budget_s"], "")
     }
 
+    /// A run appends one result at a time: each row still gets its ratio to the baseline, also
+    /// when the baseline's result comes after it (`--strategies joined,single-table`).
+    func testRowsAppendedOneByOneGetTheirRatios() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("results-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("run.csv")
+        let writer = try ResultsWriter(url: url, runID: "r1", force: false)
+        let slow = (0 ..< 8).map { UInt64(2_000 + $0) }, base = (0 ..< 8).map { UInt64(1_000 + $0) }
+        try writer.append([sampleResult(strategy: "joined", samples: slow)], plan: RunPlan(), context: context())
+        var rows = try CSV.parse(String(contentsOf: url, encoding: .utf8))
+        var ratio = try XCTUnwrap(rows[0].firstIndex(of: "ratio"))
+        XCTAssertEqual(rows[1][ratio], "", "no baseline yet")
+        try writer.append([sampleResult(samples: base)], plan: RunPlan(), context: context())
+        try writer.append([sampleResult(strategy: "enum-entity", samples: base)], plan: RunPlan(), context: context())
+        rows = try CSV.parse(String(contentsOf: url, encoding: .utf8))
+        ratio = try XCTUnwrap(rows[0].firstIndex(of: "ratio"))
+        let verdict = try XCTUnwrap(rows[0].firstIndex(of: "ratio_verdict"))
+        XCTAssertEqual(rows.map { $0[verdict] }, ["ratio_verdict", "slower", "", "same"])
+        XCTAssertEqual(Double(rows[1][ratio])!, 2, accuracy: 0.01)
+        XCTAssertEqual(rows[3][ratio], "1.00000")
+        writer.finish()
+    }
+
     func testTheWriterRefusesToOverwriteAndKeepsTheFilesComplete() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("results-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -278,7 +302,7 @@ final class ResultsCSVTests: XCTestCase {
         let table = ConsoleTable.render([sampleResult(), sampleResult(strategy: "enum-entity", samples: [4_000, 4_000, 4_000])], baseline: "single-table")
         XCTAssertTrue(table.contains("fetch-by-tag/rare"))
         XCTAssertTrue(table.contains("1.00×"))
-        XCTAssertTrue(table.contains("2.00×"), table)
+        XCTAssertTrue(table.contains("2.00× [3 rounds, no interval]?"), table)
         XCTAssertEqual(ConsoleTable.duration(1_520_000_000), "1.52 s")
         XCTAssertEqual(ConsoleTable.duration(45_300), "45.3 µs")
     }

@@ -66,7 +66,27 @@ final class ResultsJSONTests: XCTestCase {
         XCTAssertEqual(row["temp_dir"], read.context.temporaryFolder)
         XCTAssertEqual(row["time_budget_s"], "0.5")
 
+        // The ratio: null on the baseline's own row; joined's, paired round by round, as the CSV's.
+        XCTAssertNil(json.ratio)
+        XCTAssertNil(json.ratioUncertain)
+        let joined = read.results[1]
+        let ratioRow = Dictionary(uniqueKeysWithValues: zip(csv[0], try CSV.parse(ResultsCSV.header
+            + ResultsCSV.row(results[1], plan: plan, context: context(), ratio: RatioInterval(results[1], among: results)))[1]))
+        XCTAssertEqual(joined.ratio, 2.0, "rounds' ratios 2, 1.4, 2.11, 1.86, 2.1, 1.95, huge: median 2")
+        XCTAssertEqual(joined.ratioLow, 1_400.0 / 1_000)
+        XCTAssertEqual(joined.ratioRounds, 7)
+        // 7 rounds: the interval is the range, 1.4 … 2⁶⁰ / 990, coverage 1 − 2/128; above 1: slower by at least 40 %.
+        XCTAssertEqual(joined.ratioVerdict, "slower")
+        XCTAssertEqual(joined.ratioUncertain, false)
+        for (column, value) in [("ratio", joined.ratio), ("ratio_low", joined.ratioLow), ("ratio_high", joined.ratioHigh), ("ratio_coverage", joined.ratioCoverage)] {
+            XCTAssertEqual(Double(ratioRow[column]!)!, try XCTUnwrap(value), accuracy: 1e-4 * (value ?? 1), column)
+        }
+        XCTAssertEqual(ratioRow["ratio_verdict"], "slower")
+        XCTAssertEqual(ratioRow["ratio_uncertain"], "false")
+        XCTAssertEqual(row["ratio"], "", "the baseline's own row has empty ratio columns")
+
         let text = try String(contentsOf: url, encoding: .utf8)
+        XCTAssertTrue(text.contains("\"ratio\":null"), "a missing ratio is null, not left out")
         XCTAssertTrue(text.hasPrefix("{\n  \"schema\": \"inheritance-bench.results\",\n  \"version\": 2,\n"), text)
         XCTAssertTrue(text.contains("\"git_dirty\":true"))
         XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(text.utf8)), "plain JSON")
@@ -158,10 +178,14 @@ final class SummaryMarkdownTests: XCTestCase {
         XCTAssertTrue(text.hasPrefix("### inheritance-bench: publications, 500 objects, seed 42, batch 1000, 7 timed repetitions per row\n"), text)
         XCTAssertTrue(text.contains("run r9 at 2026-11-22T00:00:00Z on ci (CPU, 2 cores); SQLite 3.40.1, Swift 6.3 release build, commit abc123."), text)
         XCTAssertTrue(text.contains("| case | `single-table` | `enum-entity` | `joined` |\n|---|---:|---:|---:|\n"), text)
-        XCTAssertTrue(text.contains("| fetch-page | 100.0 µs [100.0–100.0 µs] | 50.0 µs [50.0–50.0 µs] **0.50×** | 330.0 µs ! [300.0–360.0 µs] **3.30×** |"), text)
-        XCTAssertTrue(text.contains("- fetch-page: `enum-entity` fastest (50.0 µs), 2.00× faster than `single-table`; 2.00× ahead of `single-table`") == false, "no repetition when the runner-up is the baseline")
-        XCTAssertTrue(text.contains("- fetch-page: `enum-entity` fastest (50.0 µs); 2.00× ahead of `single-table`; slowest `joined` at 6.60×"), text)
-        XCTAssertTrue(text.contains("- count-all: `single-table` fastest (3.0 µs); 1.00× ahead of `enum-entity` (intervals overlap: not a clear lead)"), text)
+        // Ratios are the median of the rounds' ratios, with their order-statistic interval.
+        XCTAssertTrue(text.contains("| fetch-page | 100.0 µs [100.0–100.0 µs] | 50.0 µs [50.0–50.0 µs] **0.50×** [0.50–0.50] | 330.0 µs ! [300.0–360.0 µs] **3.30×** [3.00–3.60] |"), text)
+        XCTAssertTrue(text.contains("- fetch-page: `enum-entity` fastest (50.0 µs); 2.00× ahead of `single-table`; slowest `joined` at 6.60×; "
+                                    + "against `single-table`: `enum-entity` faster by at least 50 %, `joined` slower: at least 3.0× as long\n"), text)
+        // 3,001 against 3,000 ns in every round: tiny, yet the interval excludes 1, and the verdict says how tiny.
+        XCTAssertTrue(text.contains("- count-all: `single-table` fastest (3.0 µs); 1.00× ahead of `enum-entity` (intervals overlap: not a clear lead); "
+                                    + "against `single-table`: `enum-entity` slower by at least 0.033 %\n"), text)
+        XCTAssertFalse(text.contains("Ratios too uncertain"), text)
         XCTAssertTrue(text.contains("- Noisy (rerun, or give the cases more time with `--case-time`): fetch-page (`joined`)."), text)
         XCTAssertTrue(text.contains("- Fastest in the most cases (of 2): `enum-entity` 1, `single-table` 1.") || text.contains("`single-table` 1, `enum-entity` 1"), text)
         XCTAssertFalse(text.contains("Debug build"))
@@ -179,7 +203,9 @@ final class SummaryMarkdownTests: XCTestCase {
                                                    build: "release", host: "h", cpuModel: "c", cpuCores: 2),
                                url: URL(fileURLWithPath: "/tmp/x.csv"))
         let text = SummaryMarkdown.render(file)
-        XCTAssertTrue(text.contains("| insert-bulk | 3.00 s [1 repetition, no interval] | 2.00 s [1 repetition, no interval] **0.67×** |"), text)
+        XCTAssertTrue(text.contains("| insert-bulk | 3.00 s [1 repetition, no interval] | 2.00 s [1 repetition, no interval] **0.67×** [1 round, no interval] ? |"), text)
+        XCTAssertTrue(text.contains("against `single-table`: `joined` too uncertain to call\n"), text)
+        XCTAssertTrue(text.contains("- Ratios too uncertain to call (fewer than 6 rounds, or an interval that holds 1 and is wider than ±5 %): insert-bulk (`joined`).\n"), text)
         XCTAssertTrue(text.contains("(too few repetitions for 95 % intervals: not a clear lead)"), text)
         let finding = try XCTUnwrap(CaseGrid(file.rows, baseline: "single-table").findings().first)
         XCTAssertFalse(finding.clear)

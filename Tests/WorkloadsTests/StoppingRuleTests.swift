@@ -85,6 +85,55 @@ final class StoppingRuleTests: XCTestCase {
         XCTAssertEqual(precise.decide(samples, elapsed: 0), .precise)
     }
 
+    // MARK: The rule aims at the ratios
+
+    /// Rounds of a baseline and two strategies (ratios 0.8 and 1.5) on a host whose speed `host(round)`
+    /// scales every strategy of a round alike, each sample with its own ±`noise`; fed to the rule
+    /// with or without the baseline until it stops.
+    func ratioStream(_ rule: StoppingRule, baseline: Int?, noise: Double, host: (Int) -> Double) -> (rounds: Int, decision: StoppingRule.Decision) {
+        var streams = (0 ..< 3).map { Stream(seed: 21 &+ UInt64($0), base: [1_000_000, 800_000, 1_500_000][$0], noise: noise) }
+        var samples = Array(repeating: [UInt64](), count: 3)
+        while true {
+            let decision = rule.decide(samples, elapsed: 0, baseline: baseline)
+            if decision != .another { return (samples[0].count, decision) }
+            let factor = host(samples[0].count)
+            for index in samples.indices { samples[index].append(UInt64(Double(streams[index].next()) * factor)) }
+        }
+    }
+
+    /// A host that steps between two speeds (every strategy 40 % slower in alternate spells of 5
+    /// rounds) moves every median but no ratio: the ratios are precise at the minimum, while the
+    /// medians straddle the two levels until the cap.
+    func testMediansThatDriftTogetherLeaveTheRatiosPrecise() {
+        let rule = StoppingRule(.precision(target: 0.025, budget: 1_000, minimum: 6, maximum: 300))
+        let step = { (round: Int) -> Double in (round / 5) % 2 == 1 ? 1.4 : 1 }
+        let ratios = ratioStream(rule, baseline: 0, noise: 0.01, host: step)
+        XCTAssertEqual(ratios.decision, .precise)
+        XCTAssertEqual(ratios.rounds, 6, "±1 % noise per sample: within 2.5 % per ratio from the start, the step notwithstanding")
+        let medians = ratioStream(rule, baseline: nil, noise: 0.01, host: step)
+        XCTAssertEqual(medians.decision, .count, "half the rounds on each level: no median is ever within 2.5 %")
+        XCTAssertEqual(medians.rounds, 300)
+    }
+
+    /// Strategies whose times vary each on its own (no common drift) leave ratios as uncertain as
+    /// medians: the rule reading ratios runs on, and about as long as one reading medians.
+    func testIndependentNoiseKeepsTheRatiosGoing() {
+        let steady = { (_: Int) -> Double in 1 }
+        let ratios = ratioStream(precise, baseline: 0, noise: 0.10, host: steady)
+        let medians = ratioStream(precise, baseline: nil, noise: 0.10, host: steady)
+        XCTAssertEqual(ratios.decision, .precise)
+        XCTAssertGreaterThan(ratios.rounds, 20, "±10 % on each side of a ratio needs many rounds")
+        XCTAssertGreaterThan(Double(ratios.rounds), 0.75 * Double(medians.rounds), "a ratio of two noisy samples is about as uncertain as either")
+        // One uncertain ratio keeps the case going, whatever the others.
+        var samples = [Array(repeating: UInt64(1_000), count: 10), Array(repeating: UInt64(800), count: 10),
+                       (0 ..< 10).map { UInt64($0 % 2 == 0 ? 1_000 : 2_000) }]
+        XCTAssertEqual(precise.decide(samples, elapsed: 0, baseline: 0), .another)
+        samples[2] = Array(repeating: 1_500, count: 10)
+        XCTAssertEqual(precise.decide(samples, elapsed: 0, baseline: 0), .precise)
+        // The baseline alone, or one strategy: its median decides.
+        XCTAssertEqual(precise.decide([(0 ..< 10).map { UInt64($0 % 2 == 0 ? 1_000 : 2_000) }], elapsed: 0, baseline: 0), .another)
+    }
+
     func testFixedAndTimeBudgetModesBehaveAsBefore() {
         let fixed = StoppingRule(.fixed(rounds: 7))
         XCTAssertEqual(roundsUntilStop(fixed, noise: 0).rounds, 7)
@@ -209,13 +258,16 @@ final class StoppingRuleTests: XCTestCase {
             XCTAssertTrue(group.allSatisfy { $0.samples.count == rounds && $0.positions.count == rounds }, caseName)
             XCTAssertGreaterThanOrEqual(rounds, minimum, caseName)
             XCTAssertLessThanOrEqual(rounds, maximum, caseName)
-            let precise = group.allSatisfy { (StoppingRule.relativeHalfWidth($0.samples) ?? .infinity) <= target }
+            // The rule reads the ratio to the baseline (single-table, first): paired round by round.
+            func isPrecise(_ count: Int) -> Bool {
+                let ratio = RatioInterval(measured: Array(group[1].samples.prefix(count)), baseline: Array(group[0].samples.prefix(count)))
+                return (ratio?.relativeHalfWidth ?? .infinity) <= target
+            }
             // Not precise: the case must have used up its budget (2 strategies), or reached the cap.
-            XCTAssertTrue(precise || rounds == maximum || took[caseName]! >= budget * 2, "\(caseName): \(rounds) rounds in \(took[caseName]!) s")
+            XCTAssertTrue(isPrecise(rounds) || rounds == maximum || took[caseName]! >= budget * 2, "\(caseName): \(rounds) rounds in \(took[caseName]!) s")
             // Precise before the last round would have stopped it earlier (below 64 rounds the rule reads every round).
             if rounds > minimum, rounds < 64 {
-                let earlier = group.allSatisfy { (StoppingRule.relativeHalfWidth(Array($0.samples.dropLast())) ?? .infinity) <= target }
-                XCTAssertFalse(earlier, "\(caseName): precise one round earlier yet went on")
+                XCTAssertFalse(isPrecise(rounds - 1), "\(caseName): precise one round earlier yet went on")
             }
             for result in group { XCTAssertEqual(Set(result.positions).isSubset(of: [0, 1]), true) }
         }

@@ -671,10 +671,10 @@ final class CommandLineTests: XCTestCase {
             line.hasPrefix(" ") || ["count-all", "fetch-page", "lookup-composite"].contains { line.hasPrefix($0 + " ") }
         }
         XCTAssertEqual(tableRows.count, 15, "the table is whole, with no warning inside it: \(lines.joined(separator: "\n"))")
-        // After the table: only the noise warning (if any) before the results line, and the
+        // After the table: only the noise and uncertainty warnings (if any) before the results line, and the
         // debug-build warning (in a debug build) after it.
         let between = lines[(header + 2 + tableRows.count) ..< results].filter { !$0.isEmpty }
-        XCTAssertTrue(between.allSatisfy { $0.hasPrefix("noisy: ") }, "\(between)")
+        XCTAssertTrue(between.allSatisfy { $0.hasPrefix("noisy: ") || $0.hasPrefix("uncertain: ") }, "\(between)")
         let debug = lines.indices.filter { lines[$0].hasPrefix("warning: this is a DEBUG build") }
         if RunContext.isDebugBuild {
             XCTAssertEqual(debug.count, 2, "printed at the start and at the end")
