@@ -554,7 +554,7 @@ public final class TablePerEntity: StorageStrategy {
                 },
                 toOne: try zip(info.toOneRelationships, toOneColumns[entity]).map { relationship, columns in
                     let key = "\(relationship.owner).\(relationship.name)"
-                    let entityPosition = columns.entity == nil ? nil : try try LayoutError.required(entityPositions[key], Self.name, "union entity column of \(key)")
+                    let entityPosition = columns.entity == nil ? nil : try LayoutError.required(entityPositions[key], Self.name, "union entity column of \(key)")
                     return (try LayoutError.required(keyPositions[key], Self.name, "union key column of \(key)"), entityPosition, columns.destination)
                 })
         }
