@@ -97,6 +97,9 @@ public final class EnumEntity: StorageStrategy {
         return name
     }
 
+    /// `value`, or a `LayoutError` saying that `what` is missing.
+    private static func need<T>(_ value: T?, _ what: @autoclosure () -> String) throws -> T { try LayoutError.required(value, name, what()) }
+
     public init(model: Model, database: Database) throws {
         self.model = model
         self.database = database
@@ -108,7 +111,7 @@ public final class EnumEntity: StorageStrategy {
         var ownToOneSlots = Array(repeating: [String: (key: Int, entity: Int?)](), count: entities.count)
         var maxima = Array(repeating: [0, 0, 0, 0], count: entities.count)
         for entity in entities where !entity.isRoot {
-            var counters = entity.parent == entity.root ? [0, 0, 0, 0] : after[entity.parent!]
+            var counters = entity.parent.map { $0 == entity.root ? [0, 0, 0, 0] : after[$0] } ?? [0, 0, 0, 0]
             for attribute in entity.ownAttributes {
                 let slot = Slot(attribute.type.storage)
                 counters[slot.rawValue] += 1
@@ -137,9 +140,9 @@ public final class EnumEntity: StorageStrategy {
         var kindNames: [Int: String] = [:]
         var slotNames: [Int: [[String]]] = [:]
         for root in model.roots where entities[root].hasSubentities {
-            kindNames[root] = Self.allocate("kind", &used[root]!)
+            kindNames[root] = Self.allocate("kind", &used[root, default: []])
             slotNames[root] = Slot.allCases.map { slot in
-                maxima[root][slot.rawValue] == 0 ? [] : (1 ... maxima[root][slot.rawValue]).map { Self.allocate("\(slot.prefix)\($0)", &used[root]!) }
+                maxima[root][slot.rawValue] == 0 ? [] : (1 ... maxima[root][slot.rawValue]).map { Self.allocate("\(slot.prefix)\($0)", &used[root, default: []]) }
             }
         }
         var toOneKindNames: [String: String] = [:]
@@ -147,7 +150,7 @@ public final class EnumEntity: StorageStrategy {
             for relationship in entities[root].relationships where !relationship.toMany && entities[relationship.destination].hasSubentities {
                 // A hidden to-one's name starts with a digit: the kind goes first, so that the attribute's name is one.
                 let base = relationship.name.count <= 55 && !relationship.isHidden ? relationship.name + "_kind" : "kind_" + relationship.name.prefix(50)
-                toOneKindNames[Self.key(relationship)] = Self.allocate(base, &used[root]!)
+                toOneKindNames[Self.key(relationship)] = Self.allocate(base, &used[root, default: []])
             }
         }
         // Relationships kept as relationships: a root's to-ones, many-to-many ones, and one-to-many
@@ -160,26 +163,26 @@ public final class EnumEntity: StorageStrategy {
                 else if relationship.isManyToMany { kept = true }
                 else { kept = model.inverse(of: relationship).map { entities[$0.owner].isRoot } ?? false }
                 guard kept else { continue }
-                keptNames[Self.key(relationship)] = entity.isRoot ? relationship.name : Self.allocate(relationship.name, &used[entity.root]!)
+                keptNames[Self.key(relationship)] = entity.isRoot ? relationship.name : Self.allocate(relationship.name, &used[entity.root, default: []])
             }
         }
 
         // The stored model.
-        func stored(_ relationship: Model.Relationship) -> RelationshipDescription {
+        func stored(_ relationship: Model.Relationship) throws -> RelationshipDescription {
             RelationshipDescription(
-                keptNames[Self.key(relationship)]!, destination: entities[entities[relationship.destination].root].name,
+                try Self.need(keptNames[Self.key(relationship)], "stored name of \(relationship.name)"), destination: entities[entities[relationship.destination].root].name,
                 inverse: model.inverse(of: relationship).flatMap { keptNames[Self.key($0)] }, toMany: relationship.toMany,
                 ordered: false, deleteRule: relationship.deleteRule, optional: relationship.nullShare > 0,
                 nullShare: relationship.nullShare > 0 ? relationship.nullShare : nil, hidden: relationship.isHidden)
         }
-        let descriptions = model.roots.map { root -> EntityDescription in
+        let descriptions = try model.roots.map { root -> EntityDescription in
             let entity = entities[root]
             var attributes = entity.attributes
             var fetchIndexes = entity.fetchIndexes
             if let kind = kindNames[root] {
                 attributes.append(Attribute(kind, .integer64))
                 for slot in Slot.allCases {
-                    attributes += slotNames[root]![slot.rawValue].map { Attribute($0, slot.type, optional: true) }
+                    attributes += (slotNames[root] ?? [])[slot.rawValue].map { Attribute($0, slot.type, optional: true) }
                 }
                 fetchIndexes = fetchIndexes.map { index in
                     FetchIndex(index.name, index.elements.map { FetchIndex.Element(property: $0.property ?? kind, ascending: $0.ascending) })
@@ -190,8 +193,8 @@ public final class EnumEntity: StorageStrategy {
             for relationship in entity.relationships {
                 if let name = toOneKindNames[Self.key(relationship)] { attributes.append(Attribute(name, .integer64, optional: true)) }
             }
-            let relationships = entity.subtree.flatMap { index in
-                entities[index].ownRelationships.filter { keptNames[Self.key($0)] != nil }.map(stored)
+            let relationships = try entity.subtree.flatMap { index in
+                try entities[index].ownRelationships.filter { keptNames[Self.key($0)] != nil }.map(stored)
             }
             let hierarchy = entity.hasSubentities
             return EntityDescription(entity.name, abstract: hierarchy ? false : entity.isAbstract,
@@ -214,7 +217,7 @@ public final class EnumEntity: StorageStrategy {
         var toOneColumns: [[String: ToOne]] = []
         var storedColumn: [Int: [String: String]] = [:]
         for root in model.roots {
-            let index = storedModel.index(of: entities[root].name)!
+            let index = try Self.need(storedModel.index(of: entities[root].name), "stored entity \(entities[root].name)")
             var columns: [String: String] = [:]
             for position in storedModel.entities[index].attributes.indices {
                 columns[storedModel.entities[index].attributes[position].name] = schema.column(index, attributeAt: position)
@@ -223,28 +226,30 @@ public final class EnumEntity: StorageStrategy {
         }
         for entity in entities {
             let root = entity.root
-            let columns = storedColumn[root]!
-            let index = storedModel.index(of: entities[root].name)!
-            places.append(Place(table: schema.table(of: index).name, stored: index, kind: kindNames[root].map { columns[$0]! }))
+            let columns = try Self.need(storedColumn[root], "columns of \(entities[root].name)")
+            func column(_ name: String) throws -> String { try Self.need(columns[name], "column of '\(name)' in \(entities[root].name)") }
+            let index = try Self.need(storedModel.index(of: entities[root].name), "stored entity \(entities[root].name)")
+            places.append(Place(table: schema.table(of: index).name, stored: index, kind: try kindNames[root].map(column)))
             if entity.isRoot {
-                valueColumns.append(entity.attributes.map { columns[$0.name]! })
+                valueColumns.append(try entity.attributes.map { try column($0.name) })
                 valueKinds.append(entity.attributes.map { _ in nil })
                 var toOnes: [String: ToOne] = [:]
                 for relationship in entity.relationships where !relationship.toMany {
-                    toOnes[relationship.name] = ToOne(key: schema.columns(index, toOne: relationship.name)!.key,
-                                                      entity: toOneKindNames[Self.key(relationship)].map { columns[$0]! }, kinds: nil)
+                    toOnes[relationship.name] = ToOne(key: try schema.toOneColumns(index, relationship.name).key,
+                                                      entity: try toOneKindNames[Self.key(relationship)].map(column), kinds: nil)
                 }
                 toOneColumns.append(toOnes)
                 continue
             }
-            let names = slotNames[root]!
+            let names = try Self.need(slotNames[root], "slots of \(entities[root].name)")
+            let parent = try Self.need(entity.parent, "parent of \(entity.name)")
             let kinds = entity.number ... entity.subtreeEnd + 1
-            valueColumns.append(valueColumns[entity.parent!] + ownAttributeSlots[entity.index].map { columns[names[$0.0.rawValue][$0.1 - 1]]! })
-            valueKinds.append(valueKinds[entity.parent!] + ownAttributeSlots[entity.index].map { _ in kinds })
-            var toOnes = toOneColumns[entity.parent!]
+            valueColumns.append(valueColumns[parent] + (try ownAttributeSlots[entity.index].map { try column(names[$0.0.rawValue][$0.1 - 1]) }))
+            valueKinds.append(valueKinds[parent] + ownAttributeSlots[entity.index].map { _ in kinds })
+            var toOnes = toOneColumns[parent]
             for (name, slots) in ownToOneSlots[entity.index] {
                 let number = names[Slot.number.rawValue]
-                toOnes[name] = ToOne(key: columns[number[slots.key - 1]]!, entity: slots.entity.map { columns[number[$0 - 1]]! }, kinds: kinds)
+                toOnes[name] = ToOne(key: try column(number[slots.key - 1]), entity: try slots.entity.map { try column(number[$0 - 1]) }, kinds: kinds)
             }
             toOneColumns.append(toOnes)
         }
@@ -257,7 +262,7 @@ public final class EnumEntity: StorageStrategy {
         for entity in entities {
             for relationship in entity.ownRelationships {
                 guard let name = keptNames[Self.key(relationship)] else { continue }
-                storedRelationships[Self.key(relationship)] = storedModel.entities[places[entity.index].stored].relationship(name)!
+                storedRelationships[Self.key(relationship)] = try Self.need(storedModel.entities[places[entity.index].stored].relationship(name), "stored relationship \(name)")
             }
         }
         self.storedRelationships = storedRelationships
@@ -270,15 +275,15 @@ public final class EnumEntity: StorageStrategy {
         for entity in entities where entity.isConcrete {
             let place = places[entity.index]
             let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + (place.kind.map { [$0] } ?? []) + valueColumns[entity.index]
-                + entity.toOneRelationships.flatMap { relationship -> [String] in
-                    let columns = toOneColumns[entity.index][relationship.name]!
+                + (try entity.toOneRelationships.flatMap { relationship -> [String] in
+                    let columns = try Self.need(toOneColumns[entity.index][relationship.name], "to-one '\(relationship.name)' of \(entity.name)")
                     return [columns.key] + (columns.entity.map { [$0] } ?? [])
-                }
-            insertsEntityNumber[entity.index] = entity.toOneRelationships.map { toOneColumns[entity.index][$0.name]!.entity != nil }
+                })
+            insertsEntityNumber[entity.index] = entity.toOneRelationships.map { toOneColumns[entity.index][$0.name]?.entity != nil }
             inserts[entity.index] = "INSERT INTO \(place.table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
-            linkInserts[entity.index] = entity.relationships.filter { $0.isManyToMany && $0.generatesLinks }.map { relationship in
-                let storedRelationship = storedRelationships[Self.key(relationship)]!
-                let join = schema.joinTable(storedRelationship)!
+            linkInserts[entity.index] = try entity.relationships.filter { $0.isManyToMany && $0.generatesLinks }.map { relationship in
+                let storedRelationship = try Self.need(storedRelationships[Self.key(relationship)], "stored relationship \(relationship.name)")
+                let join = try schema.join(storedRelationship)
                 let (this, other) = join.columns(from: storedRelationship.owner, storedRelationship.name)
                 return "INSERT INTO \(join.name) (\(this), \(other)) VALUES (?, ?)"
             }
@@ -294,21 +299,22 @@ public final class EnumEntity: StorageStrategy {
             var seen = Set<String>()
             for index in entities[root].subtree.dropFirst() {
                 for relationship in entities[index].ownRelationships where !relationship.toMany {
-                    let key = toOneColumns[index][relationship.name]!.key
-                    if seen.insert(key).inserted {
-                        extra.append("CREATE INDEX \(place.table)_\(key)_INDEX ON \(place.table) (\(key), \(place.kind!))")
+                    let key = try Self.need(toOneColumns[index][relationship.name], "to-one '\(relationship.name)'").key
+                    if seen.insert(key).inserted, let kind = place.kind {
+                        extra.append("CREATE INDEX \(place.table)_\(key)_INDEX ON \(place.table) (\(key), \(kind))")
                     }
                 }
             }
         }
         for entity in entities where !entity.isRoot {
             let place = places[entity.index]
-            let kind = place.kind!
-            func column(_ name: String) -> String {
-                entity.attributeIndex(name).map { valueColumns[entity.index][$0] } ?? toOneColumns[entity.index][name]!.key
+            let kind = try Self.need(place.kind, "kind column of \(entity.name)'s table")
+            func column(_ name: String) throws -> String {
+                if let position = entity.attributeIndex(name) { return valueColumns[entity.index][position] }
+                return try Self.need(toOneColumns[entity.index][name], "property '\(name)' of \(entity.name)").key
             }
             for constraint in entity.uniquenessConstraints {
-                let columns = constraint.map { column($0) + " COLLATE BINARY ASC" }
+                let columns = try constraint.map { try column($0) + " COLLATE BINARY ASC" }
                 let name = "Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_"))"
                 // Unique among the constrained entity's kinds only: other kinds store other
                 // attributes in the same slots. The kind filter of a read of that entity is written
@@ -316,7 +322,7 @@ public final class EnumEntity: StorageStrategy {
                 extra.append("CREATE UNIQUE INDEX \(name) ON \(place.table) (\(columns.joined(separator: ", "))) WHERE \(Self.kindCondition(kind, entity, includesSubentities: true))")
             }
             for index in entity.fetchIndexes {
-                let columns = index.elements.map { ($0.property.map(column) ?? kind) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
+                let columns = try index.elements.map { (try $0.property.map(column) ?? kind) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
                 extra.append("CREATE INDEX Z_\(entity.name)_\(index.name) ON \(place.table) (\(columns.joined(separator: ", ")))")
             }
         }
@@ -347,7 +353,7 @@ public final class EnumEntity: StorageStrategy {
                 var values: [Value] = [.integer(object.id.key), .integer(Int64(place.stored + 1)), .integer(1)]
                 if place.kind != nil { values.append(.integer(Int64(entity.number))) }
                 values += object.values
-                for (withEntity, destination) in zip(insertsEntityNumber[entity.index]!, object.toOne) {
+                for (withEntity, destination) in zip(insertsEntityNumber[entity.index] ?? [], object.toOne) {
                     values.append(destination.map { .integer($0.key) } ?? .null)
                     if withEntity {
                         values.append(destination.map { .integer(Int64($0.entity + 1)) } ?? .null)
@@ -355,7 +361,7 @@ public final class EnumEntity: StorageStrategy {
                 }
                 try statement.bind(values: values)
                 try statement.run()
-                for (sql, destinations) in zip(linkInserts[entity.index]!, object.links) {
+                for (sql, destinations) in zip(linkInserts[entity.index] ?? [], object.links) {
                     let link = try database.cachedStatement(sql)
                     for destination in destinations {
                         try link.bind(values: [.integer(object.id.key), .integer(destination.key)])
@@ -368,18 +374,18 @@ public final class EnumEntity: StorageStrategy {
 
     // MARK: Reads
 
-    private func column(_ entity: Int, _ attribute: String) -> String {
-        valueColumns[entity][model.entities[entity].attributeIndex(attribute)!]
+    private func column(_ entity: Int, _ attribute: String) throws -> String {
+        valueColumns[entity][try Self.need(model.entities[entity].attributeIndex(attribute), "attribute '\(attribute)' of \(model.entities[entity].name)")]
     }
 
-    private func sqlWhere(_ request: FetchRequest) -> SQLWhere {
+    private func sqlWhere(_ request: FetchRequest) throws -> SQLWhere {
         let entity = request.entity
         return SQLWhere(
-            attribute: { "t0." + self.column(entity, $0) },
-            toOne: { "t0." + self.toOneColumns[entity][$0]!.key },
+            attribute: { "t0." + (try self.column(entity, $0)) },
+            toOne: { "t0." + (try Self.need(self.toOneColumns[entity][$0], "to-one '\($0)'").key) },
             key: "t0.Z_PK",
-            related: { relationship, attribute in self.relatedJoin(entity, relationship, attribute) },
-            sort: request.sort.map { ("t0." + self.column(entity, $0.attribute), $0.ascending) })
+            related: { relationship, attribute in try self.relatedJoin(entity, relationship, attribute) },
+            sort: try request.sort.map { ("t0." + (try self.column(entity, $0.attribute)), $0.ascending) })
     }
 
     /// The kind range both of two (possibly absent) ranges allow (they nest: both contain one entity's subtree).
@@ -391,19 +397,20 @@ public final class EnumEntity: StorageStrategy {
 
     /// The joins for `ANY relationship.attribute == ?`: through the join table (many-to-many) or the
     /// destination's key (one-to-many; a key or attribute slot is read only in the kinds that own it).
-    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String) -> (joins: String, expression: String) {
-        let relationship = model.entities[entity].relationship(name)!
+    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String) throws -> (joins: String, expression: String) {
+        let relationship = try Self.need(model.entities[entity].relationship(name), "relationship '\(name)' of \(model.entities[entity].name)")
         let destination = relationship.destination
         let table = places[destination].table
-        let position = model.entities[destination].attributeIndex(attribute)!
+        let position = try Self.need(model.entities[destination].attributeIndex(attribute), "attribute '\(attribute)' of \(model.entities[destination].name)")
         let column = valueColumns[destination][position]
         if relationship.isManyToMany {
-            let stored = storedRelationships[Self.key(relationship)]!
-            let join = schema.joinTable(stored)!
+            let stored = try Self.need(storedRelationships[Self.key(relationship)], "stored relationship \(name)")
+            let join = try schema.join(stored)
             let (this, other) = join.columns(from: stored.owner, stored.name)
             return ("JOIN \(join.name) t1 ON t0.Z_PK = t1.\(this) JOIN \(table) t2 ON t2.Z_PK = t1.\(other)", "t2.\(column)")
         }
-        let key = toOneColumns[destination][model.inverse(of: relationship)!.name]!
+        let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(name)")
+        let key = try Self.need(toOneColumns[destination][inverse.name], "to-one '\(inverse.name)'")
         let kinds = Self.narrower(key.kinds, valueKinds[destination][position])
         let kind = places[destination].kind.map { "t1." + $0 } ?? ""
         let filter = kinds.map { " AND \(kind) >= \($0.lowerBound) AND \(kind) <= \($0.upperBound)" } ?? ""
@@ -435,8 +442,8 @@ public final class EnumEntity: StorageStrategy {
     }
 
     public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        var builder = sqlWhere(request)
-        let (list, decoder) = selection(request)
+        var builder = try sqlWhere(request)
+        let (list, decoder) = try selection(request)
         let from = try fromWhere(request, &builder)
         let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
         let tail = builder.orderBy + builder.page(request)
@@ -447,7 +454,7 @@ public final class EnumEntity: StorageStrategy {
         if request.predicate == .all, kindFilter(request) == nil {
             return PreparedQuery(sql: "SELECT COUNT(*) FROM \(places[request.entity].table)", values: [], decoder: nil)
         }
-        var builder = sqlWhere(request)
+        var builder = try sqlWhere(request)
         let from = try fromWhere(request, &builder)
         let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
         return PreparedQuery(sql: "SELECT \(count) \(from)", values: builder.values, decoder: nil)
@@ -455,7 +462,7 @@ public final class EnumEntity: StorageStrategy {
 
     /// The select list of a request (`ZKIND, Z_PK, Z_OPT`, then the columns its kinds use, in the
     /// table's fetch order) and the decoder that switches on the kind.
-    private func selection(_ request: FetchRequest) -> (String, RowDecoder) {
+    private func selection(_ request: FetchRequest) throws -> (String, RowDecoder) {
         let entity = model.entities[request.entity]
         let place = places[entity.index]
         let kinds = request.includesSubentities ? model.concreteEntities(in: entity.subtree) : (entity.isConcrete ? [entity.index] : [])
@@ -470,6 +477,7 @@ public final class EnumEntity: StorageStrategy {
             positions[column.name] = Int32(items.count)
             items.append("t0.\(column.name)")
         }
+        func at(_ column: String) throws -> Int32 { try Self.need(positions[column], "column \(column) in the select list of \(place.table)") }
         struct Shape {
             let entity: Int
             let values: [(position: Int32, storage: AttributeType.Storage, required: Bool)]
@@ -480,13 +488,13 @@ public final class EnumEntity: StorageStrategy {
             let info = model.entities[kind]
             shapes[Int64(info.number)] = Shape(
                 entity: kind,
-                values: info.attributes.enumerated().map { position, attribute in
-                    (positions[valueColumns[kind][position]]!, attribute.type.storage,
+                values: try info.attributes.enumerated().map { position, attribute in
+                    (try at(valueColumns[kind][position]), attribute.type.storage,
                      valueKinds[kind][position] != nil && !attribute.optional)
                 },
-                toOne: info.toOneRelationships.map { relationship in
-                    let columns = toOneColumns[kind][relationship.name]!
-                    return (positions[columns.key]!, columns.entity.map { positions[$0]! }, relationship.destination)
+                toOne: try info.toOneRelationships.map { relationship in
+                    let columns = try Self.need(toOneColumns[kind][relationship.name], "to-one '\(relationship.name)' of \(info.name)")
+                    return (try at(columns.key), try columns.entity.map(at), relationship.destination)
                 })
         }
         let table = place.table
@@ -520,7 +528,7 @@ public final class EnumEntity: StorageStrategy {
         try database.transaction {
             var changed = 0
             for object in objects {
-                let sql = "UPDATE \(places[object.id.entity].table) SET \(column(object.id.entity, attribute)) = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"
+                let sql = "UPDATE \(places[object.id.entity].table) SET \(try column(object.id.entity, attribute)) = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"
                 changed += try database.write(sql, [value, .integer(object.version + 1), .integer(object.id.key), .integer(object.version)])
             }
             return changed
@@ -548,17 +556,17 @@ public final class EnumEntity: StorageStrategy {
             let destinationTable = places[destination].table
             let number = entityNumber(destination, alias: "t1")
             if !relationship.toMany {
-                let key = toOneColumns[entity][relationship.name]!.key
+                let key = try Self.need(toOneColumns[entity][relationship.name], "to-one '\(relationship.name)'").key
                 related.append("SELECT \(number), t1.Z_PK FROM \(table) t0 JOIN \(destinationTable) t1 ON t1.Z_PK = t0.\(key) WHERE t0.Z_PK = ?1")
-                clear.append(relationship.isOneToOne ? clearInverse(relationship).clear : [])
+                clear.append(relationship.isOneToOne ? try clearInverse(relationship).clear : [])
             } else if relationship.isManyToMany {
-                let stored = storedRelationships[Self.key(relationship)]!
-                let join = schema.joinTable(stored)!
+                let stored = try Self.need(storedRelationships[Self.key(relationship)], "stored relationship \(relationship.name)")
+                let join = try schema.join(stored)
                 let (this, other) = join.columns(from: stored.owner, stored.name)
                 related.append("SELECT \(number), t1.Z_PK FROM \(join.name) j JOIN \(destinationTable) t1 ON t1.Z_PK = j.\(other) WHERE j.\(this) = ?1")
                 clear.append(["DELETE FROM \(join.name) WHERE \(this) = ?1"])
             } else {
-                let inverse = clearInverse(relationship)
+                let inverse = try clearInverse(relationship)
                 related.append("SELECT \(number), t1.Z_PK FROM \(destinationTable) t1 WHERE \(inverse.condition("t1."))")
                 clear.append(inverse.clear)
             }
@@ -570,7 +578,7 @@ public final class EnumEntity: StorageStrategy {
     /// inverse to-one (the many side of a one-to-many, the other side of a one-to-one), and the
     /// statements that drop those references. A key slot is read only in the kinds that own it; a
     /// key column of its own needs no kind filter.
-    private func clearInverse(_ relationship: Model.Relationship) -> (condition: (String) -> String, clear: [String]) {
+    private func clearInverse(_ relationship: Model.Relationship) throws -> (condition: (String) -> String, clear: [String]) {
         let destination = relationship.destination
         guard let inverse = model.inverse(of: relationship), let columns = toOneColumns[destination][inverse.name] else { return ({ _ in "0" }, []) }
         let condition = { (alias: String) -> String in
@@ -583,7 +591,7 @@ public final class EnumEntity: StorageStrategy {
             return "\(alias)\(columns.key) = ?1\(kinds)"
         }
         let entityColumn = (columns.entity.map { ", \($0) = NULL" } ?? "")
-            + (model.orderKey(of: inverse).map { ", \(column(destination, $0)) = NULL" } ?? "")
+            + (try model.orderKey(of: inverse).map { ", \(try column(destination, $0)) = NULL" } ?? "")
         return (condition, ["UPDATE \(places[destination].table) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(condition(""))"])
     }
 
