@@ -103,7 +103,10 @@ public final class JSONEntity: StorageStrategy {
         let toOneEntities: [Bool]
     }
 
-    private let hierarchies: [Int: Hierarchy]
+    /// Per entity: its hierarchy's table and columns.
+    private let hierarchyOf: [Hierarchy]
+
+    private func hierarchy(_ entity: Int) -> Hierarchy { hierarchyOf[entity] }
     /// Per entity, per attribute (in `attributes` order).
     private let places: [[Place]]
     /// Per entity: the columns of each to-one relationship (its own and inherited).
@@ -114,6 +117,9 @@ public final class JSONEntity: StorageStrategy {
     private let inserts: [Int: Insert]
     /// Decoders and select lists, made once per fetched entity.
     private var readers: [Int: (list: String, decoder: RowDecoder)] = [:]
+
+    /// `value`, or a `LayoutError` saying that `what` is missing.
+    private static func need<T>(_ value: T?, _ what: @autoclosure () -> String) throws -> T { try LayoutError.required(value, name, what()) }
 
     public init(model: Model, database: Database) throws {
         self.model = model
@@ -150,7 +156,7 @@ public final class JSONEntity: StorageStrategy {
             for entity in info.hasSubentities ? info.subtree : root ... root {
                 for relationship in entities[entity].relationships where relationship.owner == entity && !relationship.toMany
                     && entities[relationship.destination].hasSubentities {
-                    let stored = storedNames[entity][relationship.name]!
+                    let stored = try Self.need(storedNames[entity][relationship.name], "stored name of \(relationship.name)")
                     // A hidden to-one's name starts with a digit: the kind goes first, so that the attribute's name is one.
                     entityAttributes[entity][relationship.name] = unique(relationship.isHidden ? "kind" + stored : stored + "Kind")
                 }
@@ -194,29 +200,34 @@ public final class JSONEntity: StorageStrategy {
         var hierarchies: [Int: Hierarchy] = [:]
         var columnByAttribute: [Int: [String: String]] = [:]
         for root in model.roots {
-            let stored = storedModel.index(of: entities[root].name)!
+            let stored = try Self.need(storedModel.index(of: entities[root].name), "stored entity \(entities[root].name)")
             let storedEntity = storedModel.entities[stored]
             let columns = Dictionary(storedEntity.attributes.indices.map { (storedEntity.attributes[$0].name, schema.column(stored, attributeAt: $0)) },
                                      uniquingKeysWith: { first, _ in first })
             columnByAttribute[root] = columns
             hierarchies[root] = Hierarchy(root: root, stored: stored, table: schema.table(of: stored).name,
-                                          kind: kindNames[root].map { columns[$0]! }, details: detailsNames[root].map { columns[$0]! })
+                                          kind: try kindNames[root].map { try Self.need(columns[$0], "kind column") },
+                                          details: try detailsNames[root].map { try Self.need(columns[$0], "details column") })
         }
-        self.hierarchies = hierarchies
-        let places: [[Place]] = entities.map { entity in
-            let hierarchy = hierarchies[entity.root]!
-            return entity.attributes.indices.map { position in
+        hierarchyOf = try entities.map { try Self.need(hierarchies[$0.root], "hierarchy of \($0.name)") }
+        let places: [[Place]] = try entities.map { entity in
+            let hierarchy = try Self.need(hierarchies[entity.root], "hierarchy of entity \(entity.root)")
+            return try entity.attributes.indices.map { position in
                 let name = entity.attributes[position].name
-                return hierarchy.details != nil && entity.attributeOwners[position] != entity.root ? .detail(name) : .column(columnByAttribute[entity.root]![name]!)
+                if hierarchy.details != nil && entity.attributeOwners[position] != entity.root { return .detail(name) }
+                return .column(try Self.need(columnByAttribute[entity.root]?[name], "column of '\(name)' in \(entity.name)"))
             }
         }
         self.places = places
-        let toOneColumns: [[String: (key: String, entity: String?)]] = entities.map { entity in
-            let hierarchy = hierarchies[entity.root]!
+        let toOneColumns: [[String: (key: String, entity: String?)]] = try entities.map { entity in
+            let hierarchy = try Self.need(hierarchies[entity.root], "hierarchy of entity \(entity.root)")
             var columns: [String: (key: String, entity: String?)] = [:]
             for relationship in entity.relationships where !relationship.toMany {
-                let key = schema.columns(hierarchy.stored, toOne: storedNames[relationship.owner][relationship.name]!)!.key
-                columns[relationship.name] = (key, entityAttributes[relationship.owner][relationship.name].map { columnByAttribute[entity.root]![$0]! })
+                let storedName = try Self.need(storedNames[relationship.owner][relationship.name], "stored name of \(relationship.name)")
+                let key = try schema.toOneColumns(hierarchy.stored, storedName).key
+                columns[relationship.name] = (key, try entityAttributes[relationship.owner][relationship.name].map {
+                    try Self.need(columnByAttribute[entity.root]?[$0], "column of '\($0)'")
+                })
             }
             return columns
         }
@@ -225,7 +236,7 @@ public final class JSONEntity: StorageStrategy {
         // The INSERT of each concrete entity.
         var inserts: [Int: Insert] = [:]
         for entity in entities where entity.isConcrete {
-            let hierarchy = hierarchies[entity.root]!
+            let hierarchy = try Self.need(hierarchies[entity.root], "hierarchy of entity \(entity.root)")
             let entityPlaces = places[entity.index]
             let columnAttributes = entity.attributes.indices.filter { if case .column = entityPlaces[$0] { true } else { false } }
             let detailAttributes = entity.attributes.indices.filter { if case .detail = entityPlaces[$0] { true } else { false } }
@@ -236,7 +247,7 @@ public final class JSONEntity: StorageStrategy {
             }
             var toOneEntities: [Bool] = []
             for relationship in entity.toOneRelationships {
-                let pair = toOneColumns[entity.index][relationship.name]!
+                let pair = try Self.need(toOneColumns[entity.index][relationship.name], "to-one '\(relationship.name)' of \(entity.name)")
                 columns.append(pair.key)
                 if let other = pair.entity { columns.append(other) }
                 toOneEntities.append(pair.entity != nil)
@@ -264,7 +275,7 @@ public final class JSONEntity: StorageStrategy {
             for index in entity.fetchIndexes { indexNames.insert("Z_\(entity.name)_\(index.name)".uppercased()) }
         }
         for root in model.roots {
-            let hierarchy = hierarchies[root]!
+            let hierarchy = try Self.need(hierarchies[root], "hierarchy of entity \(root)")
             guard let kind = hierarchy.kind else { continue }
             extra.append("CREATE INDEX \(hierarchy.table)_\(kind)_INDEX ON \(hierarchy.table) (\(kind))")
             let rootName = entities[root].name
@@ -334,7 +345,7 @@ public final class JSONEntity: StorageStrategy {
                 highest[root] = max(highest[root] ?? 0, object.id.key)
             }
             for (root, key) in highest.sorted(by: { $0.key < $1.key }) {
-                try store.reserveKeys(entityNumber: hierarchies[root]!.stored + 1, upTo: key)
+                try store.reserveKeys(entityNumber: hierarchy(root).stored + 1, upTo: key)
             }
             var values: [Value] = []
             for object in objects {
@@ -393,7 +404,7 @@ public final class JSONEntity: StorageStrategy {
 
     /// The stored relationship of an original one.
     private func storedRelationship(_ relationship: Model.Relationship) -> Model.Relationship {
-        let hierarchy = hierarchies[model.entities[relationship.owner].root]!
+        let hierarchy = hierarchy(relationship.owner)
         return storedModel.entities[hierarchy.stored].relationship(storedNames[relationship.owner][relationship.name]!)!
     }
 
@@ -415,13 +426,13 @@ public final class JSONEntity: StorageStrategy {
         switch places[entity][position] {
         case let .column(name): return ("\(alias).\(name)", false)
         case let .detail(key):
-            return ("\(alias).\(hierarchies[info.root]!.details!) ->> '$.\(key)'", info.attributes[position].type.storage == .blob)
+            return ("\(alias).\(hierarchy(info.index).details!) ->> '$.\(key)'", info.attributes[position].type.storage == .blob)
         }
     }
 
     /// The row's original entity number: `ZKIND`, or the root's number for a table without sub-entities.
     private func kindExpression(_ root: Int, alias: String) -> String {
-        hierarchies[root]!.kind.map { "\(alias).\($0)" } ?? "\(root + 1)"
+        hierarchy(root).kind.map { "\(alias).\($0)" } ?? "\(root + 1)"
     }
 
     // MARK: Reads
@@ -475,7 +486,7 @@ public final class JSONEntity: StorageStrategy {
     /// destination's foreign key (one-to-many).
     private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String) -> (joins: String, expression: String) {
         let relationship = model.entities[entity].relationship(name)!
-        let destination = hierarchies[model.entities[relationship.destination].root]!.table
+        let destination = hierarchy(relationship.destination).table
         if relationship.isManyToMany {
             let (join, this, other) = joinTable(relationship)
             return ("JOIN \(join) t1 ON t0.Z_PK = t1.\(this) JOIN \(destination) t2 ON t2.Z_PK = t1.\(other)",
@@ -491,7 +502,7 @@ public final class JSONEntity: StorageStrategy {
     /// every partial index on a wider subtree that covers a property the request compares or sorts by.
     private func entityTerms(_ request: FetchRequest) -> [String] {
         let info = model.entities[request.entity]
-        let hierarchy = hierarchies[info.root]!
+        let hierarchy = hierarchy(info.index)
         guard let kind = hierarchy.kind else { return [] }
         let range = request.includesSubentities ? info.subtree : info.index ... info.index
         guard range != model.entities[info.root].subtree else { return [] }
@@ -510,7 +521,7 @@ public final class JSONEntity: StorageStrategy {
     private func fromWhere(_ request: FetchRequest, _ builder: inout SQLWhere) throws -> String {
         let condition = try builder.condition(convert(request.predicate, request))
         let parts = [condition].compactMap { $0 } + entityTerms(request)
-        let table = hierarchies[model.entities[request.entity].root]!.table
+        let table = hierarchy(request.entity).table
         return "FROM \(table) t0\(builder.joinClause)" + (parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND "))
     }
 
@@ -527,7 +538,7 @@ public final class JSONEntity: StorageStrategy {
         var builder = sqlWhere(request)
         let from = try fromWhere(request, &builder)
         if request.predicate == .all, entityTerms(request).isEmpty {
-            return PreparedQuery(sql: "SELECT COUNT(*) FROM \(hierarchies[model.entities[request.entity].root]!.table)", values: [], decoder: nil)
+            return PreparedQuery(sql: "SELECT COUNT(*) FROM \(hierarchy(request.entity).table)", values: [], decoder: nil)
         }
         let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
         return PreparedQuery(sql: "SELECT \(count) \(from)", values: builder.values, decoder: nil)
@@ -557,7 +568,7 @@ public final class JSONEntity: StorageStrategy {
     private func reader(_ entity: Int) -> (list: String, decoder: RowDecoder) {
         if let known = readers[entity] { return known }
         let info = model.entities[entity]
-        let hierarchy = hierarchies[info.root]!
+        let hierarchy = hierarchy(info.index)
         let concrete = model.concreteEntities(in: info.subtree)
         // The columns any concrete entity of the subtree reads, in the table's fetch order.
         var needed = Set<String>()
@@ -635,7 +646,7 @@ public final class JSONEntity: StorageStrategy {
             var changed = 0
             for object in objects {
                 let info = model.entities[object.id.entity]
-                let hierarchy = hierarchies[info.root]!
+                let hierarchy = hierarchy(info.index)
                 guard let position = info.attributeIndex(attribute) else {
                     throw ModelError("'\(attribute)' is not an attribute of '\(info.name)'")
                 }
@@ -664,18 +675,18 @@ public final class JSONEntity: StorageStrategy {
 
     public func versions(_ objects: [ObjectID]) throws -> [Int64?] {
         try objects.map { object in
-            let table = hierarchies[model.entities[object.entity].root]!.table
+            let table = hierarchy(object.entity).table
             return try database.rows("SELECT Z_OPT FROM \(table) WHERE Z_PK = ?", [.integer(object.key)]) { $0.int64(at: 0) }.first
         }
     }
 
     public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
-        let table = hierarchies[model.entities[entity].root]!.table
+        let table = hierarchy(entity).table
         var related: [String] = []
         var clear: [[String]] = []
         for relationship in model.entities[entity].relationships {
             let destinationRoot = model.entities[relationship.destination].root
-            let destination = hierarchies[destinationRoot]!.table
+            let destination = hierarchy(destinationRoot).table
             let kind = kindExpression(destinationRoot, alias: "t1")
             if !relationship.toMany {
                 let key = toOneColumns[entity][relationship.name]!.key
@@ -705,7 +716,7 @@ public final class JSONEntity: StorageStrategy {
             switch places[inverse.owner][position] {
             case let .column(name): entityColumn += ", \(name) = NULL"
             case let .detail(name):
-                if let details = hierarchies[model.entities[inverse.owner].root]?.details { entityColumn += ", \(details) = json_remove(\(details), '$.\(name)')" }
+                if let details = hierarchy(inverse.owner).details { entityColumn += ", \(details) = json_remove(\(details), '$.\(name)')" }
             }
         }
         return ["UPDATE \(table) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"]
