@@ -8,7 +8,7 @@ final class SourceRulesTests: XCTestCase {
 
     /// The folders under Sources/ held to the rule.
     static let unwrapFree = ["Models", "SQLite", "Workloads", "bench", "Strategies"]
-    /// Files not yet held to it (json-entity's strategy, whose unwraps go when its layout becomes
+    /// Files not yet held to it (json-entity's strategy, 20 unwraps left, to go when its layout becomes
     /// a value with typed keys). The list may only shrink.
     static let pending: Set<String> = ["JSONEntity.swift"]
 
