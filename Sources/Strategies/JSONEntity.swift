@@ -281,15 +281,15 @@ public final class JSONEntity: StorageStrategy {
             let rootName = entities[root].name
             for index in entities[root].subtree.dropFirst() {
                 let entity = entities[index]
-                func element(_ property: String?) -> String {
+                func element(_ property: String?) throws -> String {
                     guard let property else { return kind }
                     if let position = entity.attributeIndex(property) {
                         switch places[index][position] {
                         case let .column(name): return name
-                        case let .detail(key): return "(\(hierarchy.details!) ->> '$.\(key)')"
+                        case let .detail(key): return "(\(try Self.need(hierarchy.details, "details column")) ->> '$.\(key)')"
                         }
                     }
-                    return toOneColumns[index][property]!.key
+                    return try Self.need(toOneColumns[index][property], "property '\(property)' of \(entity.name)").key
                 }
                 func name(_ local: String) -> String {
                     var candidate = "Z_\(rootName)_\(local)"
@@ -302,12 +302,12 @@ public final class JSONEntity: StorageStrategy {
                 }
                 let term = Self.kindTerm(entity.subtree, column: kind)
                 for constraint in entity.uniquenessConstraints {
-                    let columns = constraint.map { element($0) + " COLLATE BINARY ASC" }
+                    let columns = try constraint.map { try element($0) + " COLLATE BINARY ASC" }
                     extra.append("CREATE UNIQUE INDEX \(name("UNIQUE_" + constraint.joined(separator: "_"))) ON \(hierarchy.table) (\(columns.joined(separator: ", "))) WHERE \(term)")
                     partial.append(PartialIndex(root: root, subtree: entity.subtree, properties: Set(constraint)))
                 }
                 for fetchIndex in entity.fetchIndexes {
-                    let columns = fetchIndex.elements.map { element($0.property) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
+                    let columns = try fetchIndex.elements.map { try element($0.property) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
                     extra.append("CREATE INDEX \(name(fetchIndex.name)) ON \(hierarchy.table) (\(columns.joined(separator: ", "))) WHERE \(term)")
                     partial.append(PartialIndex(root: root, subtree: entity.subtree, properties: Set(fetchIndex.elements.compactMap(\.property))))
                 }
@@ -374,7 +374,7 @@ public final class JSONEntity: StorageStrategy {
         guard !object.links.isEmpty else { return }
         let generating = model.entities[object.id.entity].relationships.filter { $0.isManyToMany && $0.generatesLinks }
         for (relationship, destinations) in zip(generating, object.links) where !destinations.isEmpty {
-            let (join, this, other) = joinTable(relationship)
+            let (join, this, other) = try joinTable(relationship)
             let statement = try database.cachedStatement("INSERT INTO \(join) (\(this), \(other)) VALUES (?, ?)")
             for destination in destinations {
                 try statement.bind(values: [.integer(object.id.key), .integer(destination.key)])
@@ -403,30 +403,30 @@ public final class JSONEntity: StorageStrategy {
     // MARK: Names
 
     /// The stored relationship of an original one.
-    private func storedRelationship(_ relationship: Model.Relationship) -> Model.Relationship {
+    private func storedRelationship(_ relationship: Model.Relationship) throws -> Model.Relationship {
         let hierarchy = hierarchy(relationship.owner)
-        return storedModel.entities[hierarchy.stored].relationship(storedNames[relationship.owner][relationship.name]!)!
+        let name = try Self.need(storedNames[relationship.owner][relationship.name], "stored name of \(relationship.name)")
+        return try Self.need(storedModel.entities[hierarchy.stored].relationship(name), "stored relationship \(name)")
     }
 
     /// The join table of a many-to-many relationship: its name, this side's column and the other's.
-    private func joinTable(_ relationship: Model.Relationship) -> (name: String, this: String, other: String) {
-        let stored = storedRelationship(relationship)
-        let join = schema.joinTable(stored)!
+    private func joinTable(_ relationship: Model.Relationship) throws -> (name: String, this: String, other: String) {
+        let stored = try storedRelationship(relationship)
+        let join = try schema.join(stored)
         let (this, other) = join.columns(from: stored.owner, stored.name)
         return (join.name, this, other)
     }
 
     /// The SQL expression of an attribute of `entity` on the row aliased `alias`, and whether its
     /// bound values must be hex text (a UUID or binary attribute held in `details`).
-    private func expression(_ entity: Int, _ attribute: String, alias: String) -> (sql: String, hex: Bool) {
+    private func expression(_ entity: Int, _ attribute: String, alias: String) throws -> (sql: String, hex: Bool) {
         let info = model.entities[entity]
-        guard let position = info.attributeIndex(attribute) else {
-            preconditionFailure("'\(attribute)' is not an attribute of '\(info.name)'")
-        }
+        let position = try Self.need(info.attributeIndex(attribute), "attribute '\(attribute)' of \(info.name)")
         switch places[entity][position] {
         case let .column(name): return ("\(alias).\(name)", false)
         case let .detail(key):
-            return ("\(alias).\(hierarchy(info.index).details!) ->> '$.\(key)'", info.attributes[position].type.storage == .blob)
+            let details = try Self.need(hierarchy(info.index).details, "details column of \(info.name)'s table")
+            return ("\(alias).\(details) ->> '$.\(key)'", info.attributes[position].type.storage == .blob)
         }
     }
 
@@ -438,24 +438,24 @@ public final class JSONEntity: StorageStrategy {
     // MARK: Reads
 
     /// The predicate with every value compared with a hex-text expression given as hex text.
-    private func convert(_ predicate: FetchPredicate, _ request: FetchRequest) -> FetchPredicate {
+    private func convert(_ predicate: FetchPredicate, _ request: FetchRequest) throws -> FetchPredicate {
         let entity = request.entity
         func converted(_ value: Value, _ hex: Bool) -> Value { hex ? Self.jsonBindable(value) : value }
         switch predicate {
         case let .equals(name, value):
-            return .equals(name, converted(value, expression(entity, name, alias: "t0").hex))
+            return .equals(name, converted(value, try expression(entity, name, alias: "t0").hex))
         case let .range(name, lower, upper):
-            let hex = expression(entity, name, alias: "t0").hex
+            let hex = try expression(entity, name, alias: "t0").hex
             return .range(name, converted(lower, hex), converted(upper, hex))
         case let .after(values):
-            return .after(values.enumerated().map { index, value in
-                index < request.sort.count ? converted(value, expression(entity, request.sort[index].attribute, alias: "t0").hex) : value
+            return .after(try values.enumerated().map { index, value in
+                index < request.sort.count ? converted(value, try expression(entity, request.sort[index].attribute, alias: "t0").hex) : value
             })
         case let .anyRelated(relationshipName, name, value):
-            let relationship = model.entities[entity].relationship(relationshipName)!
-            return .anyRelated(relationshipName, name, converted(value, expression(relationship.destination, name, alias: "t1").hex))
+            let relationship = try Self.need(model.entities[entity].relationship(relationshipName), "relationship '\(relationshipName)'")
+            return .anyRelated(relationshipName, name, converted(value, try expression(relationship.destination, name, alias: "t1").hex))
         case let .and(predicates):
-            return .and(predicates.map { convert($0, request) })
+            return .and(try predicates.map { try convert($0, request) })
         case .all, .key, .toOne:
             return predicate
         }
@@ -472,29 +472,29 @@ public final class JSONEntity: StorageStrategy {
         }
     }
 
-    private func sqlWhere(_ request: FetchRequest) -> SQLWhere {
+    private func sqlWhere(_ request: FetchRequest) throws -> SQLWhere {
         let entity = request.entity
         return SQLWhere(
-            attribute: { self.expression(entity, $0, alias: "t0").sql },
-            toOne: { "t0." + self.toOneColumns[entity][$0]!.key },
+            attribute: { try self.expression(entity, $0, alias: "t0").sql },
+            toOne: { "t0." + (try Self.need(self.toOneColumns[entity][$0], "to-one '\($0)'").key) },
             key: "t0.Z_PK",
-            related: { relationshipName, attribute in self.relatedJoin(entity, relationshipName, attribute) },
-            sort: request.sort.map { (self.expression(entity, $0.attribute, alias: "t0").sql, $0.ascending) })
+            related: { relationshipName, attribute in try self.relatedJoin(entity, relationshipName, attribute) },
+            sort: try request.sort.map { (try self.expression(entity, $0.attribute, alias: "t0").sql, $0.ascending) })
     }
 
     /// The joins for `ANY relationship.attribute == ?`: through the join table (many-to-many) or the
     /// destination's foreign key (one-to-many).
-    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String) -> (joins: String, expression: String) {
-        let relationship = model.entities[entity].relationship(name)!
+    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String) throws -> (joins: String, expression: String) {
+        let relationship = try Self.need(model.entities[entity].relationship(name), "relationship '\(name)' of \(model.entities[entity].name)")
         let destination = hierarchy(relationship.destination).table
         if relationship.isManyToMany {
-            let (join, this, other) = joinTable(relationship)
+            let (join, this, other) = try joinTable(relationship)
             return ("JOIN \(join) t1 ON t0.Z_PK = t1.\(this) JOIN \(destination) t2 ON t2.Z_PK = t1.\(other)",
-                    expression(relationship.destination, attribute, alias: "t2").sql)
+                    try expression(relationship.destination, attribute, alias: "t2").sql)
         }
-        let inverse = model.inverse(of: relationship)!
-        let key = toOneColumns[inverse.owner][inverse.name]!.key
-        return ("JOIN \(destination) t1 ON t1.\(key) = t0.Z_PK", expression(relationship.destination, attribute, alias: "t1").sql)
+        let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(name)")
+        let key = try Self.need(toOneColumns[inverse.owner][inverse.name], "to-one '\(inverse.name)'").key
+        return ("JOIN \(destination) t1 ON t1.\(key) = t0.Z_PK", try expression(relationship.destination, attribute, alias: "t1").sql)
     }
 
     /// The entity filter: none for a whole table, `t0.ZKIND BETWEEN a AND b` for a subtree, `t0.ZKIND = n`
@@ -519,15 +519,15 @@ public final class JSONEntity: StorageStrategy {
 
     /// `FROM … WHERE predicate AND entity filter`, the values bound so far in `builder`.
     private func fromWhere(_ request: FetchRequest, _ builder: inout SQLWhere) throws -> String {
-        let condition = try builder.condition(convert(request.predicate, request))
+        let condition = try builder.condition(try convert(request.predicate, request))
         let parts = [condition].compactMap { $0 } + entityTerms(request)
         let table = hierarchy(request.entity).table
         return "FROM \(table) t0\(builder.joinClause)" + (parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND "))
     }
 
     public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        var builder = sqlWhere(request)
-        let (list, decoder) = reader(request.entity)
+        var builder = try sqlWhere(request)
+        let (list, decoder) = try reader(request.entity)
         let from = try fromWhere(request, &builder)
         let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
         let tail = builder.orderBy + builder.page(request)
@@ -535,7 +535,7 @@ public final class JSONEntity: StorageStrategy {
     }
 
     public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        var builder = sqlWhere(request)
+        var builder = try sqlWhere(request)
         let from = try fromWhere(request, &builder)
         if request.predicate == .all, entityTerms(request).isEmpty {
             return PreparedQuery(sql: "SELECT COUNT(*) FROM \(hierarchy(request.entity).table)", values: [], decoder: nil)
@@ -565,7 +565,7 @@ public final class JSONEntity: StorageStrategy {
     }
 
     /// The select list and decoder of a fetch of `entity` (made once per entity).
-    private func reader(_ entity: Int) -> (list: String, decoder: RowDecoder) {
+    private func reader(_ entity: Int) throws -> (list: String, decoder: RowDecoder) {
         if let known = readers[entity] { return known }
         let info = model.entities[entity]
         let hierarchy = hierarchy(info.index)
@@ -585,6 +585,7 @@ public final class JSONEntity: StorageStrategy {
             positions[column.name] = Int32(items.count)
             items.append("t0.\(column.name)")
         }
+        func at(_ column: String) throws -> Int32 { try Self.need(positions[column], "column \(column) in the select list of \(hierarchy.table)") }
         var shapes = [Shape?](repeating: nil, count: info.subtree.count)
         for index in concrete {
             let entityInfo = model.entities[index]
@@ -592,19 +593,19 @@ public final class JSONEntity: StorageStrategy {
             var keys: [[UInt8]] = [], slots: [Int] = [], storages: [AttributeType.Storage] = [], optional: [Bool] = []
             for (position, attribute) in entityInfo.attributes.enumerated() {
                 switch places[index][position] {
-                case let .column(name): columns.append((position, positions[name]!, attribute.type.storage))
+                case let .column(name): columns.append((position, try at(name), attribute.type.storage))
                 case let .detail(key):
                     keys.append(Array(key.utf8)); slots.append(position); storages.append(attribute.type.storage); optional.append(attribute.optional)
                 }
             }
             let details = keys.isEmpty ? nil : Details(
-                column: positions[hierarchy.details!]!, keys: keys, slots: slots, storages: storages, optional: optional,
+                column: try at(try Self.need(hierarchy.details, "details column of \(hierarchy.table)")), keys: keys, slots: slots, storages: storages, optional: optional,
                 lookup: Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first }))
             shapes[index - info.index] = Shape(
                 entity: index, valueCount: entityInfo.attributes.count, columns: columns, details: details,
-                toOne: entityInfo.toOneRelationships.map { relationship in
-                    let pair = toOneColumns[index][relationship.name]!
-                    return (positions[pair.key]!, pair.entity.map { positions[$0]! }, relationship.destination)
+                toOne: try entityInfo.toOneRelationships.map { relationship in
+                    let pair = try Self.need(toOneColumns[index][relationship.name], "to-one '\(relationship.name)' of \(entityInfo.name)")
+                    return (try at(pair.key), try pair.entity.map(at), relationship.destination)
                 })
         }
         let first = info.index
@@ -657,7 +658,7 @@ public final class JSONEntity: StorageStrategy {
                     assignment = "\(name) = ?"
                     values = [value]
                 case let .detail(key):
-                    let details = hierarchy.details!
+                    let details = try Self.need(hierarchy.details, "details column of \(hierarchy.table)")
                     if value.isNull, info.attributes[position].optional {
                         assignment = "\(details) = json_remove(\(details), '$.\(key)')"
                         values = []
@@ -689,16 +690,16 @@ public final class JSONEntity: StorageStrategy {
             let destination = hierarchy(destinationRoot).table
             let kind = kindExpression(destinationRoot, alias: "t1")
             if !relationship.toMany {
-                let key = toOneColumns[entity][relationship.name]!.key
+                let key = try Self.need(toOneColumns[entity][relationship.name], "to-one '\(relationship.name)'").key
                 related.append("SELECT \(kind), t1.Z_PK FROM \(table) t0 JOIN \(destination) t1 ON t1.Z_PK = t0.\(key) WHERE t0.Z_PK = ?1")
                 clear.append(relationship.isOneToOne ? clearInverse(relationship, in: destination) : [])
             } else if relationship.isManyToMany {
-                let (join, this, other) = joinTable(relationship)
+                let (join, this, other) = try joinTable(relationship)
                 related.append("SELECT \(kind), t1.Z_PK FROM \(join) j JOIN \(destination) t1 ON t1.Z_PK = j.\(other) WHERE j.\(this) = ?1")
                 clear.append(["DELETE FROM \(join) WHERE \(this) = ?1"])
             } else {
-                let inverse = model.inverse(of: relationship)!
-                let columns = toOneColumns[inverse.owner][inverse.name]!
+                let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(relationship.name)")
+                let columns = try Self.need(toOneColumns[inverse.owner][inverse.name], "to-one '\(inverse.name)'")
                 related.append("SELECT \(kind), t1.Z_PK FROM \(destination) t1 WHERE t1.\(columns.key) = ?1")
                 clear.append(clearInverse(relationship, in: destination))
             }
@@ -724,7 +725,7 @@ public final class JSONEntity: StorageStrategy {
 
     public func countLinks(_ relationship: Model.Relationship) throws -> Int {
         guard relationship.isManyToMany else { return 0 }
-        let (join, _, _) = joinTable(relationship)
+        let (join, _, _) = try joinTable(relationship)
         return try database.number(PreparedQuery(sql: "SELECT COUNT(*) FROM \(join)", values: [], decoder: nil))
     }
 }
@@ -949,7 +950,7 @@ extension JSONEntity {
                                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                             }
                             guard let unicode = Unicode.Scalar(scalar) else { throw SyntaxError(offset: index - 4, expected: "a Unicode scalar") }
-                            decoded.append(contentsOf: UTF8.encode(unicode)!)
+                            decoded.append(contentsOf: String(unicode).utf8)
                         default: throw SyntaxError(offset: index - 1, expected: "an escape")
                         }
                     default:
