@@ -512,7 +512,8 @@ public final class Joined: StorageStrategy {
         var builder = try sqlWhere(request, reader, union: false, tracker)
         var parts = [try builder.condition(request.predicate)].compactMap { $0 }
         if entityFilter(request) {
-            parts.append("\(reader.alias[model.entities[request.entity].root]!).Z_ENT = ?")
+            let root = model.entities[request.entity].root
+            parts.append("\(try Self.need(reader.alias[root], "alias of \(model.entities[root].name)")).Z_ENT = ?")
             builder.appendValues([.integer(Int64(request.entity + 1))])
         }
         let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
@@ -536,7 +537,12 @@ public final class Joined: StorageStrategy {
             var items = ["\(root).Z_ENT", "s0.Z_PK", "\(root).Z_OPT"]
             for entity in reader.entities {
                 let columns = tables[entity].fetchOrder
-                items += onPath.contains(entity) ? columns.map { "\(alias[entity]!).\($0.name)" } : columns.map { _ in "NULL" }
+                if onPath.contains(entity) {
+                    let name = try Self.need(alias[entity], "alias of \(model.entities[entity].name)")
+                    items += columns.map { "\(name).\($0.name)" }
+                } else {
+                    items += columns.map { _ in "NULL" }
+                }
             }
             if number == 0 {
                 items = items.enumerated().map { position, item in
@@ -545,7 +551,8 @@ public final class Joined: StorageStrategy {
             }
             var arm = "SELECT \(items.joined(separator: ", ")) FROM \(tables[member].name) s0"
             for ancestor in path.dropLast().reversed() {
-                arm += " JOIN \(tables[ancestor].name) \(alias[ancestor]!) ON \(alias[ancestor]!).Z_PK = s0.Z_PK"
+                let name = try Self.need(alias[ancestor], "alias of \(model.entities[ancestor].name)")
+                arm += " JOIN \(tables[ancestor].name) \(name) ON \(name).Z_PK = s0.Z_PK"
             }
             if model.entities[member].hasSubentities {
                 arm += " WHERE \(root).Z_ENT = ?"
@@ -575,7 +582,7 @@ public final class Joined: StorageStrategy {
         let root = model.entities[request.entity].root
         if filter {
             tracker.entities.insert(root)
-            parts.append("\(reader.alias[root]!).Z_ENT = ?")
+            parts.append("\(try Self.need(reader.alias[root], "alias of \(model.entities[root].name)")).Z_ENT = ?")
             builder.appendValues([.integer(Int64(request.entity + 1))])
         }
         let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"

@@ -37,38 +37,63 @@ final class SourceRulesTests: XCTestCase {
                 r!
                 \"\"\"
             let s = t?.u ?? v
+            let w = "x \\(y[z]!) and \\(a(b)) \\"c!\\""
+            let d = "\\(e(f(g))) h!"
             """
-        XCTAssertEqual(ForceUnwraps.lines(in: text).map(\.number), [1, 2, 3])
+        XCTAssertEqual(ForceUnwraps.lines(in: text).map(\.number), [1, 2, 3, 11])
     }
 }
 
-/// Force unwraps in Swift source, outside string literals and comments.
+/// Force unwraps in Swift source, outside string literals and comments (but inside a string's
+/// interpolations, which are code).
 enum ForceUnwraps {
+    private enum Mode { case code, string, multilineString, blockComment }
+
     static func lines(in text: String) -> [(number: Int, text: String)] {
         var found: [(Int, String)] = []
-        var inMultilineString = false, inBlockComment = false
+        var mode = Mode.code
+        // For each open interpolation: the string it is in, and the parentheses open inside it.
+        var interpolations: [(string: Mode, depth: Int)] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var code = ""
             var characters = Array(line)[...]
+            if mode == .string { mode = .code } // a one-line string ends with its line
             while let character = characters.first {
-                if inBlockComment {
-                    if characters.starts(with: "*/") { inBlockComment = false; characters = characters.dropFirst(2) } else { characters = characters.dropFirst() }
-                } else if inMultilineString {
-                    if characters.starts(with: "\"\"\"") { inMultilineString = false; characters = characters.dropFirst(3) } else { characters = characters.dropFirst() }
-                } else if characters.starts(with: "\"\"\"") {
-                    inMultilineString = true; characters = characters.dropFirst(3); code += "\"\""
-                } else if characters.starts(with: "//") {
-                    break
-                } else if characters.starts(with: "/*") {
-                    inBlockComment = true; characters = characters.dropFirst(2)
-                } else if character == "\"" {
-                    // A one-line string: skip to its closing quote, escapes included.
-                    characters = characters.dropFirst()
-                    while let next = characters.first, next != "\"" { characters = characters.dropFirst(next == "\\" ? 2 : 1) }
-                    characters = characters.dropFirst()
-                    code += "\"\""
-                } else {
-                    code.append(character); characters = characters.dropFirst()
+                switch mode {
+                case .blockComment:
+                    if characters.starts(with: "*/") { mode = .code; characters = characters.dropFirst(2) } else { characters = characters.dropFirst() }
+                case .string, .multilineString:
+                    let closing = mode == .string ? "\"" : "\"\"\""
+                    if characters.starts(with: "\\(") {
+                        interpolations.append((mode, 1)); mode = .code; characters = characters.dropFirst(2); code += " "
+                    } else if character == "\\" {
+                        characters = characters.dropFirst(2)
+                    } else if characters.starts(with: closing) {
+                        mode = .code; characters = characters.dropFirst(closing.count); code += "\"\""
+                    } else {
+                        characters = characters.dropFirst()
+                    }
+                case .code:
+                    if characters.starts(with: "\"\"\"") {
+                        mode = .multilineString; characters = characters.dropFirst(3)
+                    } else if characters.starts(with: "//") {
+                        characters = []
+                    } else if characters.starts(with: "/*") {
+                        mode = .blockComment; characters = characters.dropFirst(2)
+                    } else if character == "\"" {
+                        mode = .string; characters = characters.dropFirst()
+                    } else {
+                        if var open = interpolations.last {
+                            if character == "(" { open.depth += 1 }
+                            if character == ")" { open.depth -= 1 }
+                            interpolations[interpolations.count - 1] = open
+                            if open.depth == 0 {
+                                interpolations.removeLast(); mode = open.string; characters = characters.dropFirst(); code += " "
+                                continue
+                            }
+                        }
+                        code.append(character); characters = characters.dropFirst()
+                    }
                 }
             }
             if code.contains("try!") || code.range(of: #"[\w\)\]\}]!(?!=)"#, options: .regularExpression) != nil {
