@@ -19,7 +19,7 @@ final class Store {
         do {
             strategy = try type.init(model: model, database: try StoreFile.open(path))
         } catch {
-            Self.removeFiles(path)
+            StoreFile.remove(path)
             throw error
         }
     }
@@ -44,10 +44,6 @@ final class Store {
 
     func remove() {
         strategy = nil
-        Self.removeFiles(path)
-    }
-
-    static func removeFiles(_ path: String) {
         StoreFile.remove(path)
     }
 
@@ -55,7 +51,7 @@ final class Store {
     /// checkpointed first, so that the copied file holds everything.
     func copy(to path: String, _ type: any StorageStrategy.Type, _ model: Model) throws -> Store {
         try StoreFile.checkpoint(try opened.database)
-        Self.removeFiles(path)
+        StoreFile.remove(path)
         try FileManager.default.copyItem(atPath: self.path, toPath: path)
         return try Store(type, model, path: path)
     }
