@@ -13,6 +13,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // SwiftData models read from Swift source: the parser only (no compiler, no macro expansion).
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // C bridge: the system libsqlite3 (Debian: libsqlite3-dev). Only `SQLite` (the wrapper) imports it.
@@ -25,6 +27,13 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         // The model language: entities, attributes, relationships, constraints, fetch indexes; presets.
         .target(name: "Models"),
+        // SwiftData `@Model` classes read from Swift source into the model language.
+        .target(name: "SwiftDataModels", dependencies: [
+            "Models",
+            .product(name: "SwiftSyntax", package: "swift-syntax"),
+            .product(name: "SwiftParser", package: "swift-syntax"),
+            .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
+        ]),
         // Objects of a model as deterministic streams, values, answer digests. No I/O.
         .target(name: "Generation", dependencies: ["Models"]),
         // The storage strategies behind one protocol, one file each, and their registry.
@@ -37,17 +46,18 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "Reporting", "Workloads", "Strategies", "Models", "Generation", "SQLite",
+                "Reporting", "Workloads", "Strategies", "Models", "SwiftDataModels", "Generation", "SQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "ModelsTests", dependencies: ["Models"]),
+        .testTarget(name: "SwiftDataModelsTests", dependencies: ["SwiftDataModels", "Models"]),
         .testTarget(name: "GenerationTests", dependencies: ["Generation", "Models"]),
         .target(name: "TestSupport", dependencies: ["Models", "Generation", "Strategies"], path: "Tests/TestSupport"),
-        .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "Strategies", "Models", "Generation", "SQLite", "TestSupport"]),
+        .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "Strategies", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads", "Generation"]),
         .testTarget(name: "benchTests", dependencies: ["bench", "Reporting", "Models"]),
-        .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Models", "Generation", "SQLite"]),
+        .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Models", "SwiftDataModels", "Generation", "SQLite"]),
     ]
 )

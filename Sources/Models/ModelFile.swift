@@ -5,7 +5,7 @@ import Foundation
 /// endless pipe is refused in one sentence instead of read forever. A pipe (`--model <(cat m.json)`,
 /// `/dev/stdin`, a FIFO) can be read only once, so its bytes are kept for the rest of the command:
 /// every later read of the same path in this process gets them again.
-enum ModelFile {
+public enum ModelFile {
     /// The largest model file the suite reads.
     static let maximumBytes = 16 << 20
 
@@ -14,7 +14,7 @@ enum ModelFile {
 
     /// The bytes of the model file at `path`, which exists; `what` names it in messages ("the
     /// model file"), `kinds` says what to give instead. Every problem is one `ModelError` sentence.
-    static func contents(of path: String, what: String, kinds: String) throws -> Data {
+    public static func contents(of path: String, what: String, kinds: String) throws -> Data {
         let kind = Self.kind(of: path)
         switch kind {
         case S_IFCHR, S_IFBLK: throw ModelError("\(what) \(path) is a device, not a regular file; \(kinds)")

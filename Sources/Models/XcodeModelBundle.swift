@@ -122,7 +122,7 @@ public struct XcodeModelBundle: Equatable, Sendable {
         }
     }
 
-    static func reason(_ error: Error) -> String {
+    public static func reason(_ error: Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
            let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {

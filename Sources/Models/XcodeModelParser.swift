@@ -194,8 +194,8 @@ final class XcodeModelParser: NSObject, XMLParserDelegate {
         let what = "\(entityName).\(entities[entities.count - 1].description.attributes[position].name)"
         switch key {
         case "bench.values":
-            guard let spec = Self.valueSpec(value) else {
-                return fail(at("user info bench.values of '\(what)' is '\(value)'; give a kind (\(ValueSpec.Kind.allCases.map(\.rawValue).joined(separator: ", "))), then min and max (\"words 3 8\", \"range 48 1201\") or choices (\"choice red|green\")"))
+            guard let spec = ValueSpec(text: value) else {
+                return fail(at("user info bench.values of '\(what)' is '\(value)'; give \(ValueSpec.textForms)"))
             }
             entities[entities.count - 1].description.attributes[position].values = spec
         case "bench.nullShare":
@@ -203,23 +203,6 @@ final class XcodeModelParser: NSObject, XMLParserDelegate {
             entities[entities.count - 1].description.attributes[position].nullShare = share
         default:
             break
-        }
-    }
-
-    /// `words 3 8`, `range 48 1201`, `isbn`, `choice red|green|blue`.
-    static func valueSpec(_ text: String) -> ValueSpec? {
-        let parts = text.split(whereSeparator: \.isWhitespace).map(String.init)
-        guard let first = parts.first, let kind = ValueSpec.Kind(rawValue: first) else { return nil }
-        if kind == .choice {
-            let choices = parts.dropFirst().joined(separator: " ").split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-            return choices.isEmpty ? nil : ValueSpec(.choice, choices: choices)
-        }
-        switch parts.count {
-        case 1: return ValueSpec(kind)
-        case 3:
-            guard let min = Double(parts[1]), let max = Double(parts[2]) else { return nil }
-            return ValueSpec(kind, min: min, max: max)
-        default: return nil
         }
     }
 

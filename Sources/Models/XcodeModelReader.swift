@@ -137,7 +137,7 @@ public enum XcodeModelReader {
     }
 
     /// The model's name from the bundle's: characters the suite does not allow in a name become '-'.
-    static func modelName(_ name: String) -> String {
+    public static func modelName(_ name: String) -> String {
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
         let cleaned = String(String.UnicodeScalarView(name.unicodeScalars.map { $0.isASCII && allowed.contains($0) ? $0 : "-" }).prefix(60))
         return cleaned.isEmpty ? "model" : cleaned

@@ -1,17 +1,19 @@
 import ArgumentParser
 import Foundation
 import Models
+import SwiftDataModels
 import Workloads
 
-/// The model a command measures: a preset, a JSON model description or an Xcode model, scaled by `--scale`.
+/// The model a command measures: a preset, a JSON model description, an Xcode model or SwiftData
+/// `@Model` sources, scaled by `--scale`.
 struct ModelOptions: ParsableArguments {
-    /// Objects an Xcode model (which has no rows) gets without `--scale`.
-    static let defaultXcodeScale = 10_000
+    /// Objects an Xcode model or Swift source (which have no rows) gets without `--scale`.
+    static let defaultScaleWithoutRows = 10_000
 
     @Option(help: "The model to measure: \(ModelPresets.names.joined(separator: ", ")) (default: publications, the seeds' model). See `bench list`.")
     var preset: String?
 
-    @Option(help: "A model to measure instead of a preset: a JSON description (see docs/model.md, \"The model language\"), or an Xcode Core Data model (an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file).")
+    @Option(help: "A model to measure instead of a preset: a JSON description (see docs/model.md, \"The model language\"), an Xcode Core Data model (an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file), or SwiftData @Model classes (a .swift file or a folder of them; see docs/model.md, \"Measure your SwiftData model\").")
     var model: String?
 
     @Option(name: .customLong("model-version"), help: "With an .xcdatamodeld bundle: the version to read (default: the current one).")
@@ -20,7 +22,7 @@ struct ModelOptions: ParsableArguments {
     @Option(help: "Entity=weight,…: share --scale among these concrete entities in proportion to the weights (others get no objects); default for an Xcode model: evenly among every concrete entity.")
     var mix: String?
 
-    @Option(name: .customLong("fan-out"), help: "MIN-MAX: destinations each object of every generating many-to-many side links to (default: the model's own; 0-5 for an Xcode model).")
+    @Option(name: .customLong("fan-out"), help: "MIN-MAX: destinations each object of every generating many-to-many side links to (default: the model's own; 0-5 for an Xcode model or Swift source).")
     var fanOut: String?
 
     @Option(help: "The root entity whose hierarchy the workloads read, for a model with several (default: the one with the most objects; `bench model` lists them).")
@@ -31,7 +33,7 @@ struct ModelOptions: ParsableArguments {
         if let preset, ModelPresets.named(preset) == nil {
             throw ValidationError(NameList.unknown(preset, valid: ModelPresets.names, what: "preset").description)
         }
-        if modelVersion != nil, !(model.map(XcodeModelBundle.isXcodeModel) ?? false) {
+        if modelVersion != nil, !(model.map { XcodeModelBundle.isXcodeModel($0) && !SwiftSourceFiles.isSwiftSource($0) } ?? false) {
             throw ValidationError("--model-version applies to an Xcode model bundle (--model NAME.xcdatamodeld)")
         }
         _ = try mixWeights()
@@ -77,14 +79,19 @@ struct ModelOptions: ParsableArguments {
     func loaded(scale: Int?) throws -> (model: Model, warnings: [String]) {
         var description: ModelDescription
         var warnings: [String] = []
-        var xcode = false
+        var withoutRows = false // an Xcode model or Swift source: no object counts
         if let model {
             do {
-                if XcodeModelBundle.isXcodeModel(model) {
+                if SwiftSourceFiles.isSwiftSource(model) {
+                    let read = try SwiftDataModelReader.read(path: model)
+                    description = read.description
+                    warnings = read.warnings
+                    withoutRows = true
+                } else if XcodeModelBundle.isXcodeModel(model) {
                     let read = try XcodeModelReader.read(path: model, version: modelVersion)
                     description = read.description
                     warnings = read.warnings
-                    xcode = true
+                    withoutRows = true
                 } else {
                     description = try ModelDescription.load(path: model)
                 }
@@ -99,8 +106,8 @@ struct ModelOptions: ParsableArguments {
         let prefix = model.map { "\($0.escapingControlCharacters): " } ?? ""
         do {
             let weights = try mixWeights()
-            if xcode || weights != nil {
-                let total = scale ?? (xcode ? Self.defaultXcodeScale : description.entities.reduce(0) { $0 + ($1.abstract ? 0 : $1.rows ?? 0) })
+            if withoutRows || weights != nil {
+                let total = scale ?? (withoutRows ? Self.defaultScaleWithoutRows : description.entities.reduce(0) { $0 + ($1.abstract ? 0 : $1.rows ?? 0) })
                 do { description = try description.sharing(total, weights: weights) }
                 catch { throw ValidationError("\(error)") } // --mix's own mistakes name no file
             } else if let scale {

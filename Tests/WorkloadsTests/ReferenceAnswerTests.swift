@@ -2,6 +2,7 @@ import Generation
 import Models
 import SQLite
 import Strategies
+import SwiftDataModels
 import TestSupport
 import Workloads
 import Foundation
@@ -9,7 +10,7 @@ import XCTest
 
 /// Every strategy against the reference (answers computed from the generator alone), for every
 /// workload that applies, on every preset, on generated models of depth 1 to 4, and on the Xcode
-/// model fixtures (their objects shared evenly, as `--scale` shares them).
+/// and SwiftData model fixtures (their objects shared evenly, as `--scale` shares them).
 final class ReferenceAnswerTests: XCTestCase {
     /// Every preset, generated models of depth 1 to 4, and the model files under Tests/Fixtures.
     static var models: [ModelDescription] {
@@ -17,7 +18,15 @@ final class ReferenceAnswerTests: XCTestCase {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
         return ModelPresets.all.map { $0.scaled(to: 1_200) } + (1 ... 4).map { depth in
             SyntheticModel.make(leaves: 6, attributes: 3, skew: 1, rows: 900, depth: depth)
-        } + files.map { try! ModelDescription.load(path: fixtures.appendingPathComponent($0).path) } + xcodeFixtures
+        } + files.map { try! ModelDescription.load(path: fixtures.appendingPathComponent($0).path) } + xcodeFixtures + swiftDataFixtures
+    }
+
+    static var swiftDataFixtures: [ModelDescription] {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+        return ["SwiftDataPublications", "SwiftDataStudio"].map { name in
+            // A fixture that does not read fails the test that lists the models, with the reader's sentence.
+            try! SwiftDataModelReader.read(path: fixtures.appendingPathComponent(name).path).description.sharing(1_200)
+        }
     }
 
     static var xcodeFixtures: [ModelDescription] {
@@ -30,6 +39,7 @@ final class ReferenceAnswerTests: XCTestCase {
 
     func testTheFixturesAreAmongTheModels() {
         XCTAssertTrue(Self.models.contains { $0.name == "shop" })
+        XCTAssertTrue(Self.models.contains { $0.name == "SwiftDataStudio" })
     }
 
     func testEveryStrategyAnswersEveryWorkloadAsTheReferenceDoes() throws {

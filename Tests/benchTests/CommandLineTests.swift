@@ -413,16 +413,13 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
-    /// The publications preset written as an Xcode model, given the preset's objects with --mix,
-    /// answers every workload as the preset does: the same digests, strategy by strategy.
-    func testPublicationsXcdatamodelAnswersAsThePreset() throws {
+    /// The publications preset written as an Xcode model and as SwiftData source, given the
+    /// preset's objects with --mix, answers every workload as the preset does: the same digests,
+    /// strategy by strategy.
+    func testPublicationsModelFilesAnswerAsThePreset() throws {
         let preset = try bench(["run", "--preset", "publications", "--scale", "1000", "--strategies", "single-table,joined",
                                 "--repetitions", "1", "--quiet", "--output", "preset.csv"], in: folder)
         XCTAssertEqual(preset.status, 0, preset.stderr)
-        let xcode = try bench(["run", "--model", Self.fixtures.appendingPathComponent("Publications.xcdatamodel").path,
-                               "--mix", "Publication=100,Book=300,AcademicPaper=200,WebArticle=200,BlogPost=200,Tag=200", "--scale", "1200",
-                               "--strategies", "single-table,joined", "--repetitions", "1", "--quiet", "--output", "xcode.csv"], in: folder)
-        XCTAssertEqual(xcode.status, 0, xcode.stderr)
         func answers(_ name: String) throws -> [String: String] {
             Dictionary(uniqueKeysWithValues: try ResultsFile(url: folder.appendingPathComponent(name)).rows.map {
                 ("\($0.fields["strategy"]!) \($0.workload)\($0.fields["variant"] ?? "")", "\($0.fields["rows"]!) \($0.fields["digest"]!)")
@@ -430,7 +427,13 @@ final class CommandLineTests: XCTestCase {
         }
         let expected = try answers("preset.csv")
         XCTAssertEqual(expected.count, 2 * 18, "two strategies × the 18 cases of the publication model")
-        XCTAssertEqual(try answers("xcode.csv"), expected)
+        for (position, file) in ["Publications.xcdatamodel", "SwiftDataPublications"].enumerated() {
+            let run = try bench(["run", "--model", Self.fixtures.appendingPathComponent(file).path,
+                                 "--mix", "Publication=100,Book=300,AcademicPaper=200,WebArticle=200,BlogPost=200,Tag=200", "--scale", "1200",
+                                 "--strategies", "single-table,joined", "--repetitions", "1", "--quiet", "--output", "file\(position).csv"], in: folder)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(try answers("file\(position).csv"), expected, file)
+        }
     }
 
     func testBadXcodeModelsFailWithOneLine() throws {
@@ -482,6 +485,35 @@ final class CommandLineTests: XCTestCase {
         let plain = try bench(["run", "--model", flat, "--scale", "50", "--workloads", "count-all", "--repetitions", "1", "--quiet", "--output", "flat.csv"], in: folder)
         XCTAssertEqual(plain.status, 0, plain.stderr)
         XCTAssertTrue(plain.stderr.contains("note: no entity of Flat has sub-entities: no inheritance to compare"), plain.stderr)
+    }
+
+    /// `bench model` on SwiftData sources: the entity tree, the warnings, every strategy's tables
+    /// and the workloads that apply; bad sources are one line and exit 64.
+    func testSwiftDataSourcesThroughTheCommandLine() throws {
+        let studio = Self.fixtures.appendingPathComponent("SwiftDataStudio").path
+        let described = try bench(["model", "--model", studio], in: folder)
+        XCTAssertEqual(described.status, 0, described.stderr)
+        for line in ["Model SwiftDataStudio: 8 entities, main hierarchy Item", "    3 Book (", "      5 Hardcover (", "single-table:", "json-entity:",
+                     "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY", "Workloads:"] {
+            XCTAssertTrue(described.stdout.contains(line), "\(line)\n\(described.stdout)")
+        }
+        XCTAssertTrue(described.stderr.contains("warning: Item.importedFrom is a let; @Model persists stored var properties, so it is left out"), described.stderr)
+
+        let broken = folder.appendingPathComponent("Broken.swift")
+        try Data("@Model class A {\n  var x: Int =\n}\n".utf8).write(to: broken)
+        let plain = folder.appendingPathComponent("Plain.swift")
+        try Data("class A { var x = 1 }\n".utf8).write(to: plain)
+        let cases: [([String], String)] = [
+            (["run", "--model", broken.path], "\(broken.path):2:15: Swift syntax error: expected expression in variable; fix the source so that it compiles"),
+            (["storage", "--model", plain.path], "no @Model class in \(plain.path) (1 Swift file read)"),
+            (["run", "--model", studio, "--model-version", "2"], "--model-version applies to an Xcode model bundle"),
+        ]
+        for (arguments, message) in cases {
+            let outcome = try bench(arguments, in: folder)
+            XCTAssertEqual(outcome.status, 64, "\(arguments): \(outcome.stderr)")
+            XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): one line: \(outcome.stderr)")
+            XCTAssertTrue(outcome.stderr.hasPrefix("error: \(message)"), "\(arguments): \(outcome.stderr)")
+        }
     }
 
     func testListNamesEveryStrategyAndWorkload() throws {

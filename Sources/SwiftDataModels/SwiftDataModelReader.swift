@@ -1,0 +1,46 @@
+import Foundation
+import Models
+import SwiftParser
+import SwiftParserDiagnostics
+import SwiftSyntax
+
+/// Reads SwiftData `@Model` classes from Swift source (a `.swift` file or a folder of them) into
+/// the model language, with swift-syntax's parser: no compiler, no macro expansion. What each
+/// construct becomes is in `SwiftDataModelBuilder`, `SwiftDataAttributeMapping` and
+/// `SwiftDataInverses`; the suite's own settings are `bench.*` comments (`BenchNotes`).
+public enum SwiftDataModelReader {
+    /// Reads the model at `path`. Every problem is one `ModelError` sentence naming the file and,
+    /// for a problem in the source, its line and column.
+    public static func read(path: String) throws -> SwiftDataModel {
+        let files = try SwiftSourceFiles.find(path)
+        var models: [SwiftModelClass] = []
+        var otherClasses: [String: String] = [:]
+        var valueTypes: [String: SwiftValueType] = [:]
+        for file in files {
+            let data = try ModelFile.contents(of: file, what: "the Swift file", kinds: "give a .swift file or a folder of them")
+            let collector = try parse(String(decoding: data, as: UTF8.self), file: file)
+            models += collector.models
+            otherClasses.merge(collector.otherClasses) { first, _ in first }
+            valueTypes.merge(collector.valueTypes) { first, _ in first }
+        }
+        guard !models.isEmpty else {
+            throw ModelError("no @Model class in \(path) (\(files.count) Swift file\(files.count == 1 ? "" : "s") read); give the file or folder that declares your SwiftData models")
+        }
+        var builder = try SwiftDataModelBuilder(models: models, otherClasses: otherClasses, valueTypes: valueTypes)
+        let name = XcodeModelReader.modelName(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
+        let description = try builder.build(name: name)
+        return SwiftDataModel(description: description, warnings: builder.warnings.map(\.escapingControlCharacters), files: files)
+    }
+
+    /// The declarations of one file's source; a syntax error is a `ModelError` at its position.
+    static func parse(_ source: String, file: String) throws -> SwiftDeclarationCollector {
+        let tree = Parser.parse(source: source)
+        if let error = ParseDiagnosticsGenerator.diagnostics(for: tree).first(where: { $0.diagMessage.severity == .error }) {
+            let at = error.location(converter: SourceLocationConverter(fileName: file, tree: tree))
+            throw ModelError("\(file):\(at.line):\(at.column): Swift syntax error: \(error.message); fix the source so that it compiles")
+        }
+        let collector = SwiftDeclarationCollector(file: file, tree: tree)
+        collector.walk(tree)
+        return collector
+    }
+}
