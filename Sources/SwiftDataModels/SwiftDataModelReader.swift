@@ -16,20 +16,24 @@ public enum SwiftDataModelReader {
         var models: [SwiftModelClass] = []
         var otherClasses: [String: String] = [:]
         var valueTypes: [String: SwiftValueType] = [:]
+        var aliases: [String: String] = [:]
         for file in files {
             let data = try ModelFile.contents(of: file, what: "the Swift file", kinds: "give a .swift file or a folder of them")
             let collector = try parse(String(decoding: data, as: UTF8.self), file: file)
             models += collector.models
             otherClasses.merge(collector.otherClasses) { first, _ in first }
             valueTypes.merge(collector.valueTypes) { first, _ in first }
+            aliases.merge(collector.aliases) { first, _ in first }
         }
         guard !models.isEmpty else {
             throw ModelError("no @Model class in \(path) (\(files.count) Swift file\(files.count == 1 ? "" : "s") read); give the file or folder that declares your SwiftData models")
         }
-        var builder = try SwiftDataModelBuilder(models: models, otherClasses: otherClasses, valueTypes: valueTypes)
+        let current = try SwiftSchemaVersions.current(models, aliases: aliases)
+        var builder = try SwiftDataModelBuilder(models: current.models, otherClasses: otherClasses, valueTypes: valueTypes)
         let name = XcodeModelReader.modelName(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
         let description = try builder.build(name: name)
-        return SwiftDataModel(description: description, warnings: builder.warnings.map(\.escapingControlCharacters), files: files)
+        let warnings = (current.warning.map { [$0] } ?? []) + builder.warnings
+        return SwiftDataModel(description: description, warnings: warnings.map(\.escapingControlCharacters), files: files)
     }
 
     /// The declarations of one file's source; a syntax error is a `ModelError` at its position.

@@ -11,6 +11,8 @@ final class SwiftDeclarationCollector: SyntaxVisitor {
     private(set) var models: [SwiftModelClass] = []
     private(set) var otherClasses: [String: String] = [:]
     private(set) var valueTypes: [String: SwiftValueType] = [:]
+    /// `typealias Item = SchemaV2.Item` at the top level: the container each alias picks, by name.
+    private(set) var aliases: [String: String] = [:]
 
     init(file: String, tree: SourceFileSyntax) {
         self.file = file
@@ -25,11 +27,11 @@ final class SwiftDeclarationCollector: SyntaxVisitor {
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
         guard let model = node.attributes.named("Model") else {
-            otherClasses[node.name.text] = location(node.name)
+            otherClasses[node.name.text.unquoted] = location(node.name)
             return .visitChildren
         }
         let schemaName = model.argument("schemaName").flatMap(\.stringLiteral)
-        var found = SwiftModelClass(name: node.name.text, entityName: schemaName ?? node.name.text,
+        var found = SwiftModelClass(name: node.name.text.unquoted, container: Self.container(of: node), entityName: schemaName ?? node.name.text.unquoted,
                                     inherits: node.inheritanceClause?.inheritedTypes.first.map { Self.baseName($0.type) },
                                     notes: BenchNotes.read(node.leadingTrivia), location: location(node.name))
         for member in node.memberBlock.members {
@@ -43,18 +45,38 @@ final class SwiftDeclarationCollector: SyntaxVisitor {
         return .visitChildren
     }
 
+    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
+        if Self.container(of: node) == nil, let member = node.initializer.value.as(MemberTypeSyntax.self), member.name.text == node.name.text {
+            aliases[node.name.text.unquoted] = Self.baseName(member.baseType)
+        }
+        return .skipChildren
+    }
+
+    /// The name of the innermost type or extension `node` is declared in.
+    static func container(of node: some SyntaxProtocol) -> String? {
+        var current = node.parent
+        while let syntax = current {
+            if let declaration = syntax.as(EnumDeclSyntax.self) { return declaration.name.text.unquoted }
+            if let declaration = syntax.as(StructDeclSyntax.self) { return declaration.name.text.unquoted }
+            if let declaration = syntax.as(ClassDeclSyntax.self) { return declaration.name.text.unquoted }
+            if let declaration = syntax.as(ExtensionDeclSyntax.self) { return baseName(declaration.extendedType) }
+            current = syntax.parent
+        }
+        return nil
+    }
+
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
         var fields: [(name: String, type: SwiftType)] = []
         for member in node.memberBlock.members {
             guard let variable = member.decl.as(VariableDeclSyntax.self),
                   !variable.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) else { continue }
             for binding in variable.bindings where !Self.isComputed(binding) {
-                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text.unquoted,
                       let type = binding.typeAnnotation?.type else { continue }
                 fields.append((name, SwiftType(type)))
             }
         }
-        valueTypes[node.name.text] = SwiftValueType(name: node.name.text, kind: .structure(fields: fields))
+        valueTypes[node.name.text.unquoted] = SwiftValueType(name: node.name.text.unquoted, kind: .structure(fields: fields))
         return .visitChildren
     }
 
@@ -64,13 +86,13 @@ final class SwiftDeclarationCollector: SyntaxVisitor {
             guard let declaration = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
             for element in declaration.elements {
                 let values = element.parameterClause?.parameters.map { parameter in
-                    (label: parameter.firstName.map(\.text), type: SwiftType(parameter.type))
+                    (label: parameter.firstName.map(\.text.unquoted), type: SwiftType(parameter.type))
                 } ?? []
-                cases.append((element.name.text, values))
+                cases.append((element.name.text.unquoted, values))
             }
         }
         let raw = node.inheritanceClause?.inheritedTypes.first.map { Self.baseName($0.type) }
-        valueTypes[node.name.text] = SwiftValueType(name: node.name.text, kind: .enumeration(rawType: raw, cases: cases))
+        valueTypes[node.name.text.unquoted] = SwiftValueType(name: node.name.text.unquoted, kind: .enumeration(rawType: raw, cases: cases))
         return .visitChildren
     }
 
@@ -90,7 +112,7 @@ final class SwiftDeclarationCollector: SyntaxVisitor {
         var made: [SwiftProperty] = []
         for binding in variable.bindings.reversed() {
             laterType = binding.typeAnnotation?.type ?? (binding.initializer == nil ? laterType : nil)
-            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text.unquoted else { continue }
             var property = template
             property.name = name
             property.type = laterType.map(SwiftType.init)
@@ -122,7 +144,7 @@ final class SwiftDeclarationCollector: SyntaxVisitor {
 
     /// `\.address.city` → `address.city`.
     static func propertyPath(_ path: KeyPathExprSyntax) -> String {
-        path.components.compactMap { $0.component.as(KeyPathPropertyComponentSyntax.self)?.declName.baseName.text }.joined(separator: ".")
+        path.components.compactMap { $0.component.as(KeyPathPropertyComponentSyntax.self)?.declName.baseName.text.unquoted }.joined(separator: ".")
     }
 
     /// A binding with a getter (`var x: Int { … }` or `{ get … }`) stores nothing; one with only
@@ -138,8 +160,13 @@ final class SwiftDeclarationCollector: SyntaxVisitor {
 
     /// `Foundation.Date` → `Date`; `Publication` → `Publication`.
     static func baseName(_ type: TypeSyntax) -> String {
-        if let member = type.as(MemberTypeSyntax.self) { return member.name.text }
-        if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text }
+        if let member = type.as(MemberTypeSyntax.self) { return member.name.text.unquoted }
+        if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text.unquoted }
         return type.trimmedDescription
     }
+}
+
+extension String {
+    /// A Swift identifier without the backticks that let it be a keyword (`` `default` `` → `default`).
+    var unquoted: String { count > 2 && hasPrefix("`") && hasSuffix("`") ? String(dropFirst().dropLast()) : self }
 }

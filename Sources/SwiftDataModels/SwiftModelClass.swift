@@ -8,6 +8,8 @@ struct SwiftModelClass {
 
     /// The class's name.
     var name: String
+    /// The type the class is declared in (a versioned schema: `enum SchemaV2: VersionedSchema`), if any.
+    var container: String?
     /// The entity's name: `@Model`'s `schemaName`, else the class's name.
     var entityName: String
     /// The first type the class inherits from, when it names one (a superclass or a protocol).

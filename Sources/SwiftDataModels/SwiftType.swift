@@ -24,9 +24,9 @@ indirect enum SwiftType: Equatable, CustomStringConvertible {
         } else if let attributed = syntax.as(AttributedTypeSyntax.self) {
             self = SwiftType(attributed.baseType)
         } else if let member = syntax.as(MemberTypeSyntax.self) {
-            self = Self.generic(member.name.text, member.genericArgumentClause, written: syntax)
+            self = Self.generic(member.name.text.unquoted, member.genericArgumentClause, written: syntax)
         } else if let identifier = syntax.as(IdentifierTypeSyntax.self) {
-            self = Self.generic(identifier.name.text, identifier.genericArgumentClause, written: syntax)
+            self = Self.generic(identifier.name.text.unquoted, identifier.genericArgumentClause, written: syntax)
         } else {
             self = .other(syntax.trimmedDescription)
         }

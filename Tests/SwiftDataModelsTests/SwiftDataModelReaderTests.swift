@@ -148,6 +148,27 @@ final class SwiftDataModelReaderTests: XCTestCase {
         XCTAssertEqual(try entity(tree, "Folder").relationships.map(\.inverse), ["children", "parent"])
     }
 
+    /// Versioned schemas declare the same classes once per version; the top-level typealiases
+    /// name the current one, which is read.
+    func testTheVersionTheTypealiasesNameIsRead() throws {
+        let versions = """
+        enum SchemaV1: VersionedSchema {
+            @Model final class Note { var text: String }
+            @Model final class Draft { var body: String }
+        }
+        enum SchemaV2: VersionedSchema {
+            @Model final class Note { var text: String; var `default`: Bool; var folder: SchemaV2.Folder? }
+            @Model final class Folder { var name: String; var notes: [Note] = [] }
+        }
+        """
+        let model = try read(versions + "\ntypealias Note = SchemaV2.Note\ntypealias Folder = SchemaV2.Folder\n")
+        XCTAssertEqual(model.description.entities.map(\.name), ["Note", "Folder"])
+        XCTAssertEqual(try entity(model, "Note").attributes.map(\.name), ["text", "default"])
+        XCTAssertEqual(try entity(model, "Note").relationships.map(\.inverse), ["notes"])
+        XCTAssertEqual(model.warnings, ["the same @Model classes are declared in SchemaV1, SchemaV2; reading SchemaV2, the version the top-level typealiases name (SchemaV1 left out)"])
+        XCTAssertEqual(failure(versions), "\(folder.appendingPathComponent("Model.swift").path):2:24: the same @Model classes are declared in SchemaV1, SchemaV2 (versioned schemas); the suite reads one: name the current one with top-level aliases, such as `typealias Note = <current version>.Note`, or give --model the file of one version")
+    }
+
     func testFoldersAreSearchedSkippingBuildsTestsAndHiddenFolders() throws {
         for (path, source) in [("Sources/App/Models/Note.swift", "@Model class Note { var text: String }"),
                                ("Sources/App/Models/Deep/Folder.swift", "@Model class Folder { var name: String }"),
