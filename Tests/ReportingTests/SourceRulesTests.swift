@@ -8,7 +8,7 @@ final class SourceRulesTests: XCTestCase {
 
     /// The folders under Sources/ held to the rule: the model readers, the strategies, the
     /// workloads and the command line.
-    static let unwrapFree = ["Models", "SQLite", "Strategies", "Workloads", "bench"]
+    static let unwrapFree = ["Models", "SwiftDataModels", "SQLite", "Strategies", "Workloads", "bench"]
 
     func testNoForceUnwrapInTheFoldersHeldToIt() throws {
         var found: [String] = []
