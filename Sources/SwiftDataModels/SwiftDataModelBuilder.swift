@@ -67,14 +67,14 @@ struct SwiftDataModelBuilder {
                 continue
             }
             if property.relationship != nil {
-                throw ModelError("\(what) is marked @Relationship, but its type \(type) is not a @Model class, an array or a set of one")
+                throw ModelError("\(what) is marked @Relationship, but its type \(Self.shortened(type.description)) is not a @Model class, an array or a set of one")
             }
             var attributes: [Attribute]
             do {
                 attributes = property.transformable ? [Attribute(property.name, .transformable, optional: type.unwrapped.optional)]
                     : try SwiftDataAttributeMapping.attributes(property.name, type, values: valueTypes)
             } catch let unsupported as SwiftDataAttributeMapping.Unsupported {
-                throw ModelError("\(what) has type \(type), which SwiftData cannot store: \(unsupported.reason ?? "'\(unsupported.type)' is not a type it stores (String, Int, Double, Bool, Date, Data, UUID, URL, Decimal, …), nor a @Model class, nor a struct or enum declared in the sources read"); declare the type in the sources read, or mark the property @Transient")
+                throw ModelError("\(what) has type \(Self.shortened(type.description)), which SwiftData cannot store: \(unsupported.reason ?? "'\(Self.shortened(unsupported.type))' is not a type it stores (String, Int, Double, Bool, Date, Data, UUID, URL, Decimal, …), nor a @Model class, nor a struct or enum declared in the sources read"); declare the type in the sources read, or mark the property @Transient")
             }
             for index in attributes.indices { try applyAttributeNotes(property, to: &attributes[index], what) }
             if property.externalStorage {
@@ -136,6 +136,9 @@ struct SwiftDataModelBuilder {
         try applyRelationshipNotes(property.notes, to: &made, what)
         return made
     }
+
+    /// A type as written, cut to 80 characters, so that a message stays one readable line.
+    static func shortened(_ text: String) -> String { text.count <= 80 ? text : text.prefix(79) + "…" }
 
     /// `address.city` (a key path into a Codable struct) → `address_city`, the flattened attribute.
     static func flatName(_ path: String) -> String { path.replacingOccurrences(of: ".", with: "_") }

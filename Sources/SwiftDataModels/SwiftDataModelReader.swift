@@ -38,6 +38,17 @@ public enum SwiftDataModelReader {
 
     /// The declarations of one file's source; a syntax error is a `ModelError` at its position.
     static func parse(_ source: String, file: String) throws -> SwiftDeclarationCollector {
+        let squares = SquareBracketDepth(source)
+        guard squares.deepest <= SquareBracketDepth.maximum else {
+            throw ModelError("\(file):\(squares.line): square brackets nest \(squares.deepest) deep; swift-syntax's parser takes twice as long for each level beyond about \(SquareBracketDepth.maximum), and a model's source does not nest so deep: give the files that declare your SwiftData models")
+        }
+        guard let stack = LargeStack.bytes(for: source) else {
+            throw ModelError("\(file) holds more brackets than a model's source does (over \((LargeStack.maximumBytes - LargeStack.baseBytes) / LargeStack.bytesPerBracket)); give the files that declare your SwiftData models")
+        }
+        return try LargeStack.run(bytes: stack) { try collect(source, file: file) }
+    }
+
+    private static func collect(_ source: String, file: String) throws -> SwiftDeclarationCollector {
         let tree = Parser.parse(source: source)
         if let error = ParseDiagnosticsGenerator.diagnostics(for: tree).first(where: { $0.diagMessage.severity == .error }) {
             let at = error.location(converter: SourceLocationConverter(fileName: file, tree: tree))

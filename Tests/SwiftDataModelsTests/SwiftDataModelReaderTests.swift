@@ -1,6 +1,6 @@
 import Foundation
 import Models
-import SwiftDataModels
+@testable import SwiftDataModels
 import XCTest
 
 /// SwiftData `@Model` sources read into the model language: the fixtures under Tests/Fixtures,
@@ -167,6 +167,36 @@ final class SwiftDataModelReaderTests: XCTestCase {
         XCTAssertEqual(try entity(model, "Note").relationships.map(\.inverse), ["notes"])
         XCTAssertEqual(model.warnings, ["the same @Model classes are declared in SchemaV1, SchemaV2; reading SchemaV2, the version the top-level typealiases name (SchemaV1 left out)"])
         XCTAssertEqual(failure(versions), "\(folder.appendingPathComponent("Model.swift").path):2:24: the same @Model classes are declared in SchemaV1, SchemaV2 (versioned schemas); the suite reads one: name the current one with top-level aliases, such as `typealias Note = <current version>.Note`, or give --model the file of one version")
+    }
+
+    /// Sources that would hang or crash swift-syntax's parser are refused or parsed safely: `[`
+    /// nested beyond 16 (the parser's lookahead doubles its time per level) is one sentence,
+    /// however deep; brackets in comments and strings do not count, interpolations do; generics
+    /// nested 3,000 deep (which overflow a main thread's stack) parse on a large one.
+    func testHostileSourcesNeitherHangNorCrash() throws {
+        let file = folder.appendingPathComponent("Model.swift").path
+        let deep = "@Model class A {\n  var x: " + String(repeating: "[", count: 5_000) + "Int" + String(repeating: "]", count: 5_000) + "\n}"
+        XCTAssertEqual(failure(deep), "\(file):2: square brackets nest 5000 deep; swift-syntax's parser takes twice as long for each level beyond about 16, and a model's source does not nest so deep: give the files that declare your SwiftData models")
+        let seventeen = String(repeating: "[", count: 17) + "1" + String(repeating: "]", count: 17)
+        XCTAssertTrue(failure("@Model class A { var x: Int = f(\"\\(\(seventeen))\") }").contains("square brackets nest 17 deep"))
+        let quoted = String(repeating: "[", count: 40)
+        let model = try read("""
+        // \(quoted)
+        /* \(quoted) /* \(quoted) */ */
+        @Model class A {
+            var x: [[String]] = [["\(quoted)"]]
+            var y: String = #"\(quoted)"#
+            var z: String = \"\"\"
+                \(quoted) "
+                \"\"\"
+        }
+        """)
+        XCTAssertEqual(try entity(model, "A").attributes.map(\.name), ["x", "y", "z"])
+        XCTAssertEqual(SquareBracketDepth("let a = [[[1]]]\nlet b = [[\"[[[[[[\\([[2]])\"]]").deepest, 4)
+        XCTAssertEqual(SquareBracketDepth("let a = [[[1]]]\nlet b = [[\"[[[[[[\\([[2]])\"]]").line, 2)
+        let generics = failure("@Model class A { var x: " + String(repeating: "Optional<", count: 1_000) + "Int" + String(repeating: ">", count: 1_000) + " }")
+        XCTAssertTrue(generics.hasPrefix("\(file):1:22: 'A.x' has type Int???"), "one sentence, no crash: \(generics.prefix(200))")
+        XCTAssertFalse(generics.contains(String(repeating: "?", count: 100)), "the type is cut short: \(generics.count) characters")
     }
 
     func testFoldersAreSearchedSkippingBuildsTestsAndHiddenFolders() throws {
