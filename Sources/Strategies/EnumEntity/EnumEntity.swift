@@ -1,0 +1,324 @@
+import Generation
+import Models
+import SQLite
+
+/// `enum-entity` (seed 001's `ItemData`): every hierarchy with sub-entities is ONE Core Data entity
+/// named after its root, with no inheritance. A row's `kind` attribute (`ZKIND`) holds its concrete
+/// entity's number in the original model, and the sub-entities' attributes share generic typed
+/// slots: `text1, text2, …` (strings, URIs), `number1, …` (integers, booleans, to-one keys),
+/// `real1, …` (doubles, floats, decimals, dates), `blob1, …` (UUIDs, binary data).
+///
+/// Slots: walking from the root's child down to an entity, each entity maps its own attributes
+/// (declaration order), then its own to-one relationships (the key, then the destination's entity
+/// number when the destination has sub-entities), onto the next free slot of their storage kind;
+/// so a property has the same slot in its whole declaring subtree, and a table has as many slots
+/// of a kind as the entity that needs most. The root's own attributes and to-ones stay columns of
+/// their own; a root's to-one whose destination has sub-entities gets an integer `<name>_kind`.
+/// Many-to-many relationships (and one-to-many ones whose to-one side is a root's) become the enum
+/// entity's relationships; roots without sub-entities stay as they are, re-pointed. The stored
+/// model (`storedModel`) is laid out by `CoreDataSchema`; its `Z_PRIMARYKEY` lists its entities.
+///
+/// Reads: an entity with its sub-entities is `ZKIND >= a AND ZKIND <= b` (nothing for the root), one
+/// entity is `ZKIND = n`; every row is decoded by its kind into the concrete entity's object. Indexes:
+/// the model's root constraints and fetch indexes as Core Data makes them (an `entity` element is
+/// `ZKIND`), `Z_<Root>_byKind (ZKIND)`, a sub-entity's uniqueness constraint as a partial unique
+/// index on its slots `WHERE ZKIND = n` (or `ZKIND >= a AND ZKIND <= b` for a subtree of several
+/// kinds: unique among those kinds only, since other kinds store other attributes in the same
+/// slots), its fetch indexes on the slots, and `(slot, ZKIND)` on every to-one key slot. Reads
+/// write the kind numbers as literals, the same terms as the partial indexes, so SQLite uses them.
+///
+/// `EnumEntityLayout` derives all of this from the model alone (slots, names, stored model,
+/// columns, DDL and INSERTs); this class writes and reads the store with it.
+public final class EnumEntity: StorageStrategy {
+    public static let name = "enum-entity"
+    public static let summary = "One entity per hierarchy with a kind attribute and generic typed slots shared by every sub-entity (seed 001's ItemData)"
+
+    public let model: Model
+    public let database: Database
+    /// Everything derived from the model: the stored model, its schema, the slots, the columns and the statements.
+    public let layout: EnumEntityLayout
+    private let store: CoreDataStore
+
+    /// The model as stored: one enum entity per hierarchy, the other roots as they are.
+    public var storedModel: Model { layout.storedModel }
+    /// Core Data's layout of `storedModel`.
+    public var schema: CoreDataSchema { layout.schema }
+    public var schemaSQL: [String] { layout.schemaSQL }
+
+    /// `value`, or a `LayoutError` saying that `what` is missing.
+    private static func need<T>(_ value: T?, _ what: @autoclosure () -> String) throws -> T { try LayoutError.required(value, name, what()) }
+
+    public init(model: Model, database: Database) throws {
+        self.model = model
+        self.database = database
+        layout = try EnumEntityLayout(model: model)
+        store = CoreDataStore(database: database, model: layout.storedModel)
+    }
+
+    public func createSchema() throws { try store.createSchema(schemaSQL, strategyName: Self.name) }
+
+    // MARK: Inserts
+
+    public func insert(_ objects: [ModelObject]) throws {
+        try database.transaction {
+            var highest: [Int: Int64] = [:]
+            for object in objects {
+                let stored = layout.places[object.id.entity].stored
+                highest[stored] = max(highest[stored] ?? 0, object.id.key)
+            }
+            for (stored, key) in highest.sorted(by: { $0.key < $1.key }) {
+                try store.reserveKeys(entityNumber: stored + 1, upTo: key)
+            }
+            for object in objects {
+                let entity = model.entities[object.id.entity]
+                let place = layout.places[entity.index]
+                guard let insert = layout.inserts[entity.index] else {
+                    throw CorruptRow("cannot insert an object of the abstract entity \(entity.name)")
+                }
+                let statement = try database.cachedStatement(insert.sql)
+                var values: [Value] = [.integer(object.id.key), .integer(Int64(place.stored + 1)), .integer(1)]
+                if place.kind != nil { values.append(.integer(Int64(entity.number))) }
+                values += object.values
+                for (withEntity, destination) in zip(insert.storesEntityNumber, object.toOne) {
+                    values.append(destination.map { .integer($0.key) } ?? .null)
+                    if withEntity {
+                        values.append(destination.map { .integer(Int64($0.entity + 1)) } ?? .null)
+                    }
+                }
+                try statement.bind(values: values)
+                try statement.run()
+                for (sql, destinations) in zip(insert.links, object.links) {
+                    let link = try database.cachedStatement(sql)
+                    for destination in destinations {
+                        try link.bind(values: [.integer(object.id.key), .integer(destination.key)])
+                        try link.run()
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Reads
+
+    private func sqlWhere(_ request: FetchRequest) throws -> SQLWhere {
+        let entity = request.entity
+        return SQLWhere(
+            attribute: { "t0." + (try self.layout.column(entity, $0)) },
+            toOne: { "t0." + (try self.layout.toOne(entity, $0).key) },
+            key: "t0.Z_PK",
+            related: { relationship, attribute in try self.relatedJoin(entity, relationship, attribute) },
+            sort: try request.sort.map { ("t0." + (try self.layout.column(entity, $0.attribute)), $0.ascending) })
+    }
+
+    /// The kind range both of two (possibly absent) ranges allow (they nest: both contain one entity's subtree).
+    private static func narrower(_ a: ClosedRange<Int>?, _ b: ClosedRange<Int>?) -> ClosedRange<Int>? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return a.count <= b.count ? a : b
+    }
+
+    /// The joins for `ANY relationship.attribute == ?`: through the join table (many-to-many) or the
+    /// destination's key (one-to-many; a key or attribute slot is read only in the kinds that own it).
+    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String) throws -> (joins: String, expression: String) {
+        let relationship = try Self.need(model.entities[entity].relationship(name), "relationship '\(name)' of \(model.entities[entity].name)")
+        let destination = relationship.destination
+        let table = layout.places[destination].table
+        let position = try Self.need(model.entities[destination].attributeIndex(attribute), "attribute '\(attribute)' of \(model.entities[destination].name)")
+        let column = layout.valueColumns[destination][position]
+        if relationship.isManyToMany {
+            let stored = try layout.storedRelationship(relationship)
+            let join = try schema.join(stored)
+            let (this, other) = join.columns(from: stored.owner, stored.name)
+            return ("JOIN \(join.name) t1 ON t0.Z_PK = t1.\(this) JOIN \(table) t2 ON t2.Z_PK = t1.\(other)", "t2.\(column)")
+        }
+        let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(name)")
+        let key = try layout.toOne(destination, inverse.name)
+        let kinds = Self.narrower(key.kinds, layout.valueKinds[destination][position])
+        let kind = layout.places[destination].kind.map { "t1." + $0 } ?? ""
+        let filter = kinds.map { " AND \(kind) >= \($0.lowerBound) AND \(kind) <= \($0.upperBound)" } ?? ""
+        return ("JOIN \(table) t1 ON t1.\(key.key) = t0.Z_PK\(filter)", "t1.\(column)")
+    }
+
+    /// The kind filter of a request: none for a whole hierarchy or a table of one entity,
+    /// `ZKIND >= a AND ZKIND <= b` for a middle entity with its sub-entities, `ZKIND = n` for one entity.
+    private func kindFilter(_ request: FetchRequest) -> (sql: String, values: [Value])? {
+        let entity = model.entities[request.entity]
+        guard let kind = layout.places[entity.index].kind else { return nil }
+        if request.includesSubentities, entity.hasSubentities, entity.isRoot { return nil }
+        return (EnumEntityLayout.kindCondition("t0.\(kind)", entity, includesSubentities: request.includesSubentities), [])
+    }
+
+    /// `kind = n` for one entity (or an entity without sub-entities), `kind >= a AND kind <= b` for a
+    /// subtree. Entity numbers are the model's own constants, written into the SQL (never a user's
+    /// value), because SQLite matches a partial index's WHERE only against the same literal terms.
+    static func kindCondition(_ kind: String, _ entity: Model.Entity, includesSubentities: Bool) -> String {
+        includesSubentities && entity.hasSubentities ? "\(kind) >= \(entity.number) AND \(kind) <= \(entity.subtreeEnd + 1)" : "\(kind) = \(entity.number)"
+    }
+
+    private func fromWhere(_ request: FetchRequest, _ builder: inout SQLWhere) throws -> String {
+        let condition = try builder.condition(request.predicate)
+        let filter = kindFilter(request)
+        builder.appendValues(filter?.values ?? [])
+        let parts = [condition, filter?.sql].compactMap { $0 }
+        return "FROM \(layout.places[request.entity].table) t0\(builder.joinClause)" + (parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND "))
+    }
+
+    public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
+        var builder = try sqlWhere(request)
+        let (list, decoder) = try selection(request)
+        let from = try fromWhere(request, &builder)
+        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
+        let tail = builder.orderBy + builder.page(request)
+        return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: builder.values, decoder: decoder)
+    }
+
+    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
+        if request.predicate == .all, kindFilter(request) == nil {
+            return PreparedQuery(sql: "SELECT COUNT(*) FROM \(layout.places[request.entity].table)", values: [], decoder: nil)
+        }
+        var builder = try sqlWhere(request)
+        let from = try fromWhere(request, &builder)
+        let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
+        return PreparedQuery(sql: "SELECT \(count) \(from)", values: builder.values, decoder: nil)
+    }
+
+    /// The select list of a request (`ZKIND, Z_PK, Z_OPT`, then the columns its kinds use, in the
+    /// table's fetch order) and the decoder that switches on the kind.
+    private func selection(_ request: FetchRequest) throws -> (String, RowDecoder) {
+        let entity = model.entities[request.entity]
+        let place = layout.places[entity.index]
+        let kinds = request.includesSubentities ? model.concreteEntities(in: entity.subtree) : (entity.isConcrete ? [entity.index] : [])
+        var needed = Set<String>()
+        for kind in kinds {
+            needed.formUnion(layout.valueColumns[kind])
+            for toOne in layout.toOneColumns[kind].values { needed.insert(toOne.key); if let column = toOne.entity { needed.insert(column) } }
+        }
+        var items = [place.kind.map { "t0.\($0)" } ?? "0", "t0.Z_PK", "t0.Z_OPT"]
+        var positions: [String: Int32] = [:]
+        for column in schema.table(of: place.stored).fetchOrder where needed.contains(column.name) {
+            positions[column.name] = Int32(items.count)
+            items.append("t0.\(column.name)")
+        }
+        func at(_ column: String) throws -> Int32 { try Self.need(positions[column], "column \(column) in the select list of \(place.table)") }
+        struct Shape {
+            let entity: Int
+            let values: [(position: Int32, storage: AttributeType.Storage, required: Bool)]
+            let toOne: [(key: Int32, entity: Int32?, destination: Int)]
+        }
+        var shapes: [Int64: Shape] = [:]
+        for kind in kinds {
+            let info = model.entities[kind]
+            shapes[Int64(info.number)] = Shape(
+                entity: kind,
+                values: try info.attributes.enumerated().map { position, attribute in
+                    (try at(layout.valueColumns[kind][position]), attribute.type.storage,
+                     layout.valueKinds[kind][position] != nil && !attribute.optional)
+                },
+                toOne: try info.toOneRelationships.map { relationship in
+                    let columns = try layout.toOne(kind, relationship.name)
+                    return (try at(columns.key), try columns.entity.map(at), relationship.destination)
+                })
+        }
+        let table = place.table
+        let kindColumn = place.kind
+        let only = Int64(entity.number)
+        let decoder = RowDecoder { row in
+            let number = kindColumn == nil ? only : row.int64(at: 0)
+            guard let shape = shapes[number] else {
+                throw CorruptRow("a row of \(table) has \(kindColumn ?? "kind") \(row.isNull(at: 0) ? "NULL" : "\(number)"), which is no concrete entity of the fetched subtree")
+            }
+            var values: [Value] = []
+            values.reserveCapacity(shape.values.count)
+            for slot in shape.values {
+                let value = row.value(at: slot.position, as: slot.storage)
+                if slot.required, value.isNull {
+                    throw CorruptRow("the \(self.model.entities[shape.entity].name) row Z_PK = \(row.int64(at: 1)) of \(table) has NULL in its required slot \(row.columnName(at: slot.position))")
+                }
+                values.append(value)
+            }
+            return ModelObject(
+                id: ObjectID(entity: shape.entity, key: row.int64(at: 1)),
+                values: values,
+                toOne: shape.toOne.map { row.destination(key: $0.key, entity: $0.entity, otherwise: $0.destination) })
+        }
+        return (items.joined(separator: ", "), decoder)
+    }
+
+    // MARK: Writes
+
+    public func update(_ objects: [ObjectVersion], attribute: String, value: Value) throws -> Int {
+        try database.transaction {
+            var changed = 0
+            for object in objects {
+                let sql = "UPDATE \(layout.places[object.id.entity].table) SET \(try layout.column(object.id.entity, attribute)) = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"
+                changed += try database.write(sql, [value, .integer(object.version + 1), .integer(object.id.key), .integer(object.version)])
+            }
+            return changed
+        }
+    }
+
+    public func versions(_ objects: [ObjectID]) throws -> [Int64?] {
+        try objects.map { object in
+            try database.rows("SELECT Z_OPT FROM \(layout.places[object.entity].table) WHERE Z_PK = ?", [.integer(object.key)]) { $0.int64(at: 0) }.first
+        }
+    }
+
+    /// The expression of a related row's entity number in the original model: its kind, or the
+    /// number of the one entity its table holds.
+    private func entityNumber(_ entity: Int, alias: String) -> String {
+        layout.places[entity].kind.map { "\(alias).\($0)" } ?? "\(model.entities[entity].root + 1)"
+    }
+
+    public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
+        let table = layout.places[entity].table
+        var related: [String] = []
+        var clear: [[String]] = []
+        for relationship in model.entities[entity].relationships {
+            let destination = relationship.destination
+            let destinationTable = layout.places[destination].table
+            let number = entityNumber(destination, alias: "t1")
+            if !relationship.toMany {
+                let key = try layout.toOne(entity, relationship.name).key
+                related.append("SELECT \(number), t1.Z_PK FROM \(table) t0 JOIN \(destinationTable) t1 ON t1.Z_PK = t0.\(key) WHERE t0.Z_PK = ?1")
+                clear.append(relationship.isOneToOne ? try clearInverse(relationship).clear : [])
+            } else if relationship.isManyToMany {
+                let stored = try layout.storedRelationship(relationship)
+                let join = try schema.join(stored)
+                let (this, other) = join.columns(from: stored.owner, stored.name)
+                related.append("SELECT \(number), t1.Z_PK FROM \(join.name) j JOIN \(destinationTable) t1 ON t1.Z_PK = j.\(other) WHERE j.\(this) = ?1")
+                clear.append(["DELETE FROM \(join.name) WHERE \(this) = ?1"])
+            } else {
+                let inverse = try clearInverse(relationship)
+                related.append("SELECT \(number), t1.Z_PK FROM \(destinationTable) t1 WHERE \(inverse.condition("t1."))")
+                clear.append(inverse.clear)
+            }
+        }
+        return DeleteStatements(related: related, clear: clear, delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
+    }
+
+    /// The condition selecting the destinations that reference the deleted object (`?1`) through the
+    /// inverse to-one (the many side of a one-to-many, the other side of a one-to-one), and the
+    /// statements that drop those references. A key slot is read only in the kinds that own it; a
+    /// key column of its own needs no kind filter.
+    private func clearInverse(_ relationship: Model.Relationship) throws -> (condition: (String) -> String, clear: [String]) {
+        let destination = relationship.destination
+        guard let inverse = model.inverse(of: relationship), let columns = layout.toOneColumns[destination][inverse.name] else { return ({ _ in "0" }, []) }
+        let condition = { (alias: String) -> String in
+            let kinds: String
+            if let range = columns.kinds, let kind = self.layout.places[destination].kind.map({ alias + $0 }) {
+                kinds = " AND \(kind) >= \(range.lowerBound) AND \(kind) <= \(range.upperBound)"
+            } else {
+                kinds = ""
+            }
+            return "\(alias)\(columns.key) = ?1\(kinds)"
+        }
+        let entityColumn = (columns.entity.map { ", \($0) = NULL" } ?? "")
+            + (try model.orderKey(of: inverse).map { ", \(try layout.column(destination, $0)) = NULL" } ?? "")
+        return (condition, ["UPDATE \(layout.places[destination].table) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(condition(""))"])
+    }
+
+    public func countLinks(_ relationship: Model.Relationship) throws -> Int {
+        guard let stored = layout.storedRelationships[PropertyKey(relationship)], let join = schema.joinTable(stored) else { return 0 }
+        return try database.number(PreparedQuery(sql: "SELECT COUNT(*) FROM \(join.name)", values: [], decoder: nil))
+    }
+}

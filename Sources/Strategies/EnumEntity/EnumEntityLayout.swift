@@ -1,0 +1,287 @@
+import Models
+
+/// `enum-entity`'s layout of a model (see `EnumEntity` for its rules), derived from the model
+/// alone, without a database: the slots the sub-entities' properties take and the names the stored
+/// model adds, the stored model (one enum entity per hierarchy, the other roots as they are) and
+/// Core Data's layout of it, where each entity's rows and properties live, and the statements that
+/// create the store and insert objects. Built in steps, each from the ones before it.
+public struct EnumEntityLayout: Sendable {
+    public let model: Model
+    /// The slot of each sub-entity's own attribute and to-one, and how many slots each table has.
+    let slots: SlotAssignment
+    /// The names of the properties the stored model adds or renames.
+    let names: StoredNames
+    /// The model as stored: one enum entity per hierarchy, the other roots as they are.
+    public let storedModel: Model
+    /// Core Data's layout of `storedModel`.
+    public let schema: CoreDataSchema
+    /// Per entity: where its rows live.
+    let places: [Place]
+    /// Per entity: the column of each of its attributes, and the declaring subtree's kinds when it is a slot.
+    let valueColumns: [[String]]
+    let valueKinds: [[ClosedRange<Int>?]]
+    /// Per entity: the columns of each of its to-one relationships (inherited ones included), by name.
+    let toOneColumns: [[String: ToOne]]
+    /// The stored model's relationship for each relationship kept as one.
+    private(set) var storedRelationships: [PropertyKey: Model.Relationship] = [:]
+    /// Per concrete entity: its INSERT statements.
+    private(set) var inserts: [Int: Insert] = [:]
+    /// Every statement that creates an empty store, in order.
+    public private(set) var schemaSQL: [String] = []
+
+    /// Throws `ModelError` when the stored model is one SQLite cannot hold, `LayoutError` when a
+    /// lookup the layout makes fails (a validated model makes none fail).
+    public init(model: Model) throws {
+        self.model = model
+        slots = SlotAssignment(model)
+        names = StoredNames(model, slots)
+        storedModel = try Self.storedModel(model, names)
+        schema = CoreDataSchema(storedModel)
+        let storedColumns = try Self.storedColumns(model, storedModel, schema)
+        places = try Self.places(model, storedModel, schema, names, storedColumns)
+        let columns = try Self.propertyColumns(model, storedModel, schema, names, slots, storedColumns)
+        valueColumns = columns.values
+        valueKinds = columns.kinds
+        toOneColumns = columns.toOnes
+        storedRelationships = try makeStoredRelationships()
+        inserts = try makeInserts()
+        schemaSQL = schema.tableSQL + schema.indexSQL + (try keySlotIndexSQL()) + (try subEntityIndexSQL()) + CoreDataSchema.bookkeepingSQL
+    }
+
+    /// `value`, or a `LayoutError` saying that `what` is missing.
+    static func need<T>(_ value: T?, _ what: @autoclosure () -> String) throws -> T { try LayoutError.required(value, EnumEntity.name, what()) }
+
+    // MARK: Lookups
+
+    /// The column of attribute `attribute` of `entity`.
+    func column(_ entity: Int, _ attribute: String) throws -> String {
+        valueColumns[entity][try Self.need(model.entities[entity].attributeIndex(attribute), "attribute '\(attribute)' of \(model.entities[entity].name)")]
+    }
+
+    /// The columns of to-one `name` of `entity`.
+    func toOne(_ entity: Int, _ name: String) throws -> ToOne {
+        try Self.need(toOneColumns[entity][name], "to-one '\(name)' of \(model.entities[entity].name)")
+    }
+
+    /// The stored model's relationship for `relationship`, kept as a relationship.
+    func storedRelationship(_ relationship: Model.Relationship) throws -> Model.Relationship {
+        try Self.need(storedRelationships[PropertyKey(relationship)], "stored relationship \(relationship.name)")
+    }
+
+    /// `kind = n` for one entity (or an entity without sub-entities), `kind >= a AND kind <= b` for a
+    /// subtree. Entity numbers are the model's own constants, written into the SQL (never a user's
+    /// value), because SQLite matches a partial index's WHERE only against the same literal terms.
+    static func kindCondition(_ kind: String, _ entity: Model.Entity, includesSubentities: Bool) -> String {
+        includesSubentities && entity.hasSubentities ? "\(kind) >= \(entity.number) AND \(kind) <= \(entity.subtreeEnd + 1)" : "\(kind) = \(entity.number)"
+    }
+
+    // MARK: The stored model
+
+    /// The stored model: per root, its enum entity when it has sub-entities, else the root as it is.
+    private static func storedModel(_ model: Model, _ names: StoredNames) throws -> Model {
+        let descriptions = try model.roots.map { try storedEntity($0, model, names) }
+        do {
+            return try Model(ModelDescription(name: model.name, entities: descriptions))
+        } catch let error as ModelError {
+            throw ModelError("\(EnumEntity.name) cannot store the model '\(model.name)': \(error.description)")
+        }
+    }
+
+    /// A root's stored entity: its own attributes, then (for a hierarchy) `kind` and the slots, then
+    /// the entity-number attributes of its to-ones; its fetch indexes (an `entity` element is `kind`)
+    /// and `byKind`; the kept relationships of its whole subtree, re-pointed at the destinations' roots.
+    private static func storedEntity(_ root: Int, _ model: Model, _ names: StoredNames) throws -> EntityDescription {
+        let entity = model.entities[root]
+        var attributes = entity.attributes
+        var fetchIndexes = entity.fetchIndexes
+        if let kind = names.kind[root] {
+            attributes.append(Attribute(kind, .integer64))
+            for (slot, slotNames) in zip(Slot.Kind.allCases, names.slots[root] ?? []) {
+                attributes += slotNames.map { Attribute($0, slot.type, optional: true) }
+            }
+            fetchIndexes = fetchIndexes.map { index in
+                FetchIndex(index.name, index.elements.map { FetchIndex.Element(property: $0.property ?? kind, ascending: $0.ascending) })
+            }
+            var indexNames = Set(fetchIndexes.map { $0.name.uppercased() })
+            fetchIndexes.append(FetchIndex(StoredNames.allocate("byKind", &indexNames), [FetchIndex.Element(property: kind)]))
+        }
+        for relationship in entity.relationships {
+            if let name = names.toOneKind[PropertyKey(relationship)] { attributes.append(Attribute(name, .integer64, optional: true)) }
+        }
+        let relationships = try entity.subtree.flatMap { index in
+            try model.entities[index].ownRelationships.filter { names.kept[PropertyKey($0)] != nil }.map { try storedRelationship($0, model, names) }
+        }
+        let hierarchy = entity.hasSubentities
+        return EntityDescription(entity.name, abstract: hierarchy ? false : entity.isAbstract,
+                                 rows: hierarchy ? model.objectCount(root) : entity.rows, attributes: attributes,
+                                 relationships: relationships, uniquenessConstraints: entity.uniquenessConstraints,
+                                 fetchIndexes: fetchIndexes)
+    }
+
+    /// A kept relationship as the stored model declares it: its kept name, the destination's root,
+    /// the inverse's kept name.
+    private static func storedRelationship(_ relationship: Model.Relationship, _ model: Model, _ names: StoredNames) throws -> RelationshipDescription {
+        RelationshipDescription(
+            try need(names.kept[PropertyKey(relationship)], "stored name of \(relationship.name)"),
+            destination: model.entities[model.entities[relationship.destination].root].name,
+            inverse: model.inverse(of: relationship).flatMap { names.kept[PropertyKey($0)] }, toMany: relationship.toMany,
+            ordered: false, deleteRule: relationship.deleteRule, optional: relationship.nullShare > 0,
+            nullShare: relationship.nullShare > 0 ? relationship.nullShare : nil, hidden: relationship.isHidden)
+    }
+
+    // MARK: Columns
+
+    /// The index in the stored model of `root`'s stored entity.
+    private static func storedIndex(_ root: Int, _ model: Model, _ storedModel: Model) throws -> Int {
+        try need(storedModel.index(of: model.entities[root].name), "stored entity \(model.entities[root].name)")
+    }
+
+    /// Per root: the column of each attribute of its stored entity, by the attribute's name.
+    private static func storedColumns(_ model: Model, _ storedModel: Model, _ schema: CoreDataSchema) throws -> [Int: [String: String]] {
+        var storedColumns: [Int: [String: String]] = [:]
+        for root in model.roots {
+            let index = try storedIndex(root, model, storedModel)
+            var columns: [String: String] = [:]
+            for position in storedModel.entities[index].attributes.indices {
+                columns[storedModel.entities[index].attributes[position].name] = schema.column(index, attributeAt: position)
+            }
+            storedColumns[root] = columns
+        }
+        return storedColumns
+    }
+
+    /// The column of the stored attribute `name` of `root`'s stored entity.
+    private static func column(_ name: String, of root: Int, _ model: Model, _ storedColumns: [Int: [String: String]]) throws -> String {
+        let columns = try need(storedColumns[root], "columns of \(model.entities[root].name)")
+        return try need(columns[name], "column of '\(name)' in \(model.entities[root].name)")
+    }
+
+    /// Per entity: its root's table and stored entity, and the `kind` column of a hierarchy.
+    private static func places(_ model: Model, _ storedModel: Model, _ schema: CoreDataSchema, _ names: StoredNames,
+                               _ storedColumns: [Int: [String: String]]) throws -> [Place] {
+        try model.entities.map { entity in
+            let index = try storedIndex(entity.root, model, storedModel)
+            let kind = try names.kind[entity.root].map { try column($0, of: entity.root, model, storedColumns) }
+            return Place(table: schema.table(of: index).name, stored: index, kind: kind)
+        }
+    }
+
+    /// Per entity: the column of each attribute (a root's own column, else the slot of the
+    /// declaring entity, with the kinds of the declaring subtree) and the columns of each to-one.
+    private static func propertyColumns(_ model: Model, _ storedModel: Model, _ schema: CoreDataSchema, _ names: StoredNames,
+                                        _ slots: SlotAssignment, _ storedColumns: [Int: [String: String]]) throws
+        -> (values: [[String]], kinds: [[ClosedRange<Int>?]], toOnes: [[String: ToOne]]) {
+        var values: [[String]] = []
+        var kinds: [[ClosedRange<Int>?]] = []
+        var toOnes: [[String: ToOne]] = []
+        for entity in model.entities {
+            func column(_ name: String) throws -> String { try Self.column(name, of: entity.root, model, storedColumns) }
+            if entity.isRoot {
+                let index = try storedIndex(entity.index, model, storedModel)
+                values.append(try entity.attributes.map { try column($0.name) })
+                kinds.append(entity.attributes.map { _ in nil })
+                var own: [String: ToOne] = [:]
+                for relationship in entity.relationships where !relationship.toMany {
+                    own[relationship.name] = ToOne(key: try schema.toOneColumns(index, relationship.name).key,
+                                                   entity: try names.toOneKind[PropertyKey(relationship)].map(column), kinds: nil)
+                }
+                toOnes.append(own)
+                continue
+            }
+            func slotColumn(_ slot: Slot) throws -> String {
+                try column(try need(names.name(of: slot, in: entity.root), "slot \(slot.kind.prefix)\(slot.number) of \(model.entities[entity.root].name)"))
+            }
+            let parent = try need(entity.parent, "parent of \(entity.name)")
+            let subtree = entity.number ... entity.subtreeEnd + 1
+            values.append(values[parent] + (try slots.attributes[entity.index].map(slotColumn)))
+            kinds.append(kinds[parent] + slots.attributes[entity.index].map { _ in subtree })
+            var own = toOnes[parent]
+            for (name, slot) in slots.toOnes[entity.index] {
+                own[name] = ToOne(key: try slotColumn(slot.key), entity: try slot.entity.map(slotColumn), kinds: subtree)
+            }
+            toOnes.append(own)
+        }
+        return (values, kinds, toOnes)
+    }
+
+    /// The stored model's relationship for each relationship kept as one.
+    private func makeStoredRelationships() throws -> [PropertyKey: Model.Relationship] {
+        var stored: [PropertyKey: Model.Relationship] = [:]
+        for entity in model.entities {
+            for relationship in entity.ownRelationships {
+                guard let name = names.kept[PropertyKey(relationship)] else { continue }
+                stored[PropertyKey(relationship)] = try Self.need(storedModel.entities[places[entity.index].stored].relationship(name), "stored relationship \(name)")
+            }
+        }
+        return stored
+    }
+
+    // MARK: Statements
+
+    /// Per concrete entity: its INSERT (`Z_PK, Z_ENT, Z_OPT`, the kind, its attributes, each to-one's
+    /// key and entity columns) and the INSERT of each generating many-to-many relationship's links.
+    private func makeInserts() throws -> [Int: Insert] {
+        var inserts: [Int: Insert] = [:]
+        for entity in model.entities where entity.isConcrete {
+            let place = places[entity.index]
+            let toOnes = try entity.toOneRelationships.map { try toOne(entity.index, $0.name) }
+            let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + (place.kind.map { [$0] } ?? []) + valueColumns[entity.index]
+                + toOnes.flatMap { [$0.key] + ($0.entity.map { [$0] } ?? []) }
+            let links = try entity.relationships.filter { $0.isManyToMany && $0.generatesLinks }.map { relationship in
+                let stored = try storedRelationship(relationship)
+                let join = try schema.join(stored)
+                let (this, other) = join.columns(from: stored.owner, stored.name)
+                return "INSERT INTO \(join.name) (\(this), \(other)) VALUES (?, ?)"
+            }
+            inserts[entity.index] = Insert(
+                sql: "INSERT INTO \(place.table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))",
+                storesEntityNumber: toOnes.map { $0.entity != nil }, links: links)
+        }
+        return inserts
+    }
+
+    /// The index the stored model cannot say on a to-one key slot: `(slot, kind)`, once per slot.
+    private func keySlotIndexSQL() throws -> [String] {
+        var sql: [String] = []
+        for root in model.roots where model.entities[root].hasSubentities {
+            let place = places[root]
+            var seen = Set<String>()
+            for index in model.entities[root].subtree.dropFirst() {
+                for relationship in model.entities[index].ownRelationships where !relationship.toMany {
+                    let key = try toOne(index, relationship.name).key
+                    if seen.insert(key).inserted, let kind = place.kind {
+                        sql.append("CREATE INDEX \(place.table)_\(key)_INDEX ON \(place.table) (\(key), \(kind))")
+                    }
+                }
+            }
+        }
+        return sql
+    }
+
+    /// The indexes the stored model cannot say of a sub-entity: its uniqueness constraints as
+    /// partial unique indexes on its slots, and its fetch indexes on the slots.
+    private func subEntityIndexSQL() throws -> [String] {
+        var sql: [String] = []
+        for entity in model.entities where !entity.isRoot {
+            let place = places[entity.index]
+            let kind = try Self.need(place.kind, "kind column of \(entity.name)'s table")
+            func column(_ name: String) throws -> String {
+                if let position = entity.attributeIndex(name) { return valueColumns[entity.index][position] }
+                return try Self.need(toOneColumns[entity.index][name], "property '\(name)' of \(entity.name)").key
+            }
+            for constraint in entity.uniquenessConstraints {
+                let columns = try constraint.map { try column($0) + " COLLATE BINARY ASC" }
+                let name = "Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_"))"
+                // Unique among the constrained entity's kinds only: other kinds store other
+                // attributes in the same slots. The kind filter of a read of that entity is written
+                // the same way, with the numbers in the SQL, so SQLite sees the partial index applies.
+                sql.append("CREATE UNIQUE INDEX \(name) ON \(place.table) (\(columns.joined(separator: ", "))) WHERE \(Self.kindCondition(kind, entity, includesSubentities: true))")
+            }
+            for index in entity.fetchIndexes {
+                let columns = try index.elements.map { (try $0.property.map(column) ?? kind) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
+                sql.append("CREATE INDEX Z_\(entity.name)_\(index.name) ON \(place.table) (\(columns.joined(separator: ", ")))")
+            }
+        }
+        return sql
+    }
+}

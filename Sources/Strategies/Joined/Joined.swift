@@ -1,0 +1,365 @@
+import Generation
+import Models
+import SQLite
+
+/// `joined`: class-table inheritance (Hibernate's `JOINED`, Django's multi-table inheritance, EF
+/// Core's table-per-type), derived from any model.
+///
+/// Tables: a root's table `Z<ROOT>` holds `Z_PK, Z_ENT, Z_OPT` and the root's own attributes and
+/// to-one columns; every other entity of a hierarchy (abstract middle entities included) has a
+/// table `Z<NAME>` of its OWN attributes and to-one columns only, keyed by the base row's key:
+/// `Z_PK INTEGER PRIMARY KEY REFERENCES Z<ROOT> (Z_PK) ON DELETE CASCADE`. An object of entity E
+/// is one row in the root's table plus one row in each table on the path from the root to E.
+/// Column names and order follow Core Data's rules table by table (own attributes by name, then
+/// own to-ones by name, a to-one to a destination with sub-entities adding `Z<n>_NAME`; then
+/// stably sorted by type group); as each table holds one entity's columns, no name needs a
+/// counting suffix (BlogPost's and WebArticle's `url` are both `ZURL`). A root without
+/// sub-entities is a plain Core Data table. Join tables are Core Data's (`CoreDataSchema`), and
+/// `Z_PRIMARYKEY` lists every entity of the model, `Z_MAX` on each root's row.
+///
+/// Indexes: `Z<ROOT>_Z_ENT_INDEX` on a root with sub-entities; `<TABLE>_<COLUMN>_INDEX` on every
+/// foreign key, in the table that holds it; each uniqueness constraint and fetch index on the
+/// table that holds its columns (see `JoinedLayout.indexSQL` for one mixing several tables);
+/// each join table's reversed pair.
+///
+/// Reads of entity E start from E's table (`t0`), `JOIN` the tables of its ancestors up to the
+/// root (`t1`, `t2`, …) and `LEFT JOIN` those of its descendants, and select `Z_ENT, Z_PK, Z_OPT`,
+/// the root's columns, then each entity's own in entity-number order (then each left-joined
+/// table's `Z_PK`, which tells a missing sub-row from a row of all NULLs). A middle entity with
+/// its sub-entities is exactly its table's rows (no `Z_ENT` filter); one entity alone adds
+/// `Z_ENT = ?` on the root's table when it has sub-entities. Above 64 tables in one join (SQLite's
+/// limit), a fetch is a `UNION ALL` of one arm per concrete entity (its path of inner joins, NULL
+/// for the other entities' columns), filtered, sorted and paged as a whole. A count joins only the
+/// tables its predicate reads (`SELECT COUNT(*) FROM ZBOOK`).
+///
+/// Writes: an update of a root column is Core Data's one statement; of a sub-table column, the
+/// version is checked and bumped on the root row, then the column set on the sub-row. Stores keep
+/// `PRAGMA foreign_keys` off (as every strategy): a delete removes the sub-rows itself, deepest
+/// table first, then the base row.
+///
+/// `JoinedLayout` derives the tables, their columns, the DDL and the INSERTs from the model alone,
+/// and `JoinedReader` each entity's read; this class writes and reads the store with them.
+public final class Joined: StorageStrategy {
+    public static let name = "joined"
+    public static let summary = "Class-table inheritance: the root's table holds the shared columns and Z_ENT, every sub-entity a table of its own columns keyed by the base row's Z_PK"
+
+    public let model: Model
+    public let database: Database
+    /// Everything derived from the model: the tables, their columns, the DDL and the INSERTs.
+    public let layout: JoinedLayout
+    private let store: CoreDataStore
+    private var readers: [ReaderKey: JoinedReader] = [:]
+    private var updates: [PropertyKey: (base: String, sub: String?)] = [:]
+
+    /// Core Data's layout of the model: the join tables and their names.
+    public var schema: CoreDataSchema { layout.schema }
+    public var schemaSQL: [String] { layout.schemaSQL }
+
+    public init(model: Model, database: Database) throws {
+        self.model = model
+        self.database = database
+        layout = try JoinedLayout(model: model)
+        store = CoreDataStore(database: database, model: model)
+    }
+
+    /// `value`, or a `LayoutError` saying that `what` is missing.
+    private static func need<T>(_ value: T?, _ what: @autoclosure () -> String) throws -> T { try LayoutError.required(value, name, what()) }
+
+    public func createSchema() throws { try store.createSchema(schemaSQL, strategyName: Self.name) }
+
+    // MARK: Insert
+
+    public func insert(_ objects: [ModelObject]) throws {
+        try database.transaction {
+            var highest: [Int: Int64] = [:]
+            for object in objects {
+                let root = model.entities[object.id.entity].root
+                highest[root] = max(highest[root] ?? 0, object.id.key)
+            }
+            for (root, key) in highest.sorted(by: { $0.key < $1.key }) { try store.reserveKeys(entityNumber: root + 1, upTo: key) }
+            for object in objects {
+                guard let steps = layout.inserts[object.id.entity] else {
+                    throw CorruptRow("cannot insert an object of abstract entity '\(model.entities[object.id.entity].name)'")
+                }
+                for step in steps {
+                    let statement = try database.cachedStatement(step.sql)
+                    for (offset, source) in step.sources.enumerated() {
+                        let index = Int32(offset + 1)
+                        switch source {
+                        case .key: try statement.bind(object.id.key, at: index)
+                        case .entityNumber: try statement.bind(Int64(object.id.entity + 1), at: index)
+                        case .version: try statement.bind(Int64(1), at: index)
+                        case let .value(position): try object.values[position].bind(to: statement, at: index)
+                        case let .toOneKey(position):
+                            if let destination = object.toOne[position] { try statement.bind(destination.key, at: index) }
+                            else { try statement.bindNull(at: index) }
+                        case let .toOneEntity(position):
+                            if let destination = object.toOne[position] { try statement.bind(Int64(destination.entity + 1), at: index) }
+                            else { try statement.bindNull(at: index) }
+                        }
+                    }
+                    try statement.run()
+                }
+                try insertLinks(object)
+            }
+        }
+    }
+
+    /// The join-table rows of the many-to-many relationships whose links this object's side generates.
+    private func insertLinks(_ object: ModelObject) throws {
+        for (sql, destinations) in zip(layout.linkSQL[object.id.entity] ?? [], object.links) where !destinations.isEmpty {
+            let statement = try database.cachedStatement(sql)
+            for destination in destinations {
+                try statement.bind(object.id.key, at: 1)
+                try statement.bind(destination.key, at: 2)
+                try statement.run()
+            }
+        }
+    }
+
+    // MARK: Reads
+
+    private struct ReaderKey: Hashable { let entity: Int; let includesSubentities: Bool }
+
+    /// The read of `entity` (with its sub-entities when asked and it has any), made once.
+    private func reader(_ entity: Int, includesSubentities: Bool) throws -> JoinedReader {
+        let key = ReaderKey(entity: entity, includesSubentities: includesSubentities && model.entities[entity].hasSubentities)
+        if let known = readers[key] { return known }
+        let made = try JoinedReader(layout, entity: entity, includesSubentities: key.includesSubentities)
+        readers[key] = made
+        return made
+    }
+
+    /// The tables a condition reads, and the aliases its joins through to-many relationships took.
+    private final class Tracker {
+        var entities = Set<Int>()
+        var related = 0
+    }
+
+    /// The WHERE builder of a request over `reader`'s tables (`union`: over the `UNION ALL`
+    /// subquery `t0`, whose columns are named `c<position>`).
+    private func sqlWhere(_ request: FetchRequest, _ reader: JoinedReader, union: Bool, _ tracker: Tracker) throws -> SQLWhere {
+        let entity = request.entity
+        func expression(_ owner: Int, _ column: String) throws -> String {
+            tracker.entities.insert(owner)
+            guard union else { return "\(try Self.need(reader.alias[owner], "alias of \(model.entities[owner].name)")).\(column)" }
+            let start = try Self.need(reader.base[owner], "columns of \(model.entities[owner].name) in the union")
+            return "t0.c\(start + Int32(try Self.need(layout.tables[owner].index[column], "column \(column) of \(layout.tables[owner].name)")))"
+        }
+        func attribute(_ name: String) throws -> String {
+            let (owner, column) = try Self.need(layout.attributeColumn(entity, name), "attribute '\(name)' of \(model.entities[entity].name)")
+            return try expression(owner, column)
+        }
+        return SQLWhere(
+            attribute: attribute,
+            toOne: { name in
+                let columns = try Self.need(self.layout.toOneColumn(entity, name), "to-one '\(name)' of \(self.model.entities[entity].name)")
+                return try expression(columns.owner, columns.key)
+            },
+            key: "t0.Z_PK",
+            related: { relationship, name in try self.relatedJoin(entity, relationship, name, tracker) },
+            sort: try request.sort.map { (try attribute($0.attribute), $0.ascending) })
+    }
+
+    /// The joins for `ANY relationship.attribute == ?`: through the join table (many-to-many) or the
+    /// table holding the inverse's foreign key (one-to-many), then the table holding the attribute.
+    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String, _ tracker: Tracker) throws -> (joins: String, expression: String) {
+        let relationship = try Self.need(model.entities[entity].relationship(name), "relationship '\(name)' of \(model.entities[entity].name)")
+        let (owner, column) = try Self.need(layout.attributeColumn(relationship.destination, attribute), "attribute '\(attribute)' of the destination of \(name)")
+        let target = layout.tables[owner].name
+        let first = "r\(tracker.related + 1)", second = "r\(tracker.related + 2)"
+        tracker.related += 2
+        if relationship.isManyToMany {
+            let join = try schema.join(relationship)
+            let (this, other) = join.columns(from: relationship.owner, relationship.name)
+            return ("JOIN \(join.name) \(first) ON \(first).\(this) = t0.Z_PK JOIN \(target) \(second) ON \(second).Z_PK = \(first).\(other)",
+                    "\(second).\(column)")
+        }
+        let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(name)")
+        let foreign = try Self.need(layout.toOneColumn(relationship.destination, inverse.name), "to-one '\(inverse.name)'")
+        let holder = layout.tables[foreign.owner].name
+        if foreign.owner == owner {
+            return ("JOIN \(holder) \(first) ON \(first).\(foreign.key) = t0.Z_PK", "\(first).\(column)")
+        }
+        return ("JOIN \(holder) \(first) ON \(first).\(foreign.key) = t0.Z_PK JOIN \(target) \(second) ON \(second).Z_PK = \(first).Z_PK",
+                "\(second).\(column)")
+    }
+
+    /// `Z_ENT = ?` on the root's table when the request reads one entity of a hierarchy (a leaf's
+    /// table, or a middle entity's with its sub-entities, holds exactly the objects asked for).
+    private func entityFilter(_ request: FetchRequest) -> Bool {
+        let info = model.entities[request.entity]
+        return info.hasSubentities && !request.includesSubentities
+    }
+
+    /// `FROM E t0 JOIN <ancestors> <joins> LEFT JOIN <descendants>`, keeping the ancestors in `only` when given.
+    private func fromClause(_ reader: JoinedReader, only: Set<Int>? = nil, joins: String, descendants: Bool) throws -> String {
+        let path = layout.paths[reader.entity]
+        var text = "FROM \(layout.tables[reader.entity].name) t0"
+        for ancestor in path.dropLast().reversed() where only?.contains(ancestor) ?? true {
+            let alias = try Self.need(reader.alias[ancestor], "alias of \(model.entities[ancestor].name)")
+            text += " JOIN \(layout.tables[ancestor].name) \(alias) ON \(alias).Z_PK = t0.Z_PK"
+        }
+        text += joins
+        if descendants {
+            for descendant in reader.descendants {
+                let alias = try Self.need(reader.alias[descendant], "alias of \(model.entities[descendant].name)")
+                text += " LEFT JOIN \(layout.tables[descendant].name) \(alias) ON \(alias).Z_PK = t0.Z_PK"
+            }
+        }
+        return text
+    }
+
+    public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
+        let reader = try reader(request.entity, includesSubentities: request.includesSubentities)
+        let tracker = Tracker()
+        let related = 2 * request.predicate.relatedCount
+        if reader.needsUnion || reader.entities.count + related > JoinedReader.maximumJoinedTables {
+            return try unionQuery(request, reader, tracker)
+        }
+        var builder = try sqlWhere(request, reader, union: false, tracker)
+        var parts = [try builder.condition(request.predicate)].compactMap { $0 }
+        if entityFilter(request) {
+            let root = model.entities[request.entity].root
+            parts.append("\(try Self.need(reader.alias[root], "alias of \(model.entities[root].name)")).Z_ENT = ?")
+            builder.appendValues([.integer(Int64(request.entity + 1))])
+        }
+        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
+        let from = try fromClause(reader, joins: builder.joinClause, descendants: true)
+        let tail = (parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND ")) + builder.orderBy + builder.page(request)
+        return PreparedQuery(sql: "SELECT \(distinct)\(reader.selectList) \(from)\(tail)", values: builder.values, decoder: reader.decoder)
+    }
+
+    /// A fetch of a subtree too wide to join: one arm per concrete entity (its path of inner joins,
+    /// `Z_ENT = ?` when it has sub-entities, NULL for the columns of entities off its path), the
+    /// union filtered, sorted and paged as a whole.
+    private func unionQuery(_ request: FetchRequest, _ reader: JoinedReader, _ tracker: Tracker) throws -> PreparedQuery {
+        let (arms, armValues) = try reader.unionArms(layout)
+        var builder = try sqlWhere(request, reader, union: true, tracker)
+        let condition = try builder.condition(request.predicate)
+        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
+        let from = "FROM (\(arms.joined(separator: " UNION ALL "))) t0" + builder.joinClause
+        let tail = (condition.map { " WHERE " + $0 } ?? "") + builder.orderBy + builder.page(request)
+        // The arms have no `Z_PK` markers (every table on an arm's path is inner-joined).
+        let decoder = reader.needsUnion ? reader.decoder : try JoinedReader.decoder(layout, reader.entity, concrete: reader.concrete, base: reader.base, markers: [:])
+        return PreparedQuery(sql: "SELECT \(distinct)t0.* \(from)\(tail)", values: armValues + builder.values, decoder: decoder)
+    }
+
+    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
+        let reader = try reader(request.entity, includesSubentities: request.includesSubentities)
+        let filter = entityFilter(request)
+        if request.predicate == .all, !filter {
+            return PreparedQuery(sql: "SELECT COUNT(*) FROM \(layout.tables[request.entity].name)", values: [], decoder: nil)
+        }
+        let tracker = Tracker()
+        var builder = try sqlWhere(request, reader, union: false, tracker)
+        var parts = [try builder.condition(request.predicate)].compactMap { $0 }
+        let root = model.entities[request.entity].root
+        if filter {
+            tracker.entities.insert(root)
+            parts.append("\(try Self.need(reader.alias[root], "alias of \(model.entities[root].name)")).Z_ENT = ?")
+            builder.appendValues([.integer(Int64(request.entity + 1))])
+        }
+        let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
+        let from = try fromClause(reader, only: tracker.entities, joins: builder.joinClause, descendants: false)
+        return PreparedQuery(sql: "SELECT \(count) \(from)" + (parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND ")),
+                             values: builder.values, decoder: nil)
+    }
+
+    // MARK: Writes
+
+    /// Core Data's `UPDATE … SET <col> = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?` on the root's
+    /// table; for a column of a sub-entity's table, the version is checked and bumped on the root's
+    /// row, and the column set on the sub-row of each object whose version matched.
+    public func update(_ objects: [ObjectVersion], attribute: String, value: Value) throws -> Int {
+        try database.transaction {
+            var changed = 0
+            var byEntity: [Int: (base: String, sub: String?)] = [:]
+            for object in objects {
+                let statements = try byEntity[object.id.entity] ?? updateSQL(object.id.entity, attribute)
+                byEntity[object.id.entity] = statements
+                let key = Value.integer(object.id.key)
+                if let sub = statements.sub {
+                    let bumped = try database.write(statements.base, [.integer(object.version + 1), key, .integer(object.version)])
+                    if bumped > 0 { _ = try database.write(sub, [value, key]) }
+                    changed += bumped
+                } else {
+                    changed += try database.write(statements.base, [value, .integer(object.version + 1), key, .integer(object.version)])
+                }
+            }
+            return changed
+        }
+    }
+
+    private func updateSQL(_ entity: Int, _ attribute: String) throws -> (base: String, sub: String?) {
+        let (owner, column) = try Self.need(layout.attributeColumn(entity, attribute), "attribute '\(attribute)' of \(model.entities[entity].name)")
+        let cacheKey = PropertyKey(owner: owner, name: attribute)
+        if let known = updates[cacheKey] { return known }
+        let root = layout.tables[model.entities[owner].root].name
+        let made: (base: String, sub: String?) = model.entities[owner].isRoot
+            ? ("UPDATE \(root) SET \(column) = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", nil)
+            : ("UPDATE \(root) SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", "UPDATE \(layout.tables[owner].name) SET \(column) = ? WHERE Z_PK = ?")
+        updates[cacheKey] = made
+        return made
+    }
+
+    public func versions(_ objects: [ObjectID]) throws -> [Int64?] {
+        try objects.map { object in
+            try database.rows(try Self.need(layout.versionSQL[model.entities[object.entity].root], "version query"), [.integer(object.key)]) { $0.int64(at: 0) }.first
+        }
+    }
+
+    public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
+        var related: [String] = []
+        var clear: [[String]] = []
+        for relationship in model.entities[entity].relationships {
+            let destination = layout.tables[model.entities[relationship.destination].root].name
+            if !relationship.toMany {
+                let columns = try Self.need(layout.toOneColumn(entity, relationship.name), "to-one '\(relationship.name)'")
+                related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(layout.tables[columns.owner].name) t0 JOIN \(destination) t1 ON t1.Z_PK = t0.\(columns.key) WHERE t0.Z_PK = ?1")
+                clear.append(relationship.isOneToOne ? clearInverse(relationship) : [])
+            } else if relationship.isManyToMany {
+                let join = try schema.join(relationship)
+                let (this, other) = join.columns(from: relationship.owner, relationship.name)
+                related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(join.name) j JOIN \(destination) t1 ON t1.Z_PK = j.\(other) WHERE j.\(this) = ?1")
+                clear.append(["DELETE FROM \(join.name) WHERE \(this) = ?1"])
+            } else {
+                let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(relationship.name)")
+                let columns = try Self.need(layout.toOneColumn(relationship.destination, inverse.name), "to-one '\(inverse.name)'")
+                let holder = layout.tables[columns.owner].name
+                related.append(holder == destination
+                    ? "SELECT t1.Z_ENT, t1.Z_PK FROM \(destination) t1 WHERE t1.\(columns.key) = ?1"
+                    : "SELECT t1.Z_ENT, t1.Z_PK FROM \(holder) t2 JOIN \(destination) t1 ON t1.Z_PK = t2.Z_PK WHERE t2.\(columns.key) = ?1")
+                clear.append(clearInverse(relationship))
+            }
+        }
+        // The deepest table first, the base row last (`PRAGMA foreign_keys` stays off).
+        let delete = layout.paths[entity].reversed().map { "DELETE FROM \(layout.tables[$0].name) WHERE Z_PK = ?1" }
+        return DeleteStatements(related: related, clear: clear, delete: delete)
+    }
+
+    /// The statements that drop the references to the deleted object (`?1`) that the destinations
+    /// hold through the inverse to-one (the many side of a one-to-many, the other side of a
+    /// one-to-one). When the foreign key is in a sub-entity's table and the version in the root's,
+    /// the version is bumped first, then the key cleared.
+    private func clearInverse(_ relationship: Model.Relationship) -> [String] {
+        guard let inverse = model.inverse(of: relationship), let columns = layout.toOneColumn(relationship.destination, inverse.name) else { return [] }
+        let destination = layout.tables[model.entities[relationship.destination].root].name
+        let holder = layout.tables[columns.owner].name
+        // The order key is declared with the to-one, so it is in the same table.
+        let entityColumn = (columns.entity.map { ", \($0) = NULL" } ?? "")
+            + (model.orderKey(of: inverse).flatMap { layout.attributeColumn(relationship.destination, $0) }.map { ", \($0.column) = NULL" } ?? "")
+        if holder == destination {
+            return ["UPDATE \(destination) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"]
+        }
+        return [
+            "UPDATE \(destination) SET Z_OPT = Z_OPT + 1 WHERE Z_PK IN (SELECT Z_PK FROM \(holder) WHERE \(columns.key) = ?1)",
+            "UPDATE \(holder) SET \(columns.key) = NULL\(entityColumn) WHERE \(columns.key) = ?1",
+        ]
+    }
+
+    public func countLinks(_ relationship: Model.Relationship) throws -> Int {
+        guard let join = schema.joinTable(relationship) else { return 0 }
+        return try database.number(PreparedQuery(sql: "SELECT COUNT(*) FROM \(join.name)", values: [], decoder: nil))
+    }
+}

@@ -1,0 +1,152 @@
+import Generation
+import Models
+import SQLite
+
+/// What every read of one entity (with or without its sub-entities) shares: the tables, their
+/// aliases, the select list, the FROM clause and the row decoder.
+struct JoinedReader {
+    let entity: Int
+    /// The tables read: the path from the root, then the descendants (when included), in entity-number order.
+    let entities: [Int]
+    let descendants: [Int]
+    let alias: [Int: String]
+    /// Position in the select list of the first own column of each entity in `entities`.
+    let base: [Int: Int32]
+    /// `Z_ENT, Z_PK, Z_OPT`, every entity's own columns (then the left-joined tables' `Z_PK`).
+    let selectList: String
+    let decoder: RowDecoder
+    /// The concrete entities whose objects the read returns.
+    let concrete: [Int]
+    /// Whether a fetch must be a `UNION ALL` of one arm per concrete entity (too many tables to join).
+    let needsUnion: Bool
+
+    /// SQLite joins at most 64 tables in one SELECT.
+    static let maximumJoinedTables = 64
+
+    /// The read of `entity` in `layout`, with its sub-entities when `includesSubentities` and it has any.
+    init(_ layout: JoinedLayout, entity: Int, includesSubentities: Bool) throws {
+        let model = layout.model
+        let info = model.entities[entity]
+        let path = layout.paths[entity]
+        let descendants = includesSubentities && info.hasSubentities ? Array(info.subtree.dropFirst()) : []
+        let entities = path + descendants
+        var alias: [Int: String] = [entity: "t0"]
+        for (offset, ancestor) in path.dropLast().reversed().enumerated() { alias[ancestor] = "t\(offset + 1)" }
+        for (offset, descendant) in descendants.enumerated() { alias[descendant] = "t\(path.count + offset)" }
+        let root = try JoinedLayout.need(alias[info.root], "alias of \(info.name)'s root")
+        var items = [model.entities[info.root].hasSubentities ? "\(root).Z_ENT" : "0", "t0.Z_PK", "\(root).Z_OPT"]
+        var base: [Int: Int32] = [:]
+        for member in entities {
+            base[member] = Int32(items.count)
+            let name = try JoinedLayout.need(alias[member], "alias of \(model.entities[member].name)")
+            items += layout.tables[member].fetchOrder.map { "\(name).\($0.name)" }
+        }
+        let needsUnion = entities.count > Self.maximumJoinedTables
+        var markers: [Int: Int32] = [:]
+        if !needsUnion {
+            for descendant in descendants {
+                markers[descendant] = Int32(items.count)
+                items.append("\(try JoinedLayout.need(alias[descendant], "alias of \(model.entities[descendant].name)")).Z_PK")
+            }
+        }
+        let concrete = includesSubentities && info.hasSubentities ? model.concreteEntities(in: info.subtree) : (info.isConcrete ? [entity] : [])
+        self.entity = entity
+        self.entities = entities
+        self.descendants = descendants
+        self.alias = alias
+        self.base = base
+        selectList = items.joined(separator: ", ")
+        decoder = try Self.decoder(layout, entity, concrete: concrete, base: base, markers: markers)
+        self.concrete = concrete
+        self.needsUnion = needsUnion
+    }
+
+    /// Materialises a row as its concrete entity (named by `Z_ENT`). A row whose entity is unknown
+    /// to the read, or whose sub-row is missing on its path, throws `CorruptRow`.
+    static func decoder(_ layout: JoinedLayout, _ entity: Int, concrete: [Int], base: [Int: Int32], markers: [Int: Int32]) throws -> RowDecoder {
+        let model = layout.model
+        func position(_ owner: Int, _ column: String) throws -> Int32 {
+            let start = try JoinedLayout.need(base[owner], "columns of \(model.entities[owner].name) in the select list")
+            return start + Int32(try JoinedLayout.need(layout.tables[owner].index[column], "column \(column) of \(layout.tables[owner].name)"))
+        }
+        struct Shape {
+            var values: [(Int32, AttributeType.Storage)]
+            var toOne: [(key: Int32, entity: Int32?, destination: Int)]
+            var markers: [Int32]
+        }
+        var shapes: [Int: Shape] = [:]
+        for member in concrete {
+            let info = model.entities[member]
+            shapes[member + 1] = Shape(
+                values: try info.attributes.enumerated().map { index, attribute in
+                    let owner = info.attributeOwners[index]
+                    return (try position(owner, layout.attributeColumns[owner][index]), attribute.type.storage)
+                },
+                toOne: try info.toOneRelationships.map { relationship in
+                    let owner = relationship.owner
+                    let columns = try JoinedLayout.need(layout.toOneColumns[owner][relationship.name], "to-one '\(relationship.name)' of \(info.name)")
+                    return (try position(owner, columns.key), try columns.entity.map { try position(owner, $0) }, relationship.destination)
+                },
+                markers: layout.paths[member].compactMap { markers[$0] })
+        }
+        let root = model.entities[entity].root
+        let hasHierarchy = model.entities[root].hasSubentities
+        let only = Int64(entity + 1)
+        let tableName = layout.tables[entity].name
+        return RowDecoder { row in
+            let number = hasHierarchy ? row.int64(at: 0) : only
+            guard let shape = shapes[Int(number)] else {
+                throw CorruptRow("a row read from \(tableName) has Z_ENT \(number), which is no concrete entity of the fetched subtree")
+            }
+            for marker in shape.markers where row.isNull(at: marker) {
+                throw CorruptRow("the object \(row.int64(at: 1)) of \(tableName) has Z_ENT \(number) but lacks its row in a sub-entity's table")
+            }
+            return ModelObject(
+                id: ObjectID(entity: Int(number) - 1, key: row.int64(at: 1)),
+                values: shape.values.map { row.value(at: $0.0, as: $0.1) },
+                toOne: shape.toOne.map { row.destination(key: $0.key, entity: $0.entity, otherwise: $0.destination) })
+        }
+    }
+
+    /// The arms of a fetch of a subtree too wide to join: one per concrete entity (its path of
+    /// inner joins, `Z_ENT = ?` when it has sub-entities, NULL for the columns of entities off its
+    /// path), the first naming the columns (`Z_ENT, Z_PK, Z_OPT`, then `c<position>`), and the
+    /// values their `Z_ENT = ?` bind.
+    func unionArms(_ layout: JoinedLayout) throws -> (arms: [String], values: [Value]) {
+        var armValues: [Value] = []
+        var arms: [String] = []
+        for (number, member) in concrete.enumerated() {
+            let path = layout.paths[member]
+            let onPath = Set(path)
+            var alias: [Int: String] = [member: "s0"]
+            for (offset, ancestor) in path.dropLast().reversed().enumerated() { alias[ancestor] = "s\(offset + 1)" }
+            let root = try JoinedLayout.need(alias[path[0]], "alias of the root")
+            var items = ["\(root).Z_ENT", "s0.Z_PK", "\(root).Z_OPT"]
+            for entity in entities {
+                let columns = layout.tables[entity].fetchOrder
+                if onPath.contains(entity) {
+                    let name = try JoinedLayout.need(alias[entity], "alias of \(layout.model.entities[entity].name)")
+                    items += columns.map { "\(name).\($0.name)" }
+                } else {
+                    items += columns.map { _ in "NULL" }
+                }
+            }
+            if number == 0 {
+                items = items.enumerated().map { position, item in
+                    item + " AS " + (position < 3 ? ["Z_ENT", "Z_PK", "Z_OPT"][position] : "c\(position)")
+                }
+            }
+            var arm = "SELECT \(items.joined(separator: ", ")) FROM \(layout.tables[member].name) s0"
+            for ancestor in path.dropLast().reversed() {
+                let name = try JoinedLayout.need(alias[ancestor], "alias of \(layout.model.entities[ancestor].name)")
+                arm += " JOIN \(layout.tables[ancestor].name) \(name) ON \(name).Z_PK = s0.Z_PK"
+            }
+            if layout.model.entities[member].hasSubentities {
+                arm += " WHERE \(root).Z_ENT = ?"
+                armValues.append(.integer(Int64(member + 1)))
+            }
+            arms.append(arm)
+        }
+        return (arms, armValues)
+    }
+}

@@ -1,0 +1,153 @@
+import Models
+@testable import Strategies
+import XCTest
+
+/// `JoinedLayout` (and `JoinedReader`) are values derived from the model alone: these tests build
+/// them from models without opening a database, and pin their tables, statements and reads.
+final class JoinedLayoutTests: XCTestCase {
+    /// A small model: a hierarchy with an abstract middle entity, two sub-entities both declaring
+    /// `label`, a to-one from a sub-entity to a plain root and one to the hierarchy, a many-to-many
+    /// relationship, a constraint within one table and one across two, a fetch index with `entity`
+    /// on a sub-entity.
+    static let shapes = ModelDescription(name: "shapes", entities: [
+        EntityDescription("Shape", abstract: true, attributes: [Attribute("name", .string), Attribute("created", .date)], relationships: [
+            RelationshipDescription("canvas", destination: "Canvas", inverse: "shapes", optional: true),
+            RelationshipDescription("tags", destination: "Tag", inverse: "shapes", toMany: true, count: FanOut(min: 0, max: 2)),
+        ], fetchIndexes: [FetchIndex("byName", "name")]),
+        EntityDescription("Circle", parent: "Shape", rows: 10, attributes: [Attribute("radius", .double), Attribute("label", .string)]),
+        EntityDescription("Polygon", parent: "Shape", abstract: true, attributes: [Attribute("sides", .integer32)], relationships: [
+            RelationshipDescription("fill", destination: "Colour", optional: true),
+        ]),
+        EntityDescription("Square", parent: "Polygon", rows: 10, attributes: [Attribute("side", .double), Attribute("label", .string)],
+                          relationships: [RelationshipDescription("neighbour", destination: "Shape", optional: true)],
+                          uniquenessConstraints: [["label"], ["name", "side"]], fetchIndexes: [FetchIndex("bySides", "entity", "sides", "side")]),
+        EntityDescription("Canvas", rows: 5, attributes: [Attribute("title", .string)], relationships: [
+            RelationshipDescription("shapes", destination: "Shape", inverse: "canvas", toMany: true),
+        ]),
+        EntityDescription("Colour", rows: 3, attributes: [Attribute("hex", .string)]),
+        EntityDescription("Tag", rows: 4, attributes: [Attribute("word", .string)], relationships: [
+            RelationshipDescription("shapes", destination: "Shape", inverse: "tags", toMany: true),
+        ]),
+    ])
+
+    /// The whole DDL of the small model: a table per entity of its own columns (Circle's and
+    /// Square's `label` both `ZLABEL`, no counting suffix), sub-tables keyed by the root row, each
+    /// foreign key's index in the table holding it, a constraint across two tables as a plain index
+    /// of its last property's table, a fetch index on a sub-entity keeping that table's columns only.
+    func testTheSmallModelsStatements() throws {
+        let layout = try JoinedLayout(model: try Model(Self.shapes))
+        XCTAssertEqual(layout.schemaSQL, [
+            "CREATE TABLE ZCANVAS ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR )",
+            "CREATE TABLE ZCOLOUR ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZHEX VARCHAR )",
+            "CREATE TABLE ZSHAPE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCANVAS INTEGER, ZCREATED TIMESTAMP, ZNAME VARCHAR )",
+            "CREATE TABLE ZCIRCLE ( Z_PK INTEGER PRIMARY KEY REFERENCES ZSHAPE (Z_PK) ON DELETE CASCADE, ZRADIUS FLOAT, ZLABEL VARCHAR )",
+            "CREATE TABLE ZPOLYGON ( Z_PK INTEGER PRIMARY KEY REFERENCES ZSHAPE (Z_PK) ON DELETE CASCADE, ZSIDES INTEGER, ZFILL INTEGER )",
+            "CREATE TABLE ZSQUARE ( Z_PK INTEGER PRIMARY KEY REFERENCES ZSHAPE (Z_PK) ON DELETE CASCADE, ZNEIGHBOUR INTEGER, Z3_NEIGHBOUR INTEGER, ZSIDE FLOAT, ZLABEL VARCHAR )",
+            "CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZWORD VARCHAR )",
+            "CREATE TABLE Z_3TAGS ( Z_3SHAPES INTEGER, Z_7TAGS INTEGER, PRIMARY KEY (Z_3SHAPES, Z_7TAGS) )",
+            "CREATE INDEX ZSHAPE_Z_ENT_INDEX ON ZSHAPE (Z_ENT)",
+            "CREATE INDEX ZSHAPE_ZCANVAS_INDEX ON ZSHAPE (ZCANVAS)",
+            "CREATE INDEX ZPOLYGON_ZFILL_INDEX ON ZPOLYGON (ZFILL)",
+            "CREATE INDEX ZSQUARE_ZNEIGHBOUR_INDEX ON ZSQUARE (ZNEIGHBOUR)",
+            "CREATE INDEX Z_Shape_byName ON ZSHAPE (ZNAME COLLATE BINARY ASC)",
+            "CREATE UNIQUE INDEX Z_Square_UNIQUE_label ON ZSQUARE (ZLABEL COLLATE BINARY ASC)",
+            "CREATE INDEX Z_Square_UNIQUE_name_side ON ZSQUARE (ZSIDE COLLATE BINARY ASC)",
+            "CREATE INDEX Z_Square_bySides ON ZSQUARE (ZSIDE COLLATE BINARY ASC)",
+            "CREATE INDEX Z_3TAGS_Z_7TAGS_INDEX ON Z_3TAGS (Z_7TAGS, Z_3SHAPES)",
+        ] + CoreDataSchema.bookkeepingSQL)
+    }
+
+    /// An object is one INSERT per table on its path, root first (`Z_ENT, Z_OPT` only there), each
+    /// binding its columns in fetch order; its generated links go to the join table.
+    func testInsertsFollowThePath() throws {
+        let model = try Model(Self.shapes)
+        let layout = try JoinedLayout(model: model)
+        let square = try XCTUnwrap(model.index(of: "Square")), shape = try XCTUnwrap(model.index(of: "Shape"))
+        let polygon = try XCTUnwrap(model.index(of: "Polygon"))
+        XCTAssertEqual(layout.paths[square], [shape, polygon, square])
+        let steps = try XCTUnwrap(layout.inserts[square])
+        XCTAssertEqual(steps.map(\.sql), [
+            "INSERT INTO ZSHAPE (Z_PK, Z_ENT, Z_OPT, ZCREATED, ZNAME, ZCANVAS) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO ZPOLYGON (Z_PK, ZSIDES, ZFILL) VALUES (?, ?, ?)",
+            "INSERT INTO ZSQUARE (Z_PK, ZLABEL, ZSIDE, ZNEIGHBOUR, Z3_NEIGHBOUR) VALUES (?, ?, ?, ?, ?)",
+        ])
+        // Square's attributes: name, created, sides, side, label; its to-ones: canvas, fill, neighbour.
+        XCTAssertEqual(steps.map(\.sources), [
+            [.key, .entityNumber, .version, .value(1), .value(0), .toOneKey(0)],
+            [.key, .value(2), .toOneKey(1)],
+            [.key, .value(4), .value(3), .toOneKey(2), .toOneEntity(2)],
+        ])
+        XCTAssertEqual(layout.linkSQL[square], ["INSERT INTO Z_3TAGS (Z_3SHAPES, Z_7TAGS) VALUES (?, ?)"])
+        XCTAssertNil(layout.inserts[polygon], "abstract")
+        XCTAssertEqual(layout.versionSQL[shape], "SELECT Z_OPT FROM ZSHAPE WHERE Z_PK = ?")
+        XCTAssertNil(layout.versionSQL[square], "a version lives on the root's row")
+    }
+
+    /// A property is found in the table of the entity that declares it, from any descendant.
+    func testPropertiesLiveInTheirDeclaringEntitysTable() throws {
+        let model = try Model(Self.shapes)
+        let layout = try JoinedLayout(model: model)
+        let index = { (name: String) in try XCTUnwrap(model.index(of: name)) }
+        let square = try index("Square")
+        XCTAssertEqual(layout.attributeColumn(square, "name")?.owner, try index("Shape"))
+        XCTAssertEqual(layout.attributeColumn(square, "name")?.column, "ZNAME")
+        XCTAssertEqual(layout.attributeColumn(square, "sides")?.owner, try index("Polygon"))
+        XCTAssertEqual(layout.attributeColumn(square, "label")?.owner, square)
+        XCTAssertEqual(layout.attributeColumn(try index("Circle"), "label")?.column, "ZLABEL")
+        XCTAssertEqual(layout.toOneColumn(square, "fill")?.owner, try index("Polygon"))
+        XCTAssertEqual(layout.toOneColumn(square, "fill")?.key, "ZFILL")
+        XCTAssertNil(layout.toOneColumn(square, "fill")?.entity, "Colour has no sub-entities")
+        XCTAssertEqual(layout.toOneColumn(square, "neighbour")?.entity, "Z3_NEIGHBOUR")
+        XCTAssertNil(layout.toOneColumn(square, "tags"), "to-many")
+        XCTAssertNil(layout.attributeColumn(square, "missing"))
+        XCTAssertEqual(layout.tables[square].tableOrder.map(\.name), ["ZNEIGHBOUR", "Z3_NEIGHBOUR", "ZSIDE", "ZLABEL"])
+        XCTAssertEqual(layout.tables[square].index["ZSIDE"], 1)
+    }
+
+    /// A read joins the ancestors (`t1`, `t2`, … up to the root) and, with sub-entities, left-joins
+    /// the descendants, selecting each table's columns and then each left-joined table's `Z_PK`.
+    func testReads() throws {
+        let model = try Model(Self.shapes)
+        let layout = try JoinedLayout(model: model)
+        let polygon = try XCTUnwrap(model.index(of: "Polygon")), square = try XCTUnwrap(model.index(of: "Square"))
+        let shape = try XCTUnwrap(model.index(of: "Shape")), canvas = try XCTUnwrap(model.index(of: "Canvas"))
+        let withSquares = try JoinedReader(layout, entity: polygon, includesSubentities: true)
+        XCTAssertEqual(withSquares.selectList, "t1.Z_ENT, t0.Z_PK, t1.Z_OPT, t1.ZCREATED, t1.ZNAME, t1.ZCANVAS, t0.ZSIDES, t0.ZFILL, t2.ZLABEL, t2.ZSIDE, t2.ZNEIGHBOUR, t2.Z3_NEIGHBOUR, t2.Z_PK")
+        XCTAssertEqual(withSquares.concrete, [square])
+        XCTAssertEqual(withSquares.alias, [polygon: "t0", shape: "t1", square: "t2"])
+        XCTAssertEqual(try JoinedReader(layout, entity: polygon, includesSubentities: false).concrete, [], "abstract")
+        XCTAssertEqual(try JoinedReader(layout, entity: square, includesSubentities: true).selectList,
+                       "t2.Z_ENT, t0.Z_PK, t2.Z_OPT, t2.ZCREATED, t2.ZNAME, t2.ZCANVAS, t1.ZSIDES, t1.ZFILL, t0.ZLABEL, t0.ZSIDE, t0.ZNEIGHBOUR, t0.Z3_NEIGHBOUR")
+        XCTAssertEqual(try JoinedReader(layout, entity: canvas, includesSubentities: true).selectList, "0, t0.Z_PK, t0.Z_OPT, t0.ZTITLE")
+        XCTAssertFalse(withSquares.needsUnion)
+    }
+
+    /// Above 64 tables a read is a union of one arm per concrete entity, the first naming the columns.
+    func testAWideHierarchyIsReadAsAUnion() throws {
+        let model = try Model(SyntheticModel.make(leaves: 80, attributes: 3, skew: 1, rows: 1_000, depth: 1))
+        let layout = try JoinedLayout(model: model)
+        let reader = try JoinedReader(layout, entity: model.mainRoot, includesSubentities: true)
+        XCTAssertTrue(reader.needsUnion)
+        let (arms, values) = try reader.unionArms(layout)
+        XCTAssertEqual(arms.count, reader.concrete.count)
+        XCTAssertTrue(arms[0].hasPrefix("SELECT s1.Z_ENT AS Z_ENT, s0.Z_PK AS Z_PK, s1.Z_OPT AS Z_OPT, s1."), arms[0])
+        XCTAssertFalse(arms[1].contains(" AS "), arms[1])
+        XCTAssertEqual(values.count, reader.concrete.filter { model.entities[$0].hasSubentities }.count)
+        XCTAssertFalse(try JoinedReader(layout, entity: model.mainRoot, includesSubentities: false).needsUnion)
+    }
+
+    /// Every preset is laid out without a database: a table per entity, an INSERT step per table on
+    /// each concrete entity's path.
+    func testPresetsAreLaidOutWithoutADatabase() throws {
+        for description in ModelPresets.all {
+            let model = try Model(description)
+            let layout = try JoinedLayout(model: model)
+            XCTAssertEqual(layout.tables.map(\.name), model.entities.map { "Z" + $0.name.uppercased() }, description.name)
+            for entity in model.entities {
+                XCTAssertEqual(layout.paths[entity.index].first, entity.root, "\(description.name): \(entity.name)")
+                XCTAssertEqual(layout.inserts[entity.index]?.count, entity.isConcrete ? entity.depth + 1 : nil, "\(description.name): \(entity.name)")
+            }
+            XCTAssertEqual(Array(layout.schemaSQL.suffix(3)), CoreDataSchema.bookkeepingSQL, description.name)
+        }
+    }
+}
