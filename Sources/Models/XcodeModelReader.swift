@@ -75,7 +75,7 @@ public enum XcodeModelReader {
                 }
                 var description = RelationshipDescription(relationship.name, destination: destination, inverse: inverse, toMany: relationship.toMany,
                                                           ordered: relationship.ordered && relationship.toMany, deleteRule: rule, optional: relationship.optional)
-                try apply(relationship.userInfo, to: &description, at)
+                try description.apply(settings: relationship.userInfo, at: at, kind: "user info ")
                 entities[position].relationships.append(description)
             }
         }
@@ -116,24 +116,6 @@ public enum XcodeModelReader {
             apply(&description, value)
         }
         return XcodeModel(description: description, warnings: warnings.map(\.escapingControlCharacters), contents: source)
-    }
-
-    private static func apply(_ info: [String: String], to relationship: inout RelationshipDescription, _ at: String) throws {
-        if let text = info["bench.count"] {
-            let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard (1 ... 2).contains(parts.count), let min = parts.first ?? nil, let max = parts.last ?? nil else {
-                throw ModelError("\(at): user info bench.count is '\(text)'; give MIN-MAX, such as 0-5")
-            }
-            relationship.count = FanOut(min: min, max: max)
-        }
-        if let text = info["bench.popularity"] {
-            guard let value = Double(text) else { throw ModelError("\(at): user info bench.popularity is '\(text)', not a number") }
-            relationship.popularity = value
-        }
-        if let text = info["bench.nullShare"] {
-            guard let value = Double(text) else { throw ModelError("\(at): user info bench.nullShare is '\(text)', not a number") }
-            relationship.nullShare = value
-        }
     }
 
     /// The model's name from the bundle's: characters the suite does not allow in a name become '-'.

@@ -16,25 +16,6 @@ extension SwiftDataModelBuilder {
         }
     }
 
-    /// `bench.count`, `bench.popularity` and `bench.nullShare` on a relationship's property.
-    func applyRelationshipNotes(_ notes: [String: String], to relationship: inout RelationshipDescription, _ what: String) throws {
-        if let text = notes["bench.count"] {
-            let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard (1 ... 2).contains(parts.count), let min = parts.first ?? nil, let max = parts.last ?? nil else {
-                throw ModelError("\(what): bench.count is '\(text)'; give MIN-MAX, such as 0-5")
-            }
-            relationship.count = FanOut(min: min, max: max)
-        }
-        if let text = notes["bench.popularity"] {
-            guard let value = Double(text) else { throw ModelError("\(what): bench.popularity is '\(text)', not a number") }
-            relationship.popularity = value
-        }
-        if let text = notes["bench.nullShare"] {
-            guard let value = Double(text) else { throw ModelError("\(what): bench.nullShare is '\(text)', not a number from 0 to 1") }
-            relationship.nullShare = value
-        }
-    }
-
     /// `bench.leaf`, `bench.branch`, `bench.order` and `bench.root`, each on at most one class.
     func applyModelNotes(_ description: inout ModelDescription) throws {
         for key in ["bench.leaf", "bench.branch", "bench.order", "bench.root"] {

@@ -133,7 +133,7 @@ struct SwiftDataModelBuilder {
         if toMany, let maximum = options.maximumModelCount, maximum > 0 {
             modelCounts["\(model.entityName).\(property.name)"] = FanOut(min: max(0, options.minimumModelCount ?? 0), max: maximum)
         }
-        try applyRelationshipNotes(property.notes, to: &made, what)
+        try made.apply(settings: property.notes, at: what)
         return made
     }
 

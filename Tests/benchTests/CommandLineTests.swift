@@ -108,7 +108,7 @@ final class CommandLineTests: XCTestCase {
             (["run", "--model", "missing.json"], "the model file missing.json does not exist"),
             (["run", "--model", "/dev/zero"], "the model file /dev/zero is a device, not a regular file"),
             (["model", "--model", "/dev/zero"], "the model file /dev/zero is a device, not a regular file"),
-            (["run", "--model", "."], ". is a folder but not a Core Data model: it holds no .xcdatamodel version and no contents file"),
+            (["run", "--model", "."], ". holds no .swift file (build folders, Tests and hidden folders skipped) and is not a Core Data model; give a folder of SwiftData @Model sources, an Xcode model or a JSON model description"),
             (["run", "--preset", "timestamps", "--workloads", "filter-fk"], "workload filter-fk does not apply to the model timestamps: the main root declares no to-one relationship"),
             (["run", "--preset", "timestamps", "--workloads", "fetch-branch"], "workload fetch-branch does not apply to the model timestamps: no entity of the main hierarchy has both a parent and sub-entities"),
             (["run", "--workloads", "fetch-by-tag"], "unknown workload 'fetch-by-tag'; choose from: insert-bulk,"),
