@@ -20,10 +20,11 @@
 #                      per case, median (with its interval) against sweep_value, one line per
 #                      strategy, log time axis; the x axis is log when every value is positive
 #                      and they span more than a factor of 4, else linear (skew starts at 0).
-#   X.sweep-ratio.png  only for a sweep with single-table rows: the same panels, each strategy's
-#                      median divided by single-table's at the same value and case (single-table
-#                      is the line at 1), log axis; above 1 is slower than single-table. Ratios
-#                      of medians, without intervals. Without single-table: a warning instead.
+#   X.sweep-ratio.png  only for a sweep with rows of the baseline strategy (single-table, the
+#                      one the bench takes every ratio against): the same panels, each strategy's
+#                      median divided by the baseline's at the same value and case (the baseline
+#                      is the line at 1), log axis; above 1 is slower than the baseline. Ratios
+#                      of medians, without intervals. Without the baseline: a warning instead.
 #
 # Bad input (no `csv` variable, an unreadable or empty file, a header without the columns used,
 # a scale of 0 or less, an infinite or overflowing median, interval, scale or sweep value, an
@@ -37,7 +38,9 @@
 # file is the publications hierarchy and no sweep); optional: rows, run_id, git_commit,
 # git_dirty, sqlite_version, build, cpu_model, cpu_cores. Strategies, cases, scales and sweep
 # values come from the file, in the order they first appear (scales and values sorted); nothing
-# about them is hard-coded here, except that the ratio chart divides by `single-table`.
+# about them is hard-coded here. The baseline is read from the file too: the strategy whose
+# rows have no `ratio` while another's have one (schema version 5); a file without the column
+# (older versions) was written with `single-table` as the baseline.
 #
 # How the CSV is read. The bench writes RFC 4180 CSV: a field holding a comma, a double quote
 # or a line break is quoted, with inner quotes doubled. gnuplot 5.4's own CSV reader
@@ -91,9 +94,10 @@ shq(s) = "'" . _shq(s) . "'"
 #   CASESTRATS[c], CASEBLOCK[c]           strategies with data for case c; its first block
 #   CLO[c], CHI[c]                        smallest ci_low / largest ci_high of case c, ms
 #   $LINES                                one block per (case, strategy): x median lo hi
-#   has_ratio                             1 when single-table has rows (then the four below)
+#   baseline                              the baseline strategy's name ("" when none has rows)
+#   has_ratio                             1 when the baseline has rows (then the four below)
 #   RSTRATS[c], RBLOCK[c], RLO[c], RHI[c] as CASESTRATS..CHI, for the ratios (RLO <= 1 <= RHI)
-#   $RATIO                                one block per (case, strategy): x median/single-table's
+#   $RATIO                                one block per (case, strategy): x median/baseline's
 #   info_top, info_all                    run description for the chart titles
 #   has_ci                                1 when the file has ci_low_ns and ci_high_ns
 #   nwarn, WARN[i]                        warnings to print
@@ -203,6 +207,7 @@ BEGIN {
         hi = (isnum(hi) && hi + 0 > 0) ? hi + 0 : med
 
         if (!(st in SI)) { SI[st] = ++nstrat; SN[nstrat] = st }
+        if (get("ratio") != "") { RATED[st] = 1; anyrated = 1 }
         ck = wl SUBSEP va
         if (!(ck in CI)) { CI[ck] = ++ncase; CN[ncase] = (va == "" ? wl : wl "/" va) }
         if (!(x in XI)) { XI[x] = 1; XS[++nx] = x }
@@ -293,8 +298,11 @@ BEGIN {
     for (c = 1; c <= ncase; c++)
         printf "CASESTRATS[%d] = %s; CASEBLOCK[%d] = %d; CLO[%d] = %.9g; CHI[%d] = %.9g\n", c, gq(CS[c]), c, CB[c], c, CL[c], c, CH[c]
 
-    # the median of each strategy over that of single-table, at the same x and case (for a sweep)
-    st1 = ("single-table" in SI) ? SI["single-table"] : 0
+    # the median of each strategy over that of the baseline, at the same x and case (for a sweep)
+    bname = ("ratio" in col) ? "" : "single-table"
+    for (s = 1; s <= nstrat && anyrated && bname == ""; s++) if (!(SN[s] in RATED)) bname = SN[s]
+    st1 = (bname in SI) ? SI[bname] : 0
+    print "baseline = " gq(st1 ? bname : "")
     print "has_ratio = " (st1 ? 1 : 0)
     if (st1) {
         print "array RSTRATS[" ncase "]"; print "array RBLOCK[" ncase "]"
@@ -410,7 +418,7 @@ fmt_ms(v) = v >= 999.5 ? sprintf("%.3g s", v / 1000) : \
             v >= 0.0009995 ? sprintf("%.3g µs", v * 1000) : sprintf("%.3g ns", v * 1e6)
 # A scale in readable form: 500, 3k, 10k, 2.5M
 fmt_n(v) = v >= 1e6 ? sprintf("%gM", v / 1e6) : v >= 1e3 ? sprintf("%gk", v / 1e3) : sprintf("%g", v)
-# A ratio to single-table's median: 0.5×, 1×, 20×
+# A ratio to the baseline's median: 0.5×, 1×, 20×
 fmt_r(v) = sprintf("%g×", v)
 
 # What the x values are: scales, or in a sweep the values of the swept parameter.
@@ -526,9 +534,9 @@ print "plot.gnuplot: wrote " . png_medians
 #   lines: median (with its interval). Without a sweep: against scale, log-log, written as
 #          X.scaling.png when there are several scales. In a sweep: against the swept value,
 #          written as X.sweep.png.
-#   ratio: in a sweep only, each strategy's median over single-table's at the same value and
+#   ratio: in a sweep only, each strategy's median over the baseline's at the same value and
 #          case (log y), written as X.sweep-ratio.png; skipped, with a warning, without
-#          single-table rows.
+#          the baseline's rows.
 # ---------------------------------------------------------------------------------------------
 
 # x axis: scales always log; sweep values log when all are positive and span more than a
@@ -550,7 +558,7 @@ do for [chart in "lines ratio"] {
     if (ratio && !issweep) { continue }
     if (!ratio && !issweep && nx < 2) { continue }
     if (ratio && !has_ratio) {
-        print "plot.gnuplot: warning: no single-table rows to divide by: " . png_ratio . " not written"
+        print "plot.gnuplot: warning: no rows of the baseline strategy (the one without ratios; single-table in a file without a ratio column) to divide by: " . png_ratio . " not written"
         continue
     }
     png = ratio ? png_ratio : (issweep ? png_sweep : png_scaling)
@@ -574,7 +582,7 @@ do for [chart in "lines ratio"] {
                 . (has_ci ? ";  whiskers: the median's confidence interval" : "")
     } else {
         if (ratio) {
-            title = "Median time over single-table's at the same " . xname . " (" . hiernote . "), by strategy, log y;  above 1×: slower than single-table"
+            title = "Median time over " . baseline . "'s at the same " . xname . " (" . hiernote . "), by strategy, log y;  above 1×: slower than " . baseline
         } else {
             title = "Median time per repetition against " . xname . " (" . hiernote . "), by strategy, " \
                     . (xlog ? "log-log" : "log y") . (has_ci ? ";  whiskers: the median's confidence interval" : "")
@@ -637,7 +645,7 @@ do for [chart in "lines ratio"] {
         if (ratio) {
             _n = words(RSTRATS[c])
             if (_n == 0) {
-                set label 2 "no single-table rows for this case" at graph 0.5, graph 0.5 center font "Sans,9" textcolor rgb "#666666"
+                set label 2 "no " . baseline . " rows for this case" at graph 0.5, graph 0.5 center font "Sans,9" textcolor rgb "#666666"
                 plot NaN notitle
                 unset label 2
             } else {

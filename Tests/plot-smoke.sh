@@ -10,8 +10,9 @@
 #    that no sweep chart is written for it;
 # 3. plots small sweep CSVs made here (schema 3 columns, the same awkward fields; an attributes
 #    sweep, whose x axis is log, and a skew sweep from 0, whose x axis is linear) and checks the
-#    medians, sweep and sweep-ratio charts, and that a sweep without single-table gets no ratio
-#    chart but a warning;
+#    medians, sweep and sweep-ratio charts, that a sweep without single-table gets no ratio
+#    chart but a warning, and that a file with a ratio column divides by the baseline it names
+#    (the strategy without ratios);
 # 4. checks that bad input (no csv variable, a missing file, a CSV without the needed columns,
 #    an infinite or overflowing median, interval or scale, a zero or negative scale, an output
 #    folder that is missing or cannot be written, a chart name taken by a folder) makes gnuplot
@@ -131,9 +132,21 @@ done
 sweep_csv "$tmp/sweep/no single.csv" attributes "1 4 16" "enum,entity" joined
 plot "$tmp/sweep/no single.csv" "$tmp/sweep" || { cat "$tmp/log" >&2; fail "gnuplot failed on no single.csv"; }
 cat "$tmp/log"
-grep -q "warning: no single-table rows" "$tmp/log" || fail "no warning about the missing single-table rows"
+grep -q "warning: no rows of the baseline strategy" "$tmp/log" || fail "no warning about the missing single-table rows"
 check_png "$tmp/sweep/no single.sweep.png"
 [[ ! -e "$tmp/sweep/no single.sweep-ratio.png" ]] || fail "a ratio chart was written without single-table rows"
+# A file with a ratio column names its own baseline: the strategy whose rows have no ratio.
+{
+  printf 'scale,sweep_parameter,sweep_value,strategy,workload,variant,median_ns,ci_low_ns,ci_high_ns,ratio\n'
+  for v in 1 4 16; do
+    printf '20000,attributes,%s,joined,count-all,,%d,%d,%d,\n' "$v" $((5000 * v)) $((4500 * v)) $((5500 * v))
+    printf '20000,attributes,%s,"enum,entity",count-all,,%d,%d,%d,2.00\n' "$v" $((10000 * v)) $((9000 * v)) $((11000 * v))
+  done
+} >"$tmp/sweep/own baseline.csv"
+plot "$tmp/sweep/own baseline.csv" "$tmp/sweep" || { cat "$tmp/log" >&2; fail "gnuplot failed on own baseline.csv"; }
+cat "$tmp/log"
+grep -q "warning" "$tmp/log" && fail "unexpected warning on own baseline.csv"
+check_png "$tmp/sweep/own baseline.sweep-ratio.png"
 
 # --- 4. bad input: non-zero exit and one clear error line ----------------------------------
 # expect_error <description> <gnuplot -e text> [<folder that must hold no PNG> [<PNGs allowed there>]]

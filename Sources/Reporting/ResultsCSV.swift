@@ -1,4 +1,5 @@
 import Foundation
+import Strategies
 import Workloads
 
 /// The results CSV: one row per (strategy, workload, variant). Every column is documented here
@@ -55,11 +56,11 @@ public enum ResultsCSV {
         ("mad_ns", "median absolute deviation from the median, nanoseconds"),
         ("outliers", "repetitions outside Tukey's fences (1.5 IQR beyond the quartiles)"),
         ("noisy", "true when the median's interval is wider than 5 % of the median"),
-        ("ratio", "median of the per-round ratios of this strategy's repetition to single-table's in the same round (empty on single-table's own rows, or without it)"),
+        ("ratio", "median of the per-round ratios of this strategy's repetition to \(Strategies.baseline.name)'s in the same round (empty on \(Strategies.baseline.name)'s own rows, or without it)"),
         ("ratio_low", "lower end of the ratio's confidence interval (order statistics of the per-round ratios)"),
         ("ratio_high", "upper end of the ratio's confidence interval"),
         ("ratio_coverage", "coverage of that interval: 0.95 or more from 6 paired rounds up; less with fewer, 0 with one"),
-        ("ratio_rounds", "rounds both this strategy and single-table ran in (the pairs the ratio is the median of)"),
+        ("ratio_rounds", "rounds both this strategy and \(Strategies.baseline.name) ran in (the pairs the ratio is the median of)"),
         ("ratio_verdict", "faster or slower (the ratio's interval lies below or above 1), same (it holds 1 and is within 5 % of the ratio), uncertain (it holds 1 and is wider, or has no 95 % coverage)"),
         ("ratio_uncertain", "true when ratio_verdict is uncertain: a ratio too uncertain to call either way"),
         ("rows_per_s", "rows / median duration"),

@@ -14,9 +14,9 @@ struct Compare: ParsableCommand {
             95% interval excludes 1 (without samples files the test cannot run, and the ratio and \
             interval alone decide). Exit status: 0 no change, 2 at least one regression, \
             4 improvements only, 1 an error. bench compare --ratios BASE.csv NEW.csv compares each \
-            strategy's ratio to single-table instead (the median of its rounds' ratios), with the same \
-            rule: did the layout's cost relative to single-table change, whatever the machine did. \
-            bench compare --strategies RUN.csv shows every strategy against single-table, each ratio \
+            strategy's ratio to \(Strategies.baseline.name) instead (the median of its rounds' ratios), with the same \
+            rule: did the layout's cost relative to \(Strategies.baseline.name) change, whatever the machine did. \
+            bench compare --strategies RUN.csv shows every strategy against \(Strategies.baseline.name), each ratio \
             with the 95% interval of its rounds' ratios (exit status 0).
             """
     )

@@ -10,7 +10,7 @@ struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Writes one populated store, to open in sqlite3.",
-        discussion: "Example: bench generate --strategy single-table --scale 1000 --output store.sqlite && sqlite3 store.sqlite .schema"
+        discussion: "Example: bench generate --strategy \(Strategies.baseline.name) --scale 1000 --output store.sqlite && sqlite3 store.sqlite .schema"
     )
 
     @Option(help: "The strategy whose layout the store uses. See `bench list`.")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reporting
+import Strategies
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -8,7 +9,7 @@ struct Report: ParsableCommand {
         abstract: "Writes one self-contained HTML page about a run: context, results, charts, findings; with a BASE, the comparison.",
         discussion: """
             bench report RUN.csv [BASE.csv] writes RUN.html beside RUN.csv (or --output): the run context, the results \
-            table with each strategy's ratio to single-table and the medians' intervals, charts as inline SVG (per case, \
+            table with each strategy's ratio to \(Strategies.baseline.name) and the medians' intervals, charts as inline SVG (per case, \
             bars of the medians on a log scale; for a sweep, median and ratio against the swept value), the findings, the \
             query plans (RUN.plans.txt beside the CSV, or --plans) and the storage summary (RUN.storage.csv, or --storage) \
             when present, and with BASE.csv the comparison as bench compare makes it. The page needs no network and runs \

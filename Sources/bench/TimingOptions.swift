@@ -12,7 +12,7 @@ import Workloads
 /// a time budget. Shared by `run` and `sweep`.
 struct TimingOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Percent: repeat each case until every strategy's ratio to single-table (every median, without it) has a 95 % interval within ± this much of it, or the case's time is spent (default \(RunPlan.defaultPrecision * 100); 0.1 to 50).",
+        "Percent: repeat each case until every strategy's ratio to \(Strategies.baseline.name) (every median, without it) has a 95 % interval within ± this much of it, or the case's time is spent (default \(RunPlan.defaultPrecision * 100); 0.1 to 50).",
         valueName: "percent"))
     var precision: Double?
 

@@ -24,6 +24,26 @@ final class SourceRulesTests: XCTestCase {
         XCTAssertEqual(found, [], "force unwraps: \(found.count)")
     }
 
+    /// The baseline every ratio is taken against is the registry's first strategy
+    /// (`Strategies.baseline`): no code outside its own file spells its name (help texts and the
+    /// CSV's column notes interpolate it), and plot.gnuplot reads it from the CSV, naming it only
+    /// for files older than the ratio column.
+    func testTheBaselineIsNamedByTheRegistryOnly() throws {
+        let sources = Self.root.appendingPathComponent("Sources")
+        var found: [String] = []
+        for file in (FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []).sorted() where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.components(separatedBy: "//").first ?? ""
+                if code.contains("single-table"), file != "Strategies/SingleTable.swift" { found.append("Sources/\(file):\(number + 1)") }
+            }
+        }
+        XCTAssertEqual(found, [])
+        let plot = try String(contentsOf: Self.root.appendingPathComponent("plot.gnuplot"), encoding: .utf8)
+        let code = plot.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && $0.contains("single-table") }
+        XCTAssertEqual(code.count, 2, "the fallback for files without a ratio column, and the warning that names it: \(code)")
+    }
+
     /// The scanner finds what it must and nothing in strings, comments or `!=`.
     func testTheScannerReadsSwiftAsTheCompilerWould() {
         let text = """
