@@ -67,7 +67,7 @@ public enum XcodeModelReader {
                 }
                 let inverse = relationship.inverseName
                 if relationship.toMany, inverse == nil {
-                    warnings.append("\(what) is to-many without an inverse; stored as Core Data stores it: a hidden to-one on '\(destination)' (column Z<entity number>\(relationship.name.uppercased())), so each '\(destination)' object belongs to at most one '\(entity.description.name)'")
+                    warnings.append(RelationshipDescription.withoutInverseWarning(entity: entity.description.name, name: relationship.name, destination: destination))
                 }
                 if relationship.ordered, relationship.toMany, let inverseName = inverse,
                    let found = declared(inverseName, from: relationship.inverseEntity ?? destination), found.relationship.toMany {

@@ -41,7 +41,7 @@ struct SwiftDataModelBuilder {
         for (position, entity) in entities.enumerated() {
             for (index, relationship) in entity.relationships.enumerated() where relationship.toMany {
                 if relationship.inverse == nil {
-                    warnings.append("\(entity.name).\(relationship.name) is to-many without an inverse; stored as Core Data stores it: a hidden to-one on '\(relationship.destination)' (column Z<entity number>\(relationship.name.uppercased())), so each '\(relationship.destination)' object belongs to at most one '\(entity.name)'")
+                    warnings.append(RelationshipDescription.withoutInverseWarning(entity: entity.name, name: relationship.name, destination: relationship.destination))
                 } else if relationship.count == nil, let count = modelCounts["\(entity.name).\(relationship.name)"],
                           entities.first(where: { $0.name == relationship.destination })?.relationships.first(where: { $0.name == relationship.inverse })?.toMany == true {
                     entities[position].relationships[index].count = count
