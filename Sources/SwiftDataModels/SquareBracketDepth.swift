@@ -17,75 +17,93 @@ struct SquareBracketDepth {
         case string(hashes: Int, multiline: Bool)
     }
 
+    private let bytes: [UInt8]
+    private var i = 0
+    private var current = 1
+    private var brackets: [UInt8] = []
+    private var squares = 0
+    private var modes: [Mode] = [.code(closesAt: nil)]
+
     init(_ source: String) {
-        let bytes = Array(source.utf8)
-        var brackets: [UInt8] = []
-        var squares = 0
-        var modes: [Mode] = [.code(closesAt: nil)]
-        var current = 1
-        var i = 0
-        func at(_ k: Int) -> UInt8 { k < bytes.count ? bytes[k] : 0 }
-        func hashes(from k: Int) -> Int { var n = 0; while at(k + n) == UInt8(ascii: "#") { n += 1 }; return n }
-        while i < bytes.count {
-            let c = bytes[i]
-            if c == UInt8(ascii: "\n") { current += 1 }
-            guard let mode = modes.last else { break }
+        bytes = Array(source.utf8)
+        while i < bytes.count, let mode = modes.last {
+            if bytes[i] == UInt8(ascii: "\n") { current += 1 }
             switch mode {
-            case let .string(count, multiline):
-                if c == UInt8(ascii: "\\"), hashes(from: i + 1) == count {
-                    if at(i + 1 + count) == UInt8(ascii: "(") {
-                        brackets.append(UInt8(ascii: "("))
-                        modes.append(.code(closesAt: brackets.count - 1))
-                    }
-                    i += 2 + count
-                    continue
-                }
-                let quotes = multiline ? 3 : 1
-                if c == UInt8(ascii: "\""), (0 ..< quotes).allSatisfy({ at(i + $0) == UInt8(ascii: "\"") }), hashes(from: i + quotes) == count {
-                    modes.removeLast()
-                    i += quotes + count
-                    continue
-                }
-                if c == UInt8(ascii: "\n"), !multiline { modes.removeLast() }
-                i += 1
-            case let .code(closesAt):
-                if c == UInt8(ascii: "/"), at(i + 1) == UInt8(ascii: "/") {
-                    while i < bytes.count, bytes[i] != UInt8(ascii: "\n") { i += 1 }
-                    continue
-                }
-                if c == UInt8(ascii: "/"), at(i + 1) == UInt8(ascii: "*") {
-                    var depth = 0
-                    repeat {
-                        if at(i) == UInt8(ascii: "/"), at(i + 1) == UInt8(ascii: "*") { depth += 1; i += 2; continue }
-                        if at(i) == UInt8(ascii: "*"), at(i + 1) == UInt8(ascii: "/") { depth -= 1; i += 2; continue }
-                        if at(i) == UInt8(ascii: "\n") { current += 1 }
-                        i += 1
-                    } while depth > 0 && i < bytes.count
-                    continue
-                }
-                if c == UInt8(ascii: "#") || c == UInt8(ascii: "\"") {
-                    let count = hashes(from: i)
-                    if at(i + count) == UInt8(ascii: "\"") {
-                        let multiline = at(i + count + 1) == UInt8(ascii: "\"") && at(i + count + 2) == UInt8(ascii: "\"")
-                        modes.append(.string(hashes: count, multiline: multiline))
-                        i += count + (multiline ? 3 : 1)
-                        continue
-                    }
-                }
-                switch c {
-                case UInt8(ascii: "("), UInt8(ascii: "{"), UInt8(ascii: "["):
-                    brackets.append(c)
-                    if c == UInt8(ascii: "[") {
-                        squares += 1
-                        if squares > deepest { deepest = squares; line = current }
-                    }
-                case UInt8(ascii: ")"), UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    if c == UInt8(ascii: ")"), let closesAt, closesAt == brackets.count - 1 { modes.removeLast() }
-                    if let open = brackets.popLast(), open == UInt8(ascii: "[") { squares -= 1 }
-                default: break
-                }
-                i += 1
+            case let .string(hashes, multiline): stringStep(hashes: hashes, multiline: multiline)
+            case let .code(closesAt): codeStep(closesAt: closesAt)
             }
         }
+    }
+
+    private func at(_ k: Int) -> UInt8 { k < bytes.count ? bytes[k] : 0 }
+
+    private func hashes(from k: Int) -> Int {
+        var n = 0
+        while at(k + n) == UInt8(ascii: "#") { n += 1 }
+        return n
+    }
+
+    /// One step inside a string literal: an interpolation opens code, the closing delimiter ends it.
+    private mutating func stringStep(hashes count: Int, multiline: Bool) {
+        let c = bytes[i]
+        if c == UInt8(ascii: "\\"), hashes(from: i + 1) == count {
+            if at(i + 1 + count) == UInt8(ascii: "(") {
+                brackets.append(UInt8(ascii: "("))
+                modes.append(.code(closesAt: brackets.count - 1))
+            }
+            i += 2 + count
+            return
+        }
+        let quotes = multiline ? 3 : 1
+        if c == UInt8(ascii: "\""), (0 ..< quotes).allSatisfy({ at(i + $0) == UInt8(ascii: "\"") }), hashes(from: i + quotes) == count {
+            modes.removeLast()
+            i += quotes + count
+            return
+        }
+        if c == UInt8(ascii: "\n"), !multiline { modes.removeLast() }
+        i += 1
+    }
+
+    /// One step of code: a comment skipped, a string opened, a bracket counted.
+    private mutating func codeStep(closesAt: Int?) {
+        let c = bytes[i]
+        if c == UInt8(ascii: "/"), at(i + 1) == UInt8(ascii: "/") {
+            while i < bytes.count, bytes[i] != UInt8(ascii: "\n") { i += 1 }
+            return
+        }
+        if c == UInt8(ascii: "/"), at(i + 1) == UInt8(ascii: "*") { return skipBlockComment() }
+        if c == UInt8(ascii: "#") || c == UInt8(ascii: "\"") {
+            let count = hashes(from: i)
+            if at(i + count) == UInt8(ascii: "\"") {
+                let multiline = at(i + count + 1) == UInt8(ascii: "\"") && at(i + count + 2) == UInt8(ascii: "\"")
+                modes.append(.string(hashes: count, multiline: multiline))
+                i += count + (multiline ? 3 : 1)
+                return
+            }
+        }
+        switch c {
+        case UInt8(ascii: "("), UInt8(ascii: "{"), UInt8(ascii: "["):
+            brackets.append(c)
+            if c == UInt8(ascii: "[") {
+                squares += 1
+                if squares > deepest { deepest = squares; line = current }
+            }
+        case UInt8(ascii: ")"), UInt8(ascii: "}"), UInt8(ascii: "]"):
+            if c == UInt8(ascii: ")"), let closesAt, closesAt == brackets.count - 1 { modes.removeLast() }
+            if let open = brackets.popLast(), open == UInt8(ascii: "[") { squares -= 1 }
+        default: break
+        }
+        i += 1
+    }
+
+    /// Past a block comment, nested ones included.
+    private mutating func skipBlockComment() {
+        var depth = 0
+        repeat {
+            if at(i) == UInt8(ascii: "/"), at(i + 1) == UInt8(ascii: "*") { depth += 1; i += 2; continue }
+            if at(i) == UInt8(ascii: "*"), at(i + 1) == UInt8(ascii: "/") { depth -= 1; i += 2; continue }
+            if at(i) == UInt8(ascii: "\n") { current += 1 }
+            i += 1
+        } while depth > 0 && i < bytes.count
     }
 }
