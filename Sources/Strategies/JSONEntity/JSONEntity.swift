@@ -7,7 +7,7 @@ import SQLite
 /// holds the object's entity number in the original model, and `details` (`ZDETAILS VARCHAR`)
 /// holds every other attribute of the object as one flat JSON object keyed by attribute name.
 ///
-/// **The stored model.** `init` derives a `ModelDescription` (`storedModel`) and takes Core Data's
+/// **The stored model.** The layout derives a `ModelDescription` (`storedModel`) and takes Core Data's
 /// layout of it (`CoreDataSchema`) for every name and the DDL: one entity per root of the original
 /// model (same names, so the same name order); a JSON entity gets the root's attributes, `kind`
 /// and `details`, the relationships of its whole subtree (re-pointed at the destination's root;
@@ -49,6 +49,10 @@ import SQLite
 ///
 /// A polymorphic fetch is `SELECT t0.ZKIND, t0.Z_PK, t0.Z_OPT, … FROM ZPUBLICATION t0`; a middle
 /// entity's adds `WHERE t0.ZKIND BETWEEN 2 AND 4`, one entity's `WHERE t0.ZKIND = 4`.
+///
+/// `JSONEntityLayout` derives all of this from the model alone (stored names, stored model,
+/// where each property lives, DDL, INSERTs, each fetch's select list and decoder, with `FlatJSON`
+/// reading `details`); this class writes and reads the store with it.
 public final class JSONEntity: StorageStrategy {
     public static let name = "json-entity"
     public static let summary = "One entity per hierarchy: the root's attributes as columns, a kind column, every other attribute in one JSON details column"
