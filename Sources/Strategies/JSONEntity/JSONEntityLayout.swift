@@ -1,0 +1,290 @@
+import Models
+
+/// `json-entity`'s layout of a model (see `JSONEntity` for its rules), derived from the model
+/// alone, without a database: the names the stored model adds, the stored model (one entity per
+/// root, a hierarchy's sub-entities' attributes in `details`) and Core Data's layout of it, where
+/// each entity's attributes and to-ones live, the partial indexes of sub-entities, and the
+/// statements that create the store and insert objects. Built in steps, each from the ones before it.
+public struct JSONEntityLayout: Sendable {
+    public let model: Model
+    /// The names of the relationships and attributes the stored model adds or renames.
+    let names: StoredNames
+    /// The model the store holds (one entity per root of `model`).
+    public let storedModel: Model
+    /// Core Data's layout of `storedModel`.
+    public let schema: CoreDataSchema
+    /// Per entity: its hierarchy's table and columns.
+    let hierarchies: [Hierarchy]
+    /// Per entity, per attribute (in `attributes` order).
+    let places: [[Place]]
+    /// Per entity: the columns of each to-one relationship (its own and inherited).
+    let toOneColumns: [[String: (key: String, entity: String?)]]
+    /// Per concrete entity: its INSERT.
+    private(set) var inserts: [Int: Insert] = [:]
+    /// The partial indexes on sub-entities' subtrees.
+    private(set) var partialIndexes: [PartialIndex] = []
+    /// Every statement that creates an empty store, in order.
+    public private(set) var schemaSQL: [String] = []
+
+    /// SQLite allows 127 arguments per function call: 63 key-value pairs per `json_object`.
+    static let keysPerObject = 63
+
+    /// Throws `ModelError` when the stored model is one SQLite cannot hold, `LayoutError` when a
+    /// lookup the layout makes fails (a validated model makes none fail).
+    public init(model: Model) throws {
+        self.model = model
+        names = try StoredNames(model)
+        storedModel = try Self.storedModel(model, names)
+        schema = CoreDataSchema(storedModel)
+        let (hierarchies, columnByAttribute) = try Self.hierarchies(model, storedModel, schema, names)
+        self.hierarchies = hierarchies
+        places = try Self.places(model, hierarchies, columnByAttribute)
+        toOneColumns = try Self.toOneColumns(model, schema, names, hierarchies, columnByAttribute)
+        for entity in model.entities where entity.isConcrete { inserts[entity.index] = try makeInsert(entity) }
+        let extra = try subEntityIndexSQL()
+        partialIndexes = extra.partial
+        schemaSQL = schema.tableSQL + schema.indexSQL + extra.sql + CoreDataSchema.bookkeepingSQL
+    }
+
+    /// `value`, or a `LayoutError` saying that `what` is missing.
+    static func need<T>(_ value: T?, _ what: @autoclosure () -> String) throws -> T { try LayoutError.required(value, JSONEntity.name, what()) }
+
+    // MARK: The stored model
+
+    /// Per root: the root's attributes (then `kind` and `details` for a hierarchy), the relationships
+    /// of its whole subtree re-pointed at the destinations' roots (each with its `<name>Kind`
+    /// attribute when it has one), the root's uniqueness constraints and fetch indexes (`entity` as `kind`).
+    private static func storedModel(_ model: Model, _ names: StoredNames) throws -> Model {
+        let entities = model.entities
+        var descriptions: [EntityDescription] = []
+        for root in model.roots {
+            let info = entities[root]
+            var attributes = Array(info.ownAttributes)
+            if let kind = names.kind[root], let details = names.details[root] {
+                attributes += [Attribute(kind, .integer64), Attribute(details, .string)]
+            }
+            var relationships: [RelationshipDescription] = []
+            for entity in info.hasSubentities ? info.subtree : root ... root {
+                for resolved in entities[entity].ownRelationships {
+                    var copy = model.declaration(of: resolved)
+                    copy.name = names.relationships[PropertyKey(resolved)] ?? resolved.name
+                    copy.destination = entities[entities[resolved.destination].root].name
+                    if let inverse = model.inverse(of: resolved) { copy.inverse = names.relationships[PropertyKey(inverse)] ?? inverse.name }
+                    relationships.append(copy)
+                    if let extra = names.entityAttributes[PropertyKey(resolved)] { attributes.append(Attribute(extra, .integer64, optional: true)) }
+                }
+            }
+            let fetchIndexes = info.fetchIndexes.map { index in
+                guard let kind = names.kind[root] else { return index }
+                return FetchIndex(index.name, index.elements.map { $0.property == nil ? FetchIndex.Element(property: kind, ascending: $0.ascending) : $0 })
+            }
+            descriptions.append(EntityDescription(info.name, rows: model.objectCount(root), attributes: attributes, relationships: relationships,
+                                                  uniquenessConstraints: info.uniquenessConstraints, fetchIndexes: fetchIndexes))
+        }
+        return try Model(ModelDescription(name: model.name, summary: model.description.summary, entities: descriptions))
+    }
+
+    // MARK: Where properties live
+
+    /// Per entity: its root's table, `kind` and `details` columns; and per root, the column of each stored attribute by name.
+    private static func hierarchies(_ model: Model, _ storedModel: Model, _ schema: CoreDataSchema, _ names: StoredNames) throws
+        -> (hierarchies: [Hierarchy], columnByAttribute: [Int: [String: String]]) {
+        var hierarchies: [Int: Hierarchy] = [:]
+        var columnByAttribute: [Int: [String: String]] = [:]
+        for root in model.roots {
+            let stored = try need(storedModel.index(of: model.entities[root].name), "stored entity \(model.entities[root].name)")
+            let storedEntity = storedModel.entities[stored]
+            let columns = Dictionary(storedEntity.attributes.indices.map { (storedEntity.attributes[$0].name, schema.column(stored, attributeAt: $0)) },
+                                     uniquingKeysWith: { first, _ in first })
+            columnByAttribute[root] = columns
+            hierarchies[root] = Hierarchy(root: root, stored: stored, table: schema.table(of: stored).name,
+                                          kind: try names.kind[root].map { try need(columns[$0], "kind column") },
+                                          details: try names.details[root].map { try need(columns[$0], "details column") })
+        }
+        return (try model.entities.map { try need(hierarchies[$0.root], "hierarchy of \($0.name)") }, columnByAttribute)
+    }
+
+    /// Per entity, per attribute: the root's typed column, or (in a hierarchy) a key of `details`.
+    private static func places(_ model: Model, _ hierarchies: [Hierarchy], _ columnByAttribute: [Int: [String: String]]) throws -> [[Place]] {
+        try model.entities.map { entity in
+            let hierarchy = hierarchies[entity.index]
+            return try entity.attributes.indices.map { position in
+                let name = entity.attributes[position].name
+                if hierarchy.details != nil && entity.attributeOwners[position] != entity.root { return .detail(name) }
+                return .column(try need(columnByAttribute[entity.root]?[name], "column of '\(name)' in \(entity.name)"))
+            }
+        }
+    }
+
+    /// Per entity: the key column (and entity-number column) of each to-one, its own and inherited.
+    private static func toOneColumns(_ model: Model, _ schema: CoreDataSchema, _ names: StoredNames, _ hierarchies: [Hierarchy],
+                                     _ columnByAttribute: [Int: [String: String]]) throws -> [[String: (key: String, entity: String?)]] {
+        try model.entities.map { entity in
+            let hierarchy = hierarchies[entity.index]
+            var columns: [String: (key: String, entity: String?)] = [:]
+            for relationship in entity.relationships where !relationship.toMany {
+                let storedName = try need(names.relationships[PropertyKey(relationship)], "stored name of \(relationship.name)")
+                let key = try schema.toOneColumns(hierarchy.stored, storedName).key
+                columns[relationship.name] = (key, try names.entityAttributes[PropertyKey(relationship)].map {
+                    try need(columnByAttribute[entity.root]?[$0], "column of '\($0)'")
+                })
+            }
+            return columns
+        }
+    }
+
+    // MARK: Lookups
+
+    /// The hierarchy (table and columns) `entity` is stored in.
+    func hierarchy(_ entity: Int) -> Hierarchy { hierarchies[entity] }
+
+    /// The columns of to-one `name` of `entity`.
+    func toOne(_ entity: Int, _ name: String) throws -> (key: String, entity: String?) {
+        try Self.need(toOneColumns[entity][name], "to-one '\(name)'")
+    }
+
+    /// The stored relationship of an original one.
+    func storedRelationship(_ relationship: Model.Relationship) throws -> Model.Relationship {
+        let hierarchy = hierarchy(relationship.owner)
+        let name = try Self.need(names.relationships[PropertyKey(relationship)], "stored name of \(relationship.name)")
+        return try Self.need(storedModel.entities[hierarchy.stored].relationship(name), "stored relationship \(name)")
+    }
+
+    /// The join table of a many-to-many relationship: its name, this side's column and the other's.
+    func joinTable(_ relationship: Model.Relationship) throws -> (name: String, this: String, other: String) {
+        let stored = try storedRelationship(relationship)
+        let join = try schema.join(stored)
+        let (this, other) = join.columns(from: stored.owner, stored.name)
+        return (join.name, this, other)
+    }
+
+    /// The SQL expression of an attribute of `entity` on the row aliased `alias`, and whether its
+    /// bound values must be hex text (a UUID or binary attribute held in `details`).
+    func expression(_ entity: Int, _ attribute: String, alias: String) throws -> (sql: String, hex: Bool) {
+        let info = model.entities[entity]
+        let position = try Self.need(info.attributeIndex(attribute), "attribute '\(attribute)' of \(info.name)")
+        switch places[entity][position] {
+        case let .column(name): return ("\(alias).\(name)", false)
+        case let .detail(key):
+            let details = try Self.need(hierarchy(info.index).details, "details column of \(info.name)'s table")
+            return ("\(alias).\(details) ->> '$.\(key)'", info.attributes[position].type.storage == .blob)
+        }
+    }
+
+    /// The row's original entity number: `ZKIND`, or the root's number for a table without sub-entities.
+    func kindExpression(_ root: Int, alias: String) -> String {
+        hierarchy(root).kind.map { "\(alias).\($0)" } ?? "\(root + 1)"
+    }
+
+    /// `ZKIND = 4` for a one-entity subtree, else `ZKIND BETWEEN 2 AND 4` (entity numbers).
+    static func kindTerm(_ subtree: ClosedRange<Int>, column: String) -> String {
+        subtree.count == 1 ? "\(column) = \(subtree.lowerBound + 1)" : "\(column) BETWEEN \(subtree.lowerBound + 1) AND \(subtree.upperBound + 1)"
+    }
+
+    // MARK: INSERTs
+
+    /// A concrete entity's INSERT: `Z_PK, Z_ENT, Z_OPT` (and `kind`), the typed columns, each
+    /// to-one's key (and entity number), then `details` built from one bound value per key.
+    private func makeInsert(_ entity: Model.Entity) throws -> Insert {
+        let hierarchy = hierarchies[entity.index]
+        let entityPlaces = places[entity.index]
+        let columnAttributes = entity.attributes.indices.filter { if case .column = entityPlaces[$0] { true } else { false } }
+        let detailAttributes = entity.attributes.indices.filter { if case .detail = entityPlaces[$0] { true } else { false } }
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"] + (hierarchy.kind.map { [$0] } ?? [])
+        columns += columnAttributes.map { position -> String in
+            if case let .column(name) = entityPlaces[position] { return name }
+            return ""
+        }
+        var toOneEntities: [Bool] = []
+        for relationship in entity.toOneRelationships {
+            let pair = try Self.need(toOneColumns[entity.index][relationship.name], "to-one '\(relationship.name)' of \(entity.name)")
+            columns.append(pair.key)
+            if let other = pair.entity { columns.append(other) }
+            toOneEntities.append(pair.entity != nil)
+        }
+        var marks = Array(repeating: "?", count: columns.count)
+        if let details = hierarchy.details {
+            columns.append(details)
+            let keys = detailAttributes.map { entity.attributes[$0].name }
+            let anyOptional = detailAttributes.contains { entity.attributes[$0].optional }
+            marks.append(Self.detailsExpression(keys, dropsNulls: anyOptional))
+        }
+        return Insert(
+            sql: "INSERT INTO \(hierarchy.table) (\(columns.joined(separator: ", "))) VALUES (\(marks.joined(separator: ", ")))",
+            storedNumber: Int64(hierarchy.stored + 1), hasKind: hierarchy.kind != nil, columnAttributes: columnAttributes,
+            detailAttributes: detailAttributes, toOneEntities: toOneEntities)
+    }
+
+    /// The SQL that builds `details` from one bound value per key (see `JSONEntity`'s documentation).
+    static func detailsExpression(_ keys: [String], dropsNulls: Bool) -> String {
+        guard !keys.isEmpty else { return "'{}'" }
+        let pieces = stride(from: 0, to: keys.count, by: keysPerObject).map { start in
+            "json_object(" + keys[start ..< min(start + keysPerObject, keys.count)].map { "'\($0)', ?" }.joined(separator: ", ") + ")"
+        }
+        var expression = dropsNulls ? "json_patch('{}', \(pieces[0]))" : pieces[0]
+        for piece in pieces.dropFirst() { expression = "json_patch(\(expression), \(piece))" }
+        return expression
+    }
+
+    // MARK: Indexes
+
+    /// The kind column's index of each hierarchy, then each sub-entity's constraints and fetch
+    /// indexes, partial on its subtree; and those partial indexes.
+    private func subEntityIndexSQL() throws -> (sql: [String], partial: [PartialIndex]) {
+        var sql: [String] = []
+        var partial: [PartialIndex] = []
+        var indexNames = Set<String>()
+        for entity in storedModel.entities {
+            for constraint in entity.uniquenessConstraints { indexNames.insert("Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_"))".uppercased()) }
+            for index in entity.fetchIndexes { indexNames.insert("Z_\(entity.name)_\(index.name)".uppercased()) }
+        }
+        for root in model.roots {
+            let hierarchy = hierarchies[root]
+            guard let kind = hierarchy.kind else { continue }
+            sql.append("CREATE INDEX \(hierarchy.table)_\(kind)_INDEX ON \(hierarchy.table) (\(kind))")
+            for index in model.entities[root].subtree.dropFirst() {
+                let entity = model.entities[index]
+                let term = Self.kindTerm(entity.subtree, column: kind)
+                for constraint in entity.uniquenessConstraints {
+                    let columns = try constraint.map { try indexElement(index, $0, kind: kind) + " COLLATE BINARY ASC" }
+                    let name = Self.indexName("UNIQUE_" + constraint.joined(separator: "_"), model.entities[root].name, entity.name, &indexNames)
+                    sql.append("CREATE UNIQUE INDEX \(name) ON \(hierarchy.table) (\(columns.joined(separator: ", "))) WHERE \(term)")
+                    partial.append(PartialIndex(root: root, subtree: entity.subtree, properties: Set(constraint)))
+                }
+                for fetchIndex in entity.fetchIndexes {
+                    let columns = try fetchIndex.elements.map { try indexElement(index, $0.property, kind: kind) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
+                    let name = Self.indexName(fetchIndex.name, model.entities[root].name, entity.name, &indexNames)
+                    sql.append("CREATE INDEX \(name) ON \(hierarchy.table) (\(columns.joined(separator: ", "))) WHERE \(term)")
+                    partial.append(PartialIndex(root: root, subtree: entity.subtree, properties: Set(fetchIndex.elements.compactMap(\.property))))
+                }
+            }
+        }
+        return (sql, partial)
+    }
+
+    /// An index element of a sub-entity: the typed column, the expression reading a key of
+    /// `details`, the to-one's foreign key, or `kind` for `entity` (no property).
+    private func indexElement(_ entity: Int, _ property: String?, kind: String) throws -> String {
+        guard let property else { return kind }
+        let info = model.entities[entity]
+        if let position = info.attributeIndex(property) {
+            switch places[entity][position] {
+            case let .column(name): return name
+            case let .detail(key): return "(\(try Self.need(hierarchy(entity).details, "details column")) ->> '$.\(key)')"
+            }
+        }
+        return try Self.need(toOneColumns[entity][property], "property '\(property)' of \(info.name)").key
+    }
+
+    /// `Z_<Root>_<local>`, with the declaring entity's name inserted when that is taken, then a
+    /// counting suffix; the name returned is taken from then on.
+    private static func indexName(_ local: String, _ rootName: String, _ entityName: String, _ taken: inout Set<String>) -> String {
+        var candidate = "Z_\(rootName)_\(local)"
+        if taken.contains(candidate.uppercased()) { candidate = "Z_\(rootName)_\(entityName)_\(local)" }
+        var suffix = 1
+        let base = candidate
+        while taken.contains(candidate.uppercased()) { candidate = base + "_\(suffix)"; suffix += 1 }
+        taken.insert(candidate.uppercased())
+        return candidate
+    }
+}

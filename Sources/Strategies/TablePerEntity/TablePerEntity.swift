@@ -1,0 +1,343 @@
+import Generation
+import Models
+import SQLite
+
+/// `table-per-entity` (seeds 000 and 003; EF Core's TPC): the entity hierarchy flattened, the
+/// class hierarchy kept in code. Every concrete entity of a hierarchy with sub-entities becomes a
+/// root entity of its own holding its inherited attributes and its own; abstract entities get no
+/// table; roots without sub-entities (Tag, Owner) stay as they are. The stored model
+/// (`storedModel`) is that flattened model, and `CoreDataSchema` of it gives the tables, column
+/// names, join tables and DDL, so each table is one dense table with its own `Z_PRIMARYKEY` row.
+///
+/// - Keys: an object keeps the key the generator gives it (its position in its original
+///   hierarchy + 1), so each table's keys are a sparse subset and a key still names one object of
+///   the original hierarchy; `Z_MAX` of a table is its highest key. `Z_ENT` holds the flattened
+///   entity's number; reads report the original model's entity number.
+/// - Constraints and fetch indexes of an entity and its ancestors are copied to every concrete
+///   table below them (an `entity` element is dropped; an index left empty is dropped).
+/// - A to-one relationship whose destination subtree has several concrete tables keeps its
+///   foreign key plus an entity column `Z<n>_NAME` (n: the original destination's number) holding
+///   the original model's entity number of the object it reaches.
+/// - A many-to-many relationship gets one join table per (concrete source table, concrete
+///   destination table) pair, named by Core Data's rule on the flattened model; on a side that
+///   reaches several tables the flattened relationships are named after the destination
+///   (`books`, `blogPosts`), the original name staying with the original destination.
+/// - One entity's read is Core Data's query of its table alone. A read across several concrete
+///   entities is one `UNION ALL` with an arm per concrete entity of the subtree and one select
+///   list (`Z_ENT` as the original entity number, `Z_PK`, `Z_OPT`, then every attribute and to-one
+///   of the subtree, `NULL` where an arm lacks it, named as Core Data's single table would name
+///   them), the predicate in every arm and `ORDER BY` / `LIMIT` / `OFFSET` on the whole union, so
+///   SQLite merges the arms off each table's index. A count sums one `COUNT(*)` per arm.
+///
+/// `TablePerEntityLayout` derives the flattened model, the tables, their columns, the DDL, the
+/// INSERTs and the reads' select lists from the model alone; this class writes and reads the
+/// store with them.
+public final class TablePerEntity: StorageStrategy {
+    public static let name = "table-per-entity"
+    public static let summary = "The hierarchy flattened (EF Core's TPC): one dense table per concrete entity, reads across entities one UNION ALL"
+
+    public let model: Model
+    public let database: Database
+    /// Everything derived from the model: the flattened model, its schema, the tables, columns and statements.
+    public let layout: TablePerEntityLayout
+    private let store: CoreDataStore
+
+    /// The flattened model Core Data stores (one root per concrete entity).
+    public var storedModel: Model { layout.storedModel }
+    /// Core Data's layout of `storedModel`.
+    public var schema: CoreDataSchema { layout.schema }
+    public var schemaSQL: [String] { layout.schemaSQL }
+
+    public init(model: Model, database: Database) throws {
+        self.model = model
+        self.database = database
+        layout = try TablePerEntityLayout(model: model)
+        store = CoreDataStore(database: database, model: layout.storedModel)
+    }
+
+    // MARK: Store
+
+    public func createSchema() throws { try store.createSchema(schemaSQL, strategyName: Self.name) }
+
+    public func insert(_ objects: [ModelObject]) throws {
+        try database.transaction {
+            var highest: [Int: Int64] = [:]
+            for object in objects { highest[object.id.entity] = max(highest[object.id.entity] ?? 0, object.id.key) }
+            for (entity, key) in highest.sorted(by: { $0.key < $1.key }) {
+                guard let index = layout.flat[entity] else { throw CorruptRow("object of abstract entity '\(model.entities[entity].name)' cannot be stored") }
+                try store.reserveKeys(entityNumber: index + 1, upTo: key)
+            }
+            for object in objects {
+                let entity = object.id.entity
+                let statement = try database.cachedStatement(try LayoutError.required(layout.inserts[entity], Self.name, "insert for \(model.entities[entity].name)"))
+                let number = try LayoutError.required(layout.flat[entity], Self.name, "table for \(model.entities[entity].name)") + 1
+                var values: [Value] = [.integer(object.id.key), .integer(Int64(number)), .integer(1)] + object.values
+                for (columns, destination) in zip(layout.toOneColumns[entity], object.toOne) {
+                    values.append(destination.map { .integer($0.key) } ?? .null)
+                    if columns.entity != nil { values.append(destination.map { .integer(Int64($0.entity + 1)) } ?? .null) }
+                }
+                try statement.bind(values: values)
+                try statement.run()
+                for (byPartner, destinations) in zip(layout.linkInserts[entity] ?? [], object.links) {
+                    for destination in destinations {
+                        guard let sql = byPartner[destination.entity] else {
+                            throw CorruptRow("no join table links \(model.entities[entity].name) to \(model.entities[destination.entity].name)")
+                        }
+                        let link = try database.cachedStatement(sql)
+                        try link.bind(values: [.integer(object.id.key), .integer(destination.key)])
+                        try link.run()
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Reads
+
+    /// The concrete entities a request reads, each one table.
+    private func entitiesRead(_ request: FetchRequest) -> [Int] {
+        request.readsOneEntity(model) ? (model.entities[request.entity].isConcrete ? [request.entity] : []) : layout.concrete[request.entity]
+    }
+
+    /// Checks that every name the request uses is a property of its entity.
+    private func check(_ request: FetchRequest) throws {
+        let entity = model.entities[request.entity]
+        func attribute(_ name: String) throws {
+            guard entity.attribute(name) != nil else { throw ModelError("'\(name)' is not an attribute of '\(entity.name)'") }
+        }
+        func check(_ predicate: FetchPredicate) throws {
+            switch predicate {
+            case .all, .key, .after: break
+            case let .equals(name, _), let .range(name, _, _): try attribute(name)
+            case let .toOne(name, _):
+                guard entity.relationship(name)?.toMany == false else { throw ModelError("'\(name)' is not a to-one relationship of '\(entity.name)'") }
+            case let .anyRelated(name, attributeName, _):
+                guard let relationship = entity.relationship(name), relationship.toMany,
+                      model.entities[relationship.destination].attribute(attributeName) != nil else {
+                    throw ModelError("'\(name).\(attributeName)' is not an attribute reached through a to-many relationship of '\(entity.name)'")
+                }
+            case let .and(predicates): for predicate in predicates { try check(predicate) }
+            }
+        }
+        for key in request.sort { try attribute(key.attribute) }
+        try check(request.predicate)
+    }
+
+    /// The WHERE builder of the arm reading `entity`'s table as `t0`.
+    private func sqlWhere(_ entity: Int, _ request: FetchRequest) throws -> SQLWhere {
+        var aliases = 0
+        return SQLWhere(
+            attribute: { "t0." + (try self.layout.column(entity, $0)) },
+            toOne: { "t0." + (try self.layout.toOne(entity, $0).key) },
+            key: "t0.Z_PK",
+            related: { name, attribute in
+                aliases += 2
+                return try self.relatedJoin(entity, name, attribute, aliases - 1)
+            },
+            sort: try request.sort.map { ("t0." + (try self.layout.column(entity, $0.attribute)), $0.ascending) })
+    }
+
+    /// The joins for `ANY relationship.attribute == ?` from `entity`'s table: through the join
+    /// table (many-to-many) or the destination's foreign key (one-to-many); through one `UNION ALL`
+    /// of the partners' tables when several hold the attribute.
+    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String, _ alias: Int) throws -> (joins: String, expression: String) {
+        let relationship = try LayoutError.required(model.entities[entity].relationship(name), Self.name, "relationship '\(name)' of \(model.entities[entity].name)")
+        let destination = model.entities[relationship.destination]
+        let owner = destination.attributeOwners[try LayoutError.required(destination.attributeIndex(attribute), Self.name, "attribute '\(attribute)' of \(destination.name)")]
+        let (first, second) = ("t\(alias)", "t\(alias + 1)")
+        /// (table, the column holding this entity's key, the attribute's column) per partner.
+        var partners: [(table: String, source: String, value: String, through: (join: String, other: String)?)] = []
+        if relationship.isManyToMany {
+            for link in layout.links(from: entity, relationship)
+            where model.entities[owner].subtree.contains(link.partner) {
+                partners.append((layout.tables[link.partner], link.this, try layout.column(link.partner, attribute), (link.join, link.other)))
+            }
+        } else {
+            let inverse = try LayoutError.required(model.inverse(of: relationship), Self.name, "inverse of \(relationship.name)")
+            for holder in layout.concrete[inverse.owner] where model.entities[owner].subtree.contains(holder) {
+                partners.append((layout.tables[holder], try layout.toOne(holder, inverse.name).key, try layout.column(holder, attribute), nil))
+            }
+        }
+        guard partners.count == 1 else {
+            guard !partners.isEmpty else { return ("", "NULL") }
+            let arms = partners.map { partner in
+                if let through = partner.through {
+                    return "SELECT j.\(partner.source) AS Z_SOURCE, d.\(partner.value) AS Z_VALUE FROM \(through.join) j JOIN \(partner.table) d ON d.Z_PK = j.\(through.other)"
+                }
+                return "SELECT d.\(partner.source) AS Z_SOURCE, d.\(partner.value) AS Z_VALUE FROM \(partner.table) d"
+            }
+            return ("JOIN (\(arms.joined(separator: " UNION ALL "))) \(first) ON \(first).Z_SOURCE = t0.Z_PK", "\(first).Z_VALUE")
+        }
+        let partner = partners[0]
+        if let through = partner.through {
+            return ("JOIN \(through.join) \(first) ON t0.Z_PK = \(first).\(partner.source) JOIN \(partner.table) \(second) ON \(second).Z_PK = \(first).\(through.other)",
+                    "\(second).\(partner.value)")
+        }
+        return ("JOIN \(partner.table) \(first) ON \(first).\(partner.source) = t0.Z_PK", "\(first).\(partner.value)")
+    }
+
+    /// `FROM <table> t0 … WHERE …` of one arm; its values appended to `values`.
+    private func armFrom(_ entity: Int, _ request: FetchRequest, _ values: inout [Value]) throws -> String {
+        var builder = try sqlWhere(entity, request)
+        let condition = try builder.condition(request.predicate)
+        values += builder.values
+        return "FROM \(layout.tables[entity]) t0\(builder.joinClause)" + (condition.map { " WHERE " + $0 } ?? "")
+    }
+
+    public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
+        try check(request)
+        let entities = entitiesRead(request)
+        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
+        guard entities.count > 1 else {
+            guard let entity = entities.first else {
+                return PreparedQuery(sql: "SELECT 0, 0, 0 WHERE 0", values: [], decoder: RowDecoder { _ in throw CorruptRow("no table holds the request's entity") })
+            }
+            let (list, decoder) = try layout.tableList(entity)
+            var builder = try sqlWhere(entity, request)
+            var values: [Value] = []
+            let from = try armFrom(entity, request, &values)
+            let tail = builder.orderBy + builder.page(request)
+            return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: values + builder.values, decoder: decoder)
+        }
+        let list = layout.unionList(request.entity)
+        var values: [Value] = []
+        let arms = try entities.enumerated().map { offset, entity in
+            "SELECT \(distinct)\(try layout.armList(list, entity, first: offset == 0)) \(try armFrom(entity, request, &values))"
+        }
+        // The union is ordered by the first arm's names of the sort attributes.
+        let info = model.entities[request.entity]
+        var orderBy = ""
+        if !request.sort.isEmpty {
+            orderBy = " ORDER BY " + (try request.sort.map { key in
+                let position = try LayoutError.required(info.attributeIndex(key.attribute), Self.name, "sort attribute '\(key.attribute)'")
+                return list.aliases[position + 3] + (key.ascending ? " ASC" : " DESC")
+            }).joined(separator: ", ")
+        }
+        var pager = try sqlWhere(request.entity, FetchRequest(entity: request.entity))
+        let page = pager.page(request)
+        return PreparedQuery(sql: arms.joined(separator: " UNION ALL ") + orderBy + page, values: values + pager.values,
+                             decoder: try layout.unionDecoder(list, entities))
+    }
+
+    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
+        try check(request)
+        let entities = entitiesRead(request)
+        let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
+        var values: [Value] = []
+        let arms = try entities.enumerated().map { offset, entity in
+            let name = entities.count > 1 && offset == 0 ? " AS n" : ""
+            // Core Data counts a whole table without an alias.
+            return request.predicate == .all ? "SELECT COUNT(*)\(name) FROM \(layout.tables[entity])"
+                : "SELECT \(count)\(name) \(try armFrom(entity, request, &values))"
+        }
+        switch arms.count {
+        case 0: return PreparedQuery(sql: "SELECT 0", values: [], decoder: nil)
+        case 1: return PreparedQuery(sql: arms[0], values: values, decoder: nil)
+        default: return PreparedQuery(sql: "SELECT SUM(n) FROM (\(arms.joined(separator: " UNION ALL ")))", values: values, decoder: nil)
+        }
+    }
+
+    // MARK: Writes
+
+    public func update(_ objects: [ObjectVersion], attribute: String, value: Value) throws -> Int {
+        var statements: [Int: String] = [:]
+        for entity in Set(objects.map(\.id.entity)) {
+            guard layout.flat[entity] != nil, let position = model.entities[entity].attributeIndex(attribute) else {
+                throw ModelError("'\(attribute)' is not an attribute of concrete entity '\(model.entities[entity].name)'")
+            }
+            statements[entity] = "UPDATE \(layout.tables[entity]) SET \(layout.attributeColumns[entity][position]) = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"
+        }
+        return try database.transaction {
+            var changed = 0
+            for object in objects {
+                changed += try database.write(try LayoutError.required(statements[object.id.entity], Self.name, "update of \(model.entities[object.id.entity].name)"),
+                                              [value, .integer(object.version + 1), .integer(object.id.key), .integer(object.version)])
+            }
+            return changed
+        }
+    }
+
+    public func versions(_ objects: [ObjectID]) throws -> [Int64?] {
+        try objects.map { object in
+            guard let sql = layout.versionSQL[object.entity] else { return nil }
+            return try database.rows(sql, [.integer(object.key)]) { $0.int64(at: 0) }.first
+        }
+    }
+
+    /// A query of no rows that still takes the object's key as `?1`.
+    private static let noRelated = "SELECT 0, 0 WHERE 0 AND ?1"
+
+    public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
+        guard layout.flat[entity] != nil else { throw ModelError("'\(model.entities[entity].name)' is abstract: its objects are stored as their concrete entities") }
+        let table = layout.tables[entity]
+        var related: [String] = []
+        var clear: [[String]] = []
+        for relationship in model.entities[entity].relationships {
+            if !relationship.toMany {
+                let columns = try layout.toOne(entity, relationship.name)
+                let arms = layout.concrete[relationship.destination].map { target in
+                    "SELECT \(target + 1), t1.Z_PK FROM \(table) t0 JOIN \(layout.tables[target]) t1 ON t1.Z_PK = t0.\(columns.key) WHERE t0.Z_PK = ?1"
+                        + (columns.entity.map { " AND t0.\($0) = \(target + 1)" } ?? "")
+                }
+                related.append(arms.isEmpty ? Self.noRelated : arms.joined(separator: " UNION ALL "))
+                clear.append(relationship.isOneToOne ? try clearInverse(relationship) : [])
+            } else if relationship.isManyToMany {
+                let joins = layout.links(from: entity, relationship)
+                let arms = joins.map { link in
+                    "SELECT \(link.partner + 1), t1.Z_PK FROM \(link.join) j JOIN \(layout.tables[link.partner]) t1 ON t1.Z_PK = j.\(link.other) WHERE j.\(link.this) = ?1"
+                }
+                related.append(arms.isEmpty ? Self.noRelated : arms.joined(separator: " UNION ALL "))
+                var deletes: [String] = []
+                for link in joins {
+                    let sql = "DELETE FROM \(link.join) WHERE \(link.this) = ?1"
+                    if !deletes.contains(sql) { deletes.append(sql) }
+                }
+                clear.append(deletes)
+            } else {
+                let inverse = try LayoutError.required(model.inverse(of: relationship), Self.name, "inverse of \(relationship.name)")
+                let holders = layout.concrete[inverse.owner]
+                let arms = try holders.map { holder in
+                    "SELECT \(holder + 1), t1.Z_PK FROM \(layout.tables[holder]) t1 WHERE t1.\(try layout.toOne(holder, inverse.name).key) = ?1"
+                }
+                related.append(arms.isEmpty ? Self.noRelated : arms.joined(separator: " UNION ALL "))
+                clear.append(try clearInverse(relationship))
+            }
+        }
+        return DeleteStatements(related: related, clear: clear, delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
+    }
+
+    /// The statements that drop the references to the deleted object (`?1`) that the destinations
+    /// hold through the inverse to-one (the many side of a one-to-many, the other side of a
+    /// one-to-one): one per concrete table holding that to-one.
+    private func clearInverse(_ relationship: Model.Relationship) throws -> [String] {
+        guard let inverse = model.inverse(of: relationship) else { return [] }
+        return try layout.concrete[inverse.owner].map { holder in
+            let columns = try layout.toOne(holder, inverse.name)
+            let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
+            let orderKey = try model.orderKey(of: inverse).map { ", \(try layout.column(holder, $0)) = NULL" } ?? ""
+            return "UPDATE \(layout.tables[holder]) SET \(columns.key) = NULL\(entityColumn)\(orderKey), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"
+        }
+    }
+
+    /// SQLite allows 500 arms in one compound SELECT: link counts are summed in statements of this many.
+    static let armsPerStatement = 400
+
+    public func countLinks(_ relationship: Model.Relationship) throws -> Int {
+        guard relationship.isManyToMany else { return 0 }
+        var joins: [String] = []
+        var seen = Set<String>()
+        for holder in layout.concrete[relationship.owner] {
+            for link in layout.links(from: holder, relationship) where seen.insert(link.join).inserted {
+                joins.append(link.join)
+            }
+        }
+        var total = 0
+        for start in stride(from: 0, to: joins.count, by: Self.armsPerStatement) {
+            let arms = joins[start ..< min(start + Self.armsPerStatement, joins.count)].enumerated().map { offset, join in
+                "SELECT COUNT(*)\(offset == 0 ? " AS n" : "") FROM \(join)"
+            }
+            total += try database.number(PreparedQuery(sql: "SELECT SUM(n) FROM (\(arms.joined(separator: " UNION ALL ")))", values: [], decoder: nil))
+        }
+        return total
+    }
+}

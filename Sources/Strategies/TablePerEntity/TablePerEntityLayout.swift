@@ -1,0 +1,164 @@
+import Models
+
+/// `table-per-entity`'s layout of a model (see `TablePerEntity` for its rules), derived from the
+/// model alone, without a database: the flattened model Core Data stores (one root per concrete
+/// entity) and Core Data's layout of it, each concrete entity's table and columns, the join
+/// tables each many-to-many relationship reaches, the DDL, and the statements that insert an
+/// object and read its version. Built in steps, each from the ones before it.
+public struct TablePerEntityLayout: Sendable {
+    public let model: Model
+    /// Per original entity: its concrete entities (itself and descendants), in number order.
+    let concrete: [[Int]]
+    /// The flattened model Core Data stores (one root per concrete entity).
+    public let storedModel: Model
+    /// Core Data's layout of `storedModel`.
+    public let schema: CoreDataSchema
+    /// Per original entity: the flattened entity (`nil` when abstract).
+    let flat: [Int?]
+    /// Per original entity: its table (`""` when abstract).
+    let tables: [String]
+    /// Per original concrete entity: the column of each attribute, in `attributes` order.
+    let attributeColumns: [[String]]
+    /// Per original concrete entity: the columns of each to-one, in `toOneRelationships` order.
+    let toOneColumns: [[ToOneColumns]]
+    /// The join tables of each many-to-many relationship as held by each concrete entity, by partner.
+    let links: [Held: [Link]]
+    /// Every statement that creates an empty store, in order.
+    public let schemaSQL: [String]
+    /// Per concrete entity: its INSERT; per generating relationship (in `relationships` order) the link INSERT per partner.
+    private(set) var inserts: [Int: String] = [:]
+    private(set) var linkInserts: [Int: [[Int: String]]] = [:]
+    /// Per concrete entity: the query of a row's version (`Z_OPT`).
+    private(set) var versionSQL: [Int: String] = [:]
+
+    /// Throws `ModelError` when the flattened model is not valid, `LayoutError` when a lookup the
+    /// layout makes fails (a validated model makes none fail).
+    public init(model: Model) throws {
+        self.model = model
+        let concrete = Self.concreteEntities(model)
+        self.concrete = concrete
+        let (description, records) = Self.flatten(model, concrete)
+        do { storedModel = try Model(description) } catch let error as ModelError {
+            throw ModelError("the flattened model of '\(model.name)' is not valid: \(error.description)")
+        }
+        schema = CoreDataSchema(storedModel)
+        let columns = try Self.columns(model, storedModel, schema, concrete)
+        flat = columns.flat
+        tables = columns.tables
+        attributeColumns = columns.attributeColumns
+        toOneColumns = columns.toOneColumns
+        links = try Self.joinLinks(model, schema, records, columns.flat)
+        schemaSQL = Self.tableSQL(storedModel, schema, entityColumns: columns.entityColumns)
+            + schema.tableSQL.dropFirst(storedModel.roots.count) + schema.indexSQL + CoreDataSchema.bookkeepingSQL
+        for entity in model.entities where entity.isConcrete {
+            inserts[entity.index] = insertSQL(entity.index)
+            linkInserts[entity.index] = linkSQL(entity)
+            versionSQL[entity.index] = "SELECT Z_OPT FROM \(tables[entity.index]) WHERE Z_PK = ?"
+        }
+    }
+
+    /// `value`, or a `LayoutError` saying that `what` is missing.
+    static func need<T>(_ value: T?, _ what: @autoclosure () -> String) throws -> T { try LayoutError.required(value, TablePerEntity.name, what()) }
+
+    // MARK: Names
+
+    /// Each concrete entity's flattened entity, table and columns; and the entity column of each
+    /// to-one that reaches several tables, by flattened entity and relationship.
+    private static func columns(_ model: Model, _ storedModel: Model, _ schema: CoreDataSchema, _ concrete: [[Int]]) throws
+        -> (flat: [Int?], tables: [String], attributeColumns: [[String]], toOneColumns: [[ToOneColumns]], entityColumns: [PropertyKey: String]) {
+        let entities = model.entities
+        var flat = [Int?](repeating: nil, count: entities.count)
+        var tables = Array(repeating: "", count: entities.count)
+        var attributeColumns = Array(repeating: [String](), count: entities.count)
+        var toOneColumns = Array(repeating: [ToOneColumns](), count: entities.count)
+        var entityColumns: [PropertyKey: String] = [:]
+        for entity in entities where entity.isConcrete {
+            let index = try need(storedModel.index(of: entity.name), "flattened entity \(entity.name)")
+            flat[entity.index] = index
+            let table = schema.table(of: index)
+            tables[entity.index] = table.name
+            attributeColumns[entity.index] = entity.attributes.indices.map { schema.column(index, attributeAt: $0) }
+            var names = UniqueNames(taken: ["Z_PK", "Z_ENT", "Z_OPT"] + table.fetchOrder.map(\.name))
+            toOneColumns[entity.index] = try entity.toOneRelationships.map { relationship in
+                let key = try schema.toOneColumns(index, relationship.name).key
+                let targets = concrete[relationship.destination]
+                guard targets.count > 1 else { return ToOneColumns(key: key, entity: nil, destination: targets.first ?? relationship.destination) }
+                let name = names.claim("Z\(relationship.destination + 1)_" + relationship.name.uppercased())
+                entityColumns[PropertyKey(owner: index, name: relationship.name)] = name
+                return ToOneColumns(key: key, entity: name, destination: relationship.destination)
+            }
+        }
+        return (flat, tables, attributeColumns, toOneColumns, entityColumns)
+    }
+
+    /// The join tables of each split many-to-many relationship, found by the flattened relationship
+    /// that names a side, sorted by partner.
+    private static func joinLinks(_ model: Model, _ schema: CoreDataSchema, _ records: [LinkRecord], _ flat: [Int?]) throws -> [Held: [Link]] {
+        var joinBySide: [PropertyKey: CoreDataSchema.JoinTable] = [:]
+        for join in schema.joinTables {
+            joinBySide[PropertyKey(owner: join.first.entity, name: join.first.relationship)] = join
+            joinBySide[PropertyKey(owner: join.second.entity, name: join.second.relationship)] = join
+        }
+        var links: [Held: [Int: Link]] = [:]
+        for record in records {
+            let index = try need(flat[record.held.entity], "flattened entity for \(model.entities[record.held.entity].name)")
+            let join = try need(joinBySide[PropertyKey(owner: index, name: record.flatName)], "join table for \(record.flatName)")
+            let (this, other) = join.columns(from: index, record.flatName)
+            links[record.held, default: [:]][record.partner] = Link(join: join.name, this: this, other: other, partner: record.partner)
+        }
+        return links.mapValues { $0.values.sorted { $0.partner < $1.partner } }
+    }
+
+    // MARK: Lookups
+
+    /// The column of attribute `attribute` of concrete `entity`.
+    func column(_ entity: Int, _ attribute: String) throws -> String {
+        attributeColumns[entity][try Self.need(model.entities[entity].attributeIndex(attribute), "attribute '\(attribute)' of \(model.entities[entity].name)")]
+    }
+
+    /// The columns of to-one `name` of concrete `entity`.
+    func toOne(_ entity: Int, _ name: String) throws -> ToOneColumns {
+        let position = try Self.need(model.entities[entity].toOneRelationships.firstIndex { $0.name == name }, "to-one '\(name)' of \(model.entities[entity].name)")
+        return toOneColumns[entity][position]
+    }
+
+    /// The join tables `relationship` reaches from concrete `entity`, by partner.
+    func links(from entity: Int, _ relationship: Model.Relationship) -> [Link] {
+        links[Held(entity: entity, relationship: PropertyKey(relationship))] ?? []
+    }
+
+    // MARK: DDL and INSERTs
+
+    /// Core Data's tables of the flattened model's roots, each entity column right after its foreign key.
+    private static func tableSQL(_ storedModel: Model, _ schema: CoreDataSchema, entityColumns: [PropertyKey: String]) -> [String] {
+        storedModel.roots.map { root in
+            let table = schema.table(of: root)
+            var columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+            for column in table.tableOrder {
+                columns.append("\(column.name) \(column.sqlType)")
+                if case let .foreignKey(name) = column.role, let entityColumn = entityColumns[PropertyKey(owner: root, name: name)] {
+                    columns.append("\(entityColumn) INTEGER")
+                }
+            }
+            return "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )"
+        }
+    }
+
+    /// A concrete entity's INSERT: `Z_PK, Z_ENT, Z_OPT`, its attributes, then each to-one's key (and entity column).
+    private func insertSQL(_ entity: Int) -> String {
+        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + attributeColumns[entity]
+            + toOneColumns[entity].flatMap { [$0.key] + ($0.entity.map { [$0] } ?? []) }
+        return "INSERT INTO \(tables[entity]) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+    }
+
+    /// Per many-to-many relationship whose links the entity's objects generate: the link INSERT per partner.
+    private func linkSQL(_ entity: Model.Entity) -> [[Int: String]] {
+        entity.relationships.filter { $0.isManyToMany && $0.generatesLinks }.map { relationship in
+            var byPartner: [Int: String] = [:]
+            for link in links(from: entity.index, relationship) {
+                byPartner[link.partner] = "INSERT INTO \(link.join) (\(link.this), \(link.other)) VALUES (?, ?)"
+            }
+            return byPartner
+        }
+    }
+}
