@@ -1,3 +1,4 @@
+import Generation
 import Foundation
 import Models
 import SQLite
@@ -52,6 +53,17 @@ public struct CoreDataStore {
     /// root's, for a hierarchy: one `Z_PK` counter for all of it), inside the save's transaction.
     /// Objects come with their keys (the same in every strategy), so the reservation moves `Z_MAX`
     /// to the highest key saved, as Core Data's moves it past the keys it hands out.
+    /// Reserves the keys of a save's objects: for each stored entity (0-based, as
+    /// `storedEntity` maps an object's entity to it), up to the highest key among its objects.
+    public func reserveKeys(for objects: [ModelObject], storedEntity: (Int) throws -> Int) throws {
+        var highest: [Int: Int64] = [:]
+        for object in objects {
+            let stored = try storedEntity(object.id.entity)
+            highest[stored] = max(highest[stored] ?? 0, object.id.key)
+        }
+        for (stored, key) in highest.sorted(by: { $0.key < $1.key }) { try reserveKeys(entityNumber: stored + 1, upTo: key) }
+    }
+
     public func reserveKeys(entityNumber number: Int, upTo highest: Int64) throws {
         let current = try database.scalarInt(Self.readMaxSQL, [number]) ?? 0
         guard highest > current else { return }

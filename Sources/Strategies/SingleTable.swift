@@ -45,9 +45,7 @@ public final class SingleTable: StorageStrategy {
 
     public func insert(_ objects: [ModelObject]) throws {
         try database.transaction {
-            var highest: [Int: Int64] = [:]
-            for object in objects { highest[model.entities[object.id.entity].root, default: 0] = max(highest[model.entities[object.id.entity].root] ?? 0, object.id.key) }
-            for (root, key) in highest.sorted(by: { $0.key < $1.key }) { try store.reserveKeys(entityNumber: root + 1, upTo: key) }
+            try store.reserveKeys(for: objects) { model.entities[$0].root }
             for object in objects {
                 let entity = model.entities[object.id.entity]
                 guard let insert = inserts[entity.index] else { throw LayoutError(Self.name, "\(entity.name) is abstract; it has no objects to insert") }

@@ -61,14 +61,7 @@ public final class EnumEntity: StorageStrategy {
 
     public func insert(_ objects: [ModelObject]) throws {
         try database.transaction {
-            var highest: [Int: Int64] = [:]
-            for object in objects {
-                let stored = layout.places[object.id.entity].stored
-                highest[stored] = max(highest[stored] ?? 0, object.id.key)
-            }
-            for (stored, key) in highest.sorted(by: { $0.key < $1.key }) {
-                try store.reserveKeys(entityNumber: stored + 1, upTo: key)
-            }
+            try store.reserveKeys(for: objects) { layout.places[$0].stored }
             for object in objects {
                 let entity = model.entities[object.id.entity]
                 let place = layout.places[entity.index]

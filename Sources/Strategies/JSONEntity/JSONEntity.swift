@@ -87,14 +87,7 @@ public final class JSONEntity: StorageStrategy {
 
     public func insert(_ objects: [ModelObject]) throws {
         try database.transaction {
-            var highest: [Int: Int64] = [:]
-            for object in objects {
-                let root = model.entities[object.id.entity].root
-                highest[root] = max(highest[root] ?? 0, object.id.key)
-            }
-            for (root, key) in highest.sorted(by: { $0.key < $1.key }) {
-                try store.reserveKeys(entityNumber: layout.hierarchy(root).stored + 1, upTo: key)
-            }
+            try store.reserveKeys(for: objects) { try layout.hierarchy(model.entities[$0].root).stored }
             var values: [Value] = []
             for object in objects {
                 guard let plan = layout.inserts[object.id.entity] else {

@@ -71,12 +71,7 @@ public final class Joined: StorageStrategy {
 
     public func insert(_ objects: [ModelObject]) throws {
         try database.transaction {
-            var highest: [Int: Int64] = [:]
-            for object in objects {
-                let root = model.entities[object.id.entity].root
-                highest[root] = max(highest[root] ?? 0, object.id.key)
-            }
-            for (root, key) in highest.sorted(by: { $0.key < $1.key }) { try store.reserveKeys(entityNumber: root + 1, upTo: key) }
+            try store.reserveKeys(for: objects) { model.entities[$0].root }
             for object in objects {
                 guard let steps = layout.inserts[object.id.entity] else {
                     throw CorruptRow("cannot insert an object of abstract entity '\(model.entities[object.id.entity].name)'")

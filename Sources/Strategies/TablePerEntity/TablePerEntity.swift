@@ -61,11 +61,9 @@ public final class TablePerEntity: StorageStrategy {
 
     public func insert(_ objects: [ModelObject]) throws {
         try database.transaction {
-            var highest: [Int: Int64] = [:]
-            for object in objects { highest[object.id.entity] = max(highest[object.id.entity] ?? 0, object.id.key) }
-            for (entity, key) in highest.sorted(by: { $0.key < $1.key }) {
+            try store.reserveKeys(for: objects) { entity in
                 guard let index = layout.flat[entity] else { throw CorruptRow("object of abstract entity '\(model.entities[entity].name)' cannot be stored") }
-                try store.reserveKeys(entityNumber: index + 1, upTo: key)
+                return index
             }
             for object in objects {
                 let entity = object.id.entity
