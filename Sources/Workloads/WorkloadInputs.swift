@@ -79,11 +79,14 @@ public struct WorkloadInputs: Sendable {
         let subtree = model.entities[entity].subtree
         var values: [Value] = []
         var attempts = 0
+        // A small hierarchy draws the same objects again and again: each is generated once.
+        var drawn: [Int: Value] = [:]
         while values.count < lookupCount, count > 0, attempts < lookupCount * 500 {
             attempts += 1
             let index = Int(rng.next() % UInt64(count))
             if subtree.contains(generator.entity(root: root, at: index)) {
-                let value = generator.object(root: root, at: index).values[position]
+                let value = drawn[index] ?? generator.object(root: root, at: index).values[position]
+                drawn[index] = value
                 if !value.isNull { values.append(value) }
             }
         }

@@ -10,8 +10,12 @@ public final class ReferenceStore {
     public let generator: ObjectGenerator
     /// Every object of every hierarchy, by id.
     public private(set) var objects: [ObjectID: ModelObject] = [:]
+    /// Every object in id order, as `fetch` scans them.
+    private var ordered: [ModelObject] = []
     /// Many-to-many links, both directions: (object, relationship name) → destinations.
     private var links: [ObjectID: [String: Set<ObjectID>]] = [:]
+    /// To-one references turned round: (destination, to-one relationship name) → the objects pointing at it.
+    private var incoming: [ObjectID: [String: [ObjectID]]] = [:]
 
     public init(_ generator: ObjectGenerator) {
         self.generator = generator
@@ -20,6 +24,9 @@ public final class ReferenceStore {
             for position in 0 ..< generator.count(root: root) {
                 let object = generator.object(root: root, at: position)
                 objects[object.id] = object.fetched
+                for (relationship, destination) in zip(model.entities[object.id.entity].toOneRelationships, object.toOne) {
+                    if let destination { incoming[destination, default: [:]][relationship.name, default: []].append(object.id) }
+                }
                 let generating = model.entities[object.id.entity].relationships.filter { $0.isManyToMany && $0.generatesLinks }
                 for (relationship, destinations) in zip(generating, object.links) {
                     let inverse = model.inverse(of: relationship)!.name
@@ -30,6 +37,7 @@ public final class ReferenceStore {
                 }
             }
         }
+        ordered = objects.values.sorted { $0.id < $1.id }
     }
 
     public func value(_ object: ModelObject, _ attribute: String) -> Value {
@@ -39,20 +47,21 @@ public final class ReferenceStore {
     /// Every object the request selects, sorted as it asks (else by id), paged.
     public func fetch(_ request: FetchRequest) -> [ModelObject] {
         let entity = model.entities[request.entity]
-        var selected = objects.values.filter { object in
+        let selected = ordered.filter { object in
             (request.includesSubentities ? entity.subtree.contains(object.id.entity) : object.id.entity == request.entity)
                 && matches(object, request.predicate, request.sort)
         }
-        selected.sort { a, b in
-            for key in request.sort {
-                let (x, y) = (value(a, key.attribute), value(b, key.attribute))
-                if x != y { return key.ascending ? Value.sqliteLess(x, y) : Value.sqliteLess(y, x) }
-            }
-            return a.id < b.id
-        }
-        let start = min(selected.count, request.offset ?? 0)
-        let end = request.limit.map { min(selected.count, start + $0) } ?? selected.count
-        return Array(selected[start ..< end])
+        // `selected` is in id order, the last sort key; the sort values are read once per object.
+        let sorted = request.sort.isEmpty ? selected : selected.map { object in (object, request.sort.map { value(object, $0.attribute) }) }
+            .sorted { a, b in
+                for (key, (x, y)) in zip(request.sort, zip(a.1, b.1)) where x != y {
+                    return key.ascending ? Value.sqliteLess(x, y) : Value.sqliteLess(y, x)
+                }
+                return a.0.id < b.0.id
+            }.map(\.0)
+        let start = min(sorted.count, request.offset ?? 0)
+        let end = request.limit.map { min(sorted.count, start + $0) } ?? sorted.count
+        return Array(sorted[start ..< end])
     }
 
     public func count(_ request: FetchRequest) -> Int { fetch(request).count }
@@ -83,15 +92,19 @@ public final class ReferenceStore {
             if relationship.isManyToMany {
                 related = Array(links[object.id]?[name] ?? [])
             } else {
-                let inverse = model.inverse(of: relationship)!
-                related = objects.values.filter { other in
-                    model.entities[relationship.destination].subtree.contains(other.id.entity)
-                        && other.toOne[model.entities[other.id.entity].toOneRelationships.firstIndex { $0.name == inverse.name }!] == object.id
-                }.map(\.id)
+                related = pointing(at: object.id, through: relationship)
             }
             return related.contains { let found = value(objects[$0]!, attribute); return !found.isNull && found == wanted }
         case let .and(predicates): return predicates.allSatisfy { matches(object, $0, sort) }
         }
+    }
+
+    /// The objects a one-to-many `relationship` of `id` holds: those of its destination whose
+    /// inverse to-one points at `id`.
+    private func pointing(at id: ObjectID, through relationship: Model.Relationship) -> [ObjectID] {
+        let inverse = model.inverse(of: relationship)!
+        let destination = model.entities[relationship.destination].subtree
+        return (incoming[id]?[inverse.name] ?? []).filter { destination.contains($0.entity) }
     }
 
     /// The objects a delete of `ids` removes, following cascade rules (nullify and no-action keep the others).
@@ -107,11 +120,7 @@ public final class ReferenceStore {
                 } else if relationship.isManyToMany {
                     pending += links[id]?[relationship.name] ?? []
                 } else {
-                    let inverse = model.inverse(of: relationship)!
-                    pending += objects.values.filter { other in
-                        model.entities[relationship.destination].subtree.contains(other.id.entity)
-                            && other.toOne[model.entities[other.id.entity].toOneRelationships.firstIndex { $0.name == inverse.name }!] == id
-                    }.map(\.id)
+                    pending += pointing(at: id, through: relationship)
                 }
             }
         }

@@ -34,8 +34,7 @@ final class GeneratedModelTests: XCTestCase {
                 let label = "generated model, seed \(seed)"
                 // The on-disk store check (SQLite's integrity and foreign-key checks) on every fourth model: it is the slowest part.
                 if seed % 4 == 0 { try Agreement.checkStore(model, ObjectGenerator(model, seed: seed), folder: folder, label: label) }
-                try Agreement.checkReads(model, seed: seed, label: label, requestsPerCase: 10)
-                try Agreement.checkWrites(model, seed: seed, label: label)
+                try Agreement.check(model, seed: seed, label: label, requestsPerCase: 10)
             } catch {
                 XCTFail("seed \(seed): \(error)")
             }
@@ -63,8 +62,7 @@ final class GeneratedModelTests: XCTestCase {
         XCTAssertEqual(messenger.entities.filter { !$0.isRoot }.count, 7)
         for (label, model) in [("Photos-sized", photos), ("90 entities", flat), ("44 entities", messenger)] {
             try Agreement.checkStore(model, ObjectGenerator(model, seed: 2), folder: folder, label: label)
-            try Agreement.checkReads(model, seed: 2, label: label, requestsPerCase: 5)
-            try Agreement.checkWrites(model, seed: 2, label: label)
+            try Agreement.check(model, seed: 2, label: label, requestsPerCase: 5)
         }
     }
 
