@@ -49,10 +49,10 @@ final class InterruptionTests: XCTestCase {
         for log in [stdoutLog, stderrLog] { _ = manager.createFile(atPath: log.path, contents: nil) }
 
         // insert-single completes its rows within seconds; insert-bulk at this scale then keeps
-        // the run busy writing stores (tens of seconds in a debug build) when the signal arrives.
+        // the run busy writing stores (several seconds in a debug build) when the signal arrives.
         let process = Process()
         process.executableURL = CommandLineTests.executable
-        process.arguments = ["run", "--scale", "30000", "--repetitions", "3", "--workloads", "insert-single,insert-bulk",
+        process.arguments = ["run", "--scale", "12000", "--repetitions", "1", "--workloads", "insert-single,insert-bulk",
                              "--output", output.path]
         process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: stdoutLog)
@@ -191,7 +191,7 @@ final class InterruptionTests: XCTestCase {
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let store = out.appendingPathComponent("store.sqlite")
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-            let child = try start(["generate", "--strategy", "joined", "--scale", "400000", "--output", store.path], name: "generate-\(signalNumber)")
+            let child = try start(["generate", "--strategy", "joined", "--scale", "60000", "--output", store.path], name: "generate-\(signalNumber)")
             let partial = ".store.sqlite.\(child.pid).partial"
             // Signalled once SQLite has its write-ahead log: the store, -wal and -shm all exist.
             guard wait(for: child, until: { Set(contents(out)).isSuperset(of: [partial, partial + "-wal", partial + "-shm"]) }) else {
@@ -213,7 +213,7 @@ final class InterruptionTests: XCTestCase {
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         for (command, signalNumber) in [("storage", SIGINT), ("explain", SIGTERM), ("storage", SIGHUP), ("explain", SIGHUP)] {
             let output = out.appendingPathComponent("\(command).out")
-            let child = try start([command, "--scale", "60000", "--output", output.path], name: "\(command)-\(signalNumber)")
+            let child = try start([command, "--scale", "20000", "--output", output.path], name: "\(command)-\(signalNumber)")
             guard wait(for: child, until: { allFiles(temporary).contains { $0.hasSuffix(".sqlite") } }) else {
                 return XCTFail("\(command): no store appeared in \(temporary.path) (or it ended first): \(child.stderr)")
             }
@@ -229,7 +229,7 @@ final class InterruptionTests: XCTestCase {
     /// `bench sweep` handles SIGHUP as SIGINT and SIGTERM: status 129, its stores removed.
     func testSIGHUPStopsASweepAndCleansUp() throws {
         let output = folder.appendingPathComponent("s.csv")
-        let child = try start(["sweep", "--parameter", "skew", "--values", "0,1", "--scale", "40000", "--repetitions", "2",
+        let child = try start(["sweep", "--parameter", "skew", "--values", "0,1", "--scale", "15000", "--repetitions", "2",
                                "--workloads", "insert-bulk", "--output", output.path], name: "sweep")
         guard wait(for: child, until: { allFiles(temporary).contains { $0.hasSuffix(".sqlite") } }) else {
             return XCTFail("the sweep built no store in \(temporary.path) (or ended first): \(child.stderr)")
@@ -245,7 +245,7 @@ final class InterruptionTests: XCTestCase {
     /// without --force; once the first has ended (here: on SIGTERM), --force replaces its file.
     func testASecondRunIsRefusedTheOutputARunningOneClaimed() throws {
         let output = folder.appendingPathComponent("r.csv")
-        let first = try start(["run", "--scale", "30000", "--repetitions", "3", "--workloads", "insert-single,insert-bulk", "--output", output.path], name: "first")
+        let first = try start(["run", "--scale", "12000", "--repetitions", "1", "--workloads", "insert-single,insert-bulk", "--output", output.path], name: "first")
         let lock = folder.appendingPathComponent(".r.csv.lock")
         guard wait(for: first, until: { FileManager.default.fileExists(atPath: output.path) }) else {
             return XCTFail("the first run wrote no row (or ended first): \(first.stderr)")
@@ -280,7 +280,7 @@ final class InterruptionTests: XCTestCase {
         var killed: [String] = []
         for round in 0 ..< 2 {
             let output = folder.appendingPathComponent("r\(round).csv")
-            let child = try start(["run", "--scale", "30000", "--repetitions", "3", "--workloads", "insert-single,insert-bulk", "--output", output.path],
+            let child = try start(["run", "--scale", "12000", "--repetitions", "1", "--workloads", "insert-single,insert-bulk", "--output", output.path],
                                   name: "killed\(round)")
             guard wait(for: child, until: { FileManager.default.fileExists(atPath: output.path) }) else {
                 return XCTFail("the run wrote no row (or ended first): \(child.stderr)")
@@ -347,7 +347,7 @@ final class InterruptionTests: XCTestCase {
     /// and the rows it really holds, not one more.
     func testTheNoteAfterAFailedWriteCountsTheRowsTheFileHolds() throws {
         let output = folder.appendingPathComponent("r.csv")
-        let child = try start(["run", "--scale", "30000", "--repetitions", "3", "--workloads", "insert-single,insert-bulk", "--output", output.path], name: "run")
+        let child = try start(["run", "--scale", "12000", "--repetitions", "1", "--workloads", "insert-single,insert-bulk", "--output", output.path], name: "run")
         guard wait(for: child, until: { FileManager.default.fileExists(atPath: output.path) }) else {
             return XCTFail("the run wrote no row (or ended first): \(child.stderr)")
         }
