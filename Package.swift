@@ -58,6 +58,6 @@ let package = Package(
         .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "Strategies", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads", "Generation"]),
         .testTarget(name: "benchTests", dependencies: ["bench", "Reporting", "Models"]),
-        .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Models", "SwiftDataModels", "Generation", "SQLite"]),
+        .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
     ]
 )

@@ -2,67 +2,14 @@ import Generation
 import Models
 import SQLite
 import Strategies
+import TestSupport
 import XCTest
 
+/// `joined`'s corners (its answers on every preset, synthetic model and `clubs` are StrategyAgreementTests'):
+/// hierarchies too wide for one join, foreign keys in sub-tables, its layout, indexes and corrupt rows.
 final class JoinedTests: XCTestCase {
-    /// A store of each strategy holding the same objects.
-    struct Pair {
-        let model: Model
-        let generator: ObjectGenerator
-        let reference: SingleTable
-        let joined: Joined
-    }
-
-    func makePair(_ description: ModelDescription) throws -> Pair {
-        let model = try Model(description)
-        let reference = try SingleTable(model: model, database: try Database(path: ":memory:"))
-        let joined = try Joined(model: model, database: try Database(path: ":memory:"))
-        try reference.createSchema()
-        try joined.createSchema()
-        let generator = ObjectGenerator(model, seed: 7)
-        for batch in generator.batches(of: 300) {
-            try reference.insert(batch)
-            try joined.insert(batch)
-        }
-        return Pair(model: model, generator: generator, reference: reference, joined: joined)
-    }
-
-    /// The same objects (sorted by id when the request does not sort), the same count.
-    func check(_ pair: Pair, _ request: FetchRequest, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        var expected = try pair.reference.fetch(request)
-        var actual = try pair.joined.fetch(request)
-        if request.sort.isEmpty { expected.sort { $0.id < $1.id }; actual.sort { $0.id < $1.id } }
-        XCTAssertEqual(actual.count, expected.count, "\(pair.model.name) \(what): fetched", file: file, line: line)
-        XCTAssertEqual(actual, expected, "\(pair.model.name) \(what): objects", file: file, line: line)
-        checks += 1
-        if !expected.isEmpty { nonEmpty += 1 }
-        if request.sort.isEmpty, request.limit == nil {
-            var plain = request
-            plain.offset = nil
-            XCTAssertEqual(try pair.joined.count(plain), try pair.reference.count(plain), "\(pair.model.name) \(what): count", file: file, line: line)
-        }
-    }
-
-    static var agreementModels: [ModelDescription] {
-        ModelPresets.all.map { $0.scaled(to: 1_500) } + [
-            SyntheticModel.make(leaves: 5, attributes: 3, skew: 1, rows: 1_000, depth: 3),
-            SyntheticModel.make(leaves: 5, attributes: 3, skew: 1, rows: 1_000, depth: 1),
-        ]
-    }
-
-    var checks = 0, nonEmpty = 0
-
-    func testAgreesWithSingleTable() throws {
-        for description in Self.agreementModels { try agreement(description) }
-        // The battery asks something: most requests find objects.
-        XCTAssertGreaterThan(checks, 300)
-        XCTAssertGreaterThan(Double(nonEmpty), 0.8 * Double(checks), "\(nonEmpty) of \(checks) requests found objects")
-        print("JoinedTests: \(checks) requests compared, \(nonEmpty) non-empty")
-    }
-
     /// Hierarchies too wide for one join (SQLite's 64 tables): the fetches are `UNION ALL`s.
     func testWideHierarchiesAgreeThroughUnions() throws {
-        try agreement(SyntheticModel.make(leaves: 70, attributes: 2, skew: 0.5, rows: 1_000, depth: 1))
         // Concrete middle entities: each arm of a middle entity filters on Z_ENT.
         var entities = [EntityDescription("Root", rows: 20, attributes: [Attribute("uid", .uuid), Attribute("title", .string)],
                                           uniquenessConstraints: [["uid"]])]
@@ -72,137 +19,14 @@ final class JoinedTests: XCTestCase {
                                               attributes: [Attribute("l\(number)", .string, optional: true)]))
         }
         let wide = ModelDescription(name: "wide", entities: entities)
-        let pair = try agreement(wide)
-        let polymorphic = try pair.joined.fetchQuery(FetchRequest(entity: 0))
-        XCTAssertTrue(polymorphic.sql.contains(" UNION ALL "), polymorphic.sql)
-    }
-
-    @discardableResult
-    func agreement(_ description: ModelDescription) throws -> Pair {
-        let pair = try makePair(description)
-        let model = pair.model, generator = pair.generator
-        // Every entity, with and without its sub-entities.
-        for entity in model.entities {
-            for includes in [true, false] {
-                try check(pair, FetchRequest(entity: entity.index, includesSubentities: includes), "\(entity.name) subentities \(includes)")
-            }
+        for description in [SyntheticModel.make(leaves: 70, attributes: 2, skew: 0.5, rows: 1_000, depth: 1), wide] {
+            let reads = try StrategyAgreement([Joined.self], description)
+            try reads.checkReads()
+            reads.assertAskedEnough(moreThan: 300)
+            try StrategyAgreement([Joined.self], description, against: SingleTable.self).checkWrites()
+            let polymorphic = try reads.subject.fetchQuery(FetchRequest(entity: 0))
+            XCTAssertTrue(polymorphic.sql.contains(" UNION ALL "), polymorphic.sql)
         }
-        let main = model.entities[model.mainRoot]
-        let total = generator.count(root: model.mainRoot)
-        // The model's order: a page at half, and the keyset page after the object just before it.
-        if let order = model.order {
-            let sort = order.map { SortKey($0.property!, ascending: $0.ascending) }
-            let offset = total / 2
-            try check(pair, FetchRequest(entity: main.index, sort: sort, limit: 50, offset: offset), "order page")
-            let all = try pair.reference.fetch(FetchRequest(entity: main.index, sort: sort))
-            let before = all[offset - 1]
-            let values = sort.map { before.values[main.attributeIndex($0.attribute)!] }
-            try check(pair, FetchRequest(entity: main.index, predicate: .after(values), sort: sort, limit: 50), "keyset page")
-            if let leaf = model.leaf {
-                try check(pair, FetchRequest(entity: leaf, sort: sort, limit: 20, offset: 5), "leaf page")
-            }
-            if let branch = model.branch {
-                try check(pair, FetchRequest(entity: branch, sort: sort, limit: 20, offset: 5), "branch page")
-            }
-        }
-        // Lookups by key, of every entity's objects.
-        for position in stride(from: 0, to: total, by: max(1, total / 7)) {
-            let object = generator.object(root: model.mainRoot, at: position)
-            for entity in [main.index, object.id.entity] + Array(model.entities[object.id.entity].subtree) {
-                try check(pair, FetchRequest(entity: entity, predicate: .key(object.id.key)), "key \(object.id) as \(model.entities[entity].name)")
-            }
-        }
-        // Every to-one relationship of the main hierarchy, with some destination.
-        for entity in main.subtree.map({ model.entities[$0] }) {
-            for relationship in entity.toOneRelationships where relationship.owner == entity.index {
-                /// The object's destination through `relationship` (its position differs per concrete entity).
-                func destination(_ object: ModelObject) -> ObjectID? {
-                    guard entity.subtree.contains(object.id.entity) else { return nil }
-                    return object.toOne[model.entities[object.id.entity].toOneRelationships.firstIndex { $0.name == relationship.name }!]
-                }
-                guard let target = (0 ..< total).lazy.compactMap({ destination(generator.object(root: model.mainRoot, at: $0)) }).first else { continue }
-                try check(pair, FetchRequest(entity: entity.index, predicate: .toOne(relationship.name, target)), "toOne \(relationship.name)")
-                // A page, sorted by the first attribute then a unique one (a total order).
-                if let first = entity.attributes.first, let unique = main.attributes.first(where: { model.isUnique($0.name, of: main.index) }) {
-                    let sort = [SortKey(first.name), SortKey(unique.name)]
-                    try check(pair, FetchRequest(entity: entity.index, predicate: .toOne(relationship.name, target), sort: sort, limit: 3), "toOne page")
-                }
-            }
-        }
-        // ANY relationship.attribute == value through every to-many relationship reaching a unique string.
-        for entity in model.entities {
-            for relationship in entity.relationships where relationship.toMany && relationship.owner == entity.index {
-                let destination = model.entities[relationship.destination]
-                guard let attribute = destination.attributes.first(where: { $0.type == .string && model.isUnique($0.name, of: relationship.destination) }) else { continue }
-                let position = destination.attributeIndex(attribute.name)!
-                for target in [generator.popularDestination(relationship), generator.rareDestination(relationship)].compactMap({ $0 }) {
-                    let value = generator.object(target).values[position]
-                    let predicate = FetchPredicate.anyRelated(relationship.name, attribute.name, value)
-                    try check(pair, FetchRequest(entity: entity.index, predicate: predicate), "any \(relationship.name)")
-                    try check(pair, FetchRequest(entity: entity.index, includesSubentities: false, predicate: predicate), "any \(relationship.name) alone")
-                }
-            }
-        }
-        // A date window and an equality on a unique attribute.
-        if let date = main.attributes.first(where: { $0.type == .date }) {
-            let position = main.attributeIndex(date.name)!
-            let values = (0 ..< min(total, 200)).map { generator.object(root: model.mainRoot, at: $0).values[position] }.filter { !$0.isNull }
-                .sorted(by: Value.sqliteLess)
-            if values.count > 4 {
-                let range = FetchPredicate.range(date.name, values[values.count / 4], values[values.count * 3 / 4])
-                try check(pair, FetchRequest(entity: main.index, predicate: range), "date range")
-                if let leaf = model.leaf { try check(pair, FetchRequest(entity: leaf, predicate: range), "leaf date range") }
-                if let branch = model.branch {
-                    try check(pair, FetchRequest(entity: branch, predicate: .and([range, .key(1)])), "branch range and key")
-                }
-            }
-        }
-        for entity in main.subtree.map({ model.entities[$0] }) {
-            for (position, attribute) in entity.attributes.enumerated() where model.isUnique(attribute.name, of: entity.index) {
-                guard let object = (0 ..< total).lazy.map({ generator.object(root: model.mainRoot, at: $0) }).first(where: { entity.subtree.contains($0.id.entity) }) else { continue }
-                try check(pair, FetchRequest(entity: entity.index, predicate: .equals(attribute.name, object.values[position])), "equals \(entity.name).\(attribute.name)")
-            }
-        }
-
-        // Updates: an attribute of the root's table, and one of a sub-entity's table.
-        var targets: [(ids: [ObjectID], attribute: String, value: Value)] = []
-        let objects = (0 ..< total).map { generator.object(root: model.mainRoot, at: $0) }
-        if let attribute = main.attributes.first(where: { !model.isUnique($0.name, of: main.index) }) {
-            let ids = stride(from: 0, to: total, by: max(1, total / 20)).prefix(20).map { objects[$0].id }
-            targets.append((ids, attribute.name, objects[total - 1].values[main.attributeIndex(attribute.name)!]))
-        }
-        if let leaf = model.leaf, let attribute = model.entities[leaf].ownAttributes.first(where: { !model.isUnique($0.name, of: leaf) }) {
-            let ids = objects.filter { $0.id.entity == leaf }.prefix(20).map(\.id)
-            let source = objects.last { $0.id.entity == leaf }!
-            targets.append((ids, attribute.name, source.values[model.entities[leaf].attributeIndex(attribute.name)!]))
-        }
-        for (ids, attribute, value) in targets {
-            let before = try pair.reference.versions(ids)
-            XCTAssertEqual(try pair.joined.versions(ids), before, "\(model.name) versions before")
-            let stale = ids.prefix(3).map { ObjectVersion(id: $0, version: 7) }
-            let fresh = zip(ids, before).map { ObjectVersion(id: $0, version: $1!) }
-            XCTAssertEqual(try pair.joined.update(fresh + stale, attribute: attribute, value: value),
-                           try pair.reference.update(fresh + stale, attribute: attribute, value: value), "\(model.name) update \(attribute)")
-            XCTAssertEqual(try pair.joined.versions(ids), try pair.reference.versions(ids), "\(model.name) versions after")
-            for id in ids { try check(pair, FetchRequest(entity: id.entity, predicate: .key(id.key)), "updated \(id)") }
-        }
-
-        // Deletes of 20 objects of the main root, following the delete rules.
-        let doomed = stride(from: 1, to: total, by: max(1, total / 20)).prefix(20).map { objects[$0].id }
-        XCTAssertEqual(try pair.joined.delete(doomed), try pair.reference.delete(doomed), "\(model.name) deleted")
-        for entity in model.entities {
-            for includes in [true, false] {
-                let request = FetchRequest(entity: entity.index, includesSubentities: includes)
-                XCTAssertEqual(try pair.joined.count(request), try pair.reference.count(request), "\(model.name) \(entity.name) count after delete")
-            }
-        }
-        for entity in model.entities {
-            for relationship in entity.relationships where relationship.isManyToMany && relationship.generatesLinks && relationship.owner == entity.index {
-                XCTAssertEqual(try pair.joined.countLinks(relationship), try pair.reference.countLinks(relationship), "\(model.name) links after delete")
-            }
-        }
-        try check(pair, FetchRequest(entity: main.index), "after delete")
-        return pair
     }
 
     /// Foreign keys in sub-entities' tables: one-to-many reads, nullify and cascade through them,
@@ -228,21 +52,21 @@ final class JoinedTests: XCTestCase {
     ])
 
     func testForeignKeysInSubTables() throws {
-        let pair = try agreement(Self.clubs)
+        let pair = try StrategyAgreement([Joined.self], Self.clubs, against: SingleTable.self)
         let model = pair.model
-        XCTAssertTrue(pair.joined.schemaSQL.contains("CREATE INDEX Z_Member_UNIQUE_handle_since ON ZMEMBER (ZSINCE COLLATE BINARY ASC)"))
-        XCTAssertTrue(pair.joined.schemaSQL.contains("CREATE INDEX Z_Guest_byNote ON ZGUEST (ZNOTE COLLATE BINARY ASC)"))
-        XCTAssertTrue(pair.joined.schemaSQL.contains("CREATE INDEX Z_Coach_byEntityAndHandle ON ZPERSON (Z_ENT COLLATE BINARY ASC, ZHANDLE COLLATE BINARY DESC)"))
-        XCTAssertTrue(pair.joined.schemaSQL.contains("CREATE INDEX ZMEMBER_ZCLUB_INDEX ON ZMEMBER (ZCLUB)"))
+        XCTAssertTrue(pair.subject.schemaSQL.contains("CREATE INDEX Z_Member_UNIQUE_handle_since ON ZMEMBER (ZSINCE COLLATE BINARY ASC)"))
+        XCTAssertTrue(pair.subject.schemaSQL.contains("CREATE INDEX Z_Guest_byNote ON ZGUEST (ZNOTE COLLATE BINARY ASC)"))
+        XCTAssertTrue(pair.subject.schemaSQL.contains("CREATE INDEX Z_Coach_byEntityAndHandle ON ZPERSON (Z_ENT COLLATE BINARY ASC, ZHANDLE COLLATE BINARY DESC)"))
+        XCTAssertTrue(pair.subject.schemaSQL.contains("CREATE INDEX ZMEMBER_ZCLUB_INDEX ON ZMEMBER (ZCLUB)"))
         // Deleting clubs nullifies their members' club (bumping their versions) and deletes their coaches.
         let club = model.index(of: "Club")!, member = model.index(of: "Member")!
         let clubs = (0 ..< 6).map { pair.generator.object(root: club, at: $0 * 4).id }
-        let members = try pair.reference.fetch(FetchRequest(entity: member)).map(\.id)
-        XCTAssertEqual(try pair.joined.versions(members), try pair.reference.versions(members))
-        XCTAssertEqual(try pair.joined.delete(clubs), try pair.reference.delete(clubs))
-        XCTAssertEqual(try pair.joined.versions(members), try pair.reference.versions(members))
-        for entity in model.entities { try check(pair, FetchRequest(entity: entity.index), "\(entity.name) after club delete") }
-        XCTAssertEqual(try pair.joined.database.strings("PRAGMA foreign_key_check"), [])
+        let members = try pair.expected(FetchRequest(entity: member)).map(\.id)
+        try pair.same("versions of members") { try $0.versions(members) }
+        XCTAssertGreaterThan(try pair.same("delete clubs") { try $0.delete(clubs) }, clubs.count)
+        try pair.same("versions of members after the delete") { try $0.versions(members) }
+        for entity in model.entities { try pair.check(FetchRequest(entity: entity.index), "\(entity.name) after club delete") }
+        XCTAssertEqual(try pair.subject.database.strings("PRAGMA foreign_key_check"), [])
     }
 
     // MARK: Layout
@@ -334,26 +158,27 @@ final class JoinedTests: XCTestCase {
     func testIntegrityAfterInsert() throws {
         for description in [ModelPresets.publications.scaled(to: 1_500), ModelPresets.efcoreAnimals.scaled(to: 1_500),
                             SyntheticModel.make(leaves: 5, attributes: 3, skew: 1, rows: 1_000, depth: 3)] {
-            let pair = try makePair(description)
-            let database = pair.joined.database
+            let model = try Model(description)
+            let joined = try StrategyAgreement.open(Joined.self, ObjectGenerator(model, seed: 7))
+            let database = joined.database
             XCTAssertEqual(try database.strings("PRAGMA integrity_check"), ["ok"], description.name)
             XCTAssertEqual(try database.strings("PRAGMA foreign_key_check"), [], description.name)
             // Every object has one row in each table of its path.
-            for entity in pair.model.entities where !entity.isRoot {
-                XCTAssertEqual(try pair.joined.count(FetchRequest(entity: entity.index)), pair.model.objectCount(entity.index), entity.name)
+            for entity in model.entities where !entity.isRoot {
+                XCTAssertEqual(try joined.count(FetchRequest(entity: entity.index)), model.objectCount(entity.index), entity.name)
             }
         }
     }
 
     /// A base row whose sub-row is missing, or whose Z_ENT is unknown, does not decode.
     func testCorruptRowsThrow() throws {
-        let pair = try makePair(ModelPresets.publications.scaled(to: 300))
-        let book = pair.model.index(of: "Book")!
-        let victim = try pair.joined.fetch(FetchRequest(entity: book)).first!
-        try pair.joined.database.execute("DELETE FROM ZBOOK WHERE Z_PK = \(victim.id.key)")
-        XCTAssertThrowsError(try pair.joined.fetch(FetchRequest(entity: 0))) { XCTAssertTrue($0 is CorruptRow, "\($0)") }
-        try pair.joined.database.execute("UPDATE ZPUBLICATION SET Z_ENT = 99 WHERE Z_PK = \(victim.id.key)")
-        XCTAssertThrowsError(try pair.joined.fetch(FetchRequest(entity: 0))) { XCTAssertTrue($0 is CorruptRow, "\($0)") }
+        let joined = try StrategyAgreement.open(Joined.self, ObjectGenerator(try Model(ModelPresets.publications.scaled(to: 300)), seed: 7))
+        let book = joined.model.index(of: "Book")!
+        let victim = try joined.fetch(FetchRequest(entity: book)).first!
+        try joined.database.execute("DELETE FROM ZBOOK WHERE Z_PK = \(victim.id.key)")
+        XCTAssertThrowsError(try joined.fetch(FetchRequest(entity: 0))) { XCTAssertTrue($0 is CorruptRow, "\($0)") }
+        try joined.database.execute("UPDATE ZPUBLICATION SET Z_ENT = 99 WHERE Z_PK = \(victim.id.key)")
+        XCTAssertThrowsError(try joined.fetch(FetchRequest(entity: 0))) { XCTAssertTrue($0 is CorruptRow, "\($0)") }
     }
 
     /// A wide model derives (its derivation time is a benchmark: Benchmarks/, layout.*).

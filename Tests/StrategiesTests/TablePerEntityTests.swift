@@ -3,19 +3,12 @@ import Generation
 import Models
 import SQLite
 @testable import Strategies
+import TestSupport
 import XCTest
 
-/// `table-per-entity` gives exactly single-table's answers, pins its layout, and keeps a sound store.
+/// `table-per-entity` follows single-table's delete rules, pins its layout, and keeps a sound store (its
+/// answers on every preset and synthetic model, and on `edges`, are StrategyAgreementTests').
 final class TablePerEntityTests: XCTestCase {
-    /// Every preset at 1,500 objects and synthetic models of depth 3 and 1.
-    static var models: [ModelDescription] {
-        ModelPresets.all.map { $0.scaled(to: 1_500) } + [
-            SyntheticModel.make(leaves: 5, attributes: 3, skew: 1, rows: 1_000, depth: 3),
-            SyntheticModel.make(leaves: 5, attributes: 3, skew: 1, rows: 1_000, depth: 1),
-            edges,
-        ]
-    }
-
     /// Relationships inside one hierarchy (many-to-many between its own tables), a concrete middle
     /// entity, and a to-one from a root without sub-entities into a hierarchy (an entity column in its table).
     static let edges = ModelDescription(name: "edges", entities: [
@@ -53,173 +46,7 @@ final class TablePerEntityTests: XCTestCase {
         XCTAssertEqual(strategy.schemaSQL.filter { $0.contains("_byEntityAndTitle ON") }.count, 3)
     }
 
-    /// Single-table and table-per-entity over the same objects, in memory.
-    func pair(_ description: ModelDescription) throws -> (Model, ObjectGenerator, SingleTable, TablePerEntity) {
-        let model = try Model(description)
-        let reference = try SingleTable(model: model, database: try Database(path: ":memory:"))
-        let strategy = try TablePerEntity(model: model, database: try Database(path: ":memory:"))
-        try reference.createSchema()
-        try strategy.createSchema()
-        let generator = ObjectGenerator(model, seed: 7)
-        for batch in generator.batches(of: 300) {
-            try reference.insert(batch)
-            try strategy.insert(batch)
-        }
-        return (model, generator, reference, strategy)
-    }
-
-    // MARK: Agreement with single-table
-
-    func testAnswersAgreeWithSingleTable() throws {
-        for description in Self.models {
-            let (model, generator, reference, strategy) = try pair(description)
-            let name = description.name + (description.name == "synthetic" ? " \(model.entities.count) entities" : "")
-            var requests = 0
-            /// Same objects (sorted by id unless `ordered`), same count.
-            func agree(_ request: FetchRequest, ordered: Bool = false, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
-                requests += 1
-                var expected = try reference.fetch(request)
-                var actual = try strategy.fetch(request)
-                if !ordered { expected.sort { $0.id < $1.id }; actual.sort { $0.id < $1.id } }
-                XCTAssertEqual(actual, expected, "\(name): \(what)", file: file, line: line)
-                var unpaged = request
-                unpaged.limit = nil; unpaged.offset = nil
-                XCTAssertEqual(try strategy.count(unpaged), try reference.count(unpaged), "\(name): count of \(what)", file: file, line: line)
-            }
-
-            // Every entity, with and without its sub-entities; a `.key` lookup of objects of the subtree.
-            for entity in model.entities {
-                for subentities in [true, false] {
-                    let request = FetchRequest(entity: entity.index, includesSubentities: subentities)
-                    try agree(request, "\(entity.name) (sub-entities \(subentities))")
-                    let found = try reference.fetch(request)
-                    XCTAssertEqual(found.count, try strategy.count(request), "\(name): count of \(entity.name)")
-                    for object in found.prefix(3) + found.suffix(2) {
-                        try agree(FetchRequest(entity: entity.index, includesSubentities: subentities, predicate: .key(object.id.key)),
-                                  "\(entity.name) key \(object.id.key)")
-                    }
-                    try agree(FetchRequest(entity: entity.index, includesSubentities: subentities, predicate: .key(999_999)), "\(entity.name) missing key")
-                }
-            }
-
-            // The model's order: offset and keyset pages, over every entity of the main hierarchy that has the attributes.
-            if let order = model.order {
-                let sort = order.map { SortKey($0.property!, ascending: $0.ascending) }
-                for entity in model.entities[model.mainRoot].subtree {
-                    let all = try reference.fetch(FetchRequest(entity: entity, sort: sort))
-                    try agree(FetchRequest(entity: entity, sort: sort), ordered: true, "\(model.entities[entity].name) sorted")
-                    let half = all.count / 2
-                    try agree(FetchRequest(entity: entity, sort: sort, limit: 50, offset: half), ordered: true, "\(model.entities[entity].name) page at \(half)")
-                    try agree(FetchRequest(entity: entity, sort: sort, limit: 50), ordered: true, "\(model.entities[entity].name) first page")
-                    try agree(FetchRequest(entity: entity, sort: sort, offset: half), ordered: true, "\(model.entities[entity].name) offset without limit")
-                    if half > 0 {
-                        let before = all[half - 1]
-                        let info = model.entities[before.id.entity]
-                        let values = sort.map { before.values[info.attributeIndex($0.attribute)!] }
-                        let request = FetchRequest(entity: entity, predicate: .after(values), sort: sort, limit: 50)
-                        try agree(request, ordered: true, "\(model.entities[entity].name) keyset page")
-                        XCTAssertEqual(try strategy.fetch(request), Array(all[half ..< min(all.count, half + 50)]), "\(name): keyset continues the offset page")
-                    }
-                }
-            }
-
-            // `.toOne` for every to-one relationship of the main hierarchy, with destinations that objects reach.
-            let mainObjects = try reference.fetch(FetchRequest(entity: model.mainRoot))
-            for entity in model.entities[model.mainRoot].subtree {
-                for relationship in model.entities[entity].ownRelationships where !relationship.toMany {
-                    let holders = mainObjects.filter { model.entities[relationship.owner].subtree.contains($0.id.entity) }
-                    for object in holders.prefix(4) {
-                        let info = model.entities[object.id.entity]
-                        guard let destination = object.toOne[info.toOneRelationships.firstIndex { $0.name == relationship.name }!] else { continue }
-                        for asked in Set([relationship.owner, model.mainRoot]) where model.entities[asked].relationship(relationship.name) != nil {
-                            try agree(FetchRequest(entity: asked, predicate: .toOne(relationship.name, destination)),
-                                      "\(model.entities[asked].name).\(relationship.name) == \(destination)")
-                        }
-                    }
-                }
-            }
-
-            // `.anyRelated` through every to-many relationship: a unique string attribute of the destination
-            // (popular and rare destinations), else the destination's first attribute with a value from an object.
-            for entity in model.entities {
-                for relationship in entity.ownRelationships where relationship.toMany {
-                    let destination = model.entities[relationship.destination]
-                    var probes: [(String, Value)] = []
-                    if let unique = destination.attributes.first(where: { $0.type == .string && model.isUnique($0.name, of: destination.index) }) {
-                        let position = destination.attributeIndex(unique.name)!
-                        let targets = relationship.generatesLinks
-                            ? [generator.popularDestination(relationship), generator.rareDestination(relationship)]
-                            : try reference.fetch(FetchRequest(entity: destination.index)).prefix(2).map(\.id)
-                        for target in targets.compactMap({ $0 }) { probes.append((unique.name, generator.object(target).values[position])) }
-                    } else if let first = destination.attributes.first {
-                        for object in try reference.fetch(FetchRequest(entity: destination.index)).prefix(2) {
-                            probes.append((first.name, object.values[0]))
-                        }
-                    }
-                    for (attribute, value) in probes {
-                        for asked in Set([entity.index, entity.root]) {
-                            guard model.entities[asked].relationship(relationship.name) != nil else { continue }
-                            try agree(FetchRequest(entity: asked, predicate: .anyRelated(relationship.name, attribute, value)),
-                                      "\(model.entities[asked].name) ANY \(relationship.name).\(attribute) == \(value)")
-                            if model.entities[asked].attribute("uid") != nil, model.isUnique("uid", of: asked) {
-                                try agree(FetchRequest(entity: asked, predicate: .anyRelated(relationship.name, attribute, value), sort: [SortKey("uid")], limit: 5),
-                                          ordered: true, "\(model.entities[asked].name) ANY \(relationship.name) first page")
-                            }
-                        }
-                    }
-                }
-            }
-
-            // `.range` on a date attribute and `.equals` on a unique one, of every entity of the main hierarchy.
-            for entity in model.entities[model.mainRoot].subtree {
-                let info = model.entities[entity]
-                let sample = try reference.fetch(FetchRequest(entity: entity)).prefix(3)
-                if let date = info.attributes.firstIndex(where: { $0.type == .date }) {
-                    let name = info.attributes[date].name
-                    try agree(FetchRequest(entity: entity, predicate: .range(name, .real(300_000_000), .real(400_000_000))), "\(info.name) \(name) range")
-                    try agree(FetchRequest(entity: entity, predicate: .and([.range(name, .real(300_000_000), .real(600_000_000)), .key(sample.first?.id.key ?? 1)])),
-                              "\(info.name) \(name) range and key")
-                }
-                for (position, attribute) in info.attributes.enumerated() where model.isUnique(attribute.name, of: info.attributeOwners[position]) {
-                    for object in sample {
-                        try agree(FetchRequest(entity: entity, predicate: .equals(attribute.name, object.values[position])), "\(info.name) \(attribute.name) equals")
-                    }
-                }
-            }
-            XCTAssertGreaterThan(requests, 20, name)
-
-            // Update 20 objects (one with a stale version), then delete 20 of the main hierarchy.
-            let chosen = stride(from: 0, to: mainObjects.count, by: max(1, mainObjects.count / 20)).prefix(20).map { mainObjects[$0].id }
-            XCTAssertEqual(try strategy.versions(chosen), try reference.versions(chosen), name)
-            let root = model.entities[model.mainRoot]
-            if let position = root.attributes.indices.first(where: { !model.isUnique(root.attributes[$0].name, of: model.mainRoot) }) {
-                let attribute = root.attributes[position]
-                let value = generator.object(chosen.last!).values[position]
-                let versions = chosen.enumerated().map { ObjectVersion(id: $1, version: $0 == 3 ? 7 : 1) }
-                let changed = try strategy.update(versions, attribute: attribute.name, value: value)
-                XCTAssertEqual(changed, try reference.update(versions, attribute: attribute.name, value: value), name)
-                XCTAssertEqual(changed, chosen.count - 1, name)
-                XCTAssertEqual(try strategy.versions(chosen), try reference.versions(chosen), name)
-                try agree(FetchRequest(entity: model.mainRoot), "after the update")
-            }
-            let victims = stride(from: 1, to: mainObjects.count, by: max(1, mainObjects.count / 20)).prefix(20).map { mainObjects[$0].id }
-            let deleted = try strategy.delete(victims)
-            XCTAssertEqual(deleted, try reference.delete(victims), name)
-            XCTAssertGreaterThanOrEqual(deleted, victims.count, name)
-            XCTAssertEqual(try strategy.versions(victims), victims.map { _ in nil }, name)
-            for entity in model.entities {
-                for subentities in [true, false] {
-                    let request = FetchRequest(entity: entity.index, includesSubentities: subentities)
-                    XCTAssertEqual(try strategy.count(request), try reference.count(request), "\(name): \(entity.name) after the delete")
-                }
-                for relationship in entity.ownRelationships where relationship.isManyToMany && relationship.generatesLinks {
-                    XCTAssertEqual(try strategy.countLinks(relationship), try reference.countLinks(relationship), "\(name): links of \(relationship.name)")
-                    XCTAssertGreaterThan(try strategy.countLinks(relationship), 0, name)
-                }
-            }
-            try agree(FetchRequest(entity: model.mainRoot), "after the delete")
-        }
-    }
+    // MARK: Agreement
 
     /// Delete rules through every relationship kind: cascade and deny on a to-one, a one-to-many and a many-to-many.
     func testDeleteRulesAgree() throws {
@@ -233,7 +60,8 @@ final class TablePerEntityTests: XCTestCase {
             animals.entities[5].relationships[1].deleteRule = rule
             var denied = 0, cascaded = 0
             for description in [description, animals] {
-                let (model, _, reference, strategy) = try pair(description)
+                let agreement = try StrategyAgreement([TablePerEntity.self], description, against: SingleTable.self)
+                let (model, reference, strategy) = (agreement.model, agreement.referenceStore, agreement.subject)
                 for root in model.roots {
                     let objects = try reference.fetch(FetchRequest(entity: root)).prefix(6).map(\.id)
                     for id in objects {
@@ -247,10 +75,9 @@ final class TablePerEntityTests: XCTestCase {
                     }
                 }
                 for entity in model.entities {
-                    XCTAssertEqual(try strategy.fetch(FetchRequest(entity: entity.index)).sorted { $0.id < $1.id },
-                                   try reference.fetch(FetchRequest(entity: entity.index)).sorted { $0.id < $1.id }, "\(description.name) \(rule) \(entity.name)")
+                    try agreement.check(FetchRequest(entity: entity.index), "\(rule) \(entity.name)")
                     for relationship in entity.ownRelationships where relationship.isManyToMany && relationship.generatesLinks {
-                        XCTAssertEqual(try strategy.countLinks(relationship), try reference.countLinks(relationship), "\(description.name) \(rule)")
+                        try agreement.same("\(rule) links of \(relationship.name)") { try $0.countLinks(relationship) }
                     }
                 }
             }
@@ -377,7 +204,7 @@ final class TablePerEntityTests: XCTestCase {
     // MARK: Store
 
     func testIntegrityAndKeysAfterInserting() throws {
-        for description in Self.models {
+        for description in StrategyAgreementTests.models + [Self.edges] {
             let model = try Model(description)
             let database = try Database(path: ":memory:")
             let strategy = try TablePerEntity(model: model, database: database)

@@ -10,22 +10,29 @@ public final class ReferenceStore {
     public let generator: ObjectGenerator
     /// Every object of every hierarchy, by id.
     public private(set) var objects: [ObjectID: ModelObject] = [:]
-    /// Every object in id order, as `fetch` scans them.
-    private var ordered: [ModelObject] = []
     /// Many-to-many links, both directions: (object, relationship name) → destinations.
     private var links: [ObjectID: [String: Set<ObjectID>]] = [:]
-    /// To-one references turned round: (destination, to-one relationship name) → the objects pointing at it.
-    private var incoming: [ObjectID: [String: [ObjectID]]] = [:]
+    /// Each object's ids by entity, in id order.
+    private var ids: [Int: [ObjectID]] = [:]
+    /// Each entity's attribute positions by name.
+    private let positions: [[String: Int]]
+    /// The objects whose to-one points at an object, by that to-one's to-many inverse: (object, relationship name) → sources.
+    private var referrers: [ObjectID: [String: [ObjectID]]] = [:]
+    /// The objects of an entity (alone or with its sub-entities) in a sort's order, once asked.
+    private var sorted: [FetchRequest: [ModelObject]] = [:]
 
     public init(_ generator: ObjectGenerator) {
         self.generator = generator
         model = generator.model
+        positions = model.entities.map { entity in Dictionary(entity.attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first }) }
         for root in model.roots {
             for position in 0 ..< generator.count(root: root) {
                 let object = generator.object(root: root, at: position)
                 objects[object.id] = object.fetched
+                ids[object.id.entity, default: []].append(object.id)
                 for (relationship, destination) in zip(model.entities[object.id.entity].toOneRelationships, object.toOne) {
-                    if let destination { incoming[destination, default: [:]][relationship.name, default: []].append(object.id) }
+                    guard let destination, let inverse = model.inverse(of: relationship), inverse.toMany else { continue }
+                    referrers[destination, default: [:]][inverse.name, default: []].append(object.id)
                 }
                 let generating = model.entities[object.id.entity].relationships.filter { $0.isManyToMany && $0.generatesLinks }
                 for (relationship, destinations) in zip(generating, object.links) {
@@ -37,34 +44,46 @@ public final class ReferenceStore {
                 }
             }
         }
-        ordered = objects.values.sorted { $0.id < $1.id }
     }
 
     public func value(_ object: ModelObject, _ attribute: String) -> Value {
-        object.values[model.entities[object.id.entity].attributeIndex(attribute)!]
+        object.values[positions[object.id.entity][attribute]!]
     }
 
     /// Every object the request selects, sorted as it asks (else by id), paged.
     public func fetch(_ request: FetchRequest) -> [ModelObject] {
-        let entity = model.entities[request.entity]
-        let selected = ordered.filter { object in
-            (request.includesSubentities ? entity.subtree.contains(object.id.entity) : object.id.entity == request.entity)
-                && matches(object, request.predicate, request.sort)
-        }
-        // `selected` is in id order, the last sort key; the sort values are read once per object.
-        let sorted = request.sort.isEmpty ? selected : selected.map { object in (object, request.sort.map { value(object, $0.attribute) }) }
-            .sorted { a, b in
-                for (key, (x, y)) in zip(request.sort, zip(a.1, b.1)) where x != y {
-                    return key.ascending ? Value.sqliteLess(x, y) : Value.sqliteLess(y, x)
+        var selected: [ModelObject]
+        if request.sort.isEmpty {
+            selected = select(request)
+        } else {
+            // Sorted once per entity and sort, then filtered (the order is total: ties go by id).
+            let all = FetchRequest(entity: request.entity, includesSubentities: request.includesSubentities, sort: request.sort)
+            if sorted[all] == nil {
+                // Each object's sort values, looked up once rather than in every comparison.
+                let keyed = select(all).map { object in (object, request.sort.map { value(object, $0.attribute) }) }.sorted { a, b in
+                    for (index, key) in request.sort.enumerated() where a.1[index] != b.1[index] {
+                        return key.ascending ? Value.sqliteLess(a.1[index], b.1[index]) : Value.sqliteLess(b.1[index], a.1[index])
+                    }
+                    return a.0.id < b.0.id
                 }
-                return a.0.id < b.0.id
-            }.map(\.0)
-        let start = min(sorted.count, request.offset ?? 0)
-        let end = request.limit.map { min(sorted.count, start + $0) } ?? sorted.count
-        return Array(sorted[start ..< end])
+                sorted[all] = keyed.map(\.0)
+            }
+            selected = request.predicate == .all ? sorted[all]! : sorted[all]!.filter { matches($0, request.predicate, request.sort) }
+        }
+        let start = min(selected.count, request.offset ?? 0)
+        let end = request.limit.map { min(selected.count, start + $0) } ?? selected.count
+        return Array(selected[start ..< end])
     }
 
-    public func count(_ request: FetchRequest) -> Int { fetch(request).count }
+    public func count(_ request: FetchRequest) -> Int {
+        request.limit == nil && request.offset == nil ? select(request).count : fetch(request).count
+    }
+
+    /// The objects the request's entity and predicate select, by id (entities in number order, each one's keys ascending).
+    private func select(_ request: FetchRequest) -> [ModelObject] {
+        let entities = request.includesSubentities ? Array(model.entities[request.entity].subtree) : [request.entity]
+        return entities.flatMap { ids[$0] ?? [] }.compactMap { objects[$0] }.filter { matches($0, request.predicate, request.sort) }
+    }
 
     public func matches(_ object: ModelObject, _ predicate: FetchPredicate, _ sort: [SortKey]) -> Bool {
         let info = model.entities[object.id.entity]
@@ -92,19 +111,11 @@ public final class ReferenceStore {
             if relationship.isManyToMany {
                 related = Array(links[object.id]?[name] ?? [])
             } else {
-                related = pointing(at: object.id, through: relationship)
+                related = referrers[object.id]?[name] ?? []
             }
             return related.contains { let found = value(objects[$0]!, attribute); return !found.isNull && found == wanted }
         case let .and(predicates): return predicates.allSatisfy { matches(object, $0, sort) }
         }
-    }
-
-    /// The objects a one-to-many `relationship` of `id` holds: those of its destination whose
-    /// inverse to-one points at `id`.
-    private func pointing(at id: ObjectID, through relationship: Model.Relationship) -> [ObjectID] {
-        let inverse = model.inverse(of: relationship)!
-        let destination = model.entities[relationship.destination].subtree
-        return (incoming[id]?[inverse.name] ?? []).filter { destination.contains($0.entity) }
     }
 
     /// The objects a delete of `ids` removes, following cascade rules (nullify and no-action keep the others).
@@ -120,7 +131,7 @@ public final class ReferenceStore {
                 } else if relationship.isManyToMany {
                     pending += links[id]?[relationship.name] ?? []
                 } else {
-                    pending += pointing(at: id, through: relationship)
+                    pending += referrers[id]?[relationship.name] ?? []
                 }
             }
         }

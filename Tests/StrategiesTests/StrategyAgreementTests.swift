@@ -1,0 +1,44 @@
+import Generation
+import Models
+import Strategies
+import TestSupport
+import XCTest
+
+/// Every strategy gives the reference answers (computed from the generator alone) to the read
+/// battery, and single-table's outcomes to the write battery, on every preset, on synthetic models
+/// with middle entities, and on the models built for one strategy's corners (each asked of all).
+final class StrategyAgreementTests: XCTestCase {
+    /// Every preset at 1,500 objects and synthetic models of depth 3 and 1.
+    static var models: [ModelDescription] {
+        ModelPresets.all.map { $0.scaled(to: 1_500) } + [
+            SyntheticModel.make(leaves: 5, attributes: 3, skew: 1, rows: 1_000, depth: 3),
+            SyntheticModel.make(leaves: 5, attributes: 3, skew: 1, rows: 1_000, depth: 1),
+        ]
+    }
+
+    /// The models built for one strategy's layout: each is asked of every strategy.
+    static var cornerModels: [ModelDescription] {
+        [JoinedTests.clubs, EnumEntityTests.gadgets, TablePerEntityTests.edges, JSONEntityTests.awkward]
+    }
+
+    func checkReads(_ descriptions: [ModelDescription], file: StaticString = #filePath, line: UInt = #line) throws {
+        for description in descriptions {
+            let agreement = try StrategyAgreement(Strategies.all, description)
+            try agreement.checkReads()
+            agreement.assertAskedEnough(moreThan: 100, file: file, line: line)
+            print("\(description.name): \(agreement.checks) requests compared, \(agreement.nonEmpty) found objects")
+        }
+    }
+
+    func testPresetsAgree() throws { try checkReads(ModelPresets.all.map { $0.scaled(to: 1_500) }) }
+
+    func testSyntheticModelsAgree() throws { try checkReads(Array(Self.models.suffix(2))) }
+
+    func testCornerModelsAgree() throws { try checkReads(Self.cornerModels) }
+
+    func testWritesAgreeWithSingleTable() throws {
+        for description in Self.models + Self.cornerModels {
+            try StrategyAgreement(Array(Strategies.all.dropFirst()), description, against: SingleTable.self).checkWrites()
+        }
+    }
+}
