@@ -59,9 +59,14 @@ public final class StrategyAgreement {
 
     /// A store of `type` in memory with its schema and every object of `generator`.
     public static func open(_ type: any StorageStrategy.Type, _ generator: ObjectGenerator) throws -> any StorageStrategy {
-        let strategy = try type.init(model: generator.model, database: try Database(path: ":memory:"))
+        try open(type, generator.model, batches: generator.batches(of: 300))
+    }
+
+    /// A store of `type` in memory with its schema and the objects of `batches`, one save each.
+    public static func open(_ type: any StorageStrategy.Type, _ model: Model, batches: some Sequence<[ModelObject]>) throws -> any StorageStrategy {
+        let strategy = try type.init(model: model, database: try Database(path: ":memory:"))
         try strategy.createSchema()
-        for batch in generator.batches(of: 300) { try strategy.insert(batch) }
+        for batch in batches { try strategy.insert(batch) }
         return strategy
     }
 

@@ -7,9 +7,11 @@ import TestSupport
 @testable import Workloads
 import XCTest
 
-/// Every strategy against the reference answers (computed from the generator alone) on one model:
-/// the store check, every read workload that applies, then an update and a delete with the
-/// store's counts after it. The reference-answer tests and the generated-model tests share it.
+/// Every strategy against the reference answers (computed from the generator alone) on one model,
+/// through the workloads: the store check, every read workload's requests, then on the same stores
+/// an update and a delete with everything the store holds after them. The reference-answer tests and
+/// the generated-model tests share it; its stores and comparisons are `StrategyAgreement`'s, whose
+/// hand-written batteries the strategies' own tests ask.
 enum Agreement {
     /// One model's objects, generated once, with the reference and the workloads' inputs built
     /// from them: every strategy's store is filled from `batches`.
@@ -30,10 +32,7 @@ enum Agreement {
 
         /// A new in-memory store of `type` holding the objects.
         func open(_ type: any StorageStrategy.Type) throws -> any StorageStrategy {
-            let strategy = try type.init(model: model, database: try Database(path: ":memory:"))
-            try strategy.createSchema()
-            for batch in batches { try strategy.insert(batch) }
-            return strategy
+            try StrategyAgreement.open(type, model, batches: batches)
         }
     }
 
@@ -77,7 +76,7 @@ enum Agreement {
             } else {
                 var answer = try strategy.fetch(request)
                 if !ordered { answer.sort { $0.id < $1.id } }
-                XCTAssertNil(difference(answer, objects), "\(label): \(what) \(request)", file: file, line: line)
+                XCTAssertNil(StrategyAgreement.difference(answer, objects), "\(label): \(what) \(request)", file: file, line: line)
             }
         }
     }
@@ -99,14 +98,6 @@ enum Agreement {
             }
         }
         return answers
-    }
-
-    /// `nil` when the answers are equal, else the first difference in a line.
-    static func difference(_ answer: [ModelObject], _ expected: [ModelObject]) -> String? {
-        if let position = zip(answer, expected).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
-            return "object \(position) is \(answer[position]), expected \(expected[position])"
-        }
-        return answer.count == expected.count ? nil : "\(answer.count) objects, expected \(expected.count)"
     }
 
     /// An update (and a stale one), then a delete, and every object, count and link left after them.
@@ -140,7 +131,7 @@ enum Agreement {
         for root in model.roots {
             let stored = try strategy.fetch(FetchRequest(entity: root)).sorted { $0.id < $1.id }
             let wanted = expected.values.filter { model.entities[root].subtree.contains($0.id.entity) }.sorted { $0.id < $1.id }
-            XCTAssertNil(difference(stored, wanted), "\(label): the objects of \(model.entities[root].name) after the update and the delete",
+            XCTAssertNil(StrategyAgreement.difference(stored, wanted), "\(label): the objects of \(model.entities[root].name) after the update and the delete",
                          file: file, line: line)
         }
         for entity in model.entities where entity.isConcrete {
