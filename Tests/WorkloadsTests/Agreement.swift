@@ -37,28 +37,27 @@ enum Agreement {
     }
 
     /// The store check of `Store.populate`: integrity, foreign keys, objects per entity, link rows.
-    static func checkStore(_ model: Model, _ generator: ObjectGenerator, folder: URL, label: String,
-                           file: StaticString = #filePath, line: UInt = #line) throws {
+    static func checkStore(_ model: Model, _ generator: ObjectGenerator, folder: URL, label: String, findings: Findings) throws {
         let census = Census(generator)
         for type in Strategies.all {
             let path = folder.appendingPathComponent("\(type.name)-\(UUID().uuidString).sqlite").path
             let store = try Store(type, model, path: path)
             defer { store.remove() }
-            XCTAssertNoThrow(try store.populate(generator, batchSize: 97, census: census), "\(type.name) on \(label)", file: file, line: line)
+            do { try store.populate(generator, batchSize: 97, census: census) } catch { findings.record("\(type.name) on \(label): \(error)") }
         }
     }
 
     /// Every strategy answers every read workload that applies as the reference does, and then,
     /// on the same store, writes as the reference says (`checkWrites`).
     static func check(_ model: Model, seed: UInt64, label: String, requestsPerCase: Int = 40, reads: Bool = true, writes: Bool = true,
-                      file: StaticString = #filePath, line: UInt = #line) throws {
+                      findings: Findings) throws {
         let dataset = Dataset(model, seed: seed)
-        let answers = reads ? expectedAnswers(dataset, requestsPerCase: requestsPerCase, file: file, line: line) : []
+        let answers = reads ? expectedAnswers(dataset, requestsPerCase: requestsPerCase, findings: findings) : []
         for type in Strategies.all {
             let strategy = try dataset.open(type)
             let label = "\(type.name) on \(label)"
-            for answer in answers { try answer.check(strategy, label: label, file: file, line: line) }
-            if writes { try checkWrites(strategy, dataset: dataset, label: label, file: file, line: line) }
+            for answer in answers { try answer.check(strategy, label: label, findings: findings) }
+            if writes { try checkWrites(strategy, dataset: dataset, label: label, findings: findings) }
         }
     }
 
@@ -70,26 +69,26 @@ enum Agreement {
         let ordered: Bool
         let objects: [ModelObject]
 
-        func check(_ strategy: any StorageStrategy, label: String, file: StaticString, line: UInt) throws {
+        func check(_ strategy: any StorageStrategy, label: String, findings: Findings) throws {
             if counts {
-                XCTAssertEqual(try strategy.count(request), objects.count, "\(label): \(what) \(request)", file: file, line: line)
+                findings.expectEqual(try strategy.count(request), objects.count, "\(label): \(what) \(request)")
             } else {
                 var answer = try strategy.fetch(request)
                 if !ordered { answer.sort { $0.id < $1.id } }
-                XCTAssertNil(StrategyAgreement.difference(answer, objects), "\(label): \(what) \(request)", file: file, line: line)
+                if let difference = StrategyAgreement.difference(answer, objects) { findings.record("\(difference) - \(label): \(what) \(request)") }
             }
         }
     }
 
     /// The first `requestsPerCase` requests of every case of every read workload that applies, with the reference's answers.
-    static func expectedAnswers(_ dataset: Dataset, requestsPerCase: Int, file: StaticString, line: UInt) -> [ExpectedAnswer] {
+    static func expectedAnswers(_ dataset: Dataset, requestsPerCase: Int, findings: Findings) -> [ExpectedAnswer] {
         let model = dataset.model
         var answers: [ExpectedAnswer] = []
         for workload in Workloads.applicable(to: model) where workload.kind == .read {
             let cases = workload.cases(dataset.inputs)
-            XCTAssertFalse(cases.isEmpty, "\(workload.name) applies to \(model.name) but has no case", file: file, line: line)
+            findings.expect(!cases.isEmpty, "\(workload.name) applies to \(model.name) but has no case")
             for workloadCase in cases {
-                XCTAssertFalse(workloadCase.requests.isEmpty, "\(workload.name) on \(model.name)", file: file, line: line)
+                findings.expect(!workloadCase.requests.isEmpty, "\(workload.name) on \(model.name) has a case without requests")
                 for request in workloadCase.requests.prefix(requestsPerCase) {
                     answers.append(ExpectedAnswer(what: workload.name + (workloadCase.counts ? "" : workloadCase.variant), request: request,
                                                   counts: workloadCase.counts, ordered: workloadCase.ordered,
@@ -101,23 +100,23 @@ enum Agreement {
     }
 
     /// An update (and a stale one), then a delete, and every object, count and link left after them.
-    static func checkWrites(_ strategy: any StorageStrategy, dataset: Dataset, label: String, file: StaticString, line: UInt) throws {
+    static func checkWrites(_ strategy: any StorageStrategy, dataset: Dataset, label: String, findings: Findings) throws {
         let (model, reference, inputs) = (dataset.model, dataset.reference, dataset.inputs)
         let deleted = reference.deletionClosure(inputs.deleteIDs)
         if let attribute = model.updateAttribute {
             let ids = inputs.updateIDs
-            XCTAssertEqual(try strategy.update(ids.map { ObjectVersion(id: $0, version: 1) }, attribute: attribute, value: inputs.updateValue(round: 3)),
-                           ids.count, label, file: file, line: line)
-            XCTAssertEqual(try strategy.update(ids.map { ObjectVersion(id: $0, version: 1) }, attribute: attribute, value: .null), 0,
-                           "\(label): a stale version changes nothing", file: file, line: line)
-            XCTAssertEqual(try strategy.versions(ids), ids.map { _ in 2 }, label, file: file, line: line)
+            findings.expectEqual(try strategy.update(ids.map { ObjectVersion(id: $0, version: 1) }, attribute: attribute, value: inputs.updateValue(round: 3)),
+                           ids.count, label)
+            findings.expectEqual(try strategy.update(ids.map { ObjectVersion(id: $0, version: 1) }, attribute: attribute, value: .null), 0,
+                           "\(label): a stale version changes nothing")
+            findings.expectEqual(try strategy.versions(ids), ids.map { _ in 2 }, label)
             for id in ids.prefix(5) {
                 let object = try strategy.fetch(FetchRequest(entity: id.entity, includesSubentities: false, predicate: .key(id.key)))
-                XCTAssertEqual(object.first.map { reference.value($0, attribute) }, inputs.updateValue(round: 3), label, file: file, line: line)
+                findings.expectEqual(object.first.map { reference.value($0, attribute) }, inputs.updateValue(round: 3), label)
             }
         }
         if model.denyRule == nil {
-            XCTAssertEqual(try strategy.delete(inputs.deleteIDs), deleted.count, label, file: file, line: line)
+            findings.expectEqual(try strategy.delete(inputs.deleteIDs), deleted.count, label)
         }
         let gone = model.denyRule == nil ? deleted : []
         // Every object left, as the reference says: the updated values, the deleted objects gone,
@@ -131,18 +130,19 @@ enum Agreement {
         for root in model.roots {
             let stored = try strategy.fetch(FetchRequest(entity: root)).sorted { $0.id < $1.id }
             let wanted = expected.values.filter { model.entities[root].subtree.contains($0.id.entity) }.sorted { $0.id < $1.id }
-            XCTAssertNil(StrategyAgreement.difference(stored, wanted), "\(label): the objects of \(model.entities[root].name) after the update and the delete",
-                         file: file, line: line)
+            if let difference = StrategyAgreement.difference(stored, wanted) {
+                findings.record("\(difference) - \(label): the objects of \(model.entities[root].name) after the update and the delete")
+            }
         }
         for entity in model.entities where entity.isConcrete {
             let expected = reference.objects.keys.filter { $0.entity == entity.index && !gone.contains($0) }.count
-            XCTAssertEqual(try strategy.count(FetchRequest(entity: entity.index, includesSubentities: false)), expected,
-                           "\(label): \(entity.name)", file: file, line: line)
+            findings.expectEqual(try strategy.count(FetchRequest(entity: entity.index, includesSubentities: false)), expected,
+                           "\(label): \(entity.name)")
         }
         for relationship in Census.relationships(model) {
-            XCTAssertEqual(try strategy.countLinks(relationship), reference.links(relationship, without: gone),
-                           "\(label): \(relationship.name)", file: file, line: line)
+            findings.expectEqual(try strategy.countLinks(relationship), reference.links(relationship, without: gone),
+                           "\(label): \(relationship.name)")
         }
-        XCTAssertEqual(try strategy.database.strings("PRAGMA integrity_check"), ["ok"], label, file: file, line: line)
+        findings.expectEqual(try strategy.database.strings("PRAGMA integrity_check"), ["ok"], label)
     }
 }

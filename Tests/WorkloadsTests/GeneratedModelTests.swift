@@ -8,9 +8,10 @@ import XCTest
 
 /// The property the suite promises for any model Core Data accepts: it validates, every strategy
 /// lays it out, stores it (the store check passes) and answers every workload as the reference
-/// does, updates and deletes included. Over `RandomModel`'s models for fixed seeds; a failing
-/// model is printed as JSON with its seed, and the model being checked is always written to
-/// `TMPDIR/inheritance-bench-generated-model.json` first, so that a crash leaves it behind.
+/// does, updates and deletes included. Over `RandomModel`'s models for fixed seeds, checked by two
+/// workers at once (odd and even seeds); a failing model is printed as JSON with its seed, and the
+/// model each worker is checking is always written to
+/// `TMPDIR/inheritance-bench-generated-model-<worker>.json` first, so that a crash leaves it behind.
 final class GeneratedModelTests: XCTestCase {
     static let seeds: ClosedRange<UInt64> = 1 ... 250
 
@@ -24,26 +25,33 @@ final class GeneratedModelTests: XCTestCase {
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
     func testEveryGeneratedModelIsStoredAndAnsweredAlikeByEveryStrategy() throws {
-        let last = FileManager.default.temporaryDirectory.appendingPathComponent("inheritance-bench-generated-model.json")
-        for seed in Self.seeds {
-            let description = RandomModel.make(seed: seed)
-            try Data(description.json.utf8).write(to: last)
-            let failuresBefore = testRun?.failureCount ?? 0
-            do {
-                let model = try Model(description)
-                let label = "generated model, seed \(seed)"
-                // The on-disk store check (SQLite's integrity and foreign-key checks) on every fourth model: it is the slowest part.
-                if seed % 4 == 0 { try Agreement.checkStore(model, ObjectGenerator(model, seed: seed), folder: folder, label: label) }
-                try Agreement.check(model, seed: seed, label: label, requestsPerCase: 10)
-            } catch {
-                XCTFail("seed \(seed): \(error)")
+        let seeds = Array(Self.seeds), folder = folder!
+        let findings = Findings()
+        DispatchQueue.concurrentPerform(iterations: 2) { worker in
+            let last = FileManager.default.temporaryDirectory.appendingPathComponent("inheritance-bench-generated-model-\(worker).json")
+            for seed in stride(from: worker, to: seeds.count, by: 2).map({ seeds[$0] }) {
+                let description = RandomModel.make(seed: seed)
+                try? Data(description.json.utf8).write(to: last)
+                let seedFindings = Findings()
+                do {
+                    let model = try Model(description)
+                    let label = "generated model, seed \(seed)"
+                    // The on-disk store check (SQLite's integrity and foreign-key checks) on every fourth model: it is the slowest part.
+                    if seed % 4 == 0 { try Agreement.checkStore(model, ObjectGenerator(model, seed: seed), folder: folder, label: label, findings: seedFindings) }
+                    try Agreement.check(model, seed: seed, label: label, requestsPerCase: 10, findings: seedFindings)
+                } catch {
+                    seedFindings.record("seed \(seed): \(error)")
+                }
+                let found = seedFindings.messages
+                guard found.isEmpty else {
+                    found.forEach(findings.record)
+                    findings.record("generated model, seed \(seed), failed:\n\(description.json)")
+                    return
+                }
             }
-            if (testRun?.failureCount ?? 0) > failuresBefore {
-                print("generated model, seed \(seed), failed:\n\(description.json)")
-                return
-            }
+            try? FileManager.default.removeItem(at: last)
         }
-        try? FileManager.default.removeItem(at: last)
+        findings.report()
     }
 
     /// Models the size of real ones are laid out, stored and answered alike by every strategy: a
@@ -60,10 +68,12 @@ final class GeneratedModelTests: XCTestCase {
         XCTAssertFalse(flat.hasInheritance)
         let messenger = try Model(RandomModel.make(seed: 44, size: .messenger, maximumObjects: 2_000))
         XCTAssertEqual(messenger.entities.filter { !$0.isRoot }.count, 7)
+        let findings = Findings()
         for (label, model) in [("Photos-sized", photos), ("90 entities", flat), ("44 entities", messenger)] {
-            try Agreement.checkStore(model, ObjectGenerator(model, seed: 2), folder: folder, label: label)
-            try Agreement.check(model, seed: 2, label: label, requestsPerCase: 5)
+            try Agreement.checkStore(model, ObjectGenerator(model, seed: 2), folder: folder, label: label, findings: findings)
+            try Agreement.check(model, seed: 2, label: label, requestsPerCase: 5, findings: findings)
         }
+        findings.report()
     }
 
     func testTheGeneratorCoversWhatItPromises() throws {

@@ -43,14 +43,18 @@ final class ReferenceAnswerTests: XCTestCase {
     }
 
     func testEveryStrategyAnswersEveryWorkloadAsTheReferenceDoes() throws {
+        let findings = Findings()
         for description in Self.models {
-            try Agreement.check(try Model(description), seed: 11, label: description.name, writes: false)
+            try Agreement.check(try Model(description), seed: 11, label: description.name, writes: false, findings: findings)
         }
+        findings.report()
     }
 
     func testEveryStrategyUpdatesAndDeletesAsTheReferenceSays() throws {
+        let findings = Findings()
         for description in Self.models {
-            try Agreement.check(try Model(description), seed: 5, label: description.name, reads: false)
+            try Agreement.check(try Model(description), seed: 5, label: description.name, reads: false, findings: findings)
         }
+        findings.report()
     }
 }

@@ -24,6 +24,11 @@ final class CommandLineTests: XCTestCase {
     /// `standardError` is a shell redirection of bench's standard error, such as `2>&-`.
     func bench(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
                standardError redirect: String? = nil, input: Data? = nil) throws -> Outcome {
+        try Self.bench(arguments, in: directory, environment: environment, standardError: redirect, input: input)
+    }
+
+    static func bench(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                      standardError redirect: String? = nil, input: Data? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
@@ -50,6 +55,23 @@ final class CommandLineTests: XCTestCase {
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
                        reason: process.terminationReason)
+    }
+
+    /// Runs `bench` once for each argument list, two at a time (the runs are independent
+    /// refusals, and this machine has two cores), returning the outcomes in the lists' order.
+    func benchEach(_ argumentLists: [[String]], in directory: URL? = nil) throws -> [Outcome] {
+        final class Outcomes: @unchecked Sendable {
+            let lock = NSLock()
+            var byIndex: [Int: Result<Outcome, Error>] = [:]
+        }
+        let outcomes = Outcomes()
+        DispatchQueue.concurrentPerform(iterations: 2) { worker in
+            for index in stride(from: worker, to: argumentLists.count, by: 2) {
+                let outcome = Result { try Self.bench(argumentLists[index], in: directory) }
+                outcomes.lock.withLock { outcomes.byIndex[index] = outcome }
+            }
+        }
+        return try argumentLists.indices.map { try XCTUnwrap(outcomes.byIndex[$0]).get() }
     }
 
     var folder: URL!
@@ -129,8 +151,7 @@ final class CommandLineTests: XCTestCase {
             (["sweep", "--parameter", "skew", "--values", "0,0"], "--values lists a value twice"),
             (["sweep", "--parameter", "skew", "--attributes", "0"], "--attributes must be between 1 and 64; got 0"),
         ]
-        for (arguments, message) in cases {
-            let outcome = try bench(arguments, in: folder)
+        for ((arguments, message), outcome) in zip(cases, try benchEach(cases.map(\.0), in: folder)) {
             XCTAssertEqual(outcome.status, 64, "\(arguments): a usage error exits with 64 (EX_USAGE)")
             XCTAssertTrue(firstErrorLine(outcome).contains(message), "\(arguments): \(outcome.stderr)")
             let lines = outcome.stderr.split(separator: "\n").filter { !$0.hasPrefix("warning:") }
@@ -167,8 +188,7 @@ final class CommandLineTests: XCTestCase {
             (["generate", "--strategy", "joined", "--scale", "10", "--output", String(repeating: "n", count: 246) + ".sql"], "File name too long); choose a shorter --output"),
             (["storage", "--scale", "10", "--output", String(repeating: "n", count: 250)], "File name too long); choose a shorter --output"),
         ]
-        for (arguments, message) in cases {
-            let outcome = try bench(arguments, in: folder)
+        for ((arguments, message), outcome) in zip(cases, try benchEach(cases.map(\.0), in: folder)) {
             XCTAssertEqual(outcome.status, 1, "\(arguments)")
             XCTAssertEqual(firstErrorLine(outcome), outcome.stderr.split(separator: "\n").first { !$0.hasPrefix("warning:") }.map(String.init))
             XCTAssertTrue(firstErrorLine(outcome).hasPrefix("error: ") && firstErrorLine(outcome).contains(message), "\(arguments): \(outcome.stderr)")
@@ -472,8 +492,7 @@ final class CommandLineTests: XCTestCase {
             (["run", "--model", library, "--mix", "Album"], "--mix entry 'Album' must be Entity=weight"),
             (["run", "--model", library, "--fan-out", "5-1"], "--fan-out must be MIN-MAX with 0 <= MIN <= MAX <= 1000, such as 0-5; got '5-1'"),
         ]
-        for (arguments, message) in cases {
-            let outcome = try bench(arguments, in: folder)
+        for ((arguments, message), outcome) in zip(cases, try benchEach(cases.map(\.0), in: folder)) {
             XCTAssertEqual(outcome.status, 64, "\(arguments): \(outcome.stderr)")
             let lines = outcome.stderr.split(separator: "\n").filter { !$0.hasPrefix("warning:") }
             XCTAssertEqual(lines.count, 1, "\(arguments): one line: \(outcome.stderr)")
@@ -508,8 +527,7 @@ final class CommandLineTests: XCTestCase {
             (["storage", "--model", plain.path], "no @Model class in \(plain.path) (1 Swift file read)"),
             (["run", "--model", studio, "--model-version", "2"], "--model-version applies to an Xcode model bundle"),
         ]
-        for (arguments, message) in cases {
-            let outcome = try bench(arguments, in: folder)
+        for ((arguments, message), outcome) in zip(cases, try benchEach(cases.map(\.0), in: folder)) {
             XCTAssertEqual(outcome.status, 64, "\(arguments): \(outcome.stderr)")
             XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): one line: \(outcome.stderr)")
             XCTAssertTrue(outcome.stderr.hasPrefix("error: \(message)"), "\(arguments): \(outcome.stderr)")
