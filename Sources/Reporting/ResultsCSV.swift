@@ -74,6 +74,11 @@ public enum ResultsCSV {
     /// - parameter ratio: the result's ratio to the baseline strategy of its case (nil: the
     ///   baseline's own row, or none measured).
     public static func row(_ result: WorkloadResult, plan: RunPlan, context: RunContext, samplesFile: String = "", ratio: RatioInterval? = nil) -> String {
+        CSV.line(fields(result, plan: plan, context: context, samplesFile: samplesFile, ratio: ratio))
+    }
+
+    /// The row's fields, in `columns` order, before CSV quoting.
+    public static func fields(_ result: WorkloadResult, plan: RunPlan, context: RunContext, samplesFile: String, ratio: RatioInterval?) -> [String] {
         let statistics = Statistics(result.samples)
         let rowsPerSecond = statistics.median > 0 ? Double(result.rows) / (statistics.median / 1e9) : 0
         let run: [String] = [
@@ -99,7 +104,7 @@ public enum ResultsCSV {
         ]
         let fields = run + parameters + what + timing + [String(result.dbBytes), result.digest.description, samplesFile]
         assert(fields.count == columns.count)
-        return CSV.line(fields)
+        return fields
     }
 
     /// The ratio columns: empty without a ratio.

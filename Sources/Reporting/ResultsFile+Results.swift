@@ -11,9 +11,8 @@ extension ResultsFile {
         self.url = url
         warnings = []
         rows = results.enumerated().map { index, result in
-            // The writer's own text, parsed back: a row bench wrote always parses.
-            let record = (try? CSV.parse(ResultsCSV.row(result, plan: plan, context: context, samplesFile: samplesFile,
-                                                                  ratio: RatioInterval(result, among: results))))?.first ?? []
+            // The writer's own fields, as reading its row back gives them.
+            let record = ResultsCSV.fields(result, plan: plan, context: context, samplesFile: samplesFile, ratio: RatioInterval(result, among: results))
             let fields = Dictionary(zip(names, record), uniquingKeysWith: { a, _ in a })
             let statistics = Statistics(result.samples)
             return Row(line: index + 2, fields: fields, median: statistics.median, interval: statistics.medianInterval,
