@@ -230,6 +230,24 @@ public struct ResultsFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             return (rows, ["the samples file \(path) cannot be read; \(fallback)"])
         }
+        let samples = try Self.samples(in: data, path: path, sweepParameter: rows.first?.fields["sweep_parameter"] ?? "")
+        var attached: [Row] = []
+        for var row in rows {
+            let at = "line \(row.line) of \(url.lastPathComponent)"
+            let found = samples[row.key]
+            let problem = if let found { Self.mismatch(of: row, with: found, at: at) } else { "it has no repetitions of \(row.key) (\(at))" }
+            if let problem {
+                return (rows, ["the samples file \(path) does not belong to \(url.path): \(problem); \(fallback)"])
+            }
+            row.samples = found?.values
+            attached.append(row)
+        }
+        return (attached, [])
+    }
+
+    /// The repetitions in the samples file `data`, read from `path`, by row key, with the runs
+    /// they are of; `sweepParameter` is the results' (the samples file does not repeat it).
+    private static func samples(in data: Data, path: String, sweepParameter: String) throws -> [Key: (runIDs: Set<String>, values: [Double])] {
         let records: [[String]]
         do { records = try CSV.parse(String(decoding: data, as: UTF8.self)) }
         catch { throw Error(description: "\(path): \(error)") }
@@ -238,7 +256,6 @@ public struct ResultsFile {
         guard let header = records.first, [SamplesCSV.columns, SamplesCSV.columnsWithoutPosition, versionTwo].contains(header) else {
             throw Error(description: "\(path): line 1 is not the samples header (\(SamplesCSV.columns.joined(separator: ",")))")
         }
-        let sweepParameter = rows.first?.fields["sweep_parameter"] ?? ""
         var samples: [Key: (runIDs: Set<String>, values: [Double])] = [:]
         for (offset, record) in records.enumerated().dropFirst() {
             let line = offset + 1
@@ -257,30 +274,22 @@ public struct ResultsFile {
             samples[key, default: ([], [])].runIDs.insert(field["run_id"]!)
             samples[key, default: ([], [])].values.append(Double(field["ns"]!)!)
         }
-        var attached: [Row] = []
-        for var row in rows {
-            let at = "line \(row.line) of \(url.lastPathComponent)"
-            var problem: String?
-            if let found = samples[row.key] {
-                let median = Statistics.quantile(found.values.sorted(), 0.5)
-                let runID = row.fields["run_id"] ?? ""
-                if found.runIDs != [runID] {
-                    problem = "its \(row.key) repetitions are of run \(found.runIDs.sorted().joined(separator: ", ")), \(at) is of run \(runID)"
-                } else if let iterations = row.fields["iterations"].flatMap({ Int($0) }), iterations != found.values.count {
-                    problem = "it holds \(found.values.count) repetitions of \(row.key), \(at) counts \(iterations)"
-                } else if abs(median - row.median) > 0.051 + 1e-9 * row.median {
-                    problem = "its \(row.key) repetitions have the median \(ResultsCSV.format(median)) ns, \(at) says \(ResultsCSV.format(row.median)) ns"
-                }
-                row.samples = found.values
-            } else {
-                problem = "it has no repetitions of \(row.key) (\(at))"
-            }
-            if let problem {
-                return (rows, ["the samples file \(path) does not belong to \(url.path): \(problem); \(fallback)"])
-            }
-            attached.append(row)
+        return samples
+    }
+
+    /// Why `found`, the repetitions of `row` in the samples file, do not belong to it (another
+    /// run, another count, another median), or `nil` when they do; `at` names the row.
+    private static func mismatch(of row: Row, with found: (runIDs: Set<String>, values: [Double]), at: String) -> String? {
+        let median = Statistics.quantile(found.values.sorted(), 0.5)
+        let runID = row.fields["run_id"] ?? ""
+        if found.runIDs != [runID] {
+            return "its \(row.key) repetitions are of run \(found.runIDs.sorted().joined(separator: ", ")), \(at) is of run \(runID)"
+        } else if let iterations = row.fields["iterations"].flatMap({ Int($0) }), iterations != found.values.count {
+            return "it holds \(found.values.count) repetitions of \(row.key), \(at) counts \(iterations)"
+        } else if abs(median - row.median) > 0.051 + 1e-9 * row.median {
+            return "its \(row.key) repetitions have the median \(ResultsCSV.format(median)) ns, \(at) says \(ResultsCSV.format(row.median)) ns"
         }
-        return (attached, [])
+        return nil
     }
 
     /// The distinct values of a column, in order of appearance.
