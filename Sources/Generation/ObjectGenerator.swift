@@ -14,7 +14,8 @@ import Models
 public struct ObjectGenerator: Sendable {
     public let model: Model
     public let seed: UInt64
-    private let hierarchies: [Int: Stream]
+    /// Per entity: the stream of its root's hierarchy.
+    private let streams: [Stream]
     /// Per entity: the value maker of each attribute.
     private let makers: [[ValueMaker]]
     /// Per entity: each order key attribute's position and the position of its to-one.
@@ -32,9 +33,13 @@ public struct ObjectGenerator: Sendable {
         init(model: Model, root: Int, seed: UInt64) {
             entities = model.concreteEntities(in: model.entities[root].subtree)
             var starts = [0]
-            for entity in entities { starts.append(starts.last! + model.entities[entity].rows) }
+            var total = 0
+            for entity in entities {
+                total += model.entities[entity].rows
+                starts.append(total)
+            }
             self.starts = starts
-            count = starts.last!
+            count = total
             var multiplier = max(1, Int(Double(count) * 0.618_033_988_75))
             while Self.gcd(multiplier, max(count, 1)) != 1 { multiplier += 1 }
             self.multiplier = multiplier
@@ -69,8 +74,7 @@ public struct ObjectGenerator: Sendable {
 
         /// The slots of the objects of a subtree (its concrete entities are consecutive).
         func slots(of subtree: ClosedRange<Int>) -> Range<Int> {
-            guard let first = entities.firstIndex(where: subtree.contains) else { return 0 ..< 0 }
-            let last = entities.lastIndex(where: subtree.contains)!
+            guard let first = entities.firstIndex(where: subtree.contains), let last = entities.lastIndex(where: subtree.contains) else { return 0 ..< 0 }
             return starts[first] ..< starts[last + 1]
         }
     }
@@ -78,7 +82,9 @@ public struct ObjectGenerator: Sendable {
     public init(_ model: Model, seed: UInt64) {
         self.model = model
         self.seed = seed
-        hierarchies = Dictionary(uniqueKeysWithValues: model.roots.map { ($0, Stream(model: model, root: $0, seed: seed)) })
+        let byRoot = Dictionary(uniqueKeysWithValues: model.roots.map { ($0, Stream(model: model, root: $0, seed: seed)) })
+        // Every entity's root is one of the roots; the fallback builds the same stream again.
+        streams = model.entities.map { byRoot[$0.root] ?? Stream(model: model, root: $0.root, seed: seed) }
         makers = model.entities.map { entity in
             entity.attributes.enumerated().map { position, attribute in
                 let orderKey = entity.attributeOwners[position] == model.mainRoot && attribute.name == model.orderKey
@@ -95,19 +101,19 @@ public struct ObjectGenerator: Sendable {
     }
 
     /// Objects in the hierarchy of `root`.
-    public func count(root: Int) -> Int { hierarchies[root]!.count }
+    public func count(root: Int) -> Int { streams[root].count }
     /// Objects in the whole model.
     public var totalCount: Int { model.roots.reduce(0) { $0 + count(root: $1) } }
 
     /// The concrete entity of object `position` of the hierarchy of `root`.
     public func entity(root: Int, at position: Int) -> Int {
-        let stream = hierarchies[root]!
+        let stream = streams[root]
         return stream.entities[stream.entityIndex(ofSlot: stream.slot(position))]
     }
 
     /// The object at `position` (0-based) of the hierarchy of `root`; its key is `position + 1`.
     public func object(root: Int, at position: Int) -> ModelObject {
-        let stream = hierarchies[root]!
+        let stream = streams[root]
         precondition((0 ..< stream.count).contains(position), "object \(position) is outside 0..<\(stream.count)")
         let slot = stream.slot(position)
         let entityIndex = stream.entities[stream.entityIndex(ofSlot: slot)]
@@ -148,7 +154,7 @@ public struct ObjectGenerator: Sendable {
     /// The destinations a many-to-many relationship can reach: every object of its destination's subtree.
     public func destinationCount(_ relationship: Model.Relationship) -> Int {
         let destination = model.entities[relationship.destination]
-        return hierarchies[destination.root]!.slots(of: destination.subtree).count
+        return streams[destination.root].slots(of: destination.subtree).count
     }
 
     /// How many links the generating side gives one object (capped by the destinations there are).
@@ -160,7 +166,7 @@ public struct ObjectGenerator: Sendable {
     /// A random object of the relationship's destination subtree: uniform, or Zipf-popular by slot rank.
     private func destination(of relationship: Model.Relationship, _ rng: inout SplitMix64) -> ObjectID? {
         let destination = model.entities[relationship.destination]
-        let stream = hierarchies[destination.root]!
+        let stream = streams[destination.root]
         let slots = stream.slots(of: destination.subtree)
         guard !slots.isEmpty else { return nil }
         let rank = Self.rank(rng.nextUnit(), of: slots.count, exponent: relationship.popularity)
@@ -182,7 +188,7 @@ public struct ObjectGenerator: Sendable {
         func inner(_ a: Int, _ b: Int) -> Int { model.entities[a].subtree.contains(b) ? b : a }
         let aTree = model.entities[inner(generating.owner, other.destination)]
         let bTree = model.entities[inner(generating.destination, other.owner)]
-        guard let aStream = hierarchies[aTree.root], let bStream = hierarchies[bTree.root] else { return nil }
+        let aStream = streams[aTree.root], bStream = streams[bTree.root]
         let aSlots = aStream.slots(of: aTree.subtree), bSlots = bStream.slots(of: bTree.subtree)
         let m = min(aSlots.count, bSlots.count)
         let reflexive = generating.owner == other.owner && generating.name == other.name
@@ -241,7 +247,7 @@ public struct ObjectGenerator: Sendable {
 
     private func destinationAt(rank: Int, _ relationship: Model.Relationship) -> ObjectID? {
         let destination = model.entities[relationship.destination]
-        let stream = hierarchies[destination.root]!
+        let stream = streams[destination.root]
         let slots = stream.slots(of: destination.subtree)
         guard rank >= 0, rank < slots.count else { return nil }
         let slot = slots.lowerBound + rank

@@ -31,76 +31,90 @@ public struct XcodeModelBundle: Equatable, Sendable {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
     }
 
+    /// What the user may give instead, for messages.
+    private static let kinds = "give an .xcdatamodeld bundle, an .xcdatamodel folder, its contents file, or a JSON model description"
+
     /// Finds the `contents` file; `version` picks a version of a bundle other than the current one.
     /// Every problem is one `ModelError` sentence naming the path.
     public init(path: String, version wanted: String? = nil) throws {
-        let manager = FileManager.default
         let url = URL(fileURLWithPath: path)
-        let kinds = "give an .xcdatamodeld bundle, an .xcdatamodel folder, its contents file, or a JSON model description"
         var isFolder: ObjCBool = false
-        guard manager.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw ModelError("the Xcode model \(path) does not exist; \(kinds)")
-        }
-        func single(_ what: String) throws {
-            if let wanted { throw ModelError("--model-version '\(wanted)' applies to an .xcdatamodeld bundle, and \(path) is \(what)") }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw ModelError("the Xcode model \(path) does not exist; \(Self.kinds)")
         }
         guard isFolder.boolValue else {
             guard url.lastPathComponent == "contents" else {
-                throw ModelError("\(path) is a file, not an Xcode model (an .xcdatamodeld or .xcdatamodel is a folder); \(kinds)")
+                throw ModelError("\(path) is a file, not an Xcode model (an .xcdatamodeld or .xcdatamodel is a folder); \(Self.kinds)")
             }
-            try single("one version's contents file")
+            try Self.single("one version's contents file", path: path, wanted: wanted)
             let folder = url.deletingLastPathComponent()
             contents = path; name = folder.deletingPathExtension().lastPathComponent; version = nil; versions = []; warnings = []
             return
         }
         let ownContents = url.appendingPathComponent("contents").path
         let ext = url.pathExtension.lowercased()
-        if ext == Self.versionExtension || (ext != Self.bundleExtension && manager.fileExists(atPath: ownContents)) {
-            try single("one version (.xcdatamodel)")
+        if ext == Self.versionExtension || (ext != Self.bundleExtension && FileManager.default.fileExists(atPath: ownContents)) {
+            try Self.single("one version (.xcdatamodel)", path: path, wanted: wanted)
             try Self.checkContents(ownContents, of: path)
             contents = ownContents; name = url.deletingPathExtension().lastPathComponent; version = nil; versions = []; warnings = []
             return
         }
-        let children: [String]
-        do { children = try manager.contentsOfDirectory(atPath: path) }
-        catch { throw ModelError("cannot read the Xcode model \(path): \(Self.reason(error))") }
-        let found = children.filter { URL(fileURLWithPath: $0).pathExtension.lowercased() == Self.versionExtension }
-            .map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent }.sorted()
-        guard !found.isEmpty else {
-            throw ModelError(ext == Self.bundleExtension
-                ? "the Xcode model bundle \(path) holds no model version (no .xcdatamodel folder); add one in Xcode, or give another model"
-                : "\(path) is a folder but not a Core Data model: it holds no .xcdatamodel version and no contents file; \(kinds)")
-        }
-        let listed = found.map { "'\($0)'" }.joined(separator: ", ")
-        var notes: [String] = []
-        let chosen: String
-        if let wanted {
-            let stem = wanted.hasSuffix("." + Self.versionExtension) ? String(wanted.dropLast(Self.versionExtension.count + 1)) : wanted
-            guard found.contains(stem) else {
-                throw ModelError("--model-version '\(wanted)' is not a version of \(path); its versions: \(listed)")
-            }
-            chosen = stem
-        } else if let current = try Self.currentVersion(url.appendingPathComponent(Self.currentVersionFile)) {
-            let stem = URL(fileURLWithPath: current).deletingPathExtension().lastPathComponent
-            guard found.contains(stem) else {
-                throw ModelError("\(url.appendingPathComponent(Self.currentVersionFile).path) names the current version '\(current)', which \(path) does not hold; pick one with --model-version (versions: \(listed))")
-            }
-            chosen = stem
-        } else if found.count == 1 {
-            chosen = found[0]
-        } else {
-            // No current version named (no .xccurrentversion, or one that names none: shipping
-            // bundles have an empty property list there): the newest, as Xcode's last edit left it.
-            func modified(_ stem: String) -> Date {
-                let attributes = try? manager.attributesOfItem(atPath: url.appendingPathComponent(stem + "." + Self.versionExtension).appendingPathComponent("contents").path)
-                return attributes?[.modificationDate] as? Date ?? .distantPast
-            }
-            chosen = found.max { (modified($0), $1) < (modified($1), $0) } ?? found[0]
-            notes.append("\(path) has no \(Self.currentVersionFile) naming its current version; reading the newest by modification date, '\(chosen)' (pick another with --model-version; versions: \(listed))")
-        }
+        let found = try Self.versions(of: url, path: path)
+        let (chosen, notes) = try Self.chosenVersion(of: url, path: path, among: found, wanted: wanted)
         let file = url.appendingPathComponent(chosen + "." + Self.versionExtension).appendingPathComponent("contents").path
         try Self.checkContents(file, of: path)
         contents = file; name = url.deletingPathExtension().lastPathComponent; version = chosen; versions = found; warnings = notes
+    }
+
+    /// Throws when a version was `wanted` of `path`, which is `what`, not a bundle.
+    private static func single(_ what: String, path: String, wanted: String?) throws {
+        if let wanted { throw ModelError("--model-version '\(wanted)' applies to an .xcdatamodeld bundle, and \(path) is \(what)") }
+    }
+
+    /// The versions in the bundle (or folder) at `url`, given as `path`, in name order, without
+    /// `.xcdatamodel`; throws when it holds none.
+    private static func versions(of url: URL, path: String) throws -> [String] {
+        let children: [String]
+        do { children = try FileManager.default.contentsOfDirectory(atPath: path) }
+        catch { throw ModelError("cannot read the Xcode model \(path): \(reason(error))") }
+        let found = children.filter { URL(fileURLWithPath: $0).pathExtension.lowercased() == versionExtension }
+            .map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent }.sorted()
+        guard !found.isEmpty else {
+            throw ModelError(url.pathExtension.lowercased() == bundleExtension
+                ? "the Xcode model bundle \(path) holds no model version (no .xcdatamodel folder); add one in Xcode, or give another model"
+                : "\(path) is a folder but not a Core Data model: it holds no .xcdatamodel version and no contents file; \(kinds)")
+        }
+        return found
+    }
+
+    /// The version to read of the bundle at `url`, given as `path`, holding the versions `found`:
+    /// the one `wanted`, else the current one, else the only one, else the newest (with a note
+    /// saying so).
+    private static func chosenVersion(of url: URL, path: String, among found: [String], wanted: String?) throws -> (chosen: String, notes: [String]) {
+        let listed = found.map { "'\($0)'" }.joined(separator: ", ")
+        if let wanted {
+            let stem = wanted.hasSuffix("." + versionExtension) ? String(wanted.dropLast(versionExtension.count + 1)) : wanted
+            guard found.contains(stem) else {
+                throw ModelError("--model-version '\(wanted)' is not a version of \(path); its versions: \(listed)")
+            }
+            return (stem, [])
+        } else if let current = try currentVersion(url.appendingPathComponent(currentVersionFile)) {
+            let stem = URL(fileURLWithPath: current).deletingPathExtension().lastPathComponent
+            guard found.contains(stem) else {
+                throw ModelError("\(url.appendingPathComponent(currentVersionFile).path) names the current version '\(current)', which \(path) does not hold; pick one with --model-version (versions: \(listed))")
+            }
+            return (stem, [])
+        } else if found.count == 1 {
+            return (found[0], [])
+        }
+        // No current version named (no .xccurrentversion, or one that names none: shipping
+        // bundles have an empty property list there): the newest, as Xcode's last edit left it.
+        func modified(_ stem: String) -> Date {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.appendingPathComponent(stem + "." + versionExtension).appendingPathComponent("contents").path)
+            return attributes?[.modificationDate] as? Date ?? .distantPast
+        }
+        let chosen = found.max { (modified($0), $1) < (modified($1), $0) } ?? found[0]
+        return (chosen, ["\(path) has no \(currentVersionFile) naming its current version; reading the newest by modification date, '\(chosen)' (pick another with --model-version; versions: \(listed))"])
     }
 
     /// The version a bundle's `.xccurrentversion` names; `nil` when the file is missing or names

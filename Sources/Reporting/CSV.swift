@@ -30,37 +30,54 @@ public enum CSV {
     /// Parses CSV text into records (LF or CRLF line ends; a final line end is optional).
     /// - throws: `ParseError` with the 1-based line of an unterminated or malformed quoted field.
     public static func parse(_ text: String) throws -> [[String]] {
-        var records: [[String]] = []
-        var record: [String] = []
-        var field = ""
-        var line = 1
-        var recordLine = 1
-        var inQuotes = false
-        var fieldWasQuoted = false
-        var iterator = Array(text.unicodeScalars).makeIterator()
-        var pending: Unicode.Scalar? = nil
+        var parser = Parser(text)
+        while let scalar = parser.next() {
+            if parser.inQuotes { parser.readQuoted(scalar) } else { try parser.readUnquoted(scalar) }
+        }
+        return try parser.finish()
+    }
 
-        func next() -> Unicode.Scalar? {
+    /// `parse` as it reads, one Unicode scalar at a time: the records read, the record and the
+    /// field being read, and where it is.
+    private struct Parser {
+        private var records: [[String]] = []
+        private var record: [String] = []
+        private var field = ""
+        private var line = 1
+        /// The line the record being read starts on.
+        private var recordLine = 1
+        private(set) var inQuotes = false
+        private var fieldWasQuoted = false
+        private var iterator: IndexingIterator<[Unicode.Scalar]>
+        /// A scalar read ahead and given back.
+        private var pending: Unicode.Scalar? = nil
+
+        init(_ text: String) { iterator = Array(text.unicodeScalars).makeIterator() }
+
+        mutating func next() -> Unicode.Scalar? {
             if let scalar = pending { pending = nil; return scalar }
             return iterator.next()
         }
 
-        while let scalar = next() {
-            if inQuotes {
-                if scalar == "\"" {
-                    let following = next()
-                    if following == "\"" {
-                        field.unicodeScalars.append("\"")
-                    } else {
-                        inQuotes = false
-                        pending = following
-                    }
+        /// A scalar inside a quoted field: two quotes are one, a single quote closes the quotes.
+        mutating func readQuoted(_ scalar: Unicode.Scalar) {
+            if scalar == "\"" {
+                let following = next()
+                if following == "\"" {
+                    field.unicodeScalars.append("\"")
                 } else {
-                    if scalar == "\n" { line += 1 }
-                    field.unicodeScalars.append(scalar)
+                    inQuotes = false
+                    pending = following
                 }
-                continue
+            } else {
+                if scalar == "\n" { line += 1 }
+                field.unicodeScalars.append(scalar)
             }
+        }
+
+        /// A scalar outside quotes: a quote opening a field, a comma ending one, a line end
+        /// ending the record, or the field's text.
+        mutating func readUnquoted(_ scalar: Unicode.Scalar) throws {
             switch scalar {
             case "\"":
                 guard field.isEmpty, !fieldWasQuoted else {
@@ -84,11 +101,15 @@ public enum CSV {
                 field.unicodeScalars.append(scalar)
             }
         }
-        if inQuotes { throw ParseError(line: recordLine, reason: "a quoted field is never closed (is the file truncated?)") }
-        if !field.isEmpty || fieldWasQuoted || !record.isEmpty {
-            record.append(field)
-            records.append(record)
+
+        /// The records, the last one without a line end included; throws if a quote is open.
+        mutating func finish() throws -> [[String]] {
+            if inQuotes { throw ParseError(line: recordLine, reason: "a quoted field is never closed (is the file truncated?)") }
+            if !field.isEmpty || fieldWasQuoted || !record.isEmpty {
+                record.append(field)
+                records.append(record)
+            }
+            return records
         }
-        return records
     }
 }

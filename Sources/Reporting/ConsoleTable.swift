@@ -18,7 +18,7 @@ public enum ConsoleTable {
             byCase[caseName, default: []].append(result)
         }
         for caseName in caseOrder {
-            let group = byCase[caseName]!
+            let group = byCase[caseName, default: []]
             for (offset, result) in group.enumerated() {
                 let statistics = Statistics(result.samples)
                 let ratio = RatioInterval(result, among: group, baseline: baseline).map { $0.text + ($0.isUncertain ? "?" : " ") }

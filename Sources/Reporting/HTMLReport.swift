@@ -27,6 +27,8 @@ public enum HTMLReport {
 
     /// One colour per strategy, in the grid's order (the baseline first).
     static let palette = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2", "#edc948", "#9c755f", "#ff9da7", "#bab0ac"]
+    /// The colour of a strategy the grid does not list (none: every strategy drawn is the grid's).
+    static let otherColor = "#888888"
 
     /// `results/x.csv` → `results/x.html`
     public static func url(besides results: URL) -> URL {
@@ -99,7 +101,7 @@ public enum HTMLReport {
             <div class="scroll"><table class="results"><thead><tr><th>case</th>
             """
         for strategy in grid.strategies {
-            html += #"<th><span class="swatch" style="background:\#(colors[strategy]!)"></span>\#(escape(strategy))</th>"#
+            html += #"<th><span class="swatch" style="background:\#(colors[strategy, default: otherColor])"></span>\#(escape(strategy))</th>"#
         }
         html += "</tr></thead><tbody>\n"
         let fastest = Dictionary(grid.findings().map { ($0.caseName, $0.fastest) }, uniquingKeysWith: { a, _ in a })
@@ -144,7 +146,7 @@ public enum HTMLReport {
 
     static func chartsSection(_ run: ResultsFile, grid: CaseGrid, colors: [String: String]) -> String {
         var html = #"<section id="charts"><h2>Charts</h2><p class="legend">"#
-        html += grid.strategies.map { #"<span><span class="swatch" style="background:\#(colors[$0]!)"></span>\#(escape($0))</span>"# }.joined(separator: " ")
+        html += grid.strategies.map { #"<span><span class="swatch" style="background:\#(colors[$0, default: otherColor])"></span>\#(escape($0))</span>"# }.joined(separator: " ")
         html += "</p>\n"
         let sweepParameter = run.values("sweep_parameter").first { !$0.isEmpty }
         if let sweepParameter {
@@ -159,7 +161,7 @@ public enum HTMLReport {
                 guard let row = grid.row(caseName, strategy) else { return nil }
                 let ratio = strategy == grid.baseline ? nil : grid.ratio(caseName, strategy)
                 let note = ConsoleTable.duration(row.median) + (ratio.map { " · " + CaseGrid.ratioText($0) } ?? "")
-                return SVGChart.Bar(label: strategy, median: row.median, interval: row.interval, note: note, color: colors[strategy]!, noisy: CaseGrid.isNoisy(row))
+                return SVGChart.Bar(label: strategy, median: row.median, interval: row.interval, note: note, color: colors[strategy, default: otherColor], noisy: CaseGrid.isNoisy(row))
             }
             html += #"<figure class="chart">"# + SVGChart.bars(title: caseName, bars) + "</figure>\n"
         }
@@ -186,10 +188,10 @@ public enum HTMLReport {
             <div class="charts">
             """
         for caseName in cases {
-            let byStrategy = points[caseName]!
+            let byStrategy = points[caseName, default: [:]]
             let series = grid.strategies.compactMap { strategy -> SVGChart.Series? in
                 guard let list = byStrategy[strategy] else { return nil }
-                return SVGChart.Series(label: strategy, color: colors[strategy]!, points: list.map { ($0.x, $0.row.median, $0.row.interval) })
+                return SVGChart.Series(label: strategy, color: colors[strategy, default: otherColor], points: list.map { ($0.x, $0.row.median, $0.row.interval) })
             }
             html += #"<figure class="chart">"# + SVGChart.lines(title: caseName, xLabel: label, yLabel: "median", series, logX: logX, yTick: SVGChart.durationTick) + "</figure>\n"
             if let reference = byStrategy[grid.baseline] {
@@ -200,7 +202,7 @@ public enum HTMLReport {
                         guard let base = baseAt[point.x], base > 0 else { return nil }
                         return (point.x, point.row.median / base, nil)
                     }
-                    return SVGChart.Series(label: strategy, color: colors[strategy]!, points: points)
+                    return SVGChart.Series(label: strategy, color: colors[strategy, default: otherColor], points: points)
                 }
                 html += #"<figure class="chart">"# + SVGChart.lines(title: "\(caseName): ratio to \(grid.baseline)", xLabel: label, yLabel: "ratio",
                                                                     ratios, logX: logX, yTick: { String(format: "%g×", $0) }, reference: 1) + "</figure>\n"

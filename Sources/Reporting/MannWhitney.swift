@@ -88,7 +88,7 @@ public struct MannWhitney: Equatable, Sendable {
     /// above every one of the other, no ties): no test of so few values can give less.
     public static func smallestP(_ m: Int, _ n: Int) -> Double {
         guard m > 0, n > 0 else { return 1 }
-        return MannWhitney((0 ..< m).map { Double(n + $0) }, (0 ..< n).map(Double.init))!.p
+        return MannWhitney((0 ..< m).map { Double(n + $0) }, (0 ..< n).map(Double.init))?.p ?? 1 // never nil: both sides have values, all finite
     }
 
     /// P(U ≥ u) when every order of m values of x and n of y is equally likely (no ties).

@@ -384,7 +384,8 @@ public enum AtomicFile {
         let bytes = Array(text.utf8)
         var written = 0
         while written < bytes.count {
-            let count = bytes.withUnsafeBytes { posixWrite(descriptor, $0.baseAddress! + written, $0.count - written) }
+            // Bytes are left to write, so the buffer has an address; without one, nothing is written (an error).
+            let count = bytes.withUnsafeBytes { buffer in buffer.baseAddress.map { posixWrite(descriptor, $0 + written, buffer.count - written) } ?? 0 }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { close(descriptor); throw fail("writing \(temporary)") }
             written += count

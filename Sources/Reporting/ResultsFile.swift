@@ -8,9 +8,10 @@ public struct ResultsFile {
     public struct Row: Sendable {
         public var line: Int
         public var fields: [String: String]
-        public var strategy: String { fields["strategy"]! }
-        public var workload: String { fields["workload"]! }
-        public var variant: String { fields["variant"]! }
+        // Required columns: every row read has them.
+        public var strategy: String { fields["strategy"] ?? "" }
+        public var workload: String { fields["workload"] ?? "" }
+        public var variant: String { fields["variant"] ?? "" }
         /// "fetch-by-relationship/popular", or the workload name; prefixed with the model's name
         /// ("efcore-docs: fetch-polymorphic") and followed by a sweep's value ("… [attributes=8]").
         public var caseName: String {
@@ -94,32 +95,42 @@ public struct ResultsFile {
         var rows: [Row] = []
         var seen: [Key: Int] = [:]
         for (offset, record) in records.enumerated().dropFirst() {
-            let line = offset + 1
-            guard record.count == header.count else {
-                throw Error(description: "\(name): line \(line) has \(record.count) fields, the header has \(header.count)")
-            }
-            let fields = Dictionary(uniqueKeysWithValues: zip(header, record))
-            guard Self.readableVersions.contains(fields["schema_version"]!) else {
-                throw Error(description: "\(name): line \(line) has CSV schema version \(fields["schema_version"]!), this bench reads versions \(Self.readableVersions.dropLast().joined(separator: ", ")) and \(Self.readableVersions.last!); rerun the benchmark with this version to compare")
-            }
-            for (column, kind) in Self.numericColumns {
-                guard let text = fields[column] else { continue }
-                if let problem = kind.problem(text) {
-                    throw Error(description: "\(name): line \(line): \(column) is '\(text)', not \(problem)")
-                }
-            }
-            let median = Double(fields["median_ns"]!)!, low = Double(fields["ci_low_ns"]!)!, high = Double(fields["ci_high_ns"]!)!
-            guard low <= median, median <= high else {
-                throw Error(description: "\(name): line \(line): the median \(median) lies outside its interval \(low)…\(high)")
-            }
-            let row = Row(line: line, fields: fields, median: median, interval: low ... high, samples: nil)
+            let row = try Self.row(record, line: offset + 1, header: header, in: name)
             if let earlier = seen[row.key] {
-                throw Error(description: "\(name): line \(line) repeats \(row.key) from line \(earlier)")
+                throw Error(description: "\(name): line \(row.line) repeats \(row.key) from line \(earlier)")
             }
-            seen[row.key] = line
+            seen[row.key] = row.line
             rows.append(row)
         }
         (self.rows, self.warnings) = try Self.attachSamples(rows, besides: url)
+    }
+
+    /// The row `record`, on `line` of the file `name` under `header` (which holds every required
+    /// column), with its schema version, numbers and interval checked.
+    private static func row(_ record: [String], line: Int, header: [String], in name: String) throws -> Row {
+        guard record.count == header.count else {
+            throw Error(description: "\(name): line \(line) has \(record.count) fields, the header has \(header.count)")
+        }
+        let fields = Dictionary(uniqueKeysWithValues: zip(header, record))
+        let version = fields["schema_version"] ?? ""
+        guard readableVersions.contains(version) else {
+            throw Error(description: "\(name): line \(line) has CSV schema version \(version), this bench reads versions \(readableVersions.dropLast().joined(separator: ", ")) and \(readableVersions.last ?? ""); rerun the benchmark with this version to compare")
+        }
+        for (column, kind) in numericColumns {
+            guard let text = fields[column] else { continue }
+            if let problem = kind.problem(text) {
+                throw Error(description: "\(name): line \(line): \(column) is '\(text)', not \(problem)")
+            }
+        }
+        // Durations, checked above.
+        guard let median = fields["median_ns"].flatMap(Double.init), let low = fields["ci_low_ns"].flatMap(Double.init),
+              let high = fields["ci_high_ns"].flatMap(Double.init) else {
+            throw Error(description: "\(name): line \(line): median_ns, ci_low_ns and ci_high_ns are not all numbers")
+        }
+        guard low <= median, median <= high else {
+            throw Error(description: "\(name): line \(line): the median \(median) lies outside its interval \(low)…\(high)")
+        }
+        return Row(line: line, fields: fields, median: median, interval: low ... high, samples: nil)
     }
 
     /// What a numeric column may hold. A results file is refused at the first value outside its
@@ -230,6 +241,24 @@ public struct ResultsFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             return (rows, ["the samples file \(path) cannot be read; \(fallback)"])
         }
+        let samples = try Self.samples(in: data, path: path, sweepParameter: rows.first?.fields["sweep_parameter"] ?? "")
+        var attached: [Row] = []
+        for var row in rows {
+            let at = "line \(row.line) of \(url.lastPathComponent)"
+            let found = samples[row.key]
+            let problem = if let found { Self.mismatch(of: row, with: found, at: at) } else { "it has no repetitions of \(row.key) (\(at))" }
+            if let problem {
+                return (rows, ["the samples file \(path) does not belong to \(url.path): \(problem); \(fallback)"])
+            }
+            row.samples = found?.values
+            attached.append(row)
+        }
+        return (attached, [])
+    }
+
+    /// The repetitions in the samples file `data`, read from `path`, by row key, with the runs
+    /// they are of; `sweepParameter` is the results' (the samples file does not repeat it).
+    private static func samples(in data: Data, path: String, sweepParameter: String) throws -> [Key: (runIDs: Set<String>, values: [Double])] {
         let records: [[String]]
         do { records = try CSV.parse(String(decoding: data, as: UTF8.self)) }
         catch { throw Error(description: "\(path): \(error)") }
@@ -238,7 +267,6 @@ public struct ResultsFile {
         guard let header = records.first, [SamplesCSV.columns, SamplesCSV.columnsWithoutPosition, versionTwo].contains(header) else {
             throw Error(description: "\(path): line 1 is not the samples header (\(SamplesCSV.columns.joined(separator: ",")))")
         }
-        let sweepParameter = rows.first?.fields["sweep_parameter"] ?? ""
         var samples: [Key: (runIDs: Set<String>, values: [Double])] = [:]
         for (offset, record) in records.enumerated().dropFirst() {
             let line = offset + 1
@@ -246,41 +274,35 @@ public struct ResultsFile {
                 throw Error(description: "\(path): line \(line) has \(record.count) fields, the header has \(header.count) (\(header.joined(separator: ", ")))")
             }
             let field = Dictionary(uniqueKeysWithValues: zip(header, record))
+            // Every header read has the columns named here.
             for (column, kind) in [("repetition", NumberKind.whole(minimum: 1)), ("ns", .duration)] {
-                if let problem = kind.problem(field[column]!) {
-                    throw Error(description: "\(path): line \(line): \(column) is '\(field[column]!)', not \(problem)")
+                if let problem = kind.problem(field[column] ?? "") {
+                    throw Error(description: "\(path): line \(line): \(column) is '\(field[column] ?? "")', not \(problem)")
                 }
             }
+            guard let ns = field["ns"].flatMap(Double.init) else { throw Error(description: "\(path): line \(line): ns is not a number") }
             let caseName = Self.caseName(hierarchy: field["hierarchy"] ?? "", sweepParameter: sweepParameter, sweepValue: field["sweep_value"] ?? "",
-                                         workload: field["workload"]!, variant: field["variant"]!)
-            let key = Key(strategy: field["strategy"]!, caseName: caseName)
-            samples[key, default: ([], [])].runIDs.insert(field["run_id"]!)
-            samples[key, default: ([], [])].values.append(Double(field["ns"]!)!)
+                                         workload: field["workload"] ?? "", variant: field["variant"] ?? "")
+            let key = Key(strategy: field["strategy"] ?? "", caseName: caseName)
+            samples[key, default: ([], [])].runIDs.insert(field["run_id"] ?? "")
+            samples[key, default: ([], [])].values.append(ns)
         }
-        var attached: [Row] = []
-        for var row in rows {
-            let at = "line \(row.line) of \(url.lastPathComponent)"
-            var problem: String?
-            if let found = samples[row.key] {
-                let median = Statistics.quantile(found.values.sorted(), 0.5)
-                let runID = row.fields["run_id"] ?? ""
-                if found.runIDs != [runID] {
-                    problem = "its \(row.key) repetitions are of run \(found.runIDs.sorted().joined(separator: ", ")), \(at) is of run \(runID)"
-                } else if let iterations = row.fields["iterations"].flatMap({ Int($0) }), iterations != found.values.count {
-                    problem = "it holds \(found.values.count) repetitions of \(row.key), \(at) counts \(iterations)"
-                } else if abs(median - row.median) > 0.051 + 1e-9 * row.median {
-                    problem = "its \(row.key) repetitions have the median \(ResultsCSV.format(median)) ns, \(at) says \(ResultsCSV.format(row.median)) ns"
-                }
-                row.samples = found.values
-            } else {
-                problem = "it has no repetitions of \(row.key) (\(at))"
-            }
-            if let problem {
-                return (rows, ["the samples file \(path) does not belong to \(url.path): \(problem); \(fallback)"])
-            }
-            attached.append(row)
+        return samples
+    }
+
+    /// Why `found`, the repetitions of `row` in the samples file, do not belong to it (another
+    /// run, another count, another median), or `nil` when they do; `at` names the row.
+    private static func mismatch(of row: Row, with found: (runIDs: Set<String>, values: [Double]), at: String) -> String? {
+        let median = Statistics.quantile(found.values.sorted(), 0.5)
+        let runID = row.fields["run_id"] ?? ""
+        if found.runIDs != [runID] {
+            return "its \(row.key) repetitions are of run \(found.runIDs.sorted().joined(separator: ", ")), \(at) is of run \(runID)"
+        } else if let iterations = row.fields["iterations"].flatMap({ Int($0) }), iterations != found.values.count {
+            return "it holds \(found.values.count) repetitions of \(row.key), \(at) counts \(iterations)"
+        } else if abs(median - row.median) > 0.051 + 1e-9 * row.median {
+            return "its \(row.key) repetitions have the median \(ResultsCSV.format(median)) ns, \(at) says \(ResultsCSV.format(row.median)) ns"
         }
-        return (attached, [])
+        return nil
     }
 
     /// The distinct values of a column, in order of appearance.

@@ -80,63 +80,74 @@ public struct CoreDataSchema: Sendable {
         var attributeColumns = model.entities.map { Array(repeating: "", count: $0.attributes.count) }
         var toOneColumns = Array(repeating: [String: (key: String, entity: String?)](), count: model.entities.count)
         for root in model.roots {
-            var names = UniqueNames(taken: ["Z_PK", "Z_ENT", "Z_OPT"])
-            var columns: [Column] = []
-            for index in model.entities[root].subtree {
-                let entity = model.entities[index]
-                let own = entity.attributes.indices.filter { entity.attributeOwners[$0] == index && !entity.attributes[$0].isOrderKey }
-                for position in own.sorted(by: { entity.attributes[$0].name < entity.attributes[$1].name }) {
-                    addAttribute(position, of: entity)
-                }
-                for relationship in entity.ownRelationships.filter({ !$0.toMany && !$0.isHidden }).sorted(by: { $0.name < $1.name }) {
-                    addToOne(relationship, of: entity)
-                }
-            }
-            // The to-ones Core Data adds for to-many relationships without an inverse, and the order
-            // keys of ordered to-many relationships (`Z_FOK_<INVERSE>`, INTEGER), come after every
-            // entity's own columns: Core Data adds them in a later pass over the hierarchy
-            // (`_generateInverseRelationshipsAndMore`); a real Photos store shows `Z_FOK_PARENTFOLDER`
-            // after the last sub-entity's integers, before the first timestamp. Their order among
-            // themselves is inferred (entity by entity, hidden to-ones first, each by name).
-            for index in model.entities[root].subtree {
-                let entity = model.entities[index]
-                for relationship in entity.ownRelationships.filter({ $0.isHidden }).sorted(by: { $0.name < $1.name }) {
-                    addToOne(relationship, of: entity)
-                }
-                let keys = entity.attributes.indices.filter { entity.attributeOwners[$0] == index && entity.attributes[$0].isOrderKey }
-                for position in keys.sorted(by: { entity.attributes[$0].name < entity.attributes[$1].name }) {
-                    addAttribute(position, of: entity)
-                }
-            }
-            func addAttribute(_ position: Int, of entity: Model.Entity) {
-                let attribute = entity.attributes[position]
-                let name = names.claim("Z" + attribute.name.uppercased())
-                columns.append(Column(name: name, sqlType: attribute.type.sqlType, entity: entity.index, role: .attribute(position),
-                                      group: attribute.type.columnGroup))
-                for descendant in entity.subtree { attributeColumns[descendant][position] = name }
-            }
-            func addToOne(_ relationship: Model.Relationship, of entity: Model.Entity) {
-                let key = names.claim("Z" + relationship.name.uppercased())
-                columns.append(Column(name: key, sqlType: "INTEGER", entity: entity.index, role: .foreignKey(relationship.name), group: 0))
-                var entityColumn: String?
-                if model.entities[relationship.destination].hasSubentities {
-                    let name = names.claim("Z\(relationship.destination + 1)_" + relationship.name.uppercased())
-                    columns.append(Column(name: name, sqlType: "INTEGER", entity: entity.index, role: .foreignEntity(relationship.name), group: 0))
-                    entityColumn = name
-                }
-                for descendant in entity.subtree { toOneColumns[descendant][relationship.name] = (key, entityColumn) }
-            }
-            // A stable sort by type group keeps the fetch order within each group.
-            let tableOrder = columns.enumerated().sorted { ($0.element.group, $0.offset) < ($1.element.group, $1.offset) }.map(\.element)
-            tables[root] = Table(name: "Z" + model.entities[root].name.uppercased(), root: root, fetchOrder: columns, tableOrder: tableOrder)
+            tables[root] = Self.table(ofRoot: root, in: model, attributeColumns: &attributeColumns, toOneColumns: &toOneColumns)
         }
         self.tables = tables
         tableOfEntity = model.entities.compactMap { tables[$0.root] }
         self.attributeColumns = attributeColumns
         self.toOneColumns = toOneColumns
+        joinTables = Self.joinTables(of: model)
+    }
 
-        // Join tables: walk every entity in case-insensitive name order; the first many-to-many
-        // side met for a pair names the table after its declaring entity's number.
+    /// The table of `root`, its columns named and ordered as Core Data does; each column's name
+    /// goes to `attributeColumns` or `toOneColumns` for the entity that declares its property and
+    /// every descendant.
+    private static func table(ofRoot root: Int, in model: Model, attributeColumns: inout [[String]],
+                              toOneColumns: inout [[String: (key: String, entity: String?)]]) -> Table {
+        var names = UniqueNames(taken: ["Z_PK", "Z_ENT", "Z_OPT"])
+        var columns: [Column] = []
+        for index in model.entities[root].subtree {
+            let entity = model.entities[index]
+            let own = entity.attributes.indices.filter { entity.attributeOwners[$0] == index && !entity.attributes[$0].isOrderKey }
+            for position in own.sorted(by: { entity.attributes[$0].name < entity.attributes[$1].name }) {
+                addAttribute(position, of: entity)
+            }
+            for relationship in entity.ownRelationships.filter({ !$0.toMany && !$0.isHidden }).sorted(by: { $0.name < $1.name }) {
+                addToOne(relationship, of: entity)
+            }
+        }
+        // The to-ones Core Data adds for to-many relationships without an inverse, and the order
+        // keys of ordered to-many relationships (`Z_FOK_<INVERSE>`, INTEGER), come after every
+        // entity's own columns: Core Data adds them in a later pass over the hierarchy
+        // (`_generateInverseRelationshipsAndMore`); a real Photos store shows `Z_FOK_PARENTFOLDER`
+        // after the last sub-entity's integers, before the first timestamp. Their order among
+        // themselves is inferred (entity by entity, hidden to-ones first, each by name).
+        for index in model.entities[root].subtree {
+            let entity = model.entities[index]
+            for relationship in entity.ownRelationships.filter({ $0.isHidden }).sorted(by: { $0.name < $1.name }) {
+                addToOne(relationship, of: entity)
+            }
+            let keys = entity.attributes.indices.filter { entity.attributeOwners[$0] == index && entity.attributes[$0].isOrderKey }
+            for position in keys.sorted(by: { entity.attributes[$0].name < entity.attributes[$1].name }) {
+                addAttribute(position, of: entity)
+            }
+        }
+        func addAttribute(_ position: Int, of entity: Model.Entity) {
+            let attribute = entity.attributes[position]
+            let name = names.claim("Z" + attribute.name.uppercased())
+            columns.append(Column(name: name, sqlType: attribute.type.sqlType, entity: entity.index, role: .attribute(position),
+                                  group: attribute.type.columnGroup))
+            for descendant in entity.subtree { attributeColumns[descendant][position] = name }
+        }
+        func addToOne(_ relationship: Model.Relationship, of entity: Model.Entity) {
+            let key = names.claim("Z" + relationship.name.uppercased())
+            columns.append(Column(name: key, sqlType: "INTEGER", entity: entity.index, role: .foreignKey(relationship.name), group: 0))
+            var entityColumn: String?
+            if model.entities[relationship.destination].hasSubentities {
+                let name = names.claim("Z\(relationship.destination + 1)_" + relationship.name.uppercased())
+                columns.append(Column(name: name, sqlType: "INTEGER", entity: entity.index, role: .foreignEntity(relationship.name), group: 0))
+                entityColumn = name
+            }
+            for descendant in entity.subtree { toOneColumns[descendant][relationship.name] = (key, entityColumn) }
+        }
+        // A stable sort by type group keeps the fetch order within each group.
+        let tableOrder = columns.enumerated().sorted { ($0.element.group, $0.offset) < ($1.element.group, $1.offset) }.map(\.element)
+        return Table(name: "Z" + model.entities[root].name.uppercased(), root: root, fetchOrder: columns, tableOrder: tableOrder)
+    }
+
+    /// The join tables: walk every entity in case-insensitive name order; the first many-to-many
+    /// side met for a pair names the table after its declaring entity's number.
+    private static func joinTables(of model: Model) -> [JoinTable] {
         var joins: [JoinTable] = []
         var named = Set<String>()
         var joinColumnNames: [Int: UniqueNames] = [:]
@@ -157,7 +168,7 @@ public struct CoreDataSchema: Sendable {
                                        second: (inverse.owner, inverse.name, secondColumn)))
             }
         }
-        joinTables = joins
+        return joins
     }
 
     // MARK: Names

@@ -2,13 +2,15 @@ import Foundation
 import XCTest
 
 /// Rules the sources keep: no force unwrap (`x!`, `try!`) where a model or a user's input could
-/// make it fail, so that a model the suite cannot handle is an error line, never a trap.
+/// make it fail, so that a model the suite cannot handle is an error line, never a trap; no
+/// function longer than 60 lines; the baseline named in one place.
 final class SourceRulesTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The folders under Sources/ held to the rule: the model readers, the strategies, the
-    /// workloads and the command line.
-    static let unwrapFree = ["Models", "SwiftDataModels", "SQLite", "Strategies", "Workloads", "bench"]
+    /// workloads, the command line, the reports (which read results files back) and the object
+    /// generator.
+    static let unwrapFree = ["Models", "SwiftDataModels", "SQLite", "Strategies", "Workloads", "bench", "Reporting", "Generation"]
 
     func testNoForceUnwrapInTheFoldersHeldToIt() throws {
         var found: [String] = []
@@ -42,6 +44,81 @@ final class SourceRulesTests: XCTestCase {
         let plot = try String(contentsOf: Self.root.appendingPathComponent("plot.gnuplot"), encoding: .utf8)
         let code = plot.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && $0.contains("single-table") }
         XCTAssertEqual(code.count, 2, "the fallback for files without a ratio column, and the warning that names it: \(code)")
+    }
+
+    /// The longest a function's body may be, in lines.
+    static let longestBody = 60
+
+    /// No function under Sources/ is longer than `longestBody` lines: every `func`, `init`,
+    /// `deinit`, `subscript` and computed `var` (one whose `{` is on the line of its `var`), its
+    /// body counted from the line of its opening brace through the line of its closing brace,
+    /// inclusive, closures and nested functions included (`FunctionBodies` reads them, skipping
+    /// braces in strings and comments). A longer one is split into named steps.
+    func testNoFunctionIsLongerThanSixtyLines() throws {
+        let sources = Self.root.appendingPathComponent("Sources")
+        let files = (FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".swift") }.sorted()
+        XCTAssertGreaterThan(files.count, 50, "the Swift files under Sources/")
+        var found: [String] = []
+        var bodies = 0
+        for file in files {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            let read = FunctionBodies.bodies(in: text)
+            bodies += read.count
+            found += read.filter { $0.lines > Self.longestBody }.map { "Sources/\(file):\($0.line) \($0.name) (\($0.lines) lines)" }
+        }
+        XCTAssertGreaterThan(bodies, 500, "the function bodies read")
+        XCTAssertEqual(found, [], "functions longer than \(Self.longestBody) lines: \(found.count)")
+    }
+
+    /// The function reader finds every body, named by its type, and counts its lines without
+    /// being misled by braces in strings, interpolations, raw strings or comments, by a closure
+    /// in a default argument, by a protocol's requirements or by `.init(...)` calls.
+    func testTheFunctionReaderCountsBodiesAsTheCompilerWould() {
+        let text = #"""
+            protocol P {
+                func required() -> Int
+                var name: String { get }
+            }
+            struct S: P {
+                var name: String {
+                    "} {" + #"}"# // }
+                }
+                init(x: () -> Void = { }) {
+                    /* { /* } */ { */
+                    let a = """
+                        }} \(f { "}" }) {
+                        """
+                    let b = S.init(x: {})
+                }
+                func required() -> Int { 1 }
+                static func == (l: S, r: S) -> Bool {
+                    true
+                }
+            }
+            extension Outer.Inner {
+                enum Mode { case a }
+                subscript(i: Int) -> Int {
+                    get { i }
+                }
+                deinit {
+                    func nested() {
+                        let c = "\(#"{"#)" + "\\" + "{"
+                    }
+                }
+            }
+            class C { class func make() { } }
+            """#
+        XCTAssertEqual(FunctionBodies.bodies(in: text).map(\.description), [
+            "3 P.name (1 lines)",
+            "6 S.name (3 lines)",
+            "9 S.init (7 lines)",
+            "16 S.required (1 lines)",
+            "17 S.== (3 lines)",
+            "23 Outer.Inner.subscript (3 lines)",
+            "27 Outer.Inner.deinit.nested (3 lines)",
+            "26 Outer.Inner.deinit (5 lines)",
+            "32 C.make (1 lines)",
+        ])
     }
 
     /// The scanner finds what it must and nothing in strings, comments or `!=`.
