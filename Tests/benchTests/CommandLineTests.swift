@@ -10,6 +10,8 @@ final class CommandLineTests: XCTestCase {
         var stderr: String
         /// `.uncaughtSignal` when bench died of a signal (a trap is SIGILL, status 4 on Linux).
         var reason: Process.TerminationReason = .exit
+        /// The process id bench ran as, which names its store folder.
+        var pid: Int32 = 0
     }
 
     /// The `bench` binary built beside this test bundle.
@@ -54,7 +56,7 @@ final class CommandLineTests: XCTestCase {
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
-                       reason: process.terminationReason)
+                       reason: process.terminationReason, pid: process.processIdentifier)
     }
 
     /// Runs `bench` once for each argument list, two at a time (the runs are independent
@@ -204,8 +206,9 @@ final class CommandLineTests: XCTestCase {
         let before = Set((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [])
         let outcome = try bench(["run", "--scale", "60", "--repetitions", "1", "--quiet"], in: folder)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        // Only this run's folder counts: other tests' benches may be running beside it (swift test --parallel).
         let after = Set((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [])
-        XCTAssertEqual(after.subtracting(before), [], "the run's stores are removed from /dev/shm")
+        XCTAssertEqual(after.subtracting(before).filter { $0.hasPrefix("inheritance-bench-run-\(outcome.pid)-") }, [], "the run's stores are removed from /dev/shm")
         let results = folder.appendingPathComponent("results")
         let all = try FileManager.default.contentsOfDirectory(atPath: results.path).sorted()
         XCTAssertEqual(all.count, 4, "the results, their samples, the JSON and the summary: \(all)")
