@@ -8,11 +8,11 @@ import XCTest
 /// battery, and single-table's outcomes to the write battery, on every preset, on synthetic models
 /// with middle entities, and on the models built for one strategy's corners (each asked of all).
 final class StrategyAgreementTests: XCTestCase {
-    /// Every preset at 1,500 objects and synthetic models of depth 3 and 1.
+    /// Every preset at 600 objects and synthetic models of depth 3 and 1.
     static var models: [ModelDescription] {
-        ModelPresets.all.map { $0.scaled(to: 1_500) } + [
-            SyntheticModel.make(leaves: 5, attributes: 3, skew: 1, rows: 1_000, depth: 3),
-            SyntheticModel.make(leaves: 5, attributes: 3, skew: 1, rows: 1_000, depth: 1),
+        ModelPresets.all.map { $0.scaled(to: 600) } + [
+            SyntheticModel.make(leaves: 5, attributes: 3, skew: 1, rows: 500, depth: 3),
+            SyntheticModel.make(leaves: 5, attributes: 3, skew: 1, rows: 500, depth: 1),
         ]
     }
 
@@ -30,7 +30,7 @@ final class StrategyAgreementTests: XCTestCase {
         }
     }
 
-    func testPresetsAgree() throws { try checkReads(ModelPresets.all.map { $0.scaled(to: 1_500) }) }
+    func testPresetsAgree() throws { try checkReads(ModelPresets.all.map { $0.scaled(to: 600) }) }
 
     func testSyntheticModelsAgree() throws { try checkReads(Array(Self.models.suffix(2))) }
 

@@ -16,8 +16,8 @@ final class ReferenceAnswerTests: XCTestCase {
     static var models: [ModelDescription] {
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
-        return ModelPresets.all.map { $0.scaled(to: 1_200) } + (1 ... 4).map { depth in
-            SyntheticModel.make(leaves: 6, attributes: 3, skew: 1, rows: 900, depth: depth)
+        return ModelPresets.all.map { $0.scaled(to: 600) } + (1 ... 4).map { depth in
+            SyntheticModel.make(leaves: 6, attributes: 3, skew: 1, rows: 450, depth: depth)
         } + files.map { try! ModelDescription.load(path: fixtures.appendingPathComponent($0).path) } + xcodeFixtures + swiftDataFixtures
     }
 
@@ -25,7 +25,7 @@ final class ReferenceAnswerTests: XCTestCase {
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
         return ["SwiftDataPublications", "SwiftDataStudio"].map { name in
             // A fixture that does not read fails the test that lists the models, with the reader's sentence.
-            try! SwiftDataModelReader.read(path: fixtures.appendingPathComponent(name).path).description.sharing(1_200)
+            try! SwiftDataModelReader.read(path: fixtures.appendingPathComponent(name).path).description.sharing(600)
         }
     }
 
@@ -33,7 +33,7 @@ final class ReferenceAnswerTests: XCTestCase {
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
         return ["Library.xcdatamodeld", "Notebook.xcdatamodeld", "Publications.xcdatamodel"].map { name in
             // A fixture that does not read fails the test that lists the models, with the reader's sentence.
-            try! XcodeModelReader.read(path: fixtures.appendingPathComponent(name).path).description.sharing(1_200)
+            try! XcodeModelReader.read(path: fixtures.appendingPathComponent(name).path).description.sharing(600)
         }
     }
 
