@@ -1,4 +1,5 @@
 import Foundation
+import Workloads
 
 /// Summary statistics of one measurement's samples (nanoseconds).
 ///
@@ -72,28 +73,9 @@ public struct Statistics: Equatable, Sendable {
 
     /// The 1-based rank `j` of the interval `x(j) … x(n+1−j)` for the median, and its coverage
     /// `1 − 2·P(B ≤ j − 1)` with `B ~ Binomial(n, ½)`: the largest `j` whose coverage is ≥ 95 %
-    /// (rank 1, `min … max`, when even that is below 95 %).
-    public static func medianIntervalRank(count n: Int, confidence: Double = 0.95) -> (rank: Int, coverage: Double) {
-        var rank = 1
-        var coverage = 1 - 2 * binomialHalfCDF(0, n)
-        while rank + 1 <= (n + 1) / 2 {
-            let next = 1 - 2 * binomialHalfCDF(rank, n)
-            guard next >= confidence else { break }
-            rank += 1
-            coverage = next
-        }
-        return (rank, coverage)
-    }
-
-    /// P(B ≤ k) for B ~ Binomial(n, ½), computed in log space so that large n does not overflow.
-    static func binomialHalfCDF(_ k: Int, _ n: Int) -> Double {
-        guard k >= 0 else { return 0 }
-        guard k < n else { return 1 }
-        var total = 0.0
-        let logHalfN = Double(n) * log(0.5)
-        for i in 0 ... k {
-            total += exp(lgamma(Double(n + 1)) - lgamma(Double(i + 1)) - lgamma(Double(n - i + 1)) + logHalfN)
-        }
-        return Swift.min(total, 1)
+    /// (rank 1, `min … max`, when even that is below 95 %). The stopping rule's ranks, so that a run
+    /// stops on the interval its results report (one pass over the binomial sums).
+    public static func medianIntervalRank(count n: Int) -> (rank: Int, coverage: Double) {
+        StoppingRule.medianIntervalRank(count: n)
     }
 }
