@@ -288,7 +288,7 @@ final class CommandLineTests: XCTestCase {
     func testAFullDiskStopsGenerateWithOneLineAndLeavesNoFile() throws {
         for strategy in ["single-table", "table-per-entity", "enum-entity", "joined", "json-entity"] {
             let store = folder.appendingPathComponent("s.sqlite")
-            let outcome = try bench(["generate", "--strategy", strategy, "--scale", "20000", "--output", store.path],
+            let outcome = try bench(["generate", "--strategy", strategy, "--scale", "5000", "--output", store.path],
                                     environment: ["INHERITANCE_BENCH_MAX_PAGE_COUNT": "50"])
             XCTAssertEqual(outcome.status, 1, "\(strategy): \(outcome.stderr)")
             XCTAssertEqual(outcome.stdout, "", strategy)
@@ -307,7 +307,7 @@ final class CommandLineTests: XCTestCase {
         let temporary = folder.appendingPathComponent("tmp", isDirectory: true)
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         let output = folder.appendingPathComponent("r.csv")
-        let outcome = try bench(["run", "--scale", "20000", "--workloads", "insert-bulk", "--repetitions", "1", "--output", output.path],
+        let outcome = try bench(["run", "--scale", "5000", "--workloads", "insert-bulk", "--repetitions", "1", "--output", output.path],
                                 environment: ["INHERITANCE_BENCH_MAX_PAGE_COUNT": "50", "TMPDIR": temporary.path])
         XCTAssertEqual(outcome.status, 1, outcome.stderr)
         let errors = outcome.stderr.split(separator: "\n").filter { !$0.hasPrefix("warning:") }
