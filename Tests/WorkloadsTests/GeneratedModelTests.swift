@@ -36,9 +36,10 @@ final class GeneratedModelTests: XCTestCase {
                 do {
                     let model = try Model(description)
                     let label = "generated model, seed \(seed)"
-                    // The on-disk store check (SQLite's integrity and foreign-key checks) on every fourth model: it is the slowest part.
-                    if seed % 4 == 0 { try Agreement.checkStore(model, ObjectGenerator(model, seed: seed), folder: folder, label: label, findings: seedFindings) }
-                    try Agreement.check(model, seed: seed, label: label, requestsPerCase: 10, findings: seedFindings)
+                    // The on-disk store check (SQLite's integrity and foreign-key checks) on every eighth model: it is the slowest
+                    // part, and every model's in-memory stores pass the integrity check after their writes.
+                    if seed % 8 == 0 { try Agreement.checkStore(model, ObjectGenerator(model, seed: seed), folder: folder, label: label, findings: seedFindings) }
+                    try Agreement.check(model, seed: seed, label: label, requestsPerCase: 5, findings: seedFindings)
                 } catch {
                     seedFindings.record("seed \(seed): \(error)")
                 }
