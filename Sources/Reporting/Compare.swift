@@ -201,8 +201,7 @@ public struct Comparison {
         var scratchBase = base, scratchNew = new
         func resampledMedian(_ values: [Double], _ scratch: inout [Double]) -> Double {
             for index in scratch.indices { scratch[index] = values[Int(rng.next() % UInt64(values.count))] }
-            scratch.sort()
-            return Statistics.quantile(scratch, 0.5)
+            return Statistics.median(reordering: &scratch)
         }
         for _ in 0 ..< resamples {
             let b = resampledMedian(base, &scratchBase)

@@ -156,6 +156,39 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(Comparison.bootstrapRatioInterval(base: base, new: new), Comparison.bootstrapRatioInterval(base: base, new: new))
     }
 
+    /// The median found by selection is the sorted quantile's, bit for bit: odd and even counts,
+    /// ties, all-equal values, sorted and reversed input.
+    func testTheSelectedMedianIsTheSortedOne() {
+        var rng = SplitMix64(seed: 9)
+        var inputs: [[Double]] = [[5], [2, 1], [3, 3, 3, 3], Array(repeating: 7, count: 1_001), (0 ..< 100).map(Double.init), (0 ..< 101).map { Double(100 - $0) }]
+        for count in 1 ... 80 {
+            inputs.append((0 ..< count).map { _ in Double(1_000 + rng.next() % 20) })
+            inputs.append((0 ..< count).map { _ in Double(rng.next() % 1_000_000) / 7 })
+        }
+        for input in inputs {
+            var scratch = input
+            XCTAssertEqual(Statistics.median(reordering: &scratch), Statistics.quantile(input.sorted(), 0.5), "\(input.count) values")
+            XCTAssertEqual(scratch.sorted(), input.sorted(), "the values are only reordered")
+        }
+    }
+
+    /// The bootstrap's interval is the one sorting every resample gives.
+    func testTheBootstrapMatchesSortedResamples() {
+        func sorted(base: [Double], new: [Double], resamples: Int = 2_000, seed: UInt64 = 0x5EED) -> ClosedRange<Double> {
+            var rng = SplitMix64(seed: seed)
+            func median(_ values: [Double]) -> Double {
+                Statistics.quantile(values.indices.map { _ in values[Int(rng.next() % UInt64(values.count))] }.sorted(), 0.5)
+            }
+            let ratios = (0 ..< resamples).map { _ in let b = median(base); return median(new) / b }.sorted()
+            return Statistics.quantile(ratios, 0.025) ... Statistics.quantile(ratios, 0.975)
+        }
+        var rng = SplitMix64(seed: 4)
+        for (m, n) in [(5, 8), (30, 30), (31, 64)] {
+            let base = (0 ..< m).map { _ in Double(10_000 + rng.next() % 300) }, new = (0 ..< n).map { _ in Double(11_000 + rng.next() % 50) }
+            XCTAssertEqual(Comparison.bootstrapRatioInterval(base: base, new: new), sorted(base: base, new: new), "\(m) vs \(n)")
+        }
+    }
+
     // MARK: The rank test beside the bootstrap
 
     /// A row built in code: the median and its interval from `samples`, which it keeps unless `keep` is false.
