@@ -9,7 +9,7 @@ import XCTest
 /// The property the suite promises for any model Core Data accepts: it validates, every strategy
 /// lays it out, stores it (the store check passes) and answers every workload as the reference
 /// does, updates and deletes included. Over `RandomModel`'s models for fixed seeds, checked by two
-/// workers at once (odd and even seeds); a failing model is printed as JSON with its seed, and the
+/// workers at once (odd and even seeds); a failing model is reported as JSON with its seed, and the
 /// model each worker is checking is always written to
 /// `TMPDIR/inheritance-bench-generated-model-<worker>.json` first, so that a crash leaves it behind.
 final class GeneratedModelTests: XCTestCase {
