@@ -77,6 +77,10 @@ public struct DeleteDenied: Error, CustomStringConvertible {
 extension StorageStrategy {
     public static var name: String { "\(Self.self)" }
 
+    /// `value`, or a `LayoutError` naming this strategy and saying that `what` is missing: a lookup
+    /// a model could make fail is an error line, never a trap.
+    static func need<T>(_ value: T?, _ what: @autoclosure () -> String) throws -> T { try LayoutError.required(value, name, what()) }
+
     /// Every object `request` selects.
     public func fetch(_ request: FetchRequest) throws -> [ModelObject] { try database.objects(try fetchQuery(request)) }
     public func count(_ request: FetchRequest) throws -> Int { try database.number(try countQuery(request)) }

@@ -71,9 +71,6 @@ public final class JSONEntity: StorageStrategy {
     public var schema: CoreDataSchema { layout.schema }
     public var schemaSQL: [String] { layout.schemaSQL }
 
-    /// `value`, or a `LayoutError` saying that `what` is missing.
-    private static func need<T>(_ value: T?, _ what: @autoclosure () -> String) throws -> T { try LayoutError.required(value, name, what()) }
-
     public init(model: Model, database: Database) throws {
         self.model = model
         self.database = database

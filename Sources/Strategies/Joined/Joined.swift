@@ -62,9 +62,6 @@ public final class Joined: StorageStrategy {
         store = CoreDataStore(database: database, model: model)
     }
 
-    /// `value`, or a `LayoutError` saying that `what` is missing.
-    private static func need<T>(_ value: T?, _ what: @autoclosure () -> String) throws -> T { try LayoutError.required(value, name, what()) }
-
     public func createSchema() throws { try store.createSchema(schemaSQL, strategyName: Self.name) }
 
     // MARK: Insert
