@@ -159,6 +159,24 @@ final class ResultsJSONTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: fresh.jsonURL.path))
         XCTAssertFalse(FileManager.default.fileExists(atPath: fresh.markdownURL.path))
     }
+
+    /// The results a run holds in memory (for the summary it rewrites after every case) are the
+    /// rows its CSV holds once read back, fields that need quoting included.
+    func testTheResultsInMemoryAreTheRowsTheCSVHolds() throws {
+        let url = folder.appendingPathComponent("m.csv")
+        let plan = RunPlan(repetitions: 3)
+        let context = RunContext(runID: "m1", timestamp: "t", gitCommit: "c", gitDirty: nil, sqliteVersion: "3.40.1",
+                                 swiftVersion: "6.3", build: "release", host: "lab, \"rack 2\"\nshelf")
+        let results = ["single-table", "joined"].map { strategy in
+            WorkloadResult(strategy: strategy, workload: "fetch-page", variant: "", rows: 50, samples: [1_000, 1_200, 1_100],
+                           warmups: 1, digest: AnswerDigest(.ordered, of: [1]), dbBytes: 4_096, setting: ResultSetting(hierarchy: "publications", scale: 500))
+        }
+        let writer = try ResultsWriter(url: url, runID: "m1", force: true)
+        try writer.append(results, plan: plan, context: context)
+        let read = try ResultsFile(url: url).rows, held = ResultsFile(results: results, plan: plan, context: context, url: url).rows
+        XCTAssertEqual(read.map(\.fields), held.map(\.fields))
+        XCTAssertEqual(held.first?.fields["host"], "lab, \"rack 2\"\nshelf")
+    }
 }
 
 final class SummaryMarkdownTests: XCTestCase {
