@@ -41,7 +41,7 @@ let package = Package(
         // Every workload as one value, the runner (timing, interleaving, agreement and store checks), query plans.
         .target(name: "Workloads", dependencies: ["Strategies", "Models", "Generation", "SQLite"]),
         // Results: statistics, run context, CSV, console tables, compare.
-        .target(name: "Reporting", dependencies: ["Workloads", "Strategies", "SQLite", "Generation"]),
+        .target(name: "Reporting", dependencies: ["Workloads", "Strategies", "Models", "SQLite", "Generation"]),
         // The command line.
         .executableTarget(
             name: "bench",

@@ -12,6 +12,7 @@ public final class HarnessCase {
     private let generator: ObjectGenerator
     private let inputs: WorkloadInputs
     private let type: any StorageStrategy.Type
+    private let privateFolder: PrivateStoreFolder
     private let folder: URL
     private var populated: Store?
     private var fresh: Store?
@@ -30,8 +31,9 @@ public final class HarnessCase {
         self.model = model
         generator = ObjectGenerator(model, seed: seed)
         inputs = WorkloadInputs(model: model, generator: generator)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("inheritance-bench-harness-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        privateFolder = PrivateStoreFolder(command: "harness", in: FileManager.default.temporaryDirectory)
+        try privateFolder.make()
+        folder = privateFolder.url
         switch workload.kind {
         case .insertBulk:
             transactions = Array(generator.batches(of: batchSize))
@@ -54,7 +56,7 @@ public final class HarnessCase {
     deinit {
         fresh?.remove()
         populated?.remove()
-        try? FileManager.default.removeItem(at: folder)
+        privateFolder.remove()
     }
 
     /// The variants of a workload on a model ("" for a workload with one case).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Models
 import Reporting
 
 /// `bench clean`: removes what bench processes that were killed (SIGKILL, the out-of-memory
@@ -9,7 +10,7 @@ struct Clean: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clean",
         abstract: "Removes the store folders of bench processes that no longer run (killed with SIGKILL, or out of memory).",
-        discussion: "Looks in --store-folder, the temporary folder (TMPDIR or /tmp) and /dev/shm. A folder is removed only when its process has ended and no process holds its lock; run, sweep, storage and explain do this too when they start.")
+        discussion: "Looks in --store-folder, the temporary folder (TMPDIR or /tmp) and /dev/shm. A folder is removed only when bench provably made it (its exact name, this user's, holding the marker bench writes in it, or empty), its process has ended and no process holds its lock; run, sweep, storage and explain do this too when they start. A folder that cannot be removed is named, and the exit status is 1.")
 
     @OptionGroup var storeFolder: StoreFolderOptions
 
@@ -18,14 +19,18 @@ struct Clean: ParsableCommand {
             do { try StoreFolder.untimed(option: storeFolder.storeFolder).check() } catch { throw reportFailure(error) }
         }
         let folders = storeFolder.candidates
-        let removed = LeftoverStores.remove(in: folders)
-        guard !removed.isEmpty else {
-            print("nothing to remove: no store folder of a bench process that no longer runs in \(folders.map(\.path).joined(separator: ", "))")
-            return
+        let outcome = LeftoverStores.remove(in: folders)
+        for leftover in outcome.removed {
+            print("removed \(leftover.url.path.escapingControlCharacters) (\(LeftoverStores.megabytes(leftover.bytes)), process \(leftover.pid))")
         }
-        for leftover in removed {
-            print("removed \(leftover.url.path) (\(LeftoverStores.megabytes(leftover.bytes)), process \(leftover.pid))")
+        if !outcome.removed.isEmpty {
+            print("freed \(LeftoverStores.megabytes(outcome.removed.reduce(0) { $0 + $1.bytes }))")
+        } else if outcome.failed.isEmpty {
+            print("nothing to remove: no store folder of a bench process that no longer runs in \(folders.map(\.path.escapingControlCharacters).joined(separator: ", "))")
         }
-        print("freed \(LeftoverStores.megabytes(removed.reduce(0) { $0 + $1.bytes }))")
+        guard outcome.failed.isEmpty else {
+            for failure in outcome.failed { printError("error: \(LeftoverStores.note(failure))") }
+            throw ExitCode.failure
+        }
     }
 }

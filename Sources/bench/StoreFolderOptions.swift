@@ -35,7 +35,9 @@ struct StoreFolderOptions: ParsableArguments {
     /// candidate folder, before a command measures how much room the memory-backed folder has; says
     /// what it freed unless `quiet`.
     func removeLeftovers(quiet: Bool) {
-        let removed = LeftoverStores.remove(in: candidates)
-        if !removed.isEmpty, !quiet { printError("note: \(LeftoverStores.note(removed))") }
+        let outcome = LeftoverStores.remove(in: candidates)
+        guard !quiet else { return }
+        if !outcome.removed.isEmpty { printError("note: \(LeftoverStores.note(outcome.removed))") }
+        for failure in outcome.failed { printError("warning: \(LeftoverStores.note(failure))") }
     }
 }

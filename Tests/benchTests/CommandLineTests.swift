@@ -735,4 +735,60 @@ final class CommandLineTests: XCTestCase {
             XCTAssertGreaterThan(debug[1], results, "the final warning follows the results line: \(lines.joined(separator: "\n"))")
         }
     }
+
+    /// `bench clean` removes the folder a killed bench left, never a look-alike it did not make,
+    /// and names a leftover it could not remove, with exit status 1 (never "nothing to remove").
+    func testCleanRemovesOnlyWhatBenchMadeAndSaysWhatItCouldNot() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("clean-\(UUID().uuidString)")
+        let temporary = parent.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer {
+            _ = try? Self.tool("/usr/bin/chattr", ["-R", "-i", parent.path])
+            try? FileManager.default.removeItem(at: parent)
+        }
+        let ended = try Self.tool("/bin/sh", ["-c", "exit 0"]).pid
+        func folder(_ name: String, marker: String?) throws -> URL {
+            let url = parent.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+            if let marker { try Data(marker.utf8).write(to: url.appendingPathComponent(".inheritance-bench-stores")) }
+            try Data("x".utf8).write(to: url.appendingPathComponent("s.sqlite"))
+            return url
+        }
+        func marker(_ command: String) -> String {
+            "inheritance-bench: the temporary stores of `bench \(command)`, process \(ended); removed when it ends, or by `bench clean` once it no longer runs.\n"
+        }
+        let checkout = try folder("inheritance-bench-pr-\(ended)-abcdef12", marker: nil)
+        try FileManager.default.createDirectory(at: checkout.appendingPathComponent(".git"), withIntermediateDirectories: false)
+        let unmarked = try folder("inheritance-bench-run-\(ended)-ABCDEF12", marker: nil)
+        let genuine = try folder("inheritance-bench-run-\(ended)-0A0B0C0D", marker: marker("run"))
+
+        let first = try bench(["clean", "--store-folder", parent.path], environment: ["TMPDIR": temporary.path])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.stdout.contains("removed \(genuine.path) ("), first.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: genuine.path))
+        for kept in [checkout, unmarked] {
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: kept.path).sorted(), kept == checkout ? [".git", "s.sqlite"] : ["s.sqlite"])
+        }
+
+        let stuck = try folder("inheritance-bench-sweep-\(ended)-0A0B0C0E", marker: marker("sweep"))
+        guard try Self.tool("/usr/bin/chattr", ["+i", stuck.appendingPathComponent("s.sqlite").path]).status == 0 else {
+            throw XCTSkip("chattr +i is not available here, so no file can be made impossible to remove")
+        }
+        let second = try bench(["clean", "--store-folder", parent.path], environment: ["TMPDIR": temporary.path])
+        XCTAssertEqual(second.status, 1)
+        XCTAssertFalse(second.stdout.contains("nothing to remove"), second.stdout)
+        XCTAssertEqual(second.stderr, "error: could not remove \(stuck.path), left by a bench process that no longer runs: "
+            + "cannot remove a file inside it (Operation not permitted); remove it by hand\n")
+    }
+
+    /// Runs a tool to its end: its exit status and the process id it had.
+    static func tool(_ path: String, _ arguments: [String]) throws -> (status: Int32, pid: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus, process.processIdentifier)
+    }
 }
