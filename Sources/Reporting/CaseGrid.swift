@@ -116,7 +116,7 @@ public struct CaseGrid {
 
     /// 2.10×
     public static func ratioText(_ ratio: Double) -> String {
-        ratio >= 100 ? String(format: "%.0f×", ratio) : String(format: "%.2f×", ratio)
+        Figure.fixed(ratio, decimals: ratio >= 100 ? 0 : 2) + "×"
     }
 
     /// 1.20–1.31 ms: an interval in the unit of its upper end.

@@ -223,7 +223,7 @@ public struct Comparison {
 
     /// A line's base or new figure: a duration, or a ratio.
     func figure(_ value: Double) -> String {
-        quantity == .durations ? ConsoleTable.duration(value) : String(format: "%.3f×", value)
+        quantity == .durations ? ConsoleTable.duration(value) : Figure.fixed(value, decimals: 3) + "×"
     }
 
     /// The comparison as a table; `baseTitle` and `newTitle` head the two median columns.
@@ -231,8 +231,8 @@ public struct Comparison {
         let header = ["workload", "strategy", baseTitle, newTitle, "ratio", "95% interval", "U", "p", "verdict"]
         let rows = lines.map { line in
             [line.caseName, line.strategy, figure(line.baseMedian), figure(line.newMedian),
-             String(format: "%.3f×", line.ratio),
-             String(format: "%.3f–%.3f", line.interval.lowerBound, line.interval.upperBound) + (line.method == .intervals ? "*" : ""),
+             Figure.fixed(line.ratio, decimals: 3) + "×",
+             Figure.fixed(line.interval.lowerBound, decimals: 3) + "–" + Figure.fixed(line.interval.upperBound, decimals: 3) + (line.method == .intervals ? "*" : ""),
              line.test.map { String(format: "%g", $0.u) } ?? "–",
              line.test.map { Self.formatP($0.p) } ?? (line.method == .paired ? "paired" : "–†"),
              line.verdict.rawValue]

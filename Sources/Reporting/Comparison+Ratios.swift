@@ -1,4 +1,5 @@
 import Foundation
+import Workloads
 
 extension Comparison {
     /// Whether each strategy's ratio to `baseline` changed between two runs (`bench compare
@@ -30,13 +31,22 @@ extension Comparison {
     }
 
     /// A strategy's ratio in one run as a row `line` can compare: the ratio as its median, the
-    /// ratio's interval as its interval, the rounds' ratios as its samples (when both strategies'
-    /// repetitions are there).
+    /// ratio's interval as its interval, the rounds' ratios as its samples. Every figure comes from
+    /// one source: the repetitions of both strategies when the run's samples are there (the ratio
+    /// columns were computed from them, so a file edited since cannot print a ratio outside its own
+    /// interval), else the ratio columns alone, with no samples and so no test.
     static func ratioRow(_ grid: CaseGrid, _ caseName: String, _ strategy: String) -> ResultsFile.Row? {
-        guard let row = grid.row(caseName, strategy), let ratio = grid.ratioInterval(caseName, strategy) else { return nil }
+        guard strategy != grid.baseline, let row = grid.row(caseName, strategy) else { return nil }
+        let ratio: RatioInterval
         var samples: [Double]?
-        if let measured = row.samples, let reference = grid.row(caseName, grid.baseline)?.samples {
+        if let measured = row.samples, let reference = grid.row(caseName, grid.baseline)?.samples,
+           let fromSamples = RatioInterval(measured: measured.map { Optional($0) }, baseline: reference.map { Optional($0) }) {
+            ratio = fromSamples
             samples = zip(measured, reference).compactMap { $1 > 0 ? $0 / $1 : nil }
+        } else if let written = RatioInterval(fields: row.fields) {
+            ratio = written
+        } else {
+            return nil
         }
         var fields = row.fields
         fields["iterations"] = String(ratio.rounds)

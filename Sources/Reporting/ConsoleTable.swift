@@ -55,7 +55,7 @@ public enum ConsoleTable {
         case ..<1_000: String(format: "%.0f ns", nanoseconds)
         case ..<1_000_000: String(format: "%.1f µs", nanoseconds / 1_000)
         case ..<1_000_000_000: String(format: "%.1f ms", nanoseconds / 1_000_000)
-        default: String(format: "%.2f s", nanoseconds / 1_000_000_000)
+        default: Figure.fixed(nanoseconds / 1_000_000_000, decimals: 2) + " s"
         }
     }
 

@@ -38,5 +38,5 @@ extension RatioInterval {
         return "\(point) [\(Self.bound(interval.lowerBound))–\(Self.bound(interval.upperBound))]"
     }
 
-    static func bound(_ value: Double) -> String { value >= 100 ? String(format: "%.0f", value) : String(format: "%.2f", value) }
+    static func bound(_ value: Double) -> String { Figure.fixed(value, decimals: value >= 100 ? 0 : 2) }
 }

@@ -150,6 +150,45 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(bare.lines.filter { $0.verdict == .slower }.map(\.strategy), ["table-per-entity", "table-per-entity"])
     }
 
+    /// A results file edited after its run: its ratio columns no longer match its repetitions.
+    /// Every figure of a row comes from one source (the repetitions when both runs have them, else
+    /// the columns), so no ratio prints outside its own interval, and every number prints in a
+    /// bounded width (a ratio of 1e-300 as `1e-300`, not 300 digits).
+    func testAnEditedFileNeverPrintsARatioOutsideItsInterval() throws {
+        func edited(_ name: String, samples: Bool) throws -> ResultsFile {
+            let url = try writeRun(name, samples: samples)
+            var records = try CSV.parse(String(contentsOf: url, encoding: .utf8))
+            let header = records[0]
+            let columns = ["ratio", "ratio_low", "ratio_high"].map { header.firstIndex(of: $0)! }
+            let strategy = header.firstIndex(of: "strategy")!
+            for line in records.indices.dropFirst() where records[line][strategy] == "enum-entity" {
+                for (column, value) in zip(columns, ["1e-300", "1e-301", "1e-299"]) { records[line][column] = value }
+            }
+            try Data(records.map(CSV.line).joined().utf8).write(to: url)
+            return try ResultsFile(url: url)
+        }
+        let base = try ResultsFile(url: writeRun("base.csv"))
+        let withSamples = try Comparison.ratios(base: base, new: try edited("edited.csv", samples: true), baseline: "single-table",
+                                                threshold: 0.05, force: false)
+        XCTAssertEqual(withSamples.lines.count, 4)
+        for line in withSamples.lines {
+            XCTAssertTrue(line.interval.contains(line.ratio), "\(line.strategy): \(line.ratio) outside \(line.interval)")
+            XCTAssertEqual(line.ratio, 1, accuracy: 0.05, "the repetitions, not the edited columns, give the ratio")
+        }
+        let bare = try Comparison.ratios(base: try ResultsFile(url: writeRun("b.csv", samples: false)), new: try edited("e2.csv", samples: false),
+                                         baseline: "single-table", threshold: 0.05, force: false)
+        let tiny = try XCTUnwrap(bare.lines.first { $0.strategy == "enum-entity" })
+        XCTAssertTrue(tiny.interval.contains(tiny.ratio))
+        let text = bare.render(.text, baseTitle: "base ratio", newTitle: "new ratio", threshold: 0.05)
+        XCTAssertTrue(text.contains("1e-300×"), text)
+        let longest = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "|" }).filter { !$0.allSatisfy { "-─".contains($0) } }.map(\.count).max() ?? 0
+        XCTAssertLessThan(longest, 40, "every figure prints in a bounded width: \(text)")
+        XCTAssertEqual(Figure.fixed(1e300, decimals: 2), "1e+300")
+        XCTAssertEqual(Figure.fixed(2.5, decimals: 2), "2.50")
+        XCTAssertEqual(CaseGrid.ratioText(1e-300), "1e-300×")
+        XCTAssertEqual(ConsoleTable.duration(1e300), "1e+291 s")
+    }
+
     func testTheBootstrapIsReproducible() {
         let base = (0 ..< 50).map { Double(100 + $0 % 7) }
         let new = (0 ..< 50).map { Double(120 + $0 % 5) }
