@@ -20,8 +20,21 @@ extension Model {
         }
     }
 
-    /// Names the suite's SQL gives a meaning of their own.
-    static let reservedPropertyNames: Set<String> = ["entity"]
+    /// Property names no model may use, each with the reason: `entity` means the entity column in
+    /// the suite's fetch indexes; the others are `NSManagedObject` methods without parameters, which
+    /// Core Data forbids as property names ("you cannot give a property the name `description`",
+    /// Core Data Programming Guide) because the generated accessor would replace the method.
+    static let reservedPropertyNames: [String: String] = [
+        "entity": "'entity' means the entity column in a fetch index",
+        "description": "Core Data reserves the names of NSManagedObject's methods (description is NSObject's)",
+        "objectID": "Core Data reserves the names of NSManagedObject's methods (objectID is the object's identity)",
+        "managedObjectContext": "Core Data reserves the names of NSManagedObject's methods",
+        "isFault": "Core Data reserves the names of NSManagedObject's methods",
+        "isDeleted": "Core Data reserves the names of NSManagedObject's methods",
+        "isInserted": "Core Data reserves the names of NSManagedObject's methods",
+        "isUpdated": "Core Data reserves the names of NSManagedObject's methods",
+        "hasChanges": "Core Data reserves the names of NSManagedObject's methods",
+    ]
 
     /// Xcode's editor asks for a lower-case first letter, but Core Data reads a model whose
     /// property names start with a capital (shipping apps have them), so the suite does too.
@@ -29,8 +42,8 @@ extension Model {
         guard identifier(name) else {
             throw ModelError("property name '\(name)' of '\(entity)' must be 1 to 60 ASCII letters, digits and '_', starting with a letter")
         }
-        guard !reservedPropertyNames.contains(name) else {
-            throw ModelError("property name '\(name)' of '\(entity)' is reserved: 'entity' means the entity column in a fetch index; rename it")
+        if let reason = reservedPropertyNames[name] {
+            throw ModelError("property name '\(name)' of '\(entity)' is reserved: \(reason); rename it")
         }
     }
 
@@ -74,8 +87,12 @@ extension Model {
     func validateProperties() throws {
         for entity in entities {
             let attributeOrToOne = Set(entity.attributes.map(\.name) + entity.toOneRelationships.map(\.name))
+            var constraints = Set<[String]>()
             for constraint in entity.uniquenessConstraints {
                 guard !constraint.isEmpty else { throw ModelError("entity '\(entity.name)' has an empty uniqueness constraint") }
+                guard constraints.insert(constraint).inserted else {
+                    throw ModelError("entity '\(entity.name)' declares the uniqueness constraint (\(constraint.joined(separator: ", "))) twice; declare it once")
+                }
                 for name in constraint where !attributeOrToOne.contains(name) {
                     throw ModelError("a uniqueness constraint of '\(entity.name)' names '\(name)', which is not one of its attributes or to-one relationships")
                 }

@@ -92,20 +92,23 @@ public struct XcodeModelBundle: Equatable, Sendable {
     /// saying so).
     private static func chosenVersion(of url: URL, path: String, among found: [String], wanted: String?) throws -> (chosen: String, notes: [String]) {
         let listed = found.map { "'\($0)'" }.joined(separator: ", ")
+        let currentFile = url.appendingPathComponent(currentVersionFile)
+        let (current, readable) = try currentVersion(currentFile)
+        let notes = readable ? [] : ["\(currentFile.path) is not a property list; it is ignored (Xcode keeps the current version's name there)"]
         if let wanted {
             let stem = wanted.hasSuffix("." + versionExtension) ? String(wanted.dropLast(versionExtension.count + 1)) : wanted
             guard found.contains(stem) else {
                 throw ModelError("--model-version '\(wanted)' is not a version of \(path); its versions: \(listed)")
             }
-            return (stem, [])
-        } else if let current = try currentVersion(url.appendingPathComponent(currentVersionFile)) {
+            return (stem, notes)
+        } else if let current {
             let stem = URL(fileURLWithPath: current).deletingPathExtension().lastPathComponent
             guard found.contains(stem) else {
-                throw ModelError("\(url.appendingPathComponent(currentVersionFile).path) names the current version '\(current)', which \(path) does not hold; pick one with --model-version (versions: \(listed))")
+                throw ModelError("\(currentFile.path) names the current version '\(current)', which \(path) does not hold; pick one with --model-version (versions: \(listed))")
             }
-            return (stem, [])
+            return (stem, notes)
         } else if found.count == 1 {
-            return (found[0], [])
+            return (found[0], notes)
         }
         // No current version named (no .xccurrentversion, or one that names none: shipping
         // bundles have an empty property list there): the newest, as Xcode's last edit left it.
@@ -114,19 +117,20 @@ public struct XcodeModelBundle: Equatable, Sendable {
             return attributes?[.modificationDate] as? Date ?? .distantPast
         }
         let chosen = found.max { (modified($0), $1) < (modified($1), $0) } ?? found[0]
-        return (chosen, ["\(path) has no \(currentVersionFile) naming its current version; reading the newest by modification date, '\(chosen)' (pick another with --model-version; versions: \(listed))"])
+        return (chosen, notes + ["\(path) has no \(currentVersionFile) naming its current version; reading the newest by modification date, '\(chosen)' (pick another with --model-version; versions: \(listed))"])
     }
 
     /// The version a bundle's `.xccurrentversion` names; `nil` when the file is missing or names
-    /// none (empty, not a property list, or without `_XCCurrentVersionName`).
-    private static func currentVersion(_ plist: URL) throws -> String? {
-        guard FileManager.default.fileExists(atPath: plist.path) else { return nil }
+    /// none (an empty property list, as shipping bundles have, or one without
+    /// `_XCCurrentVersionName`). `readable` is false for a file that is not a property list at all.
+    private static func currentVersion(_ plist: URL) throws -> (name: String?, readable: Bool) {
+        guard FileManager.default.fileExists(atPath: plist.path) else { return (nil, true) }
         let data: Data
         do { data = try Data(contentsOf: plist) }
         catch { throw ModelError("cannot read \(plist.path): \(reason(error))") }
-        let object = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        guard let current = (object as? [String: Any])?[currentVersionKey] as? String, !current.isEmpty else { return nil }
-        return current
+        guard let object = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) else { return (nil, false) }
+        guard let current = (object as? [String: Any])?[currentVersionKey] as? String, !current.isEmpty else { return (nil, true) }
+        return (current, true)
     }
 
     private static func checkContents(_ contents: String, of path: String) throws {

@@ -65,6 +65,11 @@ final class ModelTests: XCTestCase {
                                                                RelationshipDescription("c", destination: "A", inverse: "b", toMany: true)])], "only a to-many relationship has an order")
         fails([EntityDescription("A", rows: 1, fetchIndexes: [FetchIndex("byX", "x")])], "names 'x'")
         fails([EntityDescription("A", rows: 1, attributes: [Attribute("entity", .string)])], "reserved")
+        fails([EntityDescription("A", rows: 1, attributes: [Attribute("description", .string)])],
+              "property name 'description' of 'A' is reserved: Core Data reserves the names of NSManagedObject's methods (description is NSObject's); rename it")
+        fails([EntityDescription("A", rows: 1, relationships: [RelationshipDescription("objectID", destination: "A")])], "property name 'objectID' of 'A' is reserved")
+        fails([EntityDescription("A", rows: 1, attributes: [Attribute("c", .string)], uniquenessConstraints: [["c"], ["c"]])],
+              "entity 'A' declares the uniqueness constraint (c) twice; declare it once")
         fails([EntityDescription("A", rows: 1, attributes: [Attribute("n", .integer32, values: ValueSpec(.isbn))])], "are strings")
         fails([EntityDescription("A", rows: Model.maximumRows + 1)], "rows must be between")
         fails([EntityDescription("A", rows: 1, attributes: (0 ..< 1_901).map { Attribute("a\($0)", .integer16) })], "columns")

@@ -214,12 +214,23 @@ final class XcodeModelReaderTests: XCTestCase {
         XCTAssertEqual(read.warnings, ["\(bundle.path) has no .xccurrentversion naming its current version; reading the newest by modification date, 'Two 2' (pick another with --model-version; versions: 'Two', 'Two 2')"])
         // A .xccurrentversion that names no version (shipping bundles hold an empty property list) reads the newest too.
         let empty = try PropertyListSerialization.data(fromPropertyList: [String: String](), format: .xml, options: 0)
-        for contents in [empty, Data(), Data("not a plist".utf8)] {
+        try empty.write(to: bundle.appendingPathComponent(".xccurrentversion"))
+        let again = try XcodeModelReader.read(path: bundle.path)
+        XCTAssertEqual(again.description.entities.map(\.name), ["New"])
+        XCTAssertEqual(again.warnings, read.warnings)
+        // A file there that is not a property list at all is said to be ignored, with one version or several.
+        let garbled = "\(bundle.path)/.xccurrentversion is not a property list; it is ignored (Xcode keeps the current version's name there)"
+        for contents in [Data(), Data("not a plist".utf8)] {
             try contents.write(to: bundle.appendingPathComponent(".xccurrentversion"))
             let again = try XcodeModelReader.read(path: bundle.path)
             XCTAssertEqual(again.description.entities.map(\.name), ["New"])
-            XCTAssertEqual(again.warnings, read.warnings)
+            XCTAssertEqual(again.warnings, [garbled] + read.warnings)
         }
+        let single = folder.appendingPathComponent("One.xcdatamodeld")
+        _ = try write(model(#"<entity name="Only" />"#), to: "One.xcdatamodeld/One.xcdatamodel")
+        try Data("{{".utf8).write(to: single.appendingPathComponent(".xccurrentversion"))
+        XCTAssertEqual(try XcodeModelReader.read(path: single.path).warnings,
+                       ["\(single.path)/.xccurrentversion is not a property list; it is ignored (Xcode keeps the current version's name there)"])
         let plist = try PropertyListSerialization.data(fromPropertyList: ["_XCCurrentVersionName": "Two 3.xcdatamodel"], format: .xml, options: 0)
         try plist.write(to: bundle.appendingPathComponent(".xccurrentversion"))
         XCTAssertTrue(sentence { try XcodeModelReader.read(path: bundle.path) }.contains("names the current version 'Two 3.xcdatamodel', which \(bundle.path) does not hold"))
