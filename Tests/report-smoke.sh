@@ -12,6 +12,8 @@
 #    without the results table, the findings and at least one chart SVG per case;
 # 3. takes a 1400x2000 screenshot and fails on a blank page: the PNG is decoded (python3 and zlib,
 #    no PIL) and must not be one colour for more than 97 % of its pixels, nor shorter than 1400x2000.
+# 4. measures a copy of the page in a 1280 x 800 window: no sideways scrolling, and the overview
+#    chart in the first screen (whole, for a run of up to 24 cases).
 # The screenshot is kept as X.report.png in REPORT_SMOKE_KEEP (a folder) when that is set.
 set -euo pipefail
 
@@ -113,6 +115,23 @@ print(f'ok: screenshot {w}x{h}, {len(colours)} colours, the commonest (#{colour.
 if share > 0.97 or len(colours) < 16:
     sys.exit('blank')
 PY
+# --- 4. the answer first, and no sideways scrolling at 1280 px -----------------------------------
+# A copy of the page with a measuring script (the page itself has none, and its policy forbids
+# one) writes, into its title, how wide the document is and where the overview chart lies in a
+# 1280 x 800 window: the page must not scroll sideways, and the overview must be in that first
+# screen (whole, for a run of up to 24 cases).
+sed -e 's|<meta http-equiv="Content-Security-Policy"[^>]*>||' \
+    -e 's|</body>|<script>var f = document.querySelector("#answer figure.overview"); var r = f ? f.getBoundingClientRect() : null; var t = document.querySelector("table.results").parentElement; document.title = "measured " + Math.max(document.documentElement.scrollWidth, document.documentElement.clientWidth + t.scrollWidth - t.clientWidth) + " " + (r ? Math.round(r.top) + " " + Math.round(r.bottom) : "none none");</script></body>|' \
+    "$page" >"$tmp/measured.html"
+timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --user-data-dir="$tmp/profile" \
+  --window-size=1280,800 --dump-dom "file://$tmp/measured.html" >"$tmp/measured.dom" 2>/dev/null || fail "chromium could not measure the page"
+read -r width top bottom < <(grep -o '<title>measured [^<]*' "$tmp/measured.dom" | sed 's/<title>measured //') || fail "the page was not measured"
+[[ $top != none ]] || fail "the page has no overview chart"
+(( width <= 1280 )) || fail "the page or its results table is $width px wide in a 1280 px window: it scrolls sideways"
+(( top < 800 )) || fail "the overview starts at $top px: below the first screen of a 1280 x 800 window"
+if (( cases <= 24 && bottom > 800 )); then fail "the overview ends at $bottom px: not whole in the first screen of a 1280 x 800 window"; fi
+echo "ok: the page fits 1280 px ($width px wide); the overview lies at $top–$bottom px of an 800 px screen"
+
 if [[ -n ${REPORT_SMOKE_KEEP:-} ]]; then
   cp "$tmp/shot.png" "$REPORT_SMOKE_KEEP/$(basename "${csv%.csv}").report.png"
   echo "screenshot: $REPORT_SMOKE_KEEP/$(basename "${csv%.csv}").report.png"

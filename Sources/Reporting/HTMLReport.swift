@@ -60,11 +60,12 @@ public enum HTMLReport {
             html += #"<p class="alert">Debug build: these timings are not meaningful; do not compare or publish them.</p>"# + "\n"
         }
         for warning in extras.warnings { html += #"<p class="warning">warning: \#(escape(warning))</p>"# + "\n" }
-        html += "</header>\n<nav>" + [("results", "Results"), ("findings", "Findings"), ("charts", "Charts")].map { ##"<a href="#\##($0.0)">\##($0.1)</a>"## }.joined()
+        html += "</header>\n<nav>" + [("answer", "Answer"), ("results", "Results"), ("findings", "Findings"), ("charts", "Charts")].map { ##"<a href="#\##($0.0)">\##($0.1)</a>"## }.joined()
         if extras.base != nil { html += ##"<a href="#comparison">Comparison</a>"## }
         if extras.storage != nil { html += ##"<a href="#storage">Storage</a>"## }
         if extras.plans != nil { html += ##"<a href="#plans">Query plans</a>"## }
         html += ##"<a href="#context">Run context</a></nav>"## + "\n<main>\n"
+        html += answerSection(grid)
         html += resultsSection(grid, colors: colors)
         html += findingsSection(grid)
         html += chartsSection(run, grid: grid, colors: colors)
@@ -90,6 +91,27 @@ public enum HTMLReport {
 
     // MARK: Sections
 
+    /// The answer first: three lines (where the baseline wins, where it loses, the rest, each
+    /// with by how much) and one chart of every case × strategy ratio.
+    static func answerSection(_ grid: CaseGrid) -> String {
+        let others = grid.strategies.filter { $0 != grid.baseline }
+        var cells: [String: [String: SVGChart.OverviewCell]] = [:]
+        for caseName in grid.cases {
+            for strategy in others { if let ratio = grid.ratioInterval(caseName, strategy) { cells[caseName, default: [:]][strategy] = SVGChart.OverviewCell(ratio: ratio) } }
+        }
+        guard !cells.isEmpty else { return "" }
+        // The chart and the lines side by side (the lines below it on a narrow window), so that
+        // both are in the first screen of a 1280 × 800 window for a default run's 18 cases.
+        var html = #"<section id="answer"><h2>The answer</h2><div class="answer">"#
+        html += #"<figure class="overview">"# + SVGChart.overview(title: "Ratio to \(grid.baseline)", cases: grid.cases.filter { cells[$0] != nil }, strategies: others, cells: cells)
+            + "</figure>\n<div><ul>"
+        for line in grid.answer().lines { html += "<li>" + codeSpans(line) + "</li>" }
+        html += "</ul>\n<p class=\"small\">Each strategy's time as a multiple of <code>\(escape(grid.baseline))</code>'s, per case (the median of the rounds' ratios): "
+            + "outlined and bold where the difference counts (its 95 % interval excludes 1 and it is beyond \(Int(CaseGrid.Answer.margin * 100)) %), "
+            + "? where it is too uncertain to call. The <a href=\"#results\">results</a> give every median and interval.</p></div></div></section>\n"
+        return html
+    }
+
     static func resultsSection(_ grid: CaseGrid, colors: [String: String]) -> String {
         var html = """
             <section id="results"><h2>Results</h2>
@@ -114,10 +136,10 @@ public enum HTMLReport {
                 if noisy { cell += #" <span class="noisy" title="noisy: the interval is wider than 5 % of the median">!</span>"# }
                 if let interval = grid.ratioInterval(caseName, strategy) {
                     let kind = interval.verdictName == "uncertain" ? "same" : interval.verdictName
-                    cell += #" <span class="ratio \#(kind)" title="\#(escape(interval.verdictText))">\#(escape(interval.text))</span>"#
+                    cell += #"<br><span class="ratio \#(kind)" title="\#(escape(interval.verdictText))">\#(escape(interval.text))</span>"#
                     if interval.isUncertain { cell += #" <span class="noisy" title="too uncertain to call">?</span>"# }
                 } else if strategy != grid.baseline, let ratio = grid.ratio(caseName, strategy) {
-                    cell += #" <span class="ratio same">\#(escape(CaseGrid.ratioText(ratio)))</span>"#
+                    cell += #"<br><span class="ratio same">\#(escape(CaseGrid.ratioText(ratio)))</span>"#
                 }
                 cell += #"<br><span class="interval">\#(escape(CaseGrid.intervalCell(row)))</span>"#
                 html += #"<td\#(fastest[caseName] == strategy ? #" class="best""# : "")>\#(cell)</td>"#
@@ -312,7 +334,16 @@ public enum HTMLReport {
         th, td { border-bottom: 1px solid var(--line); padding: 5px 10px; vertical-align: top; }
         thead th { background: var(--faint); text-align: left; white-space: nowrap; }
         table.results td { text-align: right; white-space: nowrap; }
-        table.results tbody th { text-align: left; font-weight: 600; white-space: nowrap; }
+        table.results { width: 100%; }
+        table.results td, table.results thead th { padding: 5px 6px; }
+        table.results tbody th { text-align: left; font-weight: 600; overflow-wrap: anywhere; min-width: 150px; }
+        div.answer { display: flex; flex-wrap: wrap; gap: 8px 24px; align-items: flex-start; }
+        div.answer > div { flex: 1 1 360px; }
+        div.answer ul { margin: 4px 0 8px; padding-left: 20px; }
+        div.answer li { margin: 4px 0; }
+        p.small { color: var(--muted); font-size: 13px; }
+        figure.overview { margin: 0; flex: 0 0 auto; max-width: 100%; overflow-x: auto; }
+        svg .cell { font-size: 12px; font-variant-numeric: tabular-nums; }
         td.best { background: #e9f5ec; }
         .median { font-weight: 600; font-variant-numeric: tabular-nums; }
         .interval { color: var(--muted); font-size: 12px; font-variant-numeric: tabular-nums; }

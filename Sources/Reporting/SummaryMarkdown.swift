@@ -22,6 +22,7 @@ public enum SummaryMarkdown {
         if RunDescription.isDebug(file) {
             text += "\n> **Debug build**: these timings are not meaningful; do not compare or publish them.\n"
         }
+        text += overview(grid)
         text += "\nMedian per repetition, its 95 % interval in brackets, and the ratio to `\(baseline)` "
             + "(the median of the rounds' ratios, above 1×: slower than `\(baseline)`) with its 95 % interval. ! marks a noisy median "
             + "(interval wider than \(Int(Statistics.noiseThreshold * 100)) % of it), ? a ratio too uncertain to call.\n\n"
@@ -62,6 +63,29 @@ public enum SummaryMarkdown {
         } else {
             text += "- Noisy (rerun, or give the cases more time with `--case-time`): "
                 + noisy.map { "\(escape($0.caseName)) (\($0.noisy.map { "`\($0)`" }.joined(separator: ", ")))" }.joined(separator: "; ") + ".\n"
+        }
+        return text
+    }
+
+    /// The answer first: the three lines, then every case × strategy ratio to the baseline in one
+    /// compact table (bold: a clear difference, its interval excluding 1; ?: too uncertain to call).
+    static func overview(_ grid: CaseGrid) -> String {
+        let others = grid.strategies.filter { $0 != grid.baseline }
+        let cases = grid.cases.filter { caseName in others.contains { grid.ratioInterval(caseName, $0) != nil } }
+        guard !cases.isEmpty else { return "" }
+        var text = "\n**The answer**\n\n" + grid.answer().lines.map { "- \($0)\n" }.joined()
+        text += "\nTime as a multiple of `\(grid.baseline)`'s (bold where the difference counts: its 95 % interval excludes 1 and it is beyond "
+            + "\(Int(CaseGrid.Answer.margin * 100)) %; ?: too uncertain to call):\n\n"
+        text += "| case | " + others.map { "`\($0)`" }.joined(separator: " | ") + " |\n"
+        text += "|---|" + String(repeating: "---:|", count: others.count) + "\n"
+        for caseName in cases {
+            let cells = others.map { strategy -> String in
+                guard let ratio = grid.ratioInterval(caseName, strategy) else { return "–" }
+                let figure = CaseGrid.ratioText(ratio.ratio)
+                if ratio.isUncertain { return figure + " ?" }
+                return CaseGrid.Answer.difference(ratio) == .even ? figure : "**\(figure)**"
+            }
+            text += "| \(escape(caseName)) | " + cells.joined(separator: " | ") + " |\n"
         }
         return text
     }

@@ -31,7 +31,7 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertNil(html.range(of: #"(src|href)="(https?:)?//"#, options: .regularExpression), "no network resource")
         XCTAssertTrue(html.contains("Content-Security-Policy"))
         XCTAssertTrue(html.contains(#"<table class="results">"#))
-        XCTAssertEqual(html.components(separatedBy: "<svg ").count - 1, 2, "one bar chart per case")
+        XCTAssertEqual(html.components(separatedBy: "<svg ").count - 1, 1 + 2, "the overview, then one bar chart per case")
         XCTAssertTrue(html.contains("&lt;host &amp; co&gt;"), "text is escaped")
         XCTAssertFalse(html.contains("<host & co>"))
         // Every round's ratio is about 2 (or ½): the rounds' ratios' median and its interval, shaded by the verdict.
@@ -42,13 +42,59 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertFalse(html.contains("Debug build"))
     }
 
+    /// A run where the baseline wins one case outright, loses one and ties one: the answer's three
+    /// lines say which and by how much, before the results table, in the page and the summary.
+    func testTheAnswerComesFirst() throws {
+        var results: [WorkloadResult] = []
+        let factors: [String: [String: Double]] = ["count-all": ["joined": 3, "enum-entity": 2],
+                                                   "fetch-page": ["joined": 2, "enum-entity": 0.5],
+                                                   "lookup-id": ["joined": 1, "enum-entity": 1]]
+        for workload in ["count-all", "fetch-page", "lookup-id"] {
+            for strategy in ["single-table", "joined", "enum-entity"] {
+                let base = 10_000 * (factors[workload]?[strategy] ?? 1)
+                results.append(WorkloadResult(strategy: strategy, workload: workload, variant: "", rows: 1, samples: (0 ..< 7).map { UInt64(base) + UInt64($0) },
+                                              warmups: 1, digest: AnswerDigest(.ordered, of: [1]), dbBytes: 1, setting: ResultSetting(hierarchy: "publications", scale: 500)))
+            }
+        }
+        let run = ResultsFile(results: results, plan: RunPlan(repetitions: 7), context: context, url: URL(fileURLWithPath: "/tmp/run.csv"))
+        let answer = CaseGrid(run.rows, baseline: "single-table").answer()
+        XCTAssertEqual(answer.wins.map(\.name), ["count-all"])
+        XCTAssertEqual(answer.losses.map(\.name), ["fetch-page"])
+        XCTAssertEqual(answer.rest.map(\.name), ["lookup-id"])
+        XCTAssertEqual(answer.lines, [
+            "`single-table` wins 1 of 3 cases, no strategy clearly faster and some clearly slower, up to 3.00× as long: count-all (`joined` 3.00×).",
+            "It loses 1 of 3, a strategy clearly faster, down to 0.50× of its time: fetch-page (`enum-entity` 0.50×).",
+            "Even in the other 1 of 3, every strategy within 10 % or not clearly different (ratios 1.00×): lookup-id.",
+        ])
+        // A clear difference within the margin is even: 5 % slower counts for neither side.
+        let small = try XCTUnwrap(RatioInterval(measured: (0 ..< 9).map { Double(105 + $0 % 2) }, baseline: (0 ..< 9).map { _ in 100.0 }))
+        XCTAssertEqual(small.verdictName, "slower")
+        XCTAssertEqual(CaseGrid.Answer.difference(small), .even)
+        XCTAssertEqual(CaseGrid.Answer.difference(try XCTUnwrap(RatioInterval(measured: [Double](repeating: 112, count: 9), baseline: [Double](repeating: 100, count: 9)))), .slower)
+        let html = HTMLReport.render(run)
+        let answerAt = try XCTUnwrap(html.range(of: #"<section id="answer">"#)).lowerBound
+        XCTAssertLessThan(answerAt, try XCTUnwrap(html.range(of: #"<section id="results">"#)).lowerBound, "the answer before the table")
+        XCTAssertTrue(html.contains("<li><code>single-table</code> wins 1 of 3 cases"), html)
+        // The overview: a cell per case and strategy, a clear difference outlined, coloured by the ratio.
+        XCTAssertEqual(html.components(separatedBy: #"class="cell""#).count - 1, 3 * 2)
+        XCTAssertEqual(html.components(separatedBy: ##"stroke="#1d2330""##).count - 1, 4, "count-all and fetch-page: both strategies clearly differ")
+        XCTAssertEqual(SVGChart.overviewColor(1).fill, "#f7f7f7")
+        XCTAssertEqual(SVGChart.overviewColor(100).fill, "#be1e2d")
+        XCTAssertEqual(SVGChart.overviewColor(0.001).fill, "#1a8246")
+        let markdown = SummaryMarkdown.render(run)
+        let overviewAt = try XCTUnwrap(markdown.range(of: "**The answer**")).lowerBound
+        XCTAssertLessThan(overviewAt, try XCTUnwrap(markdown.range(of: "Median per repetition")).lowerBound)
+        XCTAssertTrue(markdown.contains("| fetch-page | **2.00×** | **0.50×** |"), markdown)
+        XCTAssertTrue(markdown.contains("| lookup-id | 1.00× | 1.00× |"), markdown)
+    }
+
     func testASweepGetsLineChartsOfTheMedianAndTheRatio() {
         let html = HTMLReport.render(file(sweep: ["1", "4", "16"]))
         XCTAssertTrue(html.contains("A sweep of <code>attributes</code>"))
         XCTAssertEqual(html.components(separatedBy: "<polyline").count - 1, 2 * 2 * 3, "two cases × (median, ratio) × three strategies")
         XCTAssertTrue(html.contains("fetch-page: ratio to single-table"))
         XCTAssertTrue(html.contains(#"class="reference""#), "the 1× line")
-        XCTAssertEqual(html.components(separatedBy: "<svg ").count - 1, 2 * 2 + 2 * 3, "the line charts, then every point's bars")
+        XCTAssertEqual(html.components(separatedBy: "<svg ").count - 1, 1 + 2 * 2 + 2 * 3, "the overview, the line charts, then every point's bars")
     }
 
     func testABaseRunIsComparedOrSaysWhyNot() throws {
