@@ -40,8 +40,11 @@ let package = Package(
         .target(name: "Strategies", dependencies: ["SQLite", "Models", "Generation"]),
         // Every workload as one value, the runner (timing, interleaving, agreement and store checks), query plans.
         .target(name: "Workloads", dependencies: ["Strategies", "Models", "Generation", "SQLite"]),
+        // The commit the binary is built from (written before each build by the BuildCommit plugin).
+        .target(name: "BuildInfo", plugins: ["BuildCommit"]),
+        .plugin(name: "BuildCommit", capability: .buildTool()),
         // Results: statistics, run context, CSV, console tables, compare.
-        .target(name: "Reporting", dependencies: ["Workloads", "Strategies", "Models", "SQLite", "Generation"]),
+        .target(name: "Reporting", dependencies: ["Workloads", "Strategies", "Models", "SQLite", "Generation", "BuildInfo"]),
         // The command line.
         .executableTarget(
             name: "bench",

@@ -12,7 +12,7 @@ public enum ResultsCSV {
         ("schema_version", "version of this CSV layout (\(schemaVersion)); bench compare reads it, version 4 (the same without the ratio columns), version 3 (without ratios and loops) and version 2 (without loops, hierarchy and sweep columns)"),
         ("run_id", "unique id of the run: start time and a random suffix"),
         ("timestamp", "when the run started, ISO 8601 UTC"),
-        ("git_commit", "commit of the suite that produced the row (unknown outside a git checkout)"),
+        ("git_commit", "commit of the suite the binary was built from (unknown for a build outside a git checkout)"),
         ("git_dirty", "true when tracked files differed from that commit"),
         ("sqlite_version", "version of the SQLite library linked"),
         ("sqlite_options", "SQLite's compile options, space-separated"),

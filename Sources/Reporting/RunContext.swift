@@ -1,3 +1,4 @@
+import BuildInfo
 import Foundation
 import SQLite
 import Strategies
@@ -59,18 +60,17 @@ public struct RunContext: Equatable, Sendable {
 
     /// Reads the context of this process, started at `date`, whose stores go in `storeFolder`; the
     /// store settings are read from a probe store made (and removed) in `probeIn`.
+    /// The commit is the one the binary was built from (`BuildInfo`, read from the checkout when
+    /// it was built), wherever the binary runs: `unknown` only for a build outside a git checkout.
     public static func current(
-        date: Date = Date(), storeFolder: URL = FileManager.default.temporaryDirectory, probeIn: URL? = nil,
-        directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        date: Date = Date(), storeFolder: URL = FileManager.default.temporaryDirectory, probeIn: URL? = nil
     ) -> RunContext {
-        let commit = git(["rev-parse", "--short=12", "HEAD"], in: directory)
-        let status = commit == nil ? nil : git(["status", "--porcelain", "--untracked-files=no"], in: directory)
         let settings = StoreSettings.read(in: probeIn ?? storeFolder)
         return RunContext(
             runID: fileStamp(date) + "-" + String(UUID().uuidString.prefix(6)).lowercased(),
             timestamp: iso8601(date),
-            gitCommit: commit ?? "unknown",
-            gitDirty: status.map { !$0.isEmpty },
+            gitCommit: BuildInfo.commit ?? "unknown",
+            gitDirty: BuildInfo.dirty,
             sqliteVersion: Database.libraryVersion,
             sqliteOptions: Database.compileOptions.joined(separator: " "),
             swiftVersion: swiftVersion,
@@ -147,22 +147,6 @@ public struct RunContext: Equatable, Sendable {
     /// `20261122T063000Z`: a timestamp safe in file names.
     public static func fileStamp(_ date: Date) -> String {
         iso8601(date).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
-    }
-
-    /// Runs git quietly; `nil` when git is missing or the folder is not a checkout.
-    static func git(_ arguments: [String], in directory: URL) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git"] + arguments
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

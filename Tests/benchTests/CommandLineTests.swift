@@ -227,6 +227,11 @@ final class CommandLineTests: XCTestCase {
         let lines = csv.split(separator: "\n")
         XCTAssertEqual(lines.count, 1 + 5 * 18, "a header, one row per strategy and workload case")
         XCTAssertTrue(lines[0].hasPrefix("schema_version,run_id,timestamp,git_commit"))
+        // Run outside the checkout, the binary still names the commit it was built from.
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        XCTAssertFalse(folder.path.hasPrefix(checkout.path), "the run's folder is outside the checkout")
+        let head = try XCTUnwrap(Self.output("/usr/bin/git", ["-C", checkout.path, "rev-parse", "--short=12", "HEAD"]))
+        XCTAssertEqual(json.context.gitCommit, head, "the commit the binary was built from")
         // Without TMPDIR or --store-folder, a run this small keeps its stores in memory.
         XCTAssertEqual(json.context.temporaryFolder, memory ? "/dev/shm" : FileManager.default.temporaryDirectory.standardizedFileURL.path)
         XCTAssertTrue(outcome.stdout.contains("vs single-table"))
@@ -779,6 +784,20 @@ final class CommandLineTests: XCTestCase {
         XCTAssertFalse(second.stdout.contains("nothing to remove"), second.stdout)
         XCTAssertEqual(second.stderr, "error: could not remove \(stuck.path), left by a bench process that no longer runs: "
             + "cannot remove a file inside it (Operation not permitted); remove it by hand\n")
+    }
+
+    /// A tool's standard output, trimmed; nil when it fails.
+    static func output(_ path: String, _ arguments: [String]) throws -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : nil
     }
 
     /// Runs a tool to its end: its exit status and the process id it had.
