@@ -38,7 +38,7 @@ struct ModelCommand: ParsableCommand {
         }
         for type in try strategies.names().compactMap(Strategies.named) {
             do {
-                let strategy = try type.init(model: model, database: try Database(path: ":memory:"))
+                let strategy = try type.init(model: model)
                 print("\n\(type.name):")
                 for statement in strategy.schemaSQL { print("  \(statement);") }
             } catch {

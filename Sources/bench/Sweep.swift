@@ -140,8 +140,7 @@ struct Sweep: ParsableCommand {
     static func checkSQLiteLimits(_ description: ModelDescription) throws {
         do {
             let model = try Model(description)
-            let database = try Database(path: ":memory:")
-            for type in Strategies.all { _ = try type.init(model: model, database: database) }
+            for type in Strategies.all { _ = try type.init(model: model) }
         } catch {
             throw ValidationError("the generated model cannot be stored: \(error); sweep smaller values")
         }

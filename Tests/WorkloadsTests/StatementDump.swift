@@ -56,11 +56,11 @@ final class StatementDump: XCTestCase {
                 let database = try Database(path: ":memory:")
                 let trace = Trace()
                 trace.install(on: database)
-                let strategy = try type.init(model: model, database: database)
+                let strategy = LayoutStore(try type.init(model: model), database: database)
                 for statement in strategy.schemaSQL { text += "schema: \(statement)\n" }
                 for entity in model.entities {
                     do {
-                        let delete = try strategy.deleteStatements(entity.index)
+                        let delete = try strategy.layout.deleteStatements(entity.index)
                         text += "delete \(entity.name): \(delete.related) \(delete.clear) \(delete.delete)\n"
                     } catch {
                         text += "delete \(entity.name): \(error)\n"
