@@ -21,7 +21,7 @@ struct ModelCommand: ParsableCommand {
         let (model, warnings) = try self.model.loaded(scale: scale)
         for warning in warnings { printError("warning: \(warning)") }
         print("Model \(model.name): \(model.entities.count) entities, main hierarchy \(model.entities[model.mainRoot].name)")
-        if let path = self.model.model, XcodeModelBundle.isXcodeModel(path), let bundle = try? XcodeModelBundle(path: path, version: self.model.modelVersion) {
+        if case let .xcode(path, version) = try self.model.source(), let bundle = try? XcodeModelBundle(path: path, version: version) {
             let version = bundle.version.map { ", version '\($0)' of \(bundle.versions.count)" } ?? ""
             print("Read \(bundle.contents)\(version): \(model.concreteEntities.count) concrete entities sharing \(model.roots.reduce(0) { $0 + model.objectCount($1) }) objects; \(warnings.count) warning\(warnings.count == 1 ? "" : "s")\(warnings.isEmpty ? "" : " (on standard error)")")
         }

@@ -459,6 +459,37 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    /// A folder holding both @Model sources and an Xcode model is not read as either: which one was
+    /// meant is the user's to say (with an .xcdatamodel beside the sources it used to be read as the
+    /// Xcode model, with an .xcdatamodeld as the sources, without a word).
+    func testAFolderOfTwoKindsOfModelIsRefused() throws {
+        for bundle in ["Notes.xcdatamodel", "Notes.xcdatamodeld/Notes.xcdatamodel"] {
+            let both = folder.appendingPathComponent("both-\(bundle.count)")
+            let version = both.appendingPathComponent(bundle)
+            try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+            try Data("<?xml version=\"1.0\"?>\n<model><entity name=\"Note\"><attribute name=\"text\" attributeType=\"String\"/></entity></model>\n".utf8)
+                .write(to: version.appendingPathComponent("contents"))
+            try Data("import SwiftData\n\n@Model\nfinal class Note {\n    var text: String = \"\"\n}\n".utf8).write(to: both.appendingPathComponent("Note.swift"))
+            for command in ["model", "run"] {
+                let outcome = try bench([command, "--model", both.path], in: folder)
+                XCTAssertEqual(outcome.status, 64, "\(command) \(bundle): \(outcome.stderr)")
+                let lines = outcome.stderr.split(separator: "\n")
+                XCTAssertEqual(lines.count, 1, "\(command) \(bundle): one line: \(outcome.stderr)")
+                let name = bundle.split(separator: "/")[0]
+                XCTAssertTrue(lines.first?.hasPrefix("error: \(both.path) holds both SwiftData @Model sources and an Xcode model (\(name)); give one of them to --model") ?? false,
+                              "\(command) \(bundle): \(outcome.stderr)")
+                XCTAssertEqual(outcome.stdout, "", "\(command) \(bundle)")
+            }
+            // Without @Model in its Swift files, the folder is the Xcode model's, as before.
+            try Data("let unrelated = 1\n".utf8).write(to: both.appendingPathComponent("Note.swift"))
+            if bundle == "Notes.xcdatamodel" {
+                let model = try bench(["model", "--model", both.path], in: folder)
+                XCTAssertEqual(model.status, 0, model.stderr)
+                XCTAssertTrue(model.stdout.contains("1 entities, main hierarchy Note"), model.stdout)
+            }
+        }
+    }
+
     func testBadXcodeModelsFailWithOneLine() throws {
         let library = Self.fixtures.appendingPathComponent("Library.xcdatamodeld").path
         func write(_ name: String, _ body: String) throws -> String {
