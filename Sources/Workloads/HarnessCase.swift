@@ -59,7 +59,7 @@ public final class HarnessCase {
 
     /// The variants of a workload on a model ("" for a workload with one case).
     public static func variants(_ workload: Workload, model: Model, seed: UInt64) -> [String] {
-        workload.kind == .read ? workload.cases(WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: seed))).map(\.variant) : [""]
+        workload.variants(on: WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: seed)))
     }
 
     /// Untimed work before a repetition: a fresh store for an insert, a fresh copy for a delete.

@@ -233,7 +233,7 @@ public final class Runner {
         let reads = workloads.filter { $0.kind == .read || $0.kind == .delete } + workloads.filter { $0.kind == .update }
         let census = Census(generator)
         if plan.sharesRunTime, let runTime = plan.runTime {
-            let weights = workloads.flatMap { workload in Array(repeating: workload.budget, count: workload.isInsert || workload.kind != .read ? 1 : workload.cases(inputs).count) }
+            let weights = workloads.flatMap { workload in Array(repeating: workload.budget, count: workload.variants(on: inputs).count) }
             timeShare = TimeShare(seconds: runTime, weights: weights)
         }
         var readStores: [Store?] = Array(repeating: nil, count: layouts.count)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Generation
 import Models
 import SQLite
 import Strategies
@@ -50,5 +51,12 @@ struct ModelCommand: ParsableCommand {
         for workload in Workloads.all {
             print("  " + workload.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + (workload.needs(model).map { "does not apply: \($0)" } ?? "applies"))
         }
+        let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: RunPlan.defaultSeed))
+        let several = Workloads.all.filter { $0.applies(to: model) }.compactMap { workload -> String? in
+            let variants = workload.variants(on: inputs)
+            return variants.count > 1 ? "\(workload.name)'s \(variants.count): \(variants.joined(separator: ", "))" : nil
+        }
+        print("\nCases a run measures: \(Workload.caseCount(Workloads.all, on: inputs)) (one per workload that applies"
+              + several.map { ", but " + $0 }.joined() + "), each one result row per strategy")
     }
 }

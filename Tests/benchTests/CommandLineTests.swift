@@ -414,7 +414,9 @@ final class CommandLineTests: XCTestCase {
                      "      4 Album (1429 objects;", "ZFORMAT VARCHAR, ZFORMAT1 VARCHAR"] {
             XCTAssertTrue(model.stdout.contains(line), "\(line)\n\(model.stdout)")
         }
-        let cases = model.stdout.split(separator: "\n").filter { $0.hasSuffix("applies") }.count + 1 // fetch-by-relationship: popular and rare
+        // bench model says how many cases a run measures (fetch-by-relationship's two variants counted).
+        let casesLine = try XCTUnwrap(model.stdout.split(separator: "\n").first { $0.hasPrefix("Cases a run measures: ") }, model.stdout)
+        let cases = try XCTUnwrap(Int(casesLine.split(separator: " ")[4]), String(casesLine))
 
         let run = try bench(["run", "--model", library, "--scale", "300", "--repetitions", "1", "--quiet", "--output", "x.csv"], in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
