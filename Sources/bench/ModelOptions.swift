@@ -9,7 +9,7 @@ struct ModelOptions: ParsableArguments {
     /// Objects an Xcode model or Swift source (which have no rows) gets without `--scale`.
     static let defaultScaleWithoutRows = 10_000
 
-    @Option(help: "The model to measure: \(ModelPresets.names.joined(separator: ", ")) (default: publications, the seeds' model). See `bench list`.")
+    @Option(help: "The model to measure: \(ModelPresets.names.joined(separator: ", ")) (default: publications, a Publication entity with 4 sub-entities and tags). See `bench list`.")
     var preset: String?
 
     @Option(help: "A model to measure instead of a preset: a JSON description (see docs/model.md, \"The model language\"), an Xcode Core Data model (an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file), or SwiftData @Model classes (a .swift file or a folder of them; see docs/model.md, \"Measure your SwiftData model\").")

@@ -2,7 +2,7 @@ import Generation
 import Models
 import SQLite
 
-/// `enum-entity` (seed 001's `ItemData`): every hierarchy with sub-entities is ONE Core Data entity
+/// `enum-entity` (one entity with a kind enum in place of sub-entities): every hierarchy with sub-entities is ONE Core Data entity
 /// named after its root, with no inheritance. A row's `kind` attribute (`ZKIND`) holds its concrete
 /// entity's number in the original model, and the sub-entities' attributes share generic typed
 /// slots: `text1, text2, …` (strings, URIs), `number1, …` (integers, booleans, to-one keys),
@@ -31,7 +31,7 @@ import SQLite
 /// columns, DDL and INSERTs); this class derives each statement from it.
 public final class EnumEntity: StorageLayout {
     public static let name = "enum-entity"
-    public static let summary = "One entity per hierarchy with a kind attribute and generic typed slots shared by every sub-entity (seed 001's ItemData)"
+    public static let summary = "No inheritance: one entity per hierarchy, a kind column naming each row's sub-entity, the sub-entities' attributes in generic typed slots they share (text1, number1, …)"
 
     public let model: Model
     /// Everything derived from the model: the stored model, the slots, the DDL and the INSERTs.

@@ -2,7 +2,7 @@ import Generation
 import Models
 import SQLite
 
-/// `table-per-entity` (seeds 000 and 003; EF Core's TPC): the entity hierarchy flattened, the
+/// `table-per-entity` (EF Core's TPC): the entity hierarchy flattened, the
 /// class hierarchy kept in code. Every concrete entity of a hierarchy with sub-entities becomes a
 /// root entity of its own holding its inherited attributes and its own; abstract entities get no
 /// table; roots without sub-entities (Tag, Owner) stay as they are. The stored model
