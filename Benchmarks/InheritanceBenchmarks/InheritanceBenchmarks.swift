@@ -97,7 +97,7 @@ func configuration(for workload: Workload) -> Benchmark.Configuration {
     )
 }
 
-/// Layout derivation, timed: every strategy's `init(model:database:)` on wide models (250 leaf
+/// Layout derivation, timed: every strategy's `init(model:)` on wide models (250 leaf
 /// entities four levels deep with 7 attributes each; 250 roots of 64 attributes; `AppModel`'s 250
 /// entities shaped like a large app's, which should take under 100 ms per strategy), named
 /// `layout.<strategy>.<model>`. Derivation must stay linear in the model's size.
@@ -113,7 +113,7 @@ let layoutBenchmarks: @Sendable () -> Void = {
         for type in Strategies.all {
             Benchmark("layout.\(type.name).\(name)", configuration: .init(metrics: [.wallClock], maxDuration: .seconds(2), maxIterations: 50)) { benchmark in
                 for _ in benchmark.scaledIterations {
-                    blackHole(try type.init(model: model, database: try Database(path: ":memory:")).schemaSQL.count)
+                    blackHole(try type.init(model: model).schemaSQL.count)
                 }
             }
         }

@@ -1,4 +1,4 @@
-/// What deleting an object does to the objects a relationship reaches (seed 004).
+/// What deleting an object does to the objects a relationship reaches (Core Data's delete rules).
 public enum DeleteRule: String, Codable, CaseIterable, Sendable {
     /// The related objects stay; their references to the deleted object are cleared.
     case nullify

@@ -7,75 +7,46 @@ import SQLite
 /// query is the one Core Data issues: its select list, the entity filter after the predicate (none
 /// for a root, `Z_ENT >= ? AND Z_ENT <= ?` for a middle entity, `Z_ENT = ?` for one entity),
 /// `SELECT DISTINCT … JOIN` through a to-many relationship, `COUNT(*)` for a count.
-public final class SingleTable: StorageStrategy {
+public final class SingleTable: StorageLayout {
     public static let name = "single-table"
     public static let summary = "Core Data's layout: one table per hierarchy, every sub-entity's columns in it, rows told apart by Z_ENT"
 
     public let model: Model
-    public let database: Database
     public let schema: CoreDataSchema
-    private let store: CoreDataStore
     /// Per concrete entity: its INSERT (Z_PK, Z_ENT, Z_OPT, attributes, to-ones).
-    private var inserts: [Int: String] = [:]
+    private var inserts: [Int: InsertStep] = [:]
 
-    public init(model: Model, database: Database) throws {
+    public init(model: Model) throws {
         self.model = model
-        self.database = database
         schema = CoreDataSchema(model)
-        store = CoreDataStore(database: database, model: model)
         for entity in model.entities where entity.isConcrete {
-            let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + (try insertColumns(entity.index))
-            inserts[entity.index] = "INSERT INTO \(schema.table(of: entity.index).name) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+            var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+            var sources: [InsertStep.Source] = [.key, .entityNumber, .version]
+            for position in entity.attributes.indices {
+                columns.append(schema.column(entity.index, attributeAt: position))
+                sources.append(.value(position))
+            }
+            for (position, relationship) in entity.toOneRelationships.enumerated() {
+                let pair = try schema.toOneColumns(entity.index, relationship.name)
+                columns.append(pair.key)
+                sources.append(.toOneKey(position))
+                if let other = pair.entity { columns.append(other); sources.append(.toOneEntity(position)) }
+            }
+            let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+            inserts[entity.index] = InsertStep(sql: "INSERT INTO \(schema.table(of: entity.index).name) (\(columns.joined(separator: ", "))) VALUES (\(marks))", sources: sources)
         }
     }
 
     public var schemaSQL: [String] { schema.schemaSQL }
 
-    public func createSchema() throws { try store.createSchema(schemaSQL, strategyName: Self.name) }
-
-    /// The attribute columns, then each to-one's key (and entity) column, of an entity's INSERT.
-    private func insertColumns(_ entity: Int) throws -> [String] {
-        let info = model.entities[entity]
-        return info.attributes.indices.map { schema.column(entity, attributeAt: $0) }
-            + (try info.toOneRelationships.flatMap { relationship -> [String] in
-                let columns = try schema.toOneColumns(entity, relationship.name)
-                return [columns.key] + (columns.entity.map { [$0] } ?? [])
-            })
-    }
-
-    public func insert(_ objects: [ModelObject]) throws {
-        try database.transaction {
-            try store.reserveKeys(for: objects) { model.entities[$0].root }
-            for object in objects {
-                let entity = model.entities[object.id.entity]
-                guard let insert = inserts[entity.index] else { throw LayoutError(Self.name, "\(entity.name) is abstract; it has no objects to insert") }
-                let statement = try database.cachedStatement(insert)
-                var values: [Value] = [.integer(object.id.key), .integer(Int64(entity.number)), .integer(1)] + object.values
-                for (relationship, destination) in zip(entity.toOneRelationships, object.toOne) {
-                    values.append(destination.map { .integer($0.key) } ?? .null)
-                    if try schema.toOneColumns(entity.index, relationship.name).entity != nil {
-                        values.append(destination.map { .integer(Int64($0.entity + 1)) } ?? .null)
-                    }
-                }
-                try statement.bind(values: values)
-                try statement.run()
-                try insertLinks(object)
-            }
-        }
-    }
-
-    /// The join-table rows of the many-to-many relationships whose links this object's side generates.
-    private func insertLinks(_ object: ModelObject) throws {
-        let generating = model.entities[object.id.entity].relationships.filter { $0.isManyToMany && $0.generatesLinks }
-        for (relationship, destinations) in zip(generating, object.links) where !destinations.isEmpty {
-            let join = try schema.join(relationship)
+    public func insertPlan(_ entity: Int) -> InsertPlan? {
+        guard let insert = inserts[entity] else { return nil }
+        let links = model.entities[entity].relationships.filter { $0.isManyToMany && $0.generatesLinks }.map { relationship -> LinkInsert in
+            guard let join = schema.joinTable(relationship) else { return .byDestination([:]) }
             let (this, other) = join.columns(from: relationship.owner, relationship.name)
-            let statement = try database.cachedStatement("INSERT INTO \(join.name) (\(this), \(other)) VALUES (?, ?)")
-            for destination in destinations {
-                try statement.bind(values: [.integer(object.id.key), .integer(destination.key)])
-                try statement.run()
-            }
+            return .one("INSERT INTO \(join.name) (\(this), \(other)) VALUES (?, ?)")
         }
+        return InsertPlan(keyEntity: model.entities[entity].root, steps: [insert], links: links)
     }
 
     // MARK: Reads
@@ -139,60 +110,30 @@ public final class SingleTable: StorageStrategy {
         return PreparedQuery(sql: "SELECT \(count) \(from)", values: builder.values, decoder: nil)
     }
 
-    /// Materialises a row of `selectList(entity)` as its concrete entity, switching on `Z_ENT`.
+    /// Materialises a row of `selectList(entity)` as its concrete entity, named by `Z_ENT`.
     private func decoder(_ entity: Int, _ positions: [String: Int32]) throws -> RowDecoder {
         let table = schema.table(of: entity)
-        let hasHierarchy = model.entities[table.root].hasSubentities
-        struct Shape { var values: [(Int32, AttributeType.Storage)]; var toOne: [(key: Int32, entity: Int32?, destination: Int)] }
-        var shapes: [Int: Shape] = [:]
-        func position(_ column: String) throws -> Int32 {
-            guard let position = positions[column] else { throw LayoutError(Self.name, "the select list of \(table.name) lacks \(column)") }
-            return position
-        }
-        for concrete in model.concreteEntities(in: model.entities[entity].subtree) {
+        func position(_ column: String) throws -> Int32 { try Self.need(positions[column], "column \(column) in the select list of \(table.name)") }
+        let shapes = try model.concreteEntities(in: model.entities[entity].subtree).map { concrete in
             let info = model.entities[concrete]
-            shapes[concrete + 1] = Shape(
-                values: try info.attributes.enumerated().map { index, attribute in
-                    (try position(schema.column(concrete, attributeAt: index)), attribute.type.storage)
-                },
+            return RowShape(
+                entity: concrete, attributes: info.attributes,
+                positions: try info.attributes.indices.map { try position(schema.column(concrete, attributeAt: $0)) },
                 toOne: try info.toOneRelationships.map { relationship in
                     let columns = try schema.toOneColumns(concrete, relationship.name)
-                    return (try position(columns.key), try columns.entity.map(position), relationship.destination)
+                    return RowShape.ToOne(key: try position(columns.key), entity: try columns.entity.map(position), destination: relationship.destination)
                 })
         }
-        let only = Int64(entity + 1)
-        return RowDecoder { row in
-            let number = hasHierarchy ? row.int64(at: 0) : only
-            guard let shape = shapes[Int(number)] else {
-                throw CorruptRow("a row of \(table.name) has Z_ENT \(number), which is no concrete entity of the fetched subtree")
-            }
-            return ModelObject(
-                id: ObjectID(entity: Int(number) - 1, key: row.int64(at: 1)),
-                values: shape.values.map { row.value(at: $0.0, as: $0.1) },
-                toOne: shape.toOne.map { row.destination(key: $0.key, entity: $0.entity, otherwise: $0.destination) })
-        }
+        return RowDecoder(shapes: shapes, fixed: model.entities[table.root].hasSubentities ? nil : entity, table: table.name)
     }
 
     // MARK: Writes
 
-    public func update(_ objects: [ObjectVersion], attribute: String, value: Value) throws -> Int {
-        try database.transaction {
-            var changed = 0
-            for object in objects {
-                let table = schema.table(of: object.id.entity).name
-                let column = try schema.attributeColumn(object.id.entity, attribute)
-                changed += try database.write("UPDATE \(table) SET \(column) = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
-                                              [value, .integer(object.version + 1), .integer(object.id.key), .integer(object.version)])
-            }
-            return changed
-        }
+    public func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] {
+        UpdateStep.versioned(schema.table(of: entity).name, "\(try schema.attributeColumn(entity, attribute)) = ?", [value])
     }
 
-    public func versions(_ objects: [ObjectID]) throws -> [Int64?] {
-        try objects.map { object in
-            try database.rows("SELECT Z_OPT FROM \(schema.table(of: object.entity).name) WHERE Z_PK = ?", [.integer(object.key)]) { $0.int64(at: 0) }.first
-        }
-    }
+    public func versionSQL(_ entity: Int) -> String? { "SELECT Z_OPT FROM \(schema.table(of: entity).name) WHERE Z_PK = ?" }
 
     public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
         let table = schema.table(of: entity).name
@@ -237,8 +178,7 @@ public final class SingleTable: StorageStrategy {
         return ["UPDATE \(destination) SET \(columns.key) = NULL\(entityColumn)\(orderKey), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"]
     }
 
-    public func countLinks(_ relationship: Model.Relationship) throws -> Int {
-        guard let join = schema.joinTable(relationship) else { return 0 }
-        return try database.number(PreparedQuery(sql: "SELECT COUNT(*) FROM \(join.name)", values: [], decoder: nil))
+    public func linkCountSQL(_ relationship: Model.Relationship) -> [String] {
+        schema.joinTable(relationship).map { ["SELECT COUNT(*) FROM \($0.name)"] } ?? []
     }
 }

@@ -1,7 +1,7 @@
 /// The registry: every strategy the suite measures, in the order tables and charts show them.
 /// The first is the baseline every ratio is taken against.
 public enum Strategies {
-    public static let all: [any StorageStrategy.Type] = [
+    public static let all: [any StorageLayout.Type] = [
         SingleTable.self,
         TablePerEntity.self,
         EnumEntity.self,
@@ -10,6 +10,6 @@ public enum Strategies {
     ]
 
     public static var names: [String] { all.map { $0.name } }
-    public static var baseline: any StorageStrategy.Type { all[0] }
-    public static func named(_ name: String) -> (any StorageStrategy.Type)? { all.first { $0.name == name } }
+    public static var baseline: any StorageLayout.Type { all[0] }
+    public static func named(_ name: String) -> (any StorageLayout.Type)? { all.first { $0.name == name } }
 }

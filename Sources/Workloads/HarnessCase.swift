@@ -11,7 +11,7 @@ public final class HarnessCase {
     private let model: Model
     private let generator: ObjectGenerator
     private let inputs: WorkloadInputs
-    private let type: any StorageStrategy.Type
+    private let layout: any StorageLayout
     private let privateFolder: PrivateStoreFolder
     private let folder: URL
     private var populated: Store?
@@ -26,7 +26,7 @@ public final class HarnessCase {
     public init(strategy: String, workload: Workload, variant: String, model: Model, seed: UInt64, batchSize: Int = RunPlan.defaultBatchSize) throws {
         guard let type = Strategies.named(strategy) else { throw NameList.unknown(strategy, valid: Strategies.names, what: "strategy") }
         if let reason = workload.needs(model) { throw NameList.Error(description: "\(workload.name) does not apply to \(model.name): \(reason)") }
-        self.type = type
+        layout = try type.init(model: model)
         self.workload = workload
         self.model = model
         generator = ObjectGenerator(model, seed: seed)
@@ -40,7 +40,7 @@ public final class HarnessCase {
         case .insertSingle:
             transactions = inputs.singleInsertObjects.map { [$0] }
         case .read, .update, .delete:
-            let store = try Store(type, model, path: folder.appendingPathComponent("read.sqlite").path)
+            let store = try Store(layout, path: folder.appendingPathComponent("read.sqlite").path)
             try store.populate(generator, batchSize: batchSize, census: Census(generator))
             populated = store
             if workload.kind == .read {
@@ -61,7 +61,7 @@ public final class HarnessCase {
 
     /// The variants of a workload on a model ("" for a workload with one case).
     public static func variants(_ workload: Workload, model: Model, seed: UInt64) -> [String] {
-        workload.kind == .read ? workload.cases(WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: seed))).map(\.variant) : [""]
+        workload.variants(on: WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: seed)))
     }
 
     /// Untimed work before a repetition: a fresh store for an insert, a fresh copy for a delete.
@@ -70,12 +70,12 @@ public final class HarnessCase {
         switch workload.kind {
         case .insertBulk, .insertSingle:
             fresh?.remove()
-            let store = try Store(type, model, path: folder.appendingPathComponent("insert-\(repetition).sqlite").path)
+            let store = try Store(layout, path: folder.appendingPathComponent("insert-\(repetition).sqlite").path)
             try (try store.opened).createSchema()
             fresh = store
         case .delete:
             fresh?.remove()
-            fresh = try prepared(populated).copy(to: folder.appendingPathComponent("delete-\(repetition).sqlite").path, type, model)
+            fresh = try prepared(populated).copy(to: folder.appendingPathComponent("delete-\(repetition).sqlite").path)
         case .update:
             // As the runner does: SQLite's automatic checkpoint then never falls inside the measured save.
             try StoreFile.checkpoint(try prepared(populated).opened.database)

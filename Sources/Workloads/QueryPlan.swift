@@ -72,7 +72,7 @@ public struct QueryPlan: Sendable {
         let generator = ObjectGeneratorBox(model: model, seed: seed)
         return try strategies.flatMap { name -> [QueryPlan] in
             guard let type = Strategies.named(name) else { throw NameList.unknown(name, valid: Strategies.names, what: "strategy") }
-            let store = try Store(type, model, path: folder.appendingPathComponent("\(name).sqlite").path)
+            let store = try Store(try type.init(model: model), path: folder.appendingPathComponent("\(name).sqlite").path)
             defer { store.remove() }
             try store.populate(generator.generator, batchSize: batchSize, census: generator.census)
             return try explain((try store.opened), generator.inputs)
@@ -80,15 +80,15 @@ public struct QueryPlan: Sendable {
     }
 
     /// The plans of one populated store.
-    public static func explain(_ strategy: any StorageStrategy, _ inputs: WorkloadInputs) throws -> [QueryPlan] {
+    public static func explain(_ strategy: LayoutStore, _ inputs: WorkloadInputs) throws -> [QueryPlan] {
         var plans: [QueryPlan] = []
-        let name = type(of: strategy).name
+        let name = strategy.layout.name
         for workload in Workloads.applicable(to: inputs.model) where workload.kind == .read {
             for workloadCase in workload.cases(inputs) {
                 // One statement per distinct shape: 1,000 lookups share one.
                 var seen = Set<String>()
                 for request in workloadCase.requests {
-                    let query = workloadCase.counts ? try strategy.countQuery(request) : try strategy.fetchQuery(request)
+                    let query = workloadCase.counts ? try strategy.layout.countQuery(request) : try strategy.layout.fetchQuery(request)
                     guard seen.insert(query.sql).inserted else { continue }
                     let caseName = workloadCase.variant.isEmpty ? workload.name : "\(workload.name)/\(workloadCase.variant)"
                     plans.append(QueryPlan(strategy: name, workload: caseName, rule: workload.planRule, sql: query.sql,

@@ -192,12 +192,12 @@ public final class Runner {
     private let setting: ResultSetting
     private let onEvent: (RunEvent) throws -> Void
     /// The strategies `plan.strategies` names are looked up in.
-    private let registry: [any StorageStrategy.Type]
+    private let registry: [any StorageLayout.Type]
     /// The run's time shared among its cases, when the plan has a run time.
     private var timeShare: TimeShare?
 
     public init(plan: RunPlan, model: Model, sweep: (parameter: String, value: String)? = nil,
-                registry: [any StorageStrategy.Type] = Strategies.all, onEvent: @escaping (RunEvent) throws -> Void = { _ in }) {
+                registry: [any StorageLayout.Type] = Strategies.all, onEvent: @escaping (RunEvent) throws -> Void = { _ in }) {
         self.plan = plan
         self.registry = registry
         self.model = model
@@ -217,6 +217,8 @@ public final class Runner {
             }
             return type
         }
+        // Each layout is derived once and shared by every store of the run.
+        let layouts = try types.map { try $0.init(model: model) }
         try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: temporaryFolder) }
         var results: [WorkloadResult] = []
@@ -231,37 +233,38 @@ public final class Runner {
         let reads = workloads.filter { $0.kind == .read || $0.kind == .delete } + workloads.filter { $0.kind == .update }
         let census = Census(generator)
         if plan.sharesRunTime, let runTime = plan.runTime {
-            let weights = workloads.flatMap { workload in Array(repeating: workload.budget, count: workload.isInsert || workload.kind != .read ? 1 : workload.cases(inputs).count) }
+            let weights = workloads.flatMap { workload in Array(repeating: workload.budget, count: workload.variants(on: inputs).count) }
             timeShare = TimeShare(seconds: runTime, weights: weights)
         }
-        var readStores: [Store?] = Array(repeating: nil, count: types.count)
+        var readStores: [Store?] = Array(repeating: nil, count: layouts.count)
         defer { readStores.forEach { $0?.remove() } }
         for workload in workloads where workload.isInsert {
             let keep = workload.kind == .insertBulk && !reads.isEmpty
-            let (group, kept) = try measureInsert(workload, types, census: census, keepLastStores: keep)
+            let (group, kept) = try measureInsert(workload, layouts, census: census, keepLastStores: keep)
             if keep { readStores = kept }
             try report(group)
         }
         guard !reads.isEmpty else { return results }
-        for (index, type) in types.enumerated() where readStores[index] == nil {
-            try onEvent(.populating(strategy: type.name, scale: generator.totalCount))
-            let store = try Store(type, model, path: storePath(type.name, "read"))
+        for (index, layout) in layouts.enumerated() where readStores[index] == nil {
+            let name = layout.name
+            try onEvent(.populating(strategy: name, scale: generator.totalCount))
+            let store = try Store(layout, path: storePath(name, "read"))
             readStores[index] = store
             try store.populate(generator, batchSize: plan.batchSize, census: census)
         }
         let stores = readStores.compactMap { $0 }
         for workload in reads {
             switch workload.kind {
-            case .delete: try report(try measureDelete(workload, types, stores))
-            case .update: try report(try measureUpdate(workload, types, stores))
+            case .delete: try report(try measureDelete(workload, layouts, stores))
+            case .update: try report(try measureUpdate(workload, layouts, stores))
             default:
                 for workloadCase in workload.cases(inputs) {
                     let queries = try stores.map { try $0.queries(workloadCase) }
                     let name = caseName(workload, workloadCase.variant)
-                    let samples = try interleave(name, workload, types, loopTarget: RunPlan.loopTarget) { index, _, loops in
+                    let samples = try interleave(name, workload, layouts, loopTarget: RunPlan.loopTarget) { index, _, loops in
                         try stores[index].read(queries[index], counts: workloadCase.counts, ordered: workloadCase.ordered, loops: loops, caseName: name)
                     }
-                    try report(makeResults(workload, workloadCase.variant, types, samples, bytes: stores.map(\.bytes)))
+                    try report(makeResults(workload, workloadCase.variant, layouts, samples, bytes: stores.map(\.bytes)))
                 }
             }
         }
@@ -272,10 +275,10 @@ public final class Runner {
 
     private func caseName(_ workload: Workload, _ variant: String) -> String { variant.isEmpty ? workload.name : "\(workload.name)/\(variant)" }
 
-    private func makeResults(_ workload: Workload, _ variant: String, _ types: [any StorageStrategy.Type],
+    private func makeResults(_ workload: Workload, _ variant: String, _ layouts: [any StorageLayout],
                          _ samples: Rounds, bytes: [Int64]) -> [WorkloadResult] {
-        types.indices.map { index in
-            WorkloadResult(strategy: types[index].name, workload: workload.name, variant: variant, rows: samples.answers[index].rows,
+        layouts.indices.map { index in
+            WorkloadResult(strategy: layouts[index].name, workload: workload.name, variant: variant, rows: samples.answers[index].rows,
                            samples: samples.timed[index], positions: samples.positions[index], loops: samples.loops[index], warmups: workload.warmups,
                            digest: samples.answers[index].digest,
                            dbBytes: bytes[index], setting: setting)
@@ -284,7 +287,7 @@ public final class Runner {
 
     /// Times an insert workload on a fresh store per repetition; with `keepLastStores`, hands back
     /// each strategy's last store (checked and checkpointed) instead of removing it.
-    private func measureInsert(_ workload: Workload, _ types: [any StorageStrategy.Type], census: Census,
+    private func measureInsert(_ workload: Workload, _ layouts: [any StorageLayout], census: Census,
                                keepLastStores: Bool) throws -> ([WorkloadResult], [Store?]) {
         // Generated once, untimed; every repetition of every strategy inserts the same arrays.
         let transactions: AnySequence<[ModelObject]>
@@ -301,10 +304,10 @@ public final class Runner {
             transactions = AnySequence(objects.map { [$0] })
             expected = Census(model, objects: objects)
         }
-        var kept: [Store?] = Array(repeating: nil, count: types.count)
-        var bytes = Array(repeating: Int64(0), count: types.count)
-        let samples = try interleave(workload.name, workload, types) { index, repetition, _ in
-            let store = try Store(types[index], model, path: storePath(types[index].name, "\(workload.name)-\(repetition)"))
+        var kept: [Store?] = Array(repeating: nil, count: layouts.count)
+        var bytes = Array(repeating: Int64(0), count: layouts.count)
+        let samples = try interleave(workload.name, workload, layouts) { index, repetition, _ in
+            let store = try Store(layouts[index], path: storePath(layouts[index].name, "\(workload.name)-\(repetition)"))
             do {
                 let sample = try store.timedInsert(transactions, census: expected, thorough: repetition == 0)
                 bytes[index] = store.bytes
@@ -315,17 +318,17 @@ public final class Runner {
                 throw error
             }
         }
-        return (makeResults(workload, "", types, samples, bytes: bytes), kept)
+        return (makeResults(workload, "", layouts, samples, bytes: bytes), kept)
     }
 
     /// Each repetition sets the attribute on the same objects; their versions go up by one per round.
     /// The store is checkpointed (untimed) before each repetition, so that every repetition writes
     /// into an empty WAL: otherwise SQLite's automatic checkpoint (at 1,000 WAL pages) lands in
     /// every other repetition or so, and the median falls between two modes.
-    private func measureUpdate(_ workload: Workload, _ types: [any StorageStrategy.Type], _ stores: [Store]) throws -> [WorkloadResult] {
+    private func measureUpdate(_ workload: Workload, _ layouts: [any StorageLayout], _ stores: [Store]) throws -> [WorkloadResult] {
         guard let attribute = model.updateAttribute else { throw NameList.Error(description: "update does not apply to \(model.name)") }
         let ids = inputs.updateIDs
-        let samples = try interleave(workload.name, workload, types) { index, round, _ in
+        let samples = try interleave(workload.name, workload, layouts) { index, round, _ in
             let strategy = (try stores[index].opened)
             let objects = inputs.updateObjects(round: round)
             let value = inputs.updateValue(round: round)
@@ -335,23 +338,23 @@ public final class Runner {
             // Untimed: every object changed exactly once, and nothing else.
             let versions = try strategy.versions(ids)
             guard changed == ids.count, versions.allSatisfy({ $0 == Int64(round + 2) }) else {
-                throw StoreCheckFailure(description: "\(types[index].name): update changed \(changed) of \(ids.count) objects, or left versions other than \(round + 2)")
+                throw StoreCheckFailure(description: "\(stores[index].name): update changed \(changed) of \(ids.count) objects, or left versions other than \(round + 2)")
             }
             return Sample(nanoseconds: elapsed, rows: changed, digest: AnswerDigest(.ordered, of: [changed] + ids.map { Int($0.key) }))
         }
-        return makeResults(workload, "", types, samples, bytes: stores.map(\.bytes))
+        return makeResults(workload, "", layouts, samples, bytes: stores.map(\.bytes))
     }
 
     /// Each repetition deletes from a fresh copy of the read store (copied untimed). The first then
     /// checks the whole store (objects per entity, link rows, `quick_check`) and its answer is that
     /// digest; later ones, deleting the same objects from the same copy, are checked on the count
     /// deleted, so that a round costs little more than its deletes.
-    private func measureDelete(_ workload: Workload, _ types: [any StorageStrategy.Type], _ stores: [Store]) throws -> [WorkloadResult] {
+    private func measureDelete(_ workload: Workload, _ layouts: [any StorageLayout], _ stores: [Store]) throws -> [WorkloadResult] {
         let ids = inputs.deleteIDs
         var bytes = stores.map(\.bytes)
-        let samples = try interleave(workload.name, workload, types) { index, repetition, _ in
-            let path = storePath(types[index].name, "delete-\(repetition)")
-            let copy = try stores[index].copy(to: path, types[index], model)
+        let samples = try interleave(workload.name, workload, layouts) { index, repetition, _ in
+            let path = storePath(stores[index].name, "delete-\(repetition)")
+            let copy = try stores[index].copy(to: path)
             defer { copy.remove() }
             let strategy = (try copy.opened)
             var deleted = 0
@@ -362,19 +365,20 @@ public final class Runner {
             }
             let links = try Census.relationships(model).map { try strategy.countLinks($0) }
             let verdict = try strategy.database.strings("PRAGMA quick_check")
-            guard verdict == ["ok"] else { throw StoreCheckFailure(description: "\(types[index].name): the store failed quick_check after delete-cascade") }
+            guard verdict == ["ok"] else { throw StoreCheckFailure(description: "\(stores[index].name): the store failed quick_check after delete-cascade") }
             try StoreFile.checkpoint(strategy.database)
             bytes[index] = fileSize(path)
             return Sample(nanoseconds: elapsed, rows: deleted, digest: AnswerDigest(.ordered, of: [deleted] + counts + links))
         }
-        return makeResults(workload, "", types, samples, bytes: bytes)
+        return makeResults(workload, "", layouts, samples, bytes: bytes)
     }
 
-    private func interleave(_ caseName: String, _ workload: Workload, _ types: [any StorageStrategy.Type], loopTarget: UInt64? = nil,
+    private func interleave(_ caseName: String, _ workload: Workload, _ layouts: [any StorageLayout], loopTarget: UInt64? = nil,
                             _ repetition: (_ strategy: Int, _ repetition: Int, _ loops: Int) throws -> Sample) throws -> Rounds {
-        let share = timeShare?.next(weight: workload.budget, strategies: types.count)
-        return try interleaveRounds(caseName, types.map { $0.name }, warmups: workload.warmups, rule: plan.stoppingRule(for: workload, share: share),
-                             seed: plan.seed, baseline: types.firstIndex { $0.name == Strategies.baseline.name },
+        let names = layouts.map { $0.name }
+        let share = timeShare?.next(weight: workload.budget, strategies: names.count)
+        return try interleaveRounds(caseName, names, warmups: workload.warmups, rule: plan.stoppingRule(for: workload, share: share),
+                             seed: plan.seed, baseline: names.firstIndex { $0 == Strategies.baseline.name },
                              loopTarget: loopTarget, onEvent: onEvent, repetition)
     }
 

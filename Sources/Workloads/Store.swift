@@ -10,14 +10,17 @@ import Strategies
 final class Store {
     let path: String
     let name: String
-    private(set) var strategy: (any StorageStrategy)?
+    private let layout: any StorageLayout
+    private(set) var strategy: LayoutStore?
     private(set) var bytes: Int64 = 0
 
-    init(_ type: any StorageStrategy.Type, _ model: Model, path: String) throws {
+    /// Opens (creating) the store at `path` for `layout`, derived once per run and shared by its stores.
+    init(_ layout: any StorageLayout, path: String) throws {
         self.path = path
-        name = type.name
+        self.layout = layout
+        name = layout.name
         do {
-            strategy = try type.init(model: model, database: try StoreFile.open(path))
+            strategy = LayoutStore(layout, database: try StoreFile.open(path))
         } catch {
             StoreFile.remove(path)
             throw error
@@ -27,7 +30,7 @@ final class Store {
     private var closed = false
 
     /// The strategy of a store still open; a closed or removed store is an error, not a trap.
-    var opened: any StorageStrategy {
+    var opened: LayoutStore {
         get throws {
             guard let strategy else { throw StoreCheckFailure(description: "\(name): the store at \(path) was used after it was closed") }
             return strategy
@@ -49,11 +52,11 @@ final class Store {
 
     /// A copy of this store at `path` for a repetition that changes it (a delete): the WAL is
     /// checkpointed first, so that the copied file holds everything.
-    func copy(to path: String, _ type: any StorageStrategy.Type, _ model: Model) throws -> Store {
+    func copy(to path: String) throws -> Store {
         try StoreFile.checkpoint(try opened.database)
         StoreFile.remove(path)
         try FileManager.default.copyItem(atPath: self.path, toPath: path)
-        return try Store(type, model, path: path)
+        return try Store(layout, path: path)
     }
 
     /// Creates the schema and inserts every object in batches, then checks the store in full.
@@ -126,7 +129,7 @@ final class Store {
             let elapsed = try Sample.nanoseconds {
                 for loop in 0 ..< loops { for query in queries { numbers[loop].append(try database.number(query)) } }
             }
-            guard numbers.allSatisfy({ $0 == numbers[0] }) else { throw BenchmarkFailure.unstableAnswer(strategy: type(of: try opened).name, caseName: caseName) }
+            guard numbers.allSatisfy({ $0 == numbers[0] }) else { throw BenchmarkFailure.unstableAnswer(strategy: name, caseName: caseName) }
             return Sample(nanoseconds: elapsed / UInt64(loops), rows: numbers[0].count, digest: AnswerDigest(.ordered, of: numbers[0]))
         }
         var answers = Array(repeating: [ModelObject](), count: loops)
@@ -134,13 +137,13 @@ final class Store {
             for loop in 0 ..< loops { for query in queries { answers[loop] += try database.objects(query) } }
         }
         let digests = answers.map { AnswerDigest(ordered ? .ordered : .unordered, of: $0) }
-        guard digests.allSatisfy({ $0 == digests[0] }) else { throw BenchmarkFailure.unstableAnswer(strategy: type(of: try opened).name, caseName: caseName) }
+        guard digests.allSatisfy({ $0 == digests[0] }) else { throw BenchmarkFailure.unstableAnswer(strategy: name, caseName: caseName) }
         return Sample(nanoseconds: elapsed / UInt64(loops), rows: answers[0].count, digest: digests[0])
     }
 
     func queries(_ workloadCase: WorkloadCase) throws -> [PreparedQuery] {
         let strategy = try opened
-        return try workloadCase.requests.map { workloadCase.counts ? try strategy.countQuery($0) : try strategy.fetchQuery($0) }
+        return try workloadCase.requests.map { workloadCase.counts ? try strategy.layout.countQuery($0) : try strategy.layout.fetchQuery($0) }
     }
 }
 

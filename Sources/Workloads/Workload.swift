@@ -62,6 +62,16 @@ public struct Workload: Sendable {
 
     public var isInsert: Bool { kind == .insertBulk || kind == .insertSingle }
     public func applies(to model: Model) -> Bool { needs(model) == nil }
+
+    /// The cases a run measures of this workload on a model (one CSV row per strategy each), by
+    /// variant name ("" for a workload with one case): a read has one per case, a write one.
+    public func variants(on inputs: WorkloadInputs) -> [String] { kind == .read ? cases(inputs).map(\.variant) : [""] }
+
+    /// How many cases a run of `workloads` measures on a model: the variants of each that applies.
+    /// The one answer the runner, the sweep, `bench model` and CI ask.
+    public static func caseCount(_ workloads: [Workload], on inputs: WorkloadInputs) -> Int {
+        workloads.filter { $0.applies(to: inputs.model) }.reduce(0) { $0 + $1.variants(on: inputs).count }
+    }
 }
 
 /// One measured case of a workload: a variant name ("" or `popular`, `rare`) and the requests a

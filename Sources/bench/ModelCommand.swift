@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Generation
 import Models
 import SQLite
 import Strategies
@@ -21,7 +22,7 @@ struct ModelCommand: ParsableCommand {
         let (model, warnings) = try self.model.loaded(scale: scale)
         for warning in warnings { printError("warning: \(warning)") }
         print("Model \(model.name): \(model.entities.count) entities, main hierarchy \(model.entities[model.mainRoot].name)")
-        if let path = self.model.model, XcodeModelBundle.isXcodeModel(path), let bundle = try? XcodeModelBundle(path: path, version: self.model.modelVersion) {
+        if case let .xcode(path, version) = try self.model.source(), let bundle = try? XcodeModelBundle(path: path, version: version) {
             let version = bundle.version.map { ", version '\($0)' of \(bundle.versions.count)" } ?? ""
             print("Read \(bundle.contents)\(version): \(model.concreteEntities.count) concrete entities sharing \(model.roots.reduce(0) { $0 + model.objectCount($1) }) objects; \(warnings.count) warning\(warnings.count == 1 ? "" : "s")\(warnings.isEmpty ? "" : " (on standard error)")")
         }
@@ -38,7 +39,7 @@ struct ModelCommand: ParsableCommand {
         }
         for type in try strategies.names().compactMap(Strategies.named) {
             do {
-                let strategy = try type.init(model: model, database: try Database(path: ":memory:"))
+                let strategy = try type.init(model: model)
                 print("\n\(type.name):")
                 for statement in strategy.schemaSQL { print("  \(statement);") }
             } catch {
@@ -50,5 +51,12 @@ struct ModelCommand: ParsableCommand {
         for workload in Workloads.all {
             print("  " + workload.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + (workload.needs(model).map { "does not apply: \($0)" } ?? "applies"))
         }
+        let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: RunPlan.defaultSeed))
+        let several = Workloads.all.filter { $0.applies(to: model) }.compactMap { workload -> String? in
+            let variants = workload.variants(on: inputs)
+            return variants.count > 1 ? "\(workload.name)'s \(variants.count): \(variants.joined(separator: ", "))" : nil
+        }
+        print("\nCases a run measures: \(Workload.caseCount(Workloads.all, on: inputs)) (one per workload that applies"
+              + several.map { ", but " + $0 }.joined() + "), each one result row per strategy")
     }
 }

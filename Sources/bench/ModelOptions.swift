@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Models
-import SwiftDataModels
 import Workloads
 
 /// The model a command measures: a preset, a JSON model description, an Xcode model or SwiftData
@@ -10,7 +9,7 @@ struct ModelOptions: ParsableArguments {
     /// Objects an Xcode model or Swift source (which have no rows) gets without `--scale`.
     static let defaultScaleWithoutRows = 10_000
 
-    @Option(help: "The model to measure: \(ModelPresets.names.joined(separator: ", ")) (default: publications, the seeds' model). See `bench list`.")
+    @Option(help: "The model to measure: \(ModelPresets.names.joined(separator: ", ")) (default: publications, a Publication entity with 4 sub-entities and tags). See `bench list`.")
     var preset: String?
 
     @Option(help: "A model to measure instead of a preset: a JSON description (see docs/model.md, \"The model language\"), an Xcode Core Data model (an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file), or SwiftData @Model classes (a .swift file or a folder of them; see docs/model.md, \"Measure your SwiftData model\").")
@@ -33,8 +32,8 @@ struct ModelOptions: ParsableArguments {
         if let preset, ModelPresets.named(preset) == nil {
             throw ValidationError(NameList.unknown(preset, valid: ModelPresets.names, what: "preset").description)
         }
-        if modelVersion != nil, !(model.map { XcodeModelBundle.isXcodeModel($0) && !SwiftSourceFiles.isSwiftSource($0) } ?? false) {
-            throw ValidationError("--model-version applies to an Xcode model bundle (--model NAME.xcdatamodeld)")
+        if modelVersion != nil {
+            guard case .xcode = try source() else { throw ValidationError("--model-version applies to an Xcode model bundle (--model NAME.xcdatamodeld)") }
         }
         _ = try mixWeights()
         _ = try fanOutRange()
@@ -75,34 +74,25 @@ struct ModelOptions: ParsableArguments {
         return FanOut(min: min, max: max)
     }
 
-    /// The model, validated, with what reading it warned about (an Xcode model's constructs the suite does not store as Core Data would).
+    /// Where the model comes from (`ModelSource.choose`); its mistakes are usage errors.
+    func source() throws -> ModelSource {
+        do { return try ModelSource.choose(preset: preset, model: model, version: modelVersion) }
+        catch { throw ValidationError("\(error)") }
+    }
+
+    /// The model, validated, with what reading it warned about (an Xcode model's constructs the
+    /// suite does not store as Core Data would). A command reads its model once: the checks before
+    /// it runs and the run itself share what this made (`Loaded`).
     func loaded(scale: Int?) throws -> (model: Model, warnings: [String]) {
-        var description: ModelDescription
-        var warnings: [String] = []
-        var withoutRows = false // an Xcode model or Swift source: no object counts
-        if let model {
-            do {
-                if SwiftSourceFiles.isSwiftSource(model) {
-                    let read = try SwiftDataModelReader.read(path: model)
-                    description = read.description
-                    warnings = read.warnings
-                    withoutRows = true
-                } else if XcodeModelBundle.isXcodeModel(model) {
-                    let read = try XcodeModelReader.read(path: model, version: modelVersion)
-                    description = read.description
-                    warnings = read.warnings
-                    withoutRows = true
-                } else {
-                    description = try ModelDescription.load(path: model)
-                }
-            } catch { throw ValidationError("\(error)") }
-        } else {
-            let name = preset ?? "publications"
-            guard let named = ModelPresets.named(name) else {
-                throw ValidationError(NameList.unknown(name, valid: ModelPresets.names, what: "preset").description)
-            }
-            description = named
-        }
+        let source = try source()
+        return try Loaded.shared.model(for: LoadKey(options: self, scale: scale)) { try build(scale, from: source) }
+    }
+
+    private func build(_ scale: Int?, from source: ModelSource) throws -> (model: Model, warnings: [String]) {
+        let read = try Loaded.shared.read(source)
+        var description = read.description
+        let warnings = read.warnings
+        let withoutRows = !source.hasRows // an Xcode model or Swift source: no object counts
         let prefix = model.map { "\($0.escapingControlCharacters): " } ?? ""
         do {
             let weights = try mixWeights()
@@ -135,5 +125,40 @@ struct ModelOptions: ParsableArguments {
             printError("note: no entity of \(model.name) has sub-entities: no inheritance to compare; every strategy stores it alike")
         }
         return model
+    }
+}
+
+/// What a model's options and a scale made, for `Loaded`.
+private struct LoadKey: Hashable {
+    let preset: String?, model: String?, modelVersion: String?, mix: String?, fanOut: String?, root: String?, scale: Int?
+
+    init(options: ModelOptions, scale: Int?) {
+        (preset, model, modelVersion, mix, fanOut, root) = (options.preset, options.model, options.modelVersion, options.mix, options.fanOut, options.root)
+        self.scale = scale
+    }
+}
+
+/// The models this process read, by the options that named them: a command's validation and its
+/// run ask for the same model, which is read and validated once.
+private final class Loaded: @unchecked Sendable {
+    static let shared = Loaded()
+    private let lock = NSLock()
+    private var models: [LoadKey: (model: Model, warnings: [String])] = [:]
+    private var reads: [ModelSource: ModelSource.Read] = [:]
+
+    /// The source read once; a problem is a usage error.
+    func read(_ source: ModelSource) throws -> ModelSource.Read {
+        if let known = lock.withLock({ reads[source] }) { return known }
+        let made: ModelSource.Read
+        do { made = try source.read() } catch { throw ValidationError("\(error)") }
+        lock.withLock { reads[source] = made }
+        return made
+    }
+
+    func model(for key: LoadKey, _ make: () throws -> (model: Model, warnings: [String])) throws -> (model: Model, warnings: [String]) {
+        if let known = lock.withLock({ models[key] }) { return known }
+        let made = try make()
+        lock.withLock { models[key] = made }
+        return made
     }
 }

@@ -54,8 +54,7 @@ struct Run: ParsableCommand {
         let stores = PrivateStoreFolder(command: "run", in: folder.url)
         let plan = timing.plan(strategies: names, workloads: workloads, seed: dataset.seed, batchSize: dataset.batch,
                                temporaryParent: stores.url, defaultRunTime: RunPlan.defaultRunTime)
-        let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: dataset.seed))
-        let cases = workloads.reduce(0) { $0 + ($1.kind == .read ? $1.cases(inputs).count : 1) }
+        let cases = Workload.caseCount(workloads, on: WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: dataset.seed)))
         try Execution(plan: plan, started: started, cases: cases, output: output, stores: folder, privateFolder: stores).run { onEvent in
             Runner(plan: plan, model: model, onEvent: onEvent).run
         }

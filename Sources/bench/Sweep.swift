@@ -140,8 +140,7 @@ struct Sweep: ParsableCommand {
     static func checkSQLiteLimits(_ description: ModelDescription) throws {
         do {
             let model = try Model(description)
-            let database = try Database(path: ":memory:")
-            for type in Strategies.all { _ = try type.init(model: model, database: database) }
+            for type in Strategies.all { _ = try type.init(model: model) }
         } catch {
             throw ValidationError("the generated model cannot be stored: \(error); sweep smaller values")
         }
@@ -173,7 +172,11 @@ struct Sweep: ParsableCommand {
         let stores = storeFolder.forTiming(storeBytes: largest, strategies: names.count)
         let folder = PrivateStoreFolder(command: "sweep", in: stores.url)
         let plan = timing.plan(strategies: names, workloads: workloads, seed: generator.seed, batchSize: generator.batch, temporaryParent: folder.url)
-        try Execution(plan: plan, started: started, cases: workloads.count * points.count, output: output, stores: stores,
+        let cases = try points.reduce(0) { total, value in
+            let model = try Model(hierarchy(at: value))
+            return total + Workload.caseCount(workloads, on: WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: generator.seed)))
+        }
+        try Execution(plan: plan, started: started, cases: cases, output: output, stores: stores,
                       privateFolder: folder).run { onEvent in
             {
                 var results: [WorkloadResult] = []

@@ -48,8 +48,8 @@ final class EnumEntityTests: XCTestCase {
     ])
 
     /// A store of `description`'s model (seed 7) in memory.
-    static func open(_ description: ModelDescription) throws -> EnumEntity {
-        try StrategyAgreement.open(EnumEntity.self, ObjectGenerator(try Model(description), seed: 7)) as! EnumEntity
+    static func open(_ description: ModelDescription) throws -> LayoutStore {
+        try StrategyAgreement.open(EnumEntity.self, ObjectGenerator(try Model(description), seed: 7))
     }
 
     /// The layout's corners the battery cannot reach (the battery itself runs on this model in StrategyAgreementTests).
@@ -100,7 +100,7 @@ final class EnumEntityTests: XCTestCase {
 
     /// The indexes serve the reads they are for.
     func testQueryPlans() throws {
-        func plan(_ strategy: EnumEntity, _ request: FetchRequest) throws -> String {
+        func plan(_ strategy: LayoutStore, _ request: FetchRequest) throws -> String {
             let query = try strategy.fetchQuery(request)
             return try strategy.database.queryPlan(query.sql, query.values.map { $0 as (any SQLiteBindable)? }).joined(separator: "; ")
         }
@@ -129,13 +129,13 @@ final class EnumEntityTests: XCTestCase {
             XCTAssertEqual(try subject.database.strings("PRAGMA foreign_key_check"), [], description.name)
             let rows = try subject.database.strings("SELECT Z_NAME || ':' || Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
             let generator = ObjectGenerator(subject.model, seed: 7)
-            XCTAssertEqual(rows, subject.storedModel.entities.map { "\($0.name):\(generator.count(root: subject.model.index(of: $0.name)!))" },
+            XCTAssertEqual(rows, subject.layout.storedModel.entities.map { "\($0.name):\(generator.count(root: subject.model.index(of: $0.name)!))" },
                            description.name)
         }
     }
 
     func testPublicationsLayout() throws {
-        let strategy = try EnumEntity(model: try Model(ModelPresets.publications), database: try Database(path: ":memory:"))
+        let strategy = try EnumEntity(model: try Model(ModelPresets.publications))
         let expected = [
             "CREATE TABLE ZPUBLICATION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZKIND INTEGER, ZNUMBER1 INTEGER, ZCREATEDATE TIMESTAMP, ZPUBLISHDATE TIMESTAMP, ZUPDATEDATE TIMESTAMP, ZTEXT1 VARCHAR, ZTEXT2 VARCHAR, ZTITLE VARCHAR, ZUID BLOB )",
             "CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )",
@@ -163,7 +163,7 @@ final class EnumEntityTests: XCTestCase {
     }
 
     func testAnimalsLayout() throws {
-        let strategy = try EnumEntity(model: try Model(ModelPresets.efcoreAnimals), database: try Database(path: ":memory:"))
+        let strategy = try EnumEntity(model: try Model(ModelPresets.efcoreAnimals))
         let expected = [
             // FarmAnimal: value real1, species text1; Human: favoriteAnimal key number1, its entity
             // number2; Pet: vet text1; Cat: educationLevel text2; Dog: favoriteToy text2.
@@ -203,12 +203,12 @@ final class EnumEntityTests: XCTestCase {
             EntityDescription("Root\(number)", rows: 10, attributes: (1 ... 64).map { Attribute("a\($0)", .integer64) })
         }))
         for model in [deep, roots] {
-            let strategy = try EnumEntity(model: model, database: try Database(path: ":memory:"))
+            let strategy = LayoutStore(try EnumEntity(model: model), database: try Database(path: ":memory:"))
             try strategy.createSchema()
             _ = try strategy.fetchQuery(FetchRequest(entity: model.mainRoot))
         }
         // Far fewer columns than single-table's: the slots are shared by the 250 leaves.
-        let strategy = try EnumEntity(model: deep, database: try Database(path: ":memory:"))
+        let strategy = try EnumEntity(model: deep)
         XCTAssertLessThan(strategy.schema.tables[0]!.fetchOrder.count, 40)
     }
 }

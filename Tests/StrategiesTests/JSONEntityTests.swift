@@ -56,13 +56,13 @@ final class JSONEntityTests: XCTestCase {
     func testIntegrityAfterInsert() throws {
         for description in ModelPresets.all.map({ $0.scaled(to: 1_500) }) + [Self.awkward] {
             let model = try Model(description)
-            let strategy = try JSONEntity(model: model, database: try Database(path: ":memory:"))
+            let strategy = LayoutStore(try JSONEntity(model: model), database: try Database(path: ":memory:"))
             try strategy.createSchema()
             for batch in ObjectGenerator(model, seed: 7).batches(of: 300) { try strategy.insert(batch) }
             try checkIntegrity(strategy.database)
             // Z_PRIMARYKEY lists the stored model's entities; each root's Z_MAX is its highest key.
             for root in model.roots {
-                let stored = strategy.storedModel.index(of: model.entities[root].name)!
+                let stored = strategy.layout.storedModel.index(of: model.entities[root].name)!
                 XCTAssertEqual(try strategy.database.scalarInt("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [stored + 1]),
                                Int64(ObjectGenerator(model, seed: 7).count(root: root)))
             }
@@ -73,7 +73,7 @@ final class JSONEntityTests: XCTestCase {
 
     func testCorruptRowsThrow() throws {
         let model = try Model(ModelPresets.publications.scaled(to: 300))
-        let strategy = try JSONEntity(model: model, database: try Database(path: ":memory:"))
+        let strategy = LayoutStore(try JSONEntity(model: model), database: try Database(path: ":memory:"))
         try strategy.createSchema()
         for batch in ObjectGenerator(model, seed: 7).batches(of: 300) { try strategy.insert(batch) }
         let book = model.index(of: "Book")!
@@ -118,7 +118,7 @@ final class JSONEntityTests: XCTestCase {
     // MARK: Layout
 
     func testPublicationsLayout() throws {
-        let strategy = try JSONEntity(model: try Model(ModelPresets.publications), database: try Database(path: ":memory:"))
+        let strategy = try JSONEntity(model: try Model(ModelPresets.publications))
         let expected = [
             "CREATE TABLE ZPUBLICATION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZKIND INTEGER, ZCREATEDATE TIMESTAMP, ZPUBLISHDATE TIMESTAMP, ZUPDATEDATE TIMESTAMP, ZDETAILS VARCHAR, ZTITLE VARCHAR, ZUID BLOB )",
             "CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )",
@@ -137,7 +137,7 @@ final class JSONEntityTests: XCTestCase {
     }
 
     func testEFCoreAnimalsLayout() throws {
-        let strategy = try JSONEntity(model: try Model(ModelPresets.efcoreAnimals), database: try Database(path: ":memory:"))
+        let strategy = try JSONEntity(model: try Model(ModelPresets.efcoreAnimals))
         let expected = [
             // Attributes by name (details, favoriteAnimalKind, kind, name), then the to-one, grouped by type.
             "CREATE TABLE ZANIMAL ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZFAVORITEANIMALKIND INTEGER, ZKIND INTEGER, ZFAVORITEANIMAL INTEGER, ZDETAILS VARCHAR, ZNAME VARCHAR )",
@@ -153,8 +153,8 @@ final class JSONEntityTests: XCTestCase {
     }
 
     func testAwkwardLayoutNames() throws {
-        let strategy = try JSONEntity(model: try Model(Self.awkward), database: try Database(path: ":memory:"))
-        let item = strategy.schema.table(of: strategy.storedModel.index(of: "Item")!)
+        let strategy = try JSONEntity(model: try Model(Self.awkward))
+        let item = strategy.schema.table(of: strategy.layout.storedModel.index(of: "Item")!)
         let names = item.tableOrder.map(\.name)
         XCTAssertTrue(names.contains("ZKIND") && names.contains("ZDETAILS"), "the model's own kind and details")
         XCTAssertTrue(names.contains("ZKIND1") && names.contains("ZDETAILS1"), "the layout's kind and details")
@@ -168,7 +168,7 @@ final class JSONEntityTests: XCTestCase {
 
     func testLookupsUseIndexes() throws {
         let model = try Model(ModelPresets.publications.scaled(to: 300))
-        let strategy = try JSONEntity(model: model, database: try Database(path: ":memory:"))
+        let strategy = LayoutStore(try JSONEntity(model: model), database: try Database(path: ":memory:"))
         try strategy.createSchema()
         for batch in ObjectGenerator(model, seed: 7).batches(of: 300) { try strategy.insert(batch) }
         func plan(_ request: FetchRequest) throws -> String {
@@ -182,7 +182,7 @@ final class JSONEntityTests: XCTestCase {
         XCTAssertTrue(try plan(FetchRequest(entity: model.mainRoot, predicate: .range("title", .text("Ab"), .text("Ac")))).contains("Z_Publication_byTitle"))
 
         let awkward = try Model(Self.awkward)
-        let other = try JSONEntity(model: awkward, database: try Database(path: ":memory:"))
+        let other = LayoutStore(try JSONEntity(model: awkward), database: try Database(path: ":memory:"))
         try other.createSchema()
         let prime = awkward.index(of: "AlphaPrime")!
         let query = try other.fetchQuery(FetchRequest(entity: prime, predicate: .equals("code", .blob([1, 2]))))
@@ -194,7 +194,7 @@ final class JSONEntityTests: XCTestCase {
     /// The SQL of the examples in docs/strategies.md.
     func testQueries() throws {
         let model = try Model(ModelPresets.publications)
-        let strategy = try JSONEntity(model: model, database: try Database(path: ":memory:"))
+        let strategy = try JSONEntity(model: model)
         // Core Data's fetch order: the attributes by name (`kind` is first in the select list).
         let list = "t0.ZKIND, t0.Z_PK, t0.Z_OPT, t0.ZCREATEDATE, t0.ZDETAILS, t0.ZPUBLISHDATE, t0.ZTITLE, t0.ZUID, t0.ZUPDATEDATE"
         XCTAssertEqual(try strategy.fetchQuery(FetchRequest(entity: model.mainRoot)).sql, "SELECT \(list) FROM ZPUBLICATION t0")
@@ -205,7 +205,7 @@ final class JSONEntityTests: XCTestCase {
         XCTAssertEqual(try strategy.fetchQuery(FetchRequest(entity: model.index(of: "Tag")!, predicate: .anyRelated("publications", "title", .text("A")))).sql,
                        "SELECT DISTINCT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME FROM ZTAG t0 JOIN Z_1TAGS t1 ON t0.Z_PK = t1.Z_2TAGS JOIN ZPUBLICATION t2 ON t2.Z_PK = t1.Z_1PUBLICATIONS WHERE t2.ZTITLE = ?")
         let animals = try Model(ModelPresets.efcoreAnimals)
-        let zoo = try JSONEntity(model: animals, database: try Database(path: ":memory:"))
+        let zoo = try JSONEntity(model: animals)
         XCTAssertEqual(try zoo.fetchQuery(FetchRequest(entity: animals.index(of: "Pet")!, sort: [SortKey("name")])).sql,
                        "SELECT t0.ZKIND, t0.Z_PK, t0.Z_OPT, t0.ZDETAILS, t0.ZNAME FROM ZANIMAL t0 WHERE t0.ZKIND BETWEEN 4 AND 6 ORDER BY t0.ZNAME ASC")
     }
@@ -217,7 +217,7 @@ final class JSONEntityTests: XCTestCase {
                             SyntheticModel.make(leaves: 240, attributes: 7, skew: 1, rows: 10_000, depth: 4),
                             SyntheticModel.make(leaves: 29, attributes: 64, skew: 1, rows: 10_000, depth: 3)] {
             let model = try Model(description)
-            let strategy = try JSONEntity(model: model, database: try Database(path: ":memory:"))
+            let strategy = LayoutStore(try JSONEntity(model: model), database: try Database(path: ":memory:"))
             try strategy.createSchema()
         }
     }

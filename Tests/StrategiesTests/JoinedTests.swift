@@ -72,7 +72,7 @@ final class JoinedTests: XCTestCase {
     // MARK: Layout
 
     func testPublicationsSchema() throws {
-        let joined = try Joined(model: try Model(ModelPresets.publications), database: try Database(path: ":memory:"))
+        let joined = try Joined(model: try Model(ModelPresets.publications))
         let expected = [
             "CREATE TABLE ZPUBLICATION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCREATEDATE TIMESTAMP, ZPUBLISHDATE TIMESTAMP, ZUPDATEDATE TIMESTAMP, ZTITLE VARCHAR, ZUID BLOB )",
             "CREATE TABLE ZACADEMICPAPER ( Z_PK INTEGER PRIMARY KEY REFERENCES ZPUBLICATION (Z_PK) ON DELETE CASCADE, ZPAPERTYPE INTEGER, ZDOI VARCHAR )",
@@ -95,7 +95,7 @@ final class JoinedTests: XCTestCase {
     }
 
     func testEFCoreAnimalsSchema() throws {
-        let joined = try Joined(model: try Model(ModelPresets.efcoreAnimals), database: try Database(path: ":memory:"))
+        let joined = try Joined(model: try Model(ModelPresets.efcoreAnimals))
         // Animal 1, FarmAnimal 2, Human 3, Pet 4, Cat 5, Dog 6.
         let expected = [
             "CREATE TABLE ZANIMAL ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )",
@@ -118,7 +118,7 @@ final class JoinedTests: XCTestCase {
     /// A polymorphic read LEFT JOINs the sub-tables; a middle entity's is its table's rows; a leaf's count its table alone.
     func testQueries() throws {
         let model = try Model(ModelPresets.efcoreAnimals)
-        let joined = try Joined(model: model, database: try Database(path: ":memory:"))
+        let joined = try Joined(model: model)
         let animal = model.index(of: "Animal")!, pet = model.index(of: "Pet")!, cat = model.index(of: "Cat")!
         XCTAssertEqual(try joined.fetchQuery(FetchRequest(entity: animal)).sql,
                        "SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t1.ZSPECIES, t1.ZVALUE, t2.ZFAVORITEANIMAL, t2.Z1_FAVORITEANIMAL, t3.ZVET, t4.ZEDUCATIONLEVEL, t5.ZFAVORITETOY, t1.Z_PK, t2.Z_PK, t3.Z_PK, t4.Z_PK, t5.Z_PK FROM ZANIMAL t0 LEFT JOIN ZFARMANIMAL t1 ON t1.Z_PK = t0.Z_PK LEFT JOIN ZHUMAN t2 ON t2.Z_PK = t0.Z_PK LEFT JOIN ZPET t3 ON t3.Z_PK = t0.Z_PK LEFT JOIN ZCAT t4 ON t4.Z_PK = t0.Z_PK LEFT JOIN ZDOG t5 ON t5.Z_PK = t0.Z_PK")
@@ -139,7 +139,7 @@ final class JoinedTests: XCTestCase {
     /// Lookups by a unique attribute, sorted pages and title ranges are served by indexes.
     func testIndexesServeTheReads() throws {
         let model = try Model(ModelPresets.publications.scaled(to: 1_500))
-        let joined = try Joined(model: model, database: try Database(path: ":memory:"))
+        let joined = LayoutStore(try Joined(model: model), database: try Database(path: ":memory:"))
         try joined.createSchema()
         let publication = model.index(of: "Publication")!, book = model.index(of: "Book")!
         func plan(_ query: PreparedQuery) throws -> String {
@@ -193,7 +193,7 @@ final class JoinedTests: XCTestCase {
             }
         }
         let model = try Model(ModelDescription(name: "wide", entities: entities))
-        let joined = try Joined(model: model, database: try Database(path: ":memory:"))
+        let joined = try Joined(model: model)
         XCTAssertEqual(joined.schemaSQL.filter { $0.hasPrefix("CREATE TABLE Z") && !$0.hasPrefix("CREATE TABLE Z_") }.count, 250)
     }
 }

@@ -7,7 +7,7 @@ import XCTest
 /// Pins single-table to Core Data's layout and queries, statement by statement.
 final class SingleTableLayoutTests: XCTestCase {
     func strategy(_ description: ModelDescription) throws -> SingleTable {
-        try SingleTable(model: try Model(description), database: try Database(path: ":memory:"))
+        try SingleTable(model: try Model(description))
     }
 
     func testThePublicationModelIsCoreDatasLayout() throws {
@@ -52,7 +52,7 @@ final class SingleTableLayoutTests: XCTestCase {
     /// the root, a Z_ENT range for a middle entity, `Z_ENT = ?` for one entity.
     func testQueriesAreCoreDatas() throws {
         let model = try Model(ModelPresets.efcoreAnimals)
-        let animals = try SingleTable(model: model, database: try Database(path: ":memory:"))
+        let animals = try SingleTable(model: model)
         let sql = { (name: String) in try animals.fetchQuery(FetchRequest(entity: model.index(of: name)!)) }
         XCTAssertEqual(try sql("Animal").sql, "SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZSPECIES, t0.ZVALUE, t0.ZFAVORITEANIMAL, t0.Z1_FAVORITEANIMAL, t0.ZVET, t0.ZEDUCATIONLEVEL, t0.ZFAVORITETOY FROM ZANIMAL t0")
         XCTAssertEqual(try sql("Pet").sql, "SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZNAME, 0, 0, 0, 0, t0.ZVET, t0.ZEDUCATIONLEVEL, t0.ZFAVORITETOY FROM ZANIMAL t0 WHERE t0.Z_ENT >= ? AND t0.Z_ENT <= ?")
@@ -62,7 +62,7 @@ final class SingleTableLayoutTests: XCTestCase {
         XCTAssertEqual(try animals.countQuery(FetchRequest(entity: 0)).sql, "SELECT COUNT(*) FROM ZANIMAL")
 
         let publications = try Model(ModelPresets.publications)
-        let store = try SingleTable(model: publications, database: try Database(path: ":memory:"))
+        let store = try SingleTable(model: publications)
         let book = publications.index(of: "Book")!
         XCTAssertEqual(try store.fetchQuery(FetchRequest(entity: book, predicate: .equals("isbn", .text("x")))).sql,
                        "SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZCREATEDATE, t0.ZPUBLISHDATE, t0.ZTITLE, t0.ZUID, t0.ZUPDATEDATE, 0, 0, 0, 0, t0.ZISBN, t0.ZPAGECOUNT FROM ZPUBLICATION t0 WHERE t0.ZISBN = ? AND t0.Z_ENT = ?")
@@ -75,7 +75,7 @@ final class SingleTableLayoutTests: XCTestCase {
     func testBookkeepingRowsAreCoreDatas() throws {
         let model = try Model(ModelPresets.publications.scaled(to: 300))
         let db = try Database(path: ":memory:")
-        let strategy = try SingleTable(model: model, database: db)
+        let strategy = LayoutStore(try SingleTable(model: model), database: db)
         try strategy.createSchema()
         let generator = ObjectGenerator(model, seed: 11)
         for batch in generator.batches(of: 64) { try strategy.insert(batch) }

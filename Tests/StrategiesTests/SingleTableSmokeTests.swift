@@ -8,7 +8,7 @@ final class SingleTableSmokeTests: XCTestCase {
     func testEveryPresetRoundTrips() throws {
         for description in ModelPresets.all {
             let model = try Model(description.scaled(to: 1_500))
-            let strategy = try SingleTable(model: model, database: try Database(path: ":memory:"))
+            let strategy = LayoutStore(try SingleTable(model: model), database: try Database(path: ":memory:"))
             try strategy.createSchema()
             let generator = ObjectGenerator(model, seed: 7)
             for batch in generator.batches(of: 400) { try strategy.insert(batch) }

@@ -24,7 +24,7 @@ final class SwiftDataModelLayoutTests: XCTestCase {
     /// `#Unique` and both `#Index` groups named after their properties.
     func testTheStudioIsCoreDatasLayout() throws {
         let model = try read("SwiftDataStudio")
-        XCTAssertEqual(try SingleTable(model: model, database: try Database(path: ":memory:")).schemaSQL, [
+        XCTAssertEqual(try SingleTable(model: model).schemaSQL, [
             "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAVAILABILITY_INSTOCK_COUNT INTEGER, ZRATING INTEGER, ZSHELF INTEGER, ZTRACKCOUNT INTEGER, ZPAGECOUNT INTEGER, ZFILESIZE INTEGER, ZADDEDAT TIMESTAMP, ZAVAILABILITY_BACKORDERED_UNTIL TIMESTAMP, ZDIMENSIONS_HEIGHT FLOAT, ZDIMENSIONS_WIDTH FLOAT, ZWEIGHT FLOAT, ZPRICE DECIMAL, ZAVAILABILITY VARCHAR, ZDIMENSIONS_UNIT VARCHAR, ZSKU VARCHAR, ZTITLE VARCHAR, ZFORMAT VARCHAR, ZISBN VARCHAR, ZFORMAT1 VARCHAR, ZKEYWORDS BLOB, ZCOVER BLOB )",
             "CREATE TABLE ZREVIEW ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSTARS INTEGER, ZITEM INTEGER, Z1_ITEM INTEGER, ZTEXT VARCHAR )",
             "CREATE TABLE ZSHELF ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )",
@@ -48,7 +48,7 @@ final class SwiftDataModelLayoutTests: XCTestCase {
         for name in ["SwiftDataPublications", "SwiftDataStudio"] {
             let model = try read(name)
             for type in Strategies.all {
-                let strategy = try type.init(model: model, database: try Database(path: ":memory:"))
+                let strategy = LayoutStore(try type.init(model: model), database: try Database(path: ":memory:"))
                 XCTAssertFalse(strategy.schemaSQL.isEmpty, "\(type.name) on \(name)")
                 XCTAssertNoThrow(try strategy.createSchema(), "\(type.name) on \(name)")
             }
@@ -58,8 +58,8 @@ final class SwiftDataModelLayoutTests: XCTestCase {
     func testPublicationsIsLaidOutAsThePreset() throws {
         let model = try read("SwiftDataPublications")
         for type in Strategies.all {
-            let source = try type.init(model: model, database: try Database(path: ":memory:")).schemaSQL
-            let preset = try type.init(model: try Model(ModelPresets.publications), database: try Database(path: ":memory:")).schemaSQL
+            let source = try type.init(model: model).schemaSQL
+            let preset = try type.init(model: try Model(ModelPresets.publications)).schemaSQL
             XCTAssertEqual(source, preset, type.name)
         }
     }

@@ -33,11 +33,11 @@ final class TablePerEntityTests: XCTestCase {
     ])
 
     func testEdgesLayout() throws {
-        let strategy = try TablePerEntity(model: try Model(Self.edges), database: try Database(path: ":memory:"))
+        let strategy = try TablePerEntity(model: try Model(Self.edges))
         // A side reaching several tables names its relationships after them; a clash takes the original name plus the entity's.
-        XCTAssertEqual(strategy.storedModel.entity("Note")!.relationships.map(\.name),
+        XCTAssertEqual(strategy.layout.storedModel.entity("Note")!.relationships.map(\.name),
                        ["owner", "notes", "relatedByNote", "tasks", "subtasks", "relatedByTask", "relatedBySubtask"])
-        XCTAssertEqual(strategy.storedModel.entity("Owner")!.relationships.map(\.name), ["favorite"])
+        XCTAssertEqual(strategy.layout.storedModel.entity("Owner")!.relationships.map(\.name), ["favorite"])
         XCTAssertTrue(strategy.schemaSQL.contains(
             "CREATE TABLE ZOWNER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZFAVORITE INTEGER, Z1_FAVORITE INTEGER, ZNAME VARCHAR )"))
         XCTAssertTrue(strategy.schemaSQL.contains("CREATE TABLE Z_2NOTES ( Z_2RELATEDBYNOTE INTEGER, Z_2NOTES INTEGER, PRIMARY KEY (Z_2RELATEDBYNOTE, Z_2NOTES) )"))
@@ -90,9 +90,9 @@ final class TablePerEntityTests: XCTestCase {
 
     func testPublicationsLayout() throws {
         let model = try Model(ModelPresets.publications)
-        let strategy = try TablePerEntity(model: model, database: try Database(path: ":memory:"))
-        XCTAssertEqual(strategy.storedModel.entities.map(\.name), ["AcademicPaper", "BlogPost", "Book", "Publication", "Tag", "WebArticle"])
-        XCTAssertEqual(strategy.storedModel.entities[4].relationships.map(\.name), ["publications", "academicPapers", "blogPosts", "books", "webArticles"])
+        let strategy = try TablePerEntity(model: model)
+        XCTAssertEqual(strategy.layout.storedModel.entities.map(\.name), ["AcademicPaper", "BlogPost", "Book", "Publication", "Tag", "WebArticle"])
+        XCTAssertEqual(strategy.layout.storedModel.entities[4].relationships.map(\.name), ["publications", "academicPapers", "blogPosts", "books", "webArticles"])
         let expected = [
             "CREATE TABLE ZACADEMICPAPER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPAPERTYPE INTEGER, ZCREATEDATE TIMESTAMP, ZPUBLISHDATE TIMESTAMP, ZUPDATEDATE TIMESTAMP, ZDOI VARCHAR, ZTITLE VARCHAR, ZUID BLOB )",
             "CREATE TABLE ZBLOGPOST ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCREATEDATE TIMESTAMP, ZPUBLISHDATE TIMESTAMP, ZUPDATEDATE TIMESTAMP, ZBLOGNAME VARCHAR, ZTITLE VARCHAR, ZURL VARCHAR, ZUID BLOB )",
@@ -136,7 +136,7 @@ final class TablePerEntityTests: XCTestCase {
 
     func testAnimalsLayout() throws {
         let model = try Model(ModelPresets.efcoreAnimals)
-        let strategy = try TablePerEntity(model: model, database: try Database(path: ":memory:"))
+        let strategy = try TablePerEntity(model: model)
         // Abstract Animal and Pet get no table; Human's favourite animal keeps Animal's number (1) in its entity column.
         let expected = [
             "CREATE TABLE ZCAT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZEDUCATIONLEVEL VARCHAR, ZNAME VARCHAR, ZVET VARCHAR )",
@@ -155,14 +155,14 @@ final class TablePerEntityTests: XCTestCase {
         ] + CoreDataSchema.bookkeepingSQL
         XCTAssertEqual(strategy.schemaSQL.count, expected.count)
         for (actual, wanted) in zip(strategy.schemaSQL, expected) { XCTAssertEqual(actual, wanted) }
-        XCTAssertEqual(strategy.storedModel.entities.map(\.name), ["Cat", "Dog", "FarmAnimal", "Human"])
-        XCTAssertEqual(strategy.storedModel.entities[3].relationships.map(\.name), ["favoriteAnimal", "cats", "dogs"])
+        XCTAssertEqual(strategy.layout.storedModel.entities.map(\.name), ["Cat", "Dog", "FarmAnimal", "Human"])
+        XCTAssertEqual(strategy.layout.storedModel.entities[3].relationships.map(\.name), ["favoriteAnimal", "cats", "dogs"])
     }
 
     /// The reads docs/strategies.md describes: a middle entity's and the hierarchy's are one UNION ALL, ordered as a whole.
     func testReadsAreOneUnionAll() throws {
         let model = try Model(ModelPresets.efcoreAnimals)
-        let strategy = try TablePerEntity(model: model, database: try Database(path: ":memory:"))
+        let strategy = try TablePerEntity(model: model)
         let pet = model.index(of: "Pet")!
         let query = try strategy.fetchQuery(FetchRequest(entity: pet, sort: [SortKey("name")], limit: 10))
         XCTAssertEqual(query.sql, "SELECT 5 AS Z_ENT, t0.Z_PK AS Z_PK, t0.Z_OPT AS Z_OPT, t0.ZNAME AS ZNAME, t0.ZVET AS ZVET, "
@@ -179,7 +179,7 @@ final class TablePerEntityTests: XCTestCase {
     func testNewestPageMergesIndexes() throws {
         let model = try Model(ModelPresets.publications.scaled(to: 2_000))
         let database = try Database(path: ":memory:")
-        let strategy = try TablePerEntity(model: model, database: database)
+        let strategy = LayoutStore(try TablePerEntity(model: model), database: database)
         try strategy.createSchema()
         for batch in ObjectGenerator(model, seed: 3).batches(of: 500) { try strategy.insert(batch) }
         let sort = model.order!.map { SortKey($0.property!, ascending: $0.ascending) }
@@ -207,15 +207,16 @@ final class TablePerEntityTests: XCTestCase {
         for description in StrategyAgreementTests.models + [Self.edges] {
             let model = try Model(description)
             let database = try Database(path: ":memory:")
-            let strategy = try TablePerEntity(model: model, database: database)
+            let layout = try TablePerEntity(model: model)
+            let strategy = LayoutStore(layout, database: database)
             try strategy.createSchema()
             let generator = ObjectGenerator(model, seed: 7)
             for batch in generator.batches(of: 300) { try strategy.insert(batch) }
             XCTAssertEqual(try database.pragma("integrity_check"), "ok", description.name)
             XCTAssertEqual(try database.strings("PRAGMA foreign_key_check"), [], description.name)
             // Each table's Z_MAX is its highest key.
-            for entity in strategy.storedModel.entities {
-                let table = strategy.schema.table(of: entity.index).name
+            for entity in layout.storedModel.entities {
+                let table = layout.schema.table(of: entity.index).name
                 XCTAssertEqual(try database.scalarInt("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [entity.number]),
                                try database.scalarInt("SELECT COALESCE(MAX(Z_PK), 0) FROM \(table)"), "\(description.name) \(table)")
                 XCTAssertEqual(try database.scalarInt("SELECT COUNT(*) FROM \(table) WHERE Z_ENT != ? OR Z_OPT != 1", [entity.number]), 0)
@@ -231,11 +232,11 @@ final class TablePerEntityTests: XCTestCase {
                               fetchIndexes: [FetchIndex("byFirst", "r\(number)a1")])
         }))
         for model in [deep, wide] {
-            let strategy = try TablePerEntity(model: model, database: try Database(path: ":memory:"))
+            let strategy = LayoutStore(try TablePerEntity(model: model), database: try Database(path: ":memory:"))
             _ = try strategy.fetchQuery(FetchRequest(entity: model.mainRoot, sort: [SortKey(model.entities[model.mainRoot].attributes[0].name)], limit: 5))
             try strategy.createSchema()
         }
-        let strategy = try TablePerEntity(model: deep, database: try Database(path: ":memory:"))
+        let strategy = LayoutStore(try TablePerEntity(model: deep), database: try Database(path: ":memory:"))
         try strategy.createSchema()
         for batch in ObjectGenerator(deep, seed: 1).batches(of: 2_000).prefix(1) { try strategy.insert(batch) }
         XCTAssertEqual(try strategy.fetch(FetchRequest(entity: deep.mainRoot, sort: [SortKey("uid")], limit: 30)).count, 30)

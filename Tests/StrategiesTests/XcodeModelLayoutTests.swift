@@ -20,7 +20,7 @@ final class XcodeModelLayoutTests: XCTestCase {
     /// `ZSHELF` key and its order key `Z_FOK_SHELF` after every entity's integers, and the index with the entity element on the leaf `Album`.
     func testTheLibraryIsCoreDatasLayout() throws {
         let model = try read("Library.xcdatamodeld")
-        XCTAssertEqual(try SingleTable(model: model, database: try Database(path: ":memory:")).schemaSQL, [
+        XCTAssertEqual(try SingleTable(model: model).schemaSQL, [
             "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZISFAVORITE INTEGER, ZSHELF INTEGER, ZPAGECOUNT INTEGER, ZBITRATE INTEGER, ZTRACKCOUNT INTEGER, ZSIZEBYTES INTEGER, Z_FOK_SHELF INTEGER, ZADDEDAT TIMESTAMP, ZDURATION FLOAT, ZRATING FLOAT, ZPRICE DECIMAL, ZSEARCHTITLE VARCHAR, ZTITLE VARCHAR, ZFORMAT VARCHAR, ZFORMAT1 VARCHAR, ZATTACHMENT BLOB, ZUID BLOB, ZHOMEPAGE VARCHAR, ZTRAILER BLOB )",
             "CREATE TABLE ZLABEL ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSHELF INTEGER, ZTEXT VARCHAR )",
             "CREATE TABLE ZSHELF ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZLABEL INTEGER, ZNAME VARCHAR )",
@@ -51,7 +51,7 @@ final class XcodeModelLayoutTests: XCTestCase {
     /// to-many `attachments` left out, and the index naming nothing else gone.
     func testTheNotebookIsCoreDatasLayout() throws {
         let model = try read("Notebook.xcdatamodeld")
-        XCTAssertEqual(try SingleTable(model: model, database: try Database(path: ":memory:")).schemaSQL, [
+        XCTAssertEqual(try SingleTable(model: model).schemaSQL, [
             "CREATE TABLE ZATTACHMENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNOTE INTEGER, Z3_NOTE INTEGER, ZFILENAME VARCHAR, ZDATA BLOB )",
             "CREATE TABLE ZFOLDER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPARENT INTEGER, Z_FOK_PARENT INTEGER, ZNAME VARCHAR )",
             "CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPREVIEW INTEGER, ZWORDCOUNT INTEGER, Z2NOTES INTEGER, ZCREATED TIMESTAMP, ZWIDTH FLOAT, ZTITLE VARCHAR, ZLABEL VARCHAR, ZBODY VARCHAR, ZSTYLE BLOB, ZUID BLOB, ZBOX BLOB )",
@@ -79,7 +79,7 @@ final class XcodeModelLayoutTests: XCTestCase {
         for name in ["Library.xcdatamodeld", "Notebook.xcdatamodeld", "Publications.xcdatamodel"] {
             let model = try read(name)
             for type in Strategies.all {
-                let strategy = try type.init(model: model, database: try Database(path: ":memory:"))
+                let strategy = LayoutStore(try type.init(model: model), database: try Database(path: ":memory:"))
                 XCTAssertFalse(strategy.schemaSQL.isEmpty, "\(type.name) on \(name)")
                 XCTAssertNoThrow(try strategy.createSchema(), "\(type.name) on \(name)")
             }
@@ -89,8 +89,8 @@ final class XcodeModelLayoutTests: XCTestCase {
     func testPublicationsIsLaidOutAsThePreset() throws {
         let model = try read("Publications.xcdatamodel")
         for type in Strategies.all {
-            let xcode = try type.init(model: model, database: try Database(path: ":memory:")).schemaSQL
-            let preset = try type.init(model: try Model(ModelPresets.publications), database: try Database(path: ":memory:")).schemaSQL
+            let xcode = try type.init(model: model).schemaSQL
+            let preset = try type.init(model: try Model(ModelPresets.publications)).schemaSQL
             XCTAssertEqual(xcode, preset, type.name)
         }
     }

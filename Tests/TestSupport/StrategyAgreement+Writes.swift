@@ -12,10 +12,10 @@ extension StrategyAgreement {
     /// the reference's. Returns the reference's.
     @discardableResult
     public func same<T: Equatable>(_ what: @autoclosure () -> String, file: StaticString = #filePath, line: UInt = #line,
-                                   _ body: (any StorageStrategy) throws -> T) throws -> T {
+                                   _ body: (LayoutStore) throws -> T) throws -> T {
         let expected = Result { try body(referenceStore) }
         for subject in subjects {
-            let label = "\(type(of: subject).name) on \(model.name): \(what())"
+            let label = "\(subject.name) on \(model.name): \(what())"
             switch (expected, Result { try body(subject) }) {
             case let (.success(wanted), .success(found)): XCTAssertEqual(found, wanted, label, file: file, line: line)
             case let (.failure(wanted), .failure(found)): XCTAssertEqual("\(found)", "\(wanted)", label, file: file, line: line)
@@ -89,8 +89,8 @@ extension StrategyAgreement {
             try check(FetchRequest(entity: entity.index), "\(entity.name) after the deletes", file: file, line: line)
         }
         for subject in subjects {
-            XCTAssertEqual(try subject.database.strings("PRAGMA integrity_check"), ["ok"], "\(type(of: subject).name) on \(model.name)", file: file, line: line)
-            XCTAssertEqual(try subject.database.strings("PRAGMA foreign_key_check"), [], "\(type(of: subject).name) on \(model.name)", file: file, line: line)
+            XCTAssertEqual(try subject.database.strings("PRAGMA integrity_check"), ["ok"], "\(subject.name) on \(model.name)", file: file, line: line)
+            XCTAssertEqual(try subject.database.strings("PRAGMA foreign_key_check"), [], "\(subject.name) on \(model.name)", file: file, line: line)
         }
     }
 }

@@ -17,19 +17,19 @@ public final class StrategyAgreement {
         /// Computed from the generator alone.
         case generated(ReferenceStore)
         /// Another strategy's store holding the same objects and taking the same writes.
-        case store(any StorageStrategy)
+        case store(LayoutStore)
     }
 
     public let model: Model
     public let generator: ObjectGenerator
     public let reference: Reference
     /// The stores checked, one per strategy asked for.
-    public let subjects: [any StorageStrategy]
+    public let subjects: [LayoutStore]
     /// Requests compared, and those whose expected answer held objects.
     public private(set) var checks = 0, nonEmpty = 0
 
     /// The stores of `types` checked against the reference answers of `reference`'s generator.
-    public init(_ types: [any StorageStrategy.Type], reference: ReferenceStore) throws {
+    public init(_ types: [any StorageLayout.Type], reference: ReferenceStore) throws {
         model = reference.model
         generator = reference.generator
         self.reference = .generated(reference)
@@ -38,7 +38,7 @@ public final class StrategyAgreement {
     }
 
     /// The stores of `types` checked against a store of `referenceType` holding the same objects.
-    public init(_ types: [any StorageStrategy.Type], against referenceType: any StorageStrategy.Type, _ generator: ObjectGenerator) throws {
+    public init(_ types: [any StorageLayout.Type], against referenceType: any StorageLayout.Type, _ generator: ObjectGenerator) throws {
         model = generator.model
         self.generator = generator
         reference = .store(try Self.open(referenceType, generator))
@@ -47,7 +47,7 @@ public final class StrategyAgreement {
 
     /// The stores of `types` on `description`'s model (seed 7), checked against the generated answers,
     /// or against a store of `referenceType` when given (a checker whose stores take writes).
-    public convenience init(_ types: [any StorageStrategy.Type], _ description: ModelDescription, against referenceType: (any StorageStrategy.Type)? = nil,
+    public convenience init(_ types: [any StorageLayout.Type], _ description: ModelDescription, against referenceType: (any StorageLayout.Type)? = nil,
                             seed: UInt64 = 7) throws {
         let generator = ObjectGenerator(try Model(description), seed: seed)
         if let referenceType {
@@ -58,23 +58,23 @@ public final class StrategyAgreement {
     }
 
     /// A store of `type` in memory with its schema and every object of `generator`.
-    public static func open(_ type: any StorageStrategy.Type, _ generator: ObjectGenerator) throws -> any StorageStrategy {
+    public static func open(_ type: any StorageLayout.Type, _ generator: ObjectGenerator) throws -> LayoutStore {
         try open(type, generator.model, batches: generator.batches(of: 300))
     }
 
     /// A store of `type` in memory with its schema and the objects of `batches`, one save each.
-    public static func open(_ type: any StorageStrategy.Type, _ model: Model, batches: some Sequence<[ModelObject]>) throws -> any StorageStrategy {
-        let strategy = try type.init(model: model, database: try Database(path: ":memory:"))
+    public static func open(_ type: any StorageLayout.Type, _ model: Model, batches: some Sequence<[ModelObject]>) throws -> LayoutStore {
+        let strategy = LayoutStore(try type.init(model: model), database: try Database(path: ":memory:"))
         try strategy.createSchema()
         for batch in batches { try strategy.insert(batch) }
         return strategy
     }
 
     /// The only store checked (for a checker of one strategy).
-    public var subject: any StorageStrategy { subjects[0] }
+    public var subject: LayoutStore { subjects[0] }
 
     /// The reference's store, for a checker against a store.
-    public var referenceStore: any StorageStrategy {
+    public var referenceStore: LayoutStore {
         guard case let .store(store) = reference else { preconditionFailure("\(model.name): the reference is the generated answers, not a store") }
         return store
     }
@@ -105,7 +105,7 @@ public final class StrategyAgreement {
         checks += 1
         if !expected.isEmpty { nonEmpty += 1 }
         for subject in subjects {
-            let label = "\(type(of: subject).name) on \(model.name): \(what())"
+            let label = "\(subject.name) on \(model.name): \(what())"
             XCTAssertNil(Self.difference(try Self.answer(subject, request), expected), "\(label): \(request)", file: file, line: line)
             XCTAssertEqual(try subject.count(Self.unpaged(request)), count, "\(label): count of \(request)", file: file, line: line)
         }
@@ -119,7 +119,7 @@ public final class StrategyAgreement {
         checks += 1
         if expected > 0 { nonEmpty += 1 }
         for subject in subjects {
-            XCTAssertEqual(try subject.fetch(request).count, expected, "\(type(of: subject).name) on \(model.name): \(what()): \(request)", file: file, line: line)
+            XCTAssertEqual(try subject.fetch(request).count, expected, "\(subject.name) on \(model.name): \(what()): \(request)", file: file, line: line)
         }
     }
 
@@ -130,7 +130,7 @@ public final class StrategyAgreement {
     }
 
     /// `store`'s answer to `request`, sorted by id when the request does not sort.
-    public static func answer(_ store: any StorageStrategy, _ request: FetchRequest) throws -> [ModelObject] {
+    public static func answer(_ store: LayoutStore, _ request: FetchRequest) throws -> [ModelObject] {
         let answer = try store.fetch(request)
         return request.sort.isEmpty ? answer.sorted { $0.id < $1.id } : answer
     }

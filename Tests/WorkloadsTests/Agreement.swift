@@ -31,7 +31,7 @@ enum Agreement {
         }
 
         /// A new in-memory store of `type` holding the objects.
-        func open(_ type: any StorageStrategy.Type) throws -> any StorageStrategy {
+        func open(_ type: any StorageLayout.Type) throws -> LayoutStore {
             try StrategyAgreement.open(type, model, batches: batches)
         }
     }
@@ -41,7 +41,7 @@ enum Agreement {
         let census = Census(generator)
         for type in Strategies.all {
             let path = folder.appendingPathComponent("\(type.name)-\(UUID().uuidString).sqlite").path
-            let store = try Store(type, model, path: path)
+            let store = try Store(try type.init(model: model), path: path)
             defer { store.remove() }
             do { try store.populate(generator, batchSize: 97, census: census) } catch { findings.record("\(type.name) on \(label): \(error)") }
         }
@@ -69,7 +69,7 @@ enum Agreement {
         let ordered: Bool
         let objects: [ModelObject]
 
-        func check(_ strategy: any StorageStrategy, label: String, findings: Findings) throws {
+        func check(_ strategy: LayoutStore, label: String, findings: Findings) throws {
             if counts {
                 findings.expectEqual(try strategy.count(request), objects.count, "\(label): \(what) \(request)")
             } else {
@@ -100,7 +100,7 @@ enum Agreement {
     }
 
     /// An update (and a stale one), then a delete, and every object, count and link left after them.
-    static func checkWrites(_ strategy: any StorageStrategy, dataset: Dataset, label: String, findings: Findings) throws {
+    static func checkWrites(_ strategy: LayoutStore, dataset: Dataset, label: String, findings: Findings) throws {
         let (model, reference, inputs) = (dataset.model, dataset.reference, dataset.inputs)
         let deleted = reference.deletionClosure(inputs.deleteIDs)
         if let attribute = model.updateAttribute {

@@ -94,24 +94,22 @@ final class RunnerTests: XCTestCase {
 }
 
 /// single-table that loses the first row of every fetch of a leaf entity: a wrong answer the runner must catch.
-final class DroppingLeafRows: StorageStrategy {
+final class DroppingLeafRows: StorageLayout {
     static let name = "dropping-leaf-rows"
     static let summary = "a broken strategy for the tests"
     let inner: SingleTable
     var model: Model { inner.model }
-    var database: Database { inner.database }
     var schemaSQL: [String] { inner.schemaSQL }
-    init(model: Model, database: Database) throws { inner = try SingleTable(model: model, database: database) }
-    func createSchema() throws { try inner.createSchema() }
-    func insert(_ objects: [ModelObject]) throws { try inner.insert(objects) }
+    init(model: Model) throws { inner = try SingleTable(model: model) }
+    func insertPlan(_ entity: Int) -> InsertPlan? { inner.insertPlan(entity) }
     func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
         var query = try inner.fetchQuery(request)
         if !model.entities[request.entity].hasSubentities, request.limit == nil { query.sql += " LIMIT -1 OFFSET 1" }
         return query
     }
     func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try inner.countQuery(request) }
-    func update(_ objects: [ObjectVersion], attribute: String, value: Value) throws -> Int { try inner.update(objects, attribute: attribute, value: value) }
-    func versions(_ objects: [ObjectID]) throws -> [Int64?] { try inner.versions(objects) }
+    func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] { try inner.updatePlan(entity, attribute: attribute, value: value) }
+    func versionSQL(_ entity: Int) -> String? { inner.versionSQL(entity) }
     func deleteStatements(_ entity: Int) throws -> DeleteStatements { try inner.deleteStatements(entity) }
-    func countLinks(_ relationship: Model.Relationship) throws -> Int { try inner.countLinks(relationship) }
+    func linkCountSQL(_ relationship: Model.Relationship) throws -> [String] { try inner.linkCountSQL(relationship) }
 }

@@ -18,10 +18,10 @@ final class StoreCheckTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
-    func populated(_ type: any StorageStrategy.Type, _ model: Model) throws -> (Store, Census) {
+    func populated(_ type: any StorageLayout.Type, _ model: Model) throws -> (Store, Census) {
         let generator = ObjectGenerator(model, seed: 3)
         let census = Census(generator)
-        let store = try Store(type, model, path: folder.appendingPathComponent("\(type.name)-\(UUID().uuidString).sqlite").path)
+        let store = try Store(try type.init(model: model), path: folder.appendingPathComponent("\(type.name)-\(UUID().uuidString).sqlite").path)
         try store.populate(generator, batchSize: 100, census: census)
         return (store, census)
     }
@@ -64,7 +64,7 @@ final class StoreCheckTests: XCTestCase {
         try database.execute("UPDATE sqlite_master SET sql = 'CREATE UNIQUE INDEX Z_TimestampedEntity_UNIQUE_uid ON ZTIMESTAMPEDENTITY (ZCREATEDATE)' WHERE name = 'Z_TimestampedEntity_UNIQUE_uid'")
         try database.execute("PRAGMA writable_schema = OFF")
         store.close()
-        let reopened = try Store(SingleTable.self, model, path: store.path)
+        let reopened = try Store(try SingleTable(model: model), path: store.path)
         XCTAssertThrowsError(try reopened.check(census, thorough: true)) { XCTAssertTrue("\($0)".contains("integrity check"), "\($0)") }
         reopened.remove()
     }

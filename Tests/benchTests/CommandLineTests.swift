@@ -421,7 +421,9 @@ final class CommandLineTests: XCTestCase {
                      "      4 Album (1429 objects;", "ZFORMAT VARCHAR, ZFORMAT1 VARCHAR"] {
             XCTAssertTrue(model.stdout.contains(line), "\(line)\n\(model.stdout)")
         }
-        let cases = model.stdout.split(separator: "\n").filter { $0.hasSuffix("applies") }.count + 1 // fetch-by-relationship: popular and rare
+        // bench model says how many cases a run measures (fetch-by-relationship's two variants counted).
+        let casesLine = try XCTUnwrap(model.stdout.split(separator: "\n").first { $0.hasPrefix("Cases a run measures: ") }, model.stdout)
+        let cases = try XCTUnwrap(Int(casesLine.split(separator: " ")[4]), String(casesLine))
 
         let run = try bench(["run", "--model", library, "--scale", "300", "--repetitions", "1", "--quiet", "--output", "x.csv"], in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
@@ -463,6 +465,37 @@ final class CommandLineTests: XCTestCase {
                                  "--strategies", "single-table,joined", "--repetitions", "1", "--quiet", "--output", "file\(position).csv"], in: folder)
             XCTAssertEqual(run.status, 0, run.stderr)
             XCTAssertEqual(try answers("file\(position).csv"), expected, file)
+        }
+    }
+
+    /// A folder holding both @Model sources and an Xcode model is not read as either: which one was
+    /// meant is the user's to say (with an .xcdatamodel beside the sources it used to be read as the
+    /// Xcode model, with an .xcdatamodeld as the sources, without a word).
+    func testAFolderOfTwoKindsOfModelIsRefused() throws {
+        for bundle in ["Notes.xcdatamodel", "Notes.xcdatamodeld/Notes.xcdatamodel"] {
+            let both = folder.appendingPathComponent("both-\(bundle.count)")
+            let version = both.appendingPathComponent(bundle)
+            try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+            try Data("<?xml version=\"1.0\"?>\n<model><entity name=\"Note\"><attribute name=\"text\" attributeType=\"String\"/></entity></model>\n".utf8)
+                .write(to: version.appendingPathComponent("contents"))
+            try Data("import SwiftData\n\n@Model\nfinal class Note {\n    var text: String = \"\"\n}\n".utf8).write(to: both.appendingPathComponent("Note.swift"))
+            for command in ["model", "run"] {
+                let outcome = try bench([command, "--model", both.path], in: folder)
+                XCTAssertEqual(outcome.status, 64, "\(command) \(bundle): \(outcome.stderr)")
+                let lines = outcome.stderr.split(separator: "\n")
+                XCTAssertEqual(lines.count, 1, "\(command) \(bundle): one line: \(outcome.stderr)")
+                let name = bundle.split(separator: "/")[0]
+                XCTAssertTrue(lines.first?.hasPrefix("error: \(both.path) holds both SwiftData @Model sources and an Xcode model (\(name)); give one of them to --model") ?? false,
+                              "\(command) \(bundle): \(outcome.stderr)")
+                XCTAssertEqual(outcome.stdout, "", "\(command) \(bundle)")
+            }
+            // Without @Model in its Swift files, the folder is the Xcode model's, as before.
+            try Data("let unrelated = 1\n".utf8).write(to: both.appendingPathComponent("Note.swift"))
+            if bundle == "Notes.xcdatamodel" {
+                let model = try bench(["model", "--model", both.path], in: folder)
+                XCTAssertEqual(model.status, 0, model.stderr)
+                XCTAssertTrue(model.stdout.contains("1 entities, main hierarchy Note"), model.stdout)
+            }
         }
     }
 

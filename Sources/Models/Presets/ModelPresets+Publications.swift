@@ -1,11 +1,11 @@
 extension ModelPresets {
-    /// The seeds' publication model: `Publication` (concrete) and its sub-entities `Book`,
+    /// The publication model: `Publication` (concrete) and its sub-entities `Book`,
     /// `AcademicPaper`, `WebArticle` and `BlogPost` (both of which declare `url`, on purpose), and
     /// `Tag`, many-to-many with every publication (0–5 distinct tags each, Zipf-popular).
     /// 10 % Publication, 30 % Book, 20 % each of the others; 200 tags.
     public static let publications = ModelDescription(
         name: "publications",
-        summary: "the seeds' model: Publication and 4 sub-entities, 0-5 Zipf-popular tags each (100,000 publications, 200 tags)",
+        summary: "the publication model: Publication and its 4 sub-entities (Book, AcademicPaper, WebArticle, BlogPost), 0-5 Zipf-popular tags each (100,000 publications, 200 tags)",
         entities: [
             EntityDescription("Publication", rows: 10_000, attributes: [
                 Attribute("uid", .uuid),

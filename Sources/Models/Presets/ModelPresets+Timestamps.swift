@@ -1,5 +1,5 @@
 extension ModelPresets {
-    /// Seeds 000 and 003's trap: unrelated entities (seed 004's Series, Episode and History, and an
+    /// A hierarchy forced for convenience: unrelated entities (Series, Episode, History and an
     /// Author) put under one abstract base only to share `uid`, `createdate` and `updatedate`.
     public static let timestamps = ModelDescription(
         name: "timestamps",

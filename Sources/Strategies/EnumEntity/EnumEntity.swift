@@ -2,7 +2,7 @@ import Generation
 import Models
 import SQLite
 
-/// `enum-entity` (seed 001's `ItemData`): every hierarchy with sub-entities is ONE Core Data entity
+/// `enum-entity` (one entity with a kind enum in place of sub-entities): every hierarchy with sub-entities is ONE Core Data entity
 /// named after its root, with no inheritance. A row's `kind` attribute (`ZKIND`) holds its concrete
 /// entity's number in the original model, and the sub-entities' attributes share generic typed
 /// slots: `text1, text2, …` (strings, URIs), `number1, …` (integers, booleans, to-one keys),
@@ -28,64 +28,33 @@ import SQLite
 /// write the kind numbers as literals, the same terms as the partial indexes, so SQLite uses them.
 ///
 /// `EnumEntityLayout` derives all of this from the model alone (slots, names, stored model,
-/// columns, DDL and INSERTs); this class writes and reads the store with it.
-public final class EnumEntity: StorageStrategy {
+/// columns, DDL and INSERTs); this class derives each statement from it.
+public final class EnumEntity: StorageLayout {
     public static let name = "enum-entity"
-    public static let summary = "One entity per hierarchy with a kind attribute and generic typed slots shared by every sub-entity (seed 001's ItemData)"
+    public static let summary = "No inheritance: one entity per hierarchy, a kind column naming each row's sub-entity, the sub-entities' attributes in generic typed slots they share (text1, number1, …)"
 
     public let model: Model
-    public let database: Database
-    /// Everything derived from the model: the stored model, its schema, the slots, the columns and the statements.
+    /// Everything derived from the model: the stored model, the slots, the DDL and the INSERTs.
     public let layout: EnumEntityLayout
-    private let store: CoreDataStore
 
-    /// The model as stored: one enum entity per hierarchy, the other roots as they are.
     public var storedModel: Model { layout.storedModel }
-    /// Core Data's layout of `storedModel`.
     public var schema: CoreDataSchema { layout.schema }
     public var schemaSQL: [String] { layout.schemaSQL }
 
-    public init(model: Model, database: Database) throws {
+    public init(model: Model) throws {
         self.model = model
-        self.database = database
         layout = try EnumEntityLayout(model: model)
-        store = CoreDataStore(database: database, model: layout.storedModel)
     }
 
-    public func createSchema() throws { try store.createSchema(schemaSQL, strategyName: Self.name) }
-
-    // MARK: Inserts
-
-    public func insert(_ objects: [ModelObject]) throws {
-        try database.transaction {
-            try store.reserveKeys(for: objects) { layout.places[$0].stored }
-            for object in objects {
-                let entity = model.entities[object.id.entity]
-                let place = layout.places[entity.index]
-                guard let insert = layout.inserts[entity.index] else {
-                    throw CorruptRow("cannot insert an object of the abstract entity \(entity.name)")
-                }
-                let statement = try database.cachedStatement(insert.sql)
-                var values: [Value] = [.integer(object.id.key), .integer(Int64(place.stored + 1)), .integer(1)]
-                if place.kind != nil { values.append(.integer(Int64(entity.number))) }
-                values += object.values
-                for (withEntity, destination) in zip(insert.storesEntityNumber, object.toOne) {
-                    values.append(destination.map { .integer($0.key) } ?? .null)
-                    if withEntity {
-                        values.append(destination.map { .integer(Int64($0.entity + 1)) } ?? .null)
-                    }
-                }
-                try statement.bind(values: values)
-                try statement.run()
-                for (sql, destinations) in zip(insert.links, object.links) {
-                    let link = try database.cachedStatement(sql)
-                    for destination in destinations {
-                        try link.bind(values: [.integer(object.id.key), .integer(destination.key)])
-                        try link.run()
-                    }
-                }
-            }
+    public func insertPlan(_ entity: Int) -> InsertPlan? {
+        guard let insert = layout.inserts[entity] else { return nil }
+        let place = layout.places[entity]
+        var sources: [InsertStep.Source] = [.key, .constant(Int64(place.stored + 1)), .version] + (place.kind == nil ? [] : [.entityNumber])
+        sources += model.entities[entity].attributes.indices.map { .value($0) }
+        for (position, withEntity) in insert.storesEntityNumber.enumerated() {
+            sources += [.toOneKey(position)] + (withEntity ? [.toOneEntity(position)] : [])
         }
+        return InsertPlan(keyEntity: place.stored, steps: [InsertStep(sql: insert.sql, sources: sources)], links: insert.links.map { .one($0) })
     }
 
     // MARK: Reads
@@ -190,71 +159,30 @@ public final class EnumEntity: StorageStrategy {
             items.append("t0.\(column.name)")
         }
         func at(_ column: String) throws -> Int32 { try Self.need(positions[column], "column \(column) in the select list of \(place.table)") }
-        struct Shape {
-            let entity: Int
-            let values: [(position: Int32, storage: AttributeType.Storage, required: Bool)]
-            let toOne: [(key: Int32, entity: Int32?, destination: Int)]
-        }
-        var shapes: [Int64: Shape] = [:]
-        for kind in kinds {
+        let shapes = try kinds.map { kind in
             let info = model.entities[kind]
-            shapes[Int64(info.number)] = Shape(
-                entity: kind,
-                values: try info.attributes.enumerated().map { position, attribute in
-                    (try at(layout.valueColumns[kind][position]), attribute.type.storage,
-                     layout.valueKinds[kind][position] != nil && !attribute.optional)
-                },
+            return RowShape(
+                entity: kind, attributes: info.attributes,
+                positions: try layout.valueColumns[kind].map(at),
+                // A value in a shared slot is NULL in the other kinds' rows: a required one must not be.
+                required: info.attributes.indices.map { layout.valueKinds[kind][$0] != nil && !info.attributes[$0].optional },
                 toOne: try info.toOneRelationships.map { relationship in
                     let columns = try layout.toOne(kind, relationship.name)
-                    return (try at(columns.key), try columns.entity.map(at), relationship.destination)
+                    return RowShape.ToOne(key: try at(columns.key), entity: try columns.entity.map(at), destination: relationship.destination)
                 })
         }
-        let table = place.table
-        let kindColumn = place.kind
-        let only = Int64(entity.number)
-        let decoder = RowDecoder { row in
-            let number = kindColumn == nil ? only : row.int64(at: 0)
-            guard let shape = shapes[number] else {
-                throw CorruptRow("a row of \(table) has \(kindColumn ?? "kind") \(row.isNull(at: 0) ? "NULL" : "\(number)"), which is no concrete entity of the fetched subtree")
-            }
-            var values: [Value] = []
-            values.reserveCapacity(shape.values.count)
-            for slot in shape.values {
-                let value = row.value(at: slot.position, as: slot.storage)
-                if slot.required, value.isNull {
-                    throw CorruptRow("the \(self.model.entities[shape.entity].name) row Z_PK = \(row.int64(at: 1)) of \(table) has NULL in its required slot \(row.columnName(at: slot.position))")
-                }
-                values.append(value)
-            }
-            return ModelObject(
-                id: ObjectID(entity: shape.entity, key: row.int64(at: 1)),
-                values: values,
-                toOne: shape.toOne.map { row.destination(key: $0.key, entity: $0.entity, otherwise: $0.destination) })
-        }
+        let decoder = RowDecoder(shapes: shapes, fixed: place.kind == nil ? entity.index : nil, table: place.table)
         return (items.joined(separator: ", "), decoder)
     }
 
     // MARK: Writes
 
-    public func update(_ objects: [ObjectVersion], attribute: String, value: Value) throws -> Int {
-        try database.transaction {
-            var changed = 0
-            for object in objects {
-                let sql = "UPDATE \(layout.places[object.id.entity].table) SET \(try layout.column(object.id.entity, attribute)) = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"
-                changed += try database.write(sql, [value, .integer(object.version + 1), .integer(object.id.key), .integer(object.version)])
-            }
-            return changed
-        }
+    public func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] {
+        UpdateStep.versioned(layout.places[entity].table, "\(try layout.column(entity, attribute)) = ?", [value])
     }
 
-    public func versions(_ objects: [ObjectID]) throws -> [Int64?] {
-        try objects.map { object in
-            try database.rows("SELECT Z_OPT FROM \(layout.places[object.entity].table) WHERE Z_PK = ?", [.integer(object.key)]) { $0.int64(at: 0) }.first
-        }
-    }
+    public func versionSQL(_ entity: Int) -> String? { "SELECT Z_OPT FROM \(layout.places[entity].table) WHERE Z_PK = ?" }
 
-    /// The expression of a related row's entity number in the original model: its kind, or the
-    /// number of the one entity its table holds.
     private func entityNumber(_ entity: Int, alias: String) -> String {
         layout.places[entity].kind.map { "\(alias).\($0)" } ?? "\(model.entities[entity].root + 1)"
     }
@@ -307,8 +235,8 @@ public final class EnumEntity: StorageStrategy {
         return (condition, ["UPDATE \(layout.places[destination].table) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(condition(""))"])
     }
 
-    public func countLinks(_ relationship: Model.Relationship) throws -> Int {
-        guard let stored = layout.storedRelationships[PropertyKey(relationship)], let join = schema.joinTable(stored) else { return 0 }
-        return try database.number(PreparedQuery(sql: "SELECT COUNT(*) FROM \(join.name)", values: [], decoder: nil))
+    public func linkCountSQL(_ relationship: Model.Relationship) -> [String] {
+        guard let stored = layout.storedRelationships[PropertyKey(relationship)], let join = schema.joinTable(stored) else { return [] }
+        return ["SELECT COUNT(*) FROM \(join.name)"]
     }
 }

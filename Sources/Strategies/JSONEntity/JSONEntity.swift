@@ -53,89 +53,35 @@ import SQLite
 /// `JSONEntityLayout` derives all of this from the model alone (stored names, stored model,
 /// where each property lives, DDL, INSERTs, each fetch's select list and decoder, with `FlatJSON`
 /// reading `details`); this class writes and reads the store with it.
-public final class JSONEntity: StorageStrategy {
+public final class JSONEntity: StorageLayout {
     public static let name = "json-entity"
     public static let summary = "One entity per hierarchy: the root's attributes as columns, a kind column, every other attribute in one JSON details column"
 
     public let model: Model
-    public let database: Database
-    /// Everything derived from the model: the stored model, its schema, where each property lives and the statements.
+    /// Everything derived from the model: the stored model, the places, the DDL and the INSERTs.
     public let layout: JSONEntityLayout
-    private let store: CoreDataStore
-    /// Decoders and select lists, made once per fetched entity.
     private var readers: [Int: (list: String, decoder: RowDecoder)] = [:]
 
-    /// The model the store holds (one entity per root of `model`).
     public var storedModel: Model { layout.storedModel }
-    /// Core Data's layout of `storedModel`.
     public var schema: CoreDataSchema { layout.schema }
     public var schemaSQL: [String] { layout.schemaSQL }
 
-    public init(model: Model, database: Database) throws {
+    public init(model: Model) throws {
         self.model = model
-        self.database = database
         layout = try JSONEntityLayout(model: model)
-        store = CoreDataStore(database: database, model: layout.storedModel)
     }
 
-    public func createSchema() throws { try store.createSchema(schemaSQL, strategyName: Self.name) }
-
-    // MARK: Insert
-
-    public func insert(_ objects: [ModelObject]) throws {
-        try database.transaction {
-            try store.reserveKeys(for: objects) { try layout.hierarchy(model.entities[$0].root).stored }
-            var values: [Value] = []
-            for object in objects {
-                guard let plan = layout.inserts[object.id.entity] else {
-                    throw ModelError("cannot insert an object of '\(model.entities[object.id.entity].name)', which is abstract")
-                }
-                values.removeAll(keepingCapacity: true)
-                values += [.integer(object.id.key), .integer(plan.storedNumber), .integer(1)]
-                if plan.hasKind { values.append(.integer(Int64(object.id.entity + 1))) }
-                for position in plan.columnAttributes { values.append(object.values[position]) }
-                for (destination, hasEntity) in zip(object.toOne, plan.toOneEntities) {
-                    values.append(destination.map { .integer($0.key) } ?? .null)
-                    if hasEntity { values.append(destination.map { .integer(Int64($0.entity + 1)) } ?? .null) }
-                }
-                for position in plan.detailAttributes { values.append(Self.jsonBindable(object.values[position])) }
-                let statement = try database.cachedStatement(plan.sql)
-                try statement.bind(values: values)
-                try statement.run()
-                try insertLinks(object)
-            }
+    public func insertPlan(_ entity: Int) -> InsertPlan? {
+        guard let plan = layout.inserts[entity] else { return nil }
+        var sources: [InsertStep.Source] = [.key, .constant(plan.storedNumber), .version] + (plan.hasKind ? [.entityNumber] : [])
+        sources += plan.columnAttributes.map { .value($0) }
+        for (position, hasEntity) in plan.toOneEntities.enumerated() { sources += [.toOneKey(position)] + (hasEntity ? [.toOneEntity(position)] : []) }
+        sources += plan.detailAttributes.map { .detail($0) }
+        let links = model.entities[entity].relationships.filter { $0.isManyToMany && $0.generatesLinks }.map { relationship -> LinkInsert in
+            guard let (join, this, other) = try? layout.joinTable(relationship) else { return .byDestination([:]) }
+            return .one("INSERT INTO \(join) (\(this), \(other)) VALUES (?, ?)")
         }
-    }
-
-    /// The join-table rows of the many-to-many relationships whose links this object's side generates.
-    private func insertLinks(_ object: ModelObject) throws {
-        guard !object.links.isEmpty else { return }
-        let generating = model.entities[object.id.entity].relationships.filter { $0.isManyToMany && $0.generatesLinks }
-        for (relationship, destinations) in zip(generating, object.links) where !destinations.isEmpty {
-            let (join, this, other) = try layout.joinTable(relationship)
-            let statement = try database.cachedStatement("INSERT INTO \(join) (\(this), \(other)) VALUES (?, ?)")
-            for destination in destinations {
-                try statement.bind(values: [.integer(object.id.key), .integer(destination.key)])
-                try statement.run()
-            }
-        }
-    }
-
-    /// A value as `json_object` and `json_set` take it: a blob as its lowercase hex text.
-    static func jsonBindable(_ value: Value) -> Value {
-        guard case let .blob(bytes) = value else { return value }
-        return .text(hex(bytes))
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        return InsertPlan(keyEntity: layout.hierarchy(model.entities[entity].root).stored, steps: [InsertStep(sql: plan.sql, sources: sources)], links: links)
     }
 
     // MARK: Reads
@@ -143,7 +89,7 @@ public final class JSONEntity: StorageStrategy {
     /// The predicate with every value compared with a hex-text expression given as hex text.
     private func convert(_ predicate: FetchPredicate, _ request: FetchRequest) throws -> FetchPredicate {
         let entity = request.entity
-        func converted(_ value: Value, _ hex: Bool) -> Value { hex ? Self.jsonBindable(value) : value }
+        func converted(_ value: Value, _ hex: Bool) -> Value { hex ? value.jsonBindable : value }
         switch predicate {
         case let .equals(name, value):
             return .equals(name, converted(value, try layout.expression(entity, name, alias: "t0").hex))
@@ -257,44 +203,25 @@ public final class JSONEntity: StorageStrategy {
 
     // MARK: Writes
 
-    public func update(_ objects: [ObjectVersion], attribute: String, value: Value) throws -> Int {
-        try database.transaction {
-            var changed = 0
-            for object in objects {
-                let info = model.entities[object.id.entity]
-                let hierarchy = layout.hierarchy(info.index)
-                guard let position = info.attributeIndex(attribute) else {
-                    throw ModelError("'\(attribute)' is not an attribute of '\(info.name)'")
-                }
-                let assignment: String
-                var values: [Value]
-                switch layout.places[object.id.entity][position] {
-                case let .column(name):
-                    assignment = "\(name) = ?"
-                    values = [value]
-                case let .detail(key):
-                    let details = try Self.need(hierarchy.details, "details column of \(hierarchy.table)")
-                    if value.isNull, info.attributes[position].optional {
-                        assignment = "\(details) = json_remove(\(details), '$.\(key)')"
-                        values = []
-                    } else {
-                        assignment = "\(details) = json_set(\(details), '$.\(key)', ?)"
-                        values = [Self.jsonBindable(value)]
-                    }
-                }
-                values += [.integer(object.version + 1), .integer(object.id.key), .integer(object.version)]
-                changed += try database.write("UPDATE \(hierarchy.table) SET \(assignment), Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", values)
+    /// Core Data's one statement, a typed column set or a key of `details` set (removed, for NULL
+    /// in an optional attribute) with `json_set`/`json_remove`.
+    public func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] {
+        let info = model.entities[entity]
+        let table = layout.hierarchy(entity).table
+        let position = try Self.need(info.attributeIndex(attribute), "attribute '\(attribute)' of \(info.name)")
+        switch layout.places[entity][position] {
+        case let .column(name):
+            return UpdateStep.versioned(table, "\(name) = ?", [value])
+        case let .detail(key):
+            let details = try Self.need(layout.hierarchy(entity).details, "details column of \(table)")
+            if value.isNull, info.attributes[position].optional {
+                return UpdateStep.versioned(table, "\(details) = json_remove(\(details), '$.\(key)')", [])
             }
-            return changed
+            return UpdateStep.versioned(table, "\(details) = json_set(\(details), '$.\(key)', ?)", [value.jsonBindable])
         }
     }
 
-    public func versions(_ objects: [ObjectID]) throws -> [Int64?] {
-        try objects.map { object in
-            let table = layout.hierarchy(object.entity).table
-            return try database.rows("SELECT Z_OPT FROM \(table) WHERE Z_PK = ?", [.integer(object.key)]) { $0.int64(at: 0) }.first
-        }
-    }
+    public func versionSQL(_ entity: Int) -> String? { "SELECT Z_OPT FROM \(layout.hierarchy(entity).table) WHERE Z_PK = ?" }
 
     public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
         let table = layout.hierarchy(entity).table
@@ -338,9 +265,8 @@ public final class JSONEntity: StorageStrategy {
         return ["UPDATE \(table) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"]
     }
 
-    public func countLinks(_ relationship: Model.Relationship) throws -> Int {
-        guard relationship.isManyToMany else { return 0 }
-        let (join, _, _) = try layout.joinTable(relationship)
-        return try database.number(PreparedQuery(sql: "SELECT COUNT(*) FROM \(join)", values: [], decoder: nil))
+    public func linkCountSQL(_ relationship: Model.Relationship) throws -> [String] {
+        guard relationship.isManyToMany else { return [] }
+        return ["SELECT COUNT(*) FROM \(try layout.joinTable(relationship).name)"]
     }
 }

@@ -38,75 +38,28 @@ import SQLite
 /// table first, then the base row.
 ///
 /// `JoinedLayout` derives the tables, their columns, the DDL and the INSERTs from the model alone,
-/// and `JoinedReader` each entity's read; this class writes and reads the store with them.
-public final class Joined: StorageStrategy {
+/// and `JoinedReader` each entity's read; this class derives each statement from them.
+public final class Joined: StorageLayout {
     public static let name = "joined"
     public static let summary = "Class-table inheritance: the root's table holds the shared columns and Z_ENT, every sub-entity a table of its own columns keyed by the base row's Z_PK"
 
     public let model: Model
-    public let database: Database
     /// Everything derived from the model: the tables, their columns, the DDL and the INSERTs.
     public let layout: JoinedLayout
-    private let store: CoreDataStore
     private var readers: [ReaderKey: JoinedReader] = [:]
-    private var updates: [PropertyKey: (base: String, sub: String?)] = [:]
 
     /// Core Data's layout of the model: the join tables and their names.
     public var schema: CoreDataSchema { layout.schema }
     public var schemaSQL: [String] { layout.schemaSQL }
 
-    public init(model: Model, database: Database) throws {
+    public init(model: Model) throws {
         self.model = model
-        self.database = database
         layout = try JoinedLayout(model: model)
-        store = CoreDataStore(database: database, model: model)
     }
 
-    public func createSchema() throws { try store.createSchema(schemaSQL, strategyName: Self.name) }
-
-    // MARK: Insert
-
-    public func insert(_ objects: [ModelObject]) throws {
-        try database.transaction {
-            try store.reserveKeys(for: objects) { model.entities[$0].root }
-            for object in objects {
-                guard let steps = layout.inserts[object.id.entity] else {
-                    throw CorruptRow("cannot insert an object of abstract entity '\(model.entities[object.id.entity].name)'")
-                }
-                for step in steps {
-                    let statement = try database.cachedStatement(step.sql)
-                    for (offset, source) in step.sources.enumerated() {
-                        let index = Int32(offset + 1)
-                        switch source {
-                        case .key: try statement.bind(object.id.key, at: index)
-                        case .entityNumber: try statement.bind(Int64(object.id.entity + 1), at: index)
-                        case .version: try statement.bind(Int64(1), at: index)
-                        case let .value(position): try object.values[position].bind(to: statement, at: index)
-                        case let .toOneKey(position):
-                            if let destination = object.toOne[position] { try statement.bind(destination.key, at: index) }
-                            else { try statement.bindNull(at: index) }
-                        case let .toOneEntity(position):
-                            if let destination = object.toOne[position] { try statement.bind(Int64(destination.entity + 1), at: index) }
-                            else { try statement.bindNull(at: index) }
-                        }
-                    }
-                    try statement.run()
-                }
-                try insertLinks(object)
-            }
-        }
-    }
-
-    /// The join-table rows of the many-to-many relationships whose links this object's side generates.
-    private func insertLinks(_ object: ModelObject) throws {
-        for (sql, destinations) in zip(layout.linkSQL[object.id.entity] ?? [], object.links) where !destinations.isEmpty {
-            let statement = try database.cachedStatement(sql)
-            for destination in destinations {
-                try statement.bind(object.id.key, at: 1)
-                try statement.bind(destination.key, at: 2)
-                try statement.run()
-            }
-        }
+    public func insertPlan(_ entity: Int) -> InsertPlan? {
+        guard let steps = layout.inserts[entity] else { return nil }
+        return InsertPlan(keyEntity: model.entities[entity].root, steps: steps, links: (layout.linkSQL[entity] ?? []).map { .one($0) })
     }
 
     // MARK: Reads
@@ -262,44 +215,16 @@ public final class Joined: StorageStrategy {
 
     /// Core Data's `UPDATE … SET <col> = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?` on the root's
     /// table; for a column of a sub-entity's table, the version is checked and bumped on the root's
-    /// row, and the column set on the sub-row of each object whose version matched.
-    public func update(_ objects: [ObjectVersion], attribute: String, value: Value) throws -> Int {
-        try database.transaction {
-            var changed = 0
-            var byEntity: [Int: (base: String, sub: String?)] = [:]
-            for object in objects {
-                let statements = try byEntity[object.id.entity] ?? updateSQL(object.id.entity, attribute)
-                byEntity[object.id.entity] = statements
-                let key = Value.integer(object.id.key)
-                if let sub = statements.sub {
-                    let bumped = try database.write(statements.base, [.integer(object.version + 1), key, .integer(object.version)])
-                    if bumped > 0 { _ = try database.write(sub, [value, key]) }
-                    changed += bumped
-                } else {
-                    changed += try database.write(statements.base, [value, .integer(object.version + 1), key, .integer(object.version)])
-                }
-            }
-            return changed
-        }
-    }
-
-    private func updateSQL(_ entity: Int, _ attribute: String) throws -> (base: String, sub: String?) {
+    /// row, then the column set on the sub-row.
+    public func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] {
         let (owner, column) = try Self.need(layout.attributeColumn(entity, attribute), "attribute '\(attribute)' of \(model.entities[entity].name)")
-        let cacheKey = PropertyKey(owner: owner, name: attribute)
-        if let known = updates[cacheKey] { return known }
         let root = layout.tables[model.entities[owner].root].name
-        let made: (base: String, sub: String?) = model.entities[owner].isRoot
-            ? ("UPDATE \(root) SET \(column) = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", nil)
-            : ("UPDATE \(root) SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", "UPDATE \(layout.tables[owner].name) SET \(column) = ? WHERE Z_PK = ?")
-        updates[cacheKey] = made
-        return made
+        if model.entities[owner].isRoot { return UpdateStep.versioned(root, "\(column) = ?", [value]) }
+        return [UpdateStep("UPDATE \(root) SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", [.newVersion, .key, .oldVersion]),
+                UpdateStep("UPDATE \(layout.tables[owner].name) SET \(column) = ? WHERE Z_PK = ?", [.value(value), .key])]
     }
 
-    public func versions(_ objects: [ObjectID]) throws -> [Int64?] {
-        try objects.map { object in
-            try database.rows(try Self.need(layout.versionSQL[model.entities[object.entity].root], "version query"), [.integer(object.key)]) { $0.int64(at: 0) }.first
-        }
-    }
+    public func versionSQL(_ entity: Int) -> String? { layout.versionSQL[model.entities[entity].root] }
 
     public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
         var related: [String] = []
@@ -350,8 +275,7 @@ public final class Joined: StorageStrategy {
         ]
     }
 
-    public func countLinks(_ relationship: Model.Relationship) throws -> Int {
-        guard let join = schema.joinTable(relationship) else { return 0 }
-        return try database.number(PreparedQuery(sql: "SELECT COUNT(*) FROM \(join.name)", values: [], decoder: nil))
+    public func linkCountSQL(_ relationship: Model.Relationship) -> [String] {
+        schema.joinTable(relationship).map { ["SELECT COUNT(*) FROM \($0.name)"] } ?? []
     }
 }

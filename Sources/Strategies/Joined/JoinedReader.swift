@@ -69,43 +69,23 @@ struct JoinedReader {
             let start = try JoinedLayout.need(base[owner], "columns of \(model.entities[owner].name) in the select list")
             return start + Int32(try JoinedLayout.need(layout.tables[owner].index[column], "column \(column) of \(layout.tables[owner].name)"))
         }
-        struct Shape {
-            var values: [(Int32, AttributeType.Storage)]
-            var toOne: [(key: Int32, entity: Int32?, destination: Int)]
-            var markers: [Int32]
-        }
-        var shapes: [Int: Shape] = [:]
-        for member in concrete {
+        let shapes = try concrete.map { member in
             let info = model.entities[member]
-            shapes[member + 1] = Shape(
-                values: try info.attributes.enumerated().map { index, attribute in
+            return RowShape(
+                entity: member, attributes: info.attributes,
+                positions: try info.attributes.indices.map { index in
                     let owner = info.attributeOwners[index]
-                    return (try position(owner, layout.attributeColumns[owner][index]), attribute.type.storage)
+                    return try position(owner, layout.attributeColumns[owner][index])
                 },
                 toOne: try info.toOneRelationships.map { relationship in
                     let owner = relationship.owner
                     let columns = try JoinedLayout.need(layout.toOneColumns[owner][relationship.name], "to-one '\(relationship.name)' of \(info.name)")
-                    return (try position(owner, columns.key), try columns.entity.map { try position(owner, $0) }, relationship.destination)
+                    return RowShape.ToOne(key: try position(owner, columns.key), entity: try columns.entity.map { try position(owner, $0) }, destination: relationship.destination)
                 },
                 markers: layout.paths[member].compactMap { markers[$0] })
         }
-        let root = model.entities[entity].root
-        let hasHierarchy = model.entities[root].hasSubentities
-        let only = Int64(entity + 1)
-        let tableName = layout.tables[entity].name
-        return RowDecoder { row in
-            let number = hasHierarchy ? row.int64(at: 0) : only
-            guard let shape = shapes[Int(number)] else {
-                throw CorruptRow("a row read from \(tableName) has Z_ENT \(number), which is no concrete entity of the fetched subtree")
-            }
-            for marker in shape.markers where row.isNull(at: marker) {
-                throw CorruptRow("the object \(row.int64(at: 1)) of \(tableName) has Z_ENT \(number) but lacks its row in a sub-entity's table")
-            }
-            return ModelObject(
-                id: ObjectID(entity: Int(number) - 1, key: row.int64(at: 1)),
-                values: shape.values.map { row.value(at: $0.0, as: $0.1) },
-                toOne: shape.toOne.map { row.destination(key: $0.key, entity: $0.entity, otherwise: $0.destination) })
-        }
+        let hasHierarchy = model.entities[model.entities[entity].root].hasSubentities
+        return RowDecoder(shapes: shapes, fixed: hasHierarchy ? nil : entity, table: layout.tables[entity].name)
     }
 
     /// The arms of a fetch of a subtree too wide to join: one per concrete entity (its path of

@@ -2,7 +2,7 @@ import Generation
 import Models
 import SQLite
 
-/// `table-per-entity` (seeds 000 and 003; EF Core's TPC): the entity hierarchy flattened, the
+/// `table-per-entity` (EF Core's TPC): the entity hierarchy flattened, the
 /// class hierarchy kept in code. Every concrete entity of a hierarchy with sub-entities becomes a
 /// root entity of its own holding its inherited attributes and its own; abstract entities get no
 /// table; roots without sub-entities (Tag, Owner) stay as they are. The stored model
@@ -32,62 +32,30 @@ import SQLite
 /// `TablePerEntityLayout` derives the flattened model, the tables, their columns, the DDL, the
 /// INSERTs and the reads' select lists from the model alone; this class writes and reads the
 /// store with them.
-public final class TablePerEntity: StorageStrategy {
+public final class TablePerEntity: StorageLayout {
     public static let name = "table-per-entity"
     public static let summary = "The hierarchy flattened (EF Core's TPC): one dense table per concrete entity, reads across entities one UNION ALL"
 
     public let model: Model
-    public let database: Database
-    /// Everything derived from the model: the flattened model, its schema, the tables, columns and statements.
+    /// Everything derived from the model: the flattened model, the tables, the DDL and the INSERTs.
     public let layout: TablePerEntityLayout
-    private let store: CoreDataStore
 
-    /// The flattened model Core Data stores (one root per concrete entity).
     public var storedModel: Model { layout.storedModel }
-    /// Core Data's layout of `storedModel`.
     public var schema: CoreDataSchema { layout.schema }
     public var schemaSQL: [String] { layout.schemaSQL }
 
-    public init(model: Model, database: Database) throws {
+    public init(model: Model) throws {
         self.model = model
-        self.database = database
         layout = try TablePerEntityLayout(model: model)
-        store = CoreDataStore(database: database, model: layout.storedModel)
     }
 
-    // MARK: Store
-
-    public func createSchema() throws { try store.createSchema(schemaSQL, strategyName: Self.name) }
-
-    public func insert(_ objects: [ModelObject]) throws {
-        try database.transaction {
-            try store.reserveKeys(for: objects) { entity in
-                guard let index = layout.flat[entity] else { throw CorruptRow("object of abstract entity '\(model.entities[entity].name)' cannot be stored") }
-                return index
-            }
-            for object in objects {
-                let entity = object.id.entity
-                let statement = try database.cachedStatement(try LayoutError.required(layout.inserts[entity], Self.name, "insert for \(model.entities[entity].name)"))
-                let number = try LayoutError.required(layout.flat[entity], Self.name, "table for \(model.entities[entity].name)") + 1
-                var values: [Value] = [.integer(object.id.key), .integer(Int64(number)), .integer(1)] + object.values
-                for (columns, destination) in zip(layout.toOneColumns[entity], object.toOne) {
-                    values.append(destination.map { .integer($0.key) } ?? .null)
-                    if columns.entity != nil { values.append(destination.map { .integer(Int64($0.entity + 1)) } ?? .null) }
-                }
-                try statement.bind(values: values)
-                try statement.run()
-                for (byPartner, destinations) in zip(layout.linkInserts[entity] ?? [], object.links) {
-                    for destination in destinations {
-                        guard let sql = byPartner[destination.entity] else {
-                            throw CorruptRow("no join table links \(model.entities[entity].name) to \(model.entities[destination.entity].name)")
-                        }
-                        let link = try database.cachedStatement(sql)
-                        try link.bind(values: [.integer(object.id.key), .integer(destination.key)])
-                        try link.run()
-                    }
-                }
-            }
+    public func insertPlan(_ entity: Int) -> InsertPlan? {
+        guard let sql = layout.inserts[entity], let flat = layout.flat[entity] else { return nil }
+        var sources: [InsertStep.Source] = [.key, .constant(Int64(flat + 1)), .version] + model.entities[entity].attributes.indices.map { .value($0) }
+        for (position, columns) in layout.toOneColumns[entity].enumerated() {
+            sources += [.toOneKey(position)] + (columns.entity == nil ? [] : [.toOneEntity(position)])
         }
+        return InsertPlan(keyEntity: flat, steps: [InsertStep(sql: sql, sources: sources)], links: (layout.linkInserts[entity] ?? []).map { .byDestination($0) })
     }
 
     // MARK: Reads
@@ -237,32 +205,15 @@ public final class TablePerEntity: StorageStrategy {
 
     // MARK: Writes
 
-    public func update(_ objects: [ObjectVersion], attribute: String, value: Value) throws -> Int {
-        var statements: [Int: String] = [:]
-        for entity in Set(objects.map(\.id.entity)) {
-            guard layout.flat[entity] != nil, let position = model.entities[entity].attributeIndex(attribute) else {
-                throw ModelError("'\(attribute)' is not an attribute of concrete entity '\(model.entities[entity].name)'")
-            }
-            statements[entity] = "UPDATE \(layout.tables[entity]) SET \(layout.attributeColumns[entity][position]) = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"
+    public func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] {
+        guard layout.flat[entity] != nil, let position = model.entities[entity].attributeIndex(attribute) else {
+            throw ModelError("'\(attribute)' is not an attribute of concrete entity '\(model.entities[entity].name)'")
         }
-        return try database.transaction {
-            var changed = 0
-            for object in objects {
-                changed += try database.write(try LayoutError.required(statements[object.id.entity], Self.name, "update of \(model.entities[object.id.entity].name)"),
-                                              [value, .integer(object.version + 1), .integer(object.id.key), .integer(object.version)])
-            }
-            return changed
-        }
+        return UpdateStep.versioned(layout.tables[entity], "\(layout.attributeColumns[entity][position]) = ?", [value])
     }
 
-    public func versions(_ objects: [ObjectID]) throws -> [Int64?] {
-        try objects.map { object in
-            guard let sql = layout.versionSQL[object.entity] else { return nil }
-            return try database.rows(sql, [.integer(object.key)]) { $0.int64(at: 0) }.first
-        }
-    }
+    public func versionSQL(_ entity: Int) -> String? { layout.versionSQL[entity] }
 
-    /// A query of no rows that still takes the object's key as `?1`.
     private static let noRelated = "SELECT 0, 0 WHERE 0 AND ?1"
 
     public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
@@ -320,8 +271,8 @@ public final class TablePerEntity: StorageStrategy {
     /// SQLite allows 500 arms in one compound SELECT: link counts are summed in statements of this many.
     static let armsPerStatement = 400
 
-    public func countLinks(_ relationship: Model.Relationship) throws -> Int {
-        guard relationship.isManyToMany else { return 0 }
+    public func linkCountSQL(_ relationship: Model.Relationship) -> [String] {
+        guard relationship.isManyToMany else { return [] }
         var joins: [String] = []
         var seen = Set<String>()
         for holder in layout.concrete[relationship.owner] {
@@ -329,13 +280,11 @@ public final class TablePerEntity: StorageStrategy {
                 joins.append(link.join)
             }
         }
-        var total = 0
-        for start in stride(from: 0, to: joins.count, by: Self.armsPerStatement) {
+        return stride(from: 0, to: joins.count, by: Self.armsPerStatement).map { start in
             let arms = joins[start ..< min(start + Self.armsPerStatement, joins.count)].enumerated().map { offset, join in
                 "SELECT COUNT(*)\(offset == 0 ? " AS n" : "") FROM \(join)"
             }
-            total += try database.number(PreparedQuery(sql: "SELECT SUM(n) FROM (\(arms.joined(separator: " UNION ALL ")))", values: [], decoder: nil))
+            return "SELECT SUM(n) FROM (\(arms.joined(separator: " UNION ALL ")))"
         }
-        return total
     }
 }

@@ -5,25 +5,6 @@ import SQLite
 /// The select lists and row decoders of reads: one entity's table alone (Core Data's query), or
 /// one arm per concrete entity of a subtree sharing one list (`UNION ALL`).
 extension TablePerEntityLayout {
-    func decoder(_ shapes: [Int: Shape], fixed: Int?, what: String) -> RowDecoder {
-        RowDecoder { row in
-            let entity = fixed ?? Int(row.int64(at: 0)) - 1
-            guard let shape = shapes[entity] else {
-                throw CorruptRow("a row of \(what) has entity number \(entity + 1), which is no concrete entity of the fetched subtree")
-            }
-            guard !row.isNull(at: 1) else { throw CorruptRow("a row of \(what) has no Z_PK") }
-            return ModelObject(
-                id: ObjectID(entity: entity, key: row.int64(at: 1)),
-                values: shape.values.map { row.value(at: $0.0, as: $0.1) },
-                toOne: try shape.toOne.map { column in
-                    if row.isNull(at: column.key) { return nil }
-                    guard let entityColumn = column.entity else { return ObjectID(entity: column.destination, key: row.int64(at: column.key)) }
-                    guard !row.isNull(at: entityColumn) else { throw CorruptRow("a row of \(what) has a to-one key without its entity number") }
-                    return ObjectID(entity: Int(row.int64(at: entityColumn)) - 1, key: row.int64(at: column.key))
-                })
-        }
-    }
-
     /// Core Data's select list of one entity's table (and its entity columns), with its decoder.
     func tableList(_ entity: Int) throws -> (sql: String, decoder: RowDecoder) {
         var (sql, positions) = schema.selectList(try Self.need(flat[entity], "table for \(model.entities[entity].name)"))
@@ -31,15 +12,14 @@ extension TablePerEntityLayout {
         // The list's items are column names and literals, separated by ", ".
         var count = Int32(sql.split(separator: ",").count)
         let info = model.entities[entity]
-        var toOne: [(key: Int32, entity: Int32?, destination: Int)] = []
+        var toOne: [RowShape.ToOne] = []
         for columns in toOneColumns[entity] {
             var entityPosition: Int32?
             if let name = columns.entity { sql += ", t0.\(name)"; entityPosition = count; count += 1 }
-            toOne.append((try position(columns.key), entityPosition, columns.destination))
+            toOne.append(RowShape.ToOne(key: try position(columns.key), entity: entityPosition, destination: columns.destination))
         }
-        let shape = Shape(values: try info.attributes.indices.map { (try position(attributeColumns[entity][$0]), info.attributes[$0].type.storage) },
-                          toOne: toOne)
-        return (sql, decoder([entity: shape], fixed: entity, what: tables[entity]))
+        let shape = RowShape(entity: entity, attributes: info.attributes, positions: try attributeColumns[entity].map(position), toOne: toOne)
+        return (sql, RowDecoder(shapes: [shape], fixed: entity, table: tables[entity]))
     }
 
     /// The list every arm of a read of `entity`'s subtree shares (see `UnionList`).
@@ -102,20 +82,20 @@ extension TablePerEntityLayout {
             case let .entity(property): entityPositions[property] = position
             }
         }
-        var shapes: [Int: Shape] = [:]
-        for entity in entities {
+        let shapes = try entities.map { entity in
             let info = model.entities[entity]
-            shapes[entity] = Shape(
-                values: try info.attributes.enumerated().map { position, attribute in
-                    (try Self.need(ownedPositions[PropertyKey(owner: info.attributeOwners[position], name: attribute.name)], "union column of \(attribute.name)"), attribute.type.storage)
+            return RowShape(
+                entity: entity, attributes: info.attributes,
+                positions: try info.attributes.enumerated().map { position, attribute in
+                    try Self.need(ownedPositions[PropertyKey(owner: info.attributeOwners[position], name: attribute.name)], "union column of \(attribute.name)")
                 },
                 toOne: try zip(info.toOneRelationships, toOneColumns[entity]).map { relationship, columns in
                     let key = PropertyKey(relationship)
                     let what = "\(relationship.owner).\(relationship.name)"
                     let entityPosition = columns.entity == nil ? nil : try Self.need(entityPositions[key], "union entity column of \(what)")
-                    return (try Self.need(keyPositions[key], "union key column of \(what)"), entityPosition, columns.destination)
+                    return RowShape.ToOne(key: try Self.need(keyPositions[key], "union key column of \(what)"), entity: entityPosition, destination: columns.destination)
                 })
         }
-        return decoder(shapes, fixed: nil, what: "the union of \(model.entities[entities[0]].name)'s hierarchy")
+        return RowDecoder(shapes: shapes, table: "the union of \(model.entities[entities[0]].name)'s hierarchy")
     }
 }

@@ -1,0 +1,181 @@
+import Generation
+import Models
+import SQLite
+
+/// One way of storing a model in SQLite, derived from the model alone and never touching a
+/// database: the DDL, and for each operation the statements and where their values come from.
+/// `LayoutStore` runs any layout's statements on a store. Adding a strategy is one layout in its
+/// own folder and one line in `Strategies.all` (docs/strategies.md, "Adding a strategy").
+public protocol StorageLayout: AnyObject {
+    /// The name used on the command line and in the CSV (`single-table`, …).
+    static var name: String { get }
+    /// One line for `bench list`.
+    static var summary: String { get }
+
+    /// Derives the layout of `model`. Throws `ModelError` when this strategy cannot store the
+    /// model (a limit of SQLite's).
+    init(model: Model) throws
+
+    var model: Model { get }
+    /// The model whose entities `Z_PRIMARYKEY` lists (the stored model: flattened, one enum entity, …).
+    var storedModel: Model { get }
+    /// Every statement that creates an empty store, in order.
+    var schemaSQL: [String] { get }
+
+    /// How an object of concrete entity `entity` is inserted; `nil` for an abstract entity.
+    func insertPlan(_ entity: Int) -> InsertPlan?
+
+    /// The statement answering `request` with every object materialised as its concrete entity
+    /// (values in `Model.Entity.attributes` order, to-one destinations in `toOneRelationships` order).
+    func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery
+    /// The statement counting the objects `request` selects (no sort, no page).
+    func countQuery(_ request: FetchRequest) throws -> PreparedQuery
+
+    /// The statements setting `attribute` to `value` on an object of `entity` whose version is
+    /// checked and bumped, as Core Data's `UPDATE … SET …, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?`.
+    func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep]
+    /// `SELECT Z_OPT FROM <table> WHERE Z_PK = ?` for an object of `entity`; `nil` when no table
+    /// holds its objects.
+    func versionSQL(_ entity: Int) -> String?
+
+    /// The SQL steps of deleting an object of `entity` (see `DeleteStatements`); the store follows
+    /// the delete rules with them (`LayoutStore.delete(_:)`).
+    func deleteStatements(_ entity: Int) throws -> DeleteStatements
+
+    /// Statements each answering one number, summed: the rows linking objects through a
+    /// many-to-many relationship (the generating side's), over every table holding them.
+    func linkCountSQL(_ relationship: Model.Relationship) throws -> [String]
+}
+
+extension StorageLayout {
+    public static var name: String { "\(Self.self)" }
+    /// The strategy's name (`Self.name`), for a layout known only as `any StorageLayout`.
+    public var name: String { Self.name }
+    public var storedModel: Model { model }
+
+    /// `value`, or a `LayoutError` naming this strategy and saying that `what` is missing: a lookup
+    /// a model could make fail is an error line, never a trap.
+    static func need<T>(_ value: T?, _ what: @autoclosure () -> String) throws -> T { try LayoutError.required(value, name, what()) }
+}
+
+/// How one object is inserted: the `Z_PRIMARYKEY` row its key is reserved on, its statements,
+/// and the INSERT of each of its many-to-many links.
+public struct InsertPlan: Sendable {
+    /// The stored entity (0-based, in `StorageLayout.storedModel`) whose `Z_PRIMARYKEY` row counts the key.
+    public var keyEntity: Int
+    public var steps: [InsertStep]
+    /// Per many-to-many relationship whose links the entity generates (`ModelObject.links` order):
+    /// the INSERT of one link (the object's key, the destination's).
+    public var links: [LinkInsert]
+
+    public init(keyEntity: Int, steps: [InsertStep], links: [LinkInsert]) { self.keyEntity = keyEntity; self.steps = steps; self.links = links }
+}
+
+/// The INSERT of one link: one statement, or one per destination entity (a join table per pair).
+public enum LinkInsert: Sendable {
+    case one(String)
+    case byDestination([Int: String])
+
+    func sql(to entity: Int) -> String? {
+        switch self {
+        case let .one(sql): sql
+        case let .byDestination(statements): statements[entity]
+        }
+    }
+}
+
+/// One INSERT of an object: the statement and where each of its parameters comes from.
+public struct InsertStep: Sendable, Equatable {
+    /// Where a parameter comes from.
+    public enum Source: Sendable, Equatable {
+        /// The object's key, its entity's number (`Z_ENT`), its first version (1), a number fixed by the layout.
+        case key, entityNumber, version, constant(Int64)
+        /// The attribute value at a position, as is or (`detail`) as a JSON value (a blob as hex).
+        case value(Int), detail(Int)
+        /// A to-one's destination key, or its entity's number.
+        case toOneKey(Int), toOneEntity(Int)
+    }
+
+    public let sql: String
+    public let sources: [Source]
+
+    public init(sql: String, sources: [Source]) { self.sql = sql; self.sources = sources }
+
+    /// The values of `object` for the statement's parameters.
+    func values(_ object: ModelObject) -> [Value] {
+        sources.map { source in
+            switch source {
+            case .key: .integer(object.id.key)
+            case .entityNumber: .integer(Int64(object.id.entity + 1))
+            case .version: .integer(1)
+            case let .constant(number): .integer(number)
+            case let .value(position): object.values[position]
+            case let .detail(position): object.values[position].jsonBindable
+            case let .toOneKey(position): object.toOne[position].map { .integer($0.key) } ?? .null
+            case let .toOneEntity(position): object.toOne[position].map { .integer(Int64($0.entity + 1)) } ?? .null
+            }
+        }
+    }
+}
+
+/// One statement of an update. The first statement's changes are the objects updated; the ones
+/// after it run only for an object it changed.
+public struct UpdateStep: Sendable {
+    public enum Source: Sendable { case value(Value), newVersion, key, oldVersion }
+    public let sql: String
+    public let sources: [Source]
+
+    public init(_ sql: String, _ sources: [Source]) { self.sql = sql; self.sources = sources }
+
+    /// Core Data's one statement: `SET <assignment>, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?`.
+    static func versioned(_ table: String, _ assignment: String, _ values: [Value]) -> [UpdateStep] {
+        [UpdateStep("UPDATE \(table) SET \(assignment), Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", values.map { .value($0) } + [.newVersion, .key, .oldVersion])]
+    }
+
+    func values(_ object: ObjectVersion) -> [Value] {
+        sources.map { source in
+            switch source {
+            case let .value(value): value
+            case .newVersion: .integer(object.version + 1)
+            case .key: .integer(object.id.key)
+            case .oldVersion: .integer(object.version)
+            }
+        }
+    }
+}
+
+/// An object and the version (`Z_OPT`) a save expects it to have.
+public struct ObjectVersion: Hashable, Sendable {
+    public var id: ObjectID
+    public var version: Int64
+    public init(id: ObjectID, version: Int64) { self.id = id; self.version = version }
+}
+
+/// What deleting one object of an entity takes in a layout, each statement binding the object's
+/// key as `?1`.
+public struct DeleteStatements: Sendable {
+    /// Per relationship of the entity (in `relationships` order): a query of the related objects
+    /// (rows `Z_ENT, Z_PK`), for cascade and deny.
+    public var related: [String]
+    /// Per relationship: the statements that drop references to the object from elsewhere
+    /// (the destination's foreign key set to NULL, join-table rows deleted).
+    public var clear: [[String]]
+    /// The statements that delete the object's own row(s).
+    public var delete: [String]
+    public init(related: [String], clear: [[String]], delete: [String]) { self.related = related; self.clear = clear; self.delete = delete }
+}
+
+extension Value {
+    /// The value as a JSON document holds it: a blob as lower-case hex text, anything else as is.
+    var jsonBindable: Value {
+        guard case let .blob(bytes) = self else { return self }
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return .text(String(decoding: text, as: UTF8.self))
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Models
+import SwiftDataModels
+import Workloads
+
+/// Where a command's model comes from: a preset, or a file in one of the formats bench reads. The
+/// format is chosen here and nowhere else (`choose`), from the path's name and contents; adding a
+/// format is a case, its test in `choose` and its reader in `read`.
+enum ModelSource: Hashable {
+    case preset(String)
+    /// A JSON model description (docs/model.md, "The model language").
+    case json(String)
+    /// An Xcode Core Data model: an .xcdatamodeld bundle (with the version to read), an
+    /// .xcdatamodel folder, or its contents file.
+    case xcode(String, version: String?)
+    /// SwiftData @Model classes: a .swift file or a folder of them.
+    case swiftData(String)
+
+    /// What reading a source gives: the description and what reading it warned about.
+    struct Read {
+        var description: ModelDescription
+        var warnings: [String]
+    }
+
+    /// The source `--preset` or `--model` names (`publications` when neither does). A folder that
+    /// holds both @Model sources and an Xcode model is refused: which one was meant is not ours to guess.
+    static func choose(preset: String?, model: String?, version: String?) throws -> ModelSource {
+        guard let model else { return .preset(preset ?? "publications") }
+        if let xcode = ambiguousXcodeModel(in: model) {
+            throw ModelError("\(model) holds both SwiftData @Model sources and an Xcode model (\(xcode)); give one of them to --model: the Xcode model's path, or a folder of the .swift files alone")
+        }
+        if SwiftSourceFiles.isSwiftSource(model) { return .swiftData(model) }
+        if XcodeModelBundle.isXcodeModel(model) { return .xcode(model, version: version) }
+        return .json(model)
+    }
+
+    /// The path a model file was given as; `nil` for a preset.
+    var path: String? {
+        switch self {
+        case .preset: nil
+        case let .json(path), let .xcode(path, _), let .swiftData(path): path
+        }
+    }
+
+    /// Whether the format gives objects per entity (a preset, a JSON description) or not (an Xcode
+    /// model, Swift source: `--scale` is shared among their entities).
+    var hasRows: Bool {
+        switch self {
+        case .preset, .json: true
+        case .xcode, .swiftData: false
+        }
+    }
+
+    /// Reads the description; every problem is one sentence.
+    func read() throws -> Read {
+        switch self {
+        case let .preset(name):
+            guard let named = ModelPresets.named(name) else { throw NameList.unknown(name, valid: ModelPresets.names, what: "preset") }
+            return Read(description: named, warnings: [])
+        case let .json(path):
+            return Read(description: try ModelDescription.load(path: path), warnings: [])
+        case let .xcode(path, version):
+            let read = try XcodeModelReader.read(path: path, version: version)
+            return Read(description: read.description, warnings: read.warnings)
+        case let .swiftData(path):
+            let read = try SwiftDataModelReader.read(path: path)
+            return Read(description: read.description, warnings: read.warnings)
+        }
+    }
+
+    /// The name of the Xcode model beside Swift sources holding `@Model` in the folder `path`, or
+    /// `nil` when the folder holds only one kind of model (or `path` is no such folder).
+    private static func ambiguousXcodeModel(in path: String) -> String? {
+        let url = URL(fileURLWithPath: path)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue,
+              !["xcdatamodel", "xcdatamodeld"].contains(url.pathExtension.lowercased()) else { return nil }
+        let children = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+        guard let xcode = children.first(where: { ["xcdatamodel", "xcdatamodeld"].contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }),
+              holdsModelClasses(url) else { return nil }
+        return xcode
+    }
+
+    /// Whether a `.swift` file in `folder` (or a folder below it, hidden ones, `Tests` and build
+    /// folders skipped) declares an `@Model` class.
+    private static func holdsModelClasses(_ folder: URL, depth: Int = 0) -> Bool {
+        guard depth < 8, let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return false }
+        for name in names.sorted() where !name.hasPrefix(".") && name != "Tests" {
+            let url = folder.appendingPathComponent(name)
+            if name.lowercased().hasSuffix(".swift") {
+                if let text = try? String(contentsOf: url, encoding: .utf8), text.contains("@Model") { return true }
+            } else if (try? url.resourceValues(forKeys: [.isDirectoryKey, .isSymbolicLinkKey])).map({ $0.isDirectory == true && $0.isSymbolicLink != true }) ?? false,
+                      holdsModelClasses(url, depth: depth + 1) {
+                return true
+            }
+        }
+        return false
+    }
+}
