@@ -8,7 +8,7 @@ import Workloads
 /// (`RatioInterval`) with its 95 % interval; "?" marks a ratio too uncertain to call.
 public enum ConsoleTable {
     public static func render(_ results: [WorkloadResult], baseline: String) -> String {
-        let header = ["workload", "strategy", "median", "±", "min", "max", "rows", "rows/s", "db size", "vs \(baseline)"]
+        let header = ["workload", "strategy", "median", "±", "min", "max", "rows", "rows/s", "db size", "vs \(baseline)", "vm steps"]
         var lines: [[String]] = [header]
         var caseOrder: [String] = []
         var byCase: [String: [WorkloadResult]] = [:]
@@ -30,6 +30,7 @@ public enum ConsoleTable {
                 lines.append([
                     offset == 0 ? caseName : "", result.strategy, duration(statistics.median), spread, duration(statistics.min),
                     duration(statistics.max), String(result.rows), count(rate), bytes(result.dbBytes), ratio,
+                    workText(result, reference: RatioInterval.reference(of: result, among: group, baseline: baseline)),
                 ])
             }
         }
@@ -41,6 +42,15 @@ public enum ConsoleTable {
             }.joined(separator: "  ")
             return index == 0 ? text + "\n" + String(repeating: "-", count: text.count) : text
         }.joined(separator: "\n") + "\n"
+    }
+
+    /// SQLite's virtual-machine steps for one execution, with their ratio to the baseline's:
+    /// "52k 1.40×"; "-" when not counted.
+    static func workText(_ result: WorkloadResult, reference: WorkloadResult?) -> String {
+        guard let work = result.work else { return "-" }
+        let steps = count(Double(work.vmSteps))
+        guard let base = reference?.work, base.vmSteps > 0, work.vmSteps > 0 else { return steps }
+        return steps + " " + Figure.fixed(Double(work.vmSteps) / Double(base.vmSteps), decimals: 2) + "×"
     }
 
     /// The case as the CSV reader names it: with a described hierarchy's name and a sweep's value.

@@ -6,10 +6,17 @@ extension RatioInterval {
     /// paired round by round (sample *r* of each is round *r*); nil for the baseline itself, or
     /// when the case has no baseline result.
     public init?(_ result: WorkloadResult, among results: [WorkloadResult], baseline: String = Strategies.baseline.name) {
-        let caseName = ConsoleTable.label(result)
-        guard result.strategy != baseline,
-              let reference = results.first(where: { $0.strategy == baseline && ConsoleTable.label($0) == caseName }) else { return nil }
+        guard let reference = Self.reference(of: result, among: results, baseline: baseline) else { return nil }
         self.init(measured: result.samples, baseline: reference.samples)
+    }
+
+    /// The `baseline` strategy's result of `result`'s case among `results`; nil for the baseline
+    /// itself, or when the case has none.
+    public static func reference(of result: WorkloadResult, among results: [WorkloadResult],
+                                 baseline: String = Strategies.baseline.name) -> WorkloadResult? {
+        let caseName = ConsoleTable.label(result)
+        guard result.strategy != baseline else { return nil }
+        return results.first { $0.strategy == baseline && ConsoleTable.label($0) == caseName }
     }
 
     /// A ratio as a results file holds it: its CSV columns (`ratio`, `ratio_low`, `ratio_high`,

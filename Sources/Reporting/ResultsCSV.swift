@@ -1,15 +1,16 @@
 import Foundation
+import SQLite
 import Strategies
 import Workloads
 
 /// The results CSV: one row per (strategy, workload, variant). Every column is documented here
 /// and in docs/files.md; `schemaVersion` changes whenever a column is added, removed or redefined.
 public enum ResultsCSV {
-    public static let schemaVersion = 5
+    public static let schemaVersion = 6
 
     /// Column names and their meaning, in file order.
     public static let columns: [(name: String, meaning: String)] = [
-        ("schema_version", "version of this CSV layout (\(schemaVersion)); bench compare reads it, version 4 (the same without the ratio columns), version 3 (without ratios and loops) and version 2 (without loops, hierarchy and sweep columns)"),
+        ("schema_version", "version of this CSV layout (\(schemaVersion)); bench compare reads it, version 5 (the same without the work columns), version 4 (without work and ratio columns), version 3 (without work, ratios and loops) and version 2 (without work, loops, hierarchy and sweep columns)"),
         ("run_id", "unique id of the run: start time and a random suffix"),
         ("timestamp", "when the run started, ISO 8601 UTC"),
         ("git_commit", "commit of the suite the binary was built from (unknown for a build outside a git checkout)"),
@@ -64,6 +65,15 @@ public enum ResultsCSV {
         ("ratio_verdict", "faster or slower (the ratio's interval lies below or above 1), same (it holds 1 and is within 5 % of the ratio), uncertain (it holds 1 and is wider, or has no 95 % coverage)"),
         ("ratio_uncertain", "true when ratio_verdict is uncertain: a ratio too uncertain to call either way"),
         ("rows_per_s", "rows / median duration"),
+        ("vm_steps", "SQLite virtual-machine instructions one execution ran (its first timed repetition's, divided by its loops): the same on every machine and in every run of the same seed"),
+        ("fullscan_steps", "rows one execution read in full table scans (no index)"),
+        ("sorts", "sort operations of one execution"),
+        ("autoindex_rows", "rows one execution put into automatic indexes SQLite built"),
+        ("statement_runs", "statements one execution ran"),
+        ("cache_hits", "pages one execution found in the page cache"),
+        ("cache_misses", "pages one execution read from the file"),
+        ("cache_writes", "pages one execution wrote"),
+        ("vm_steps_ratio", "vm_steps over \(Strategies.baseline.name)'s in the same case (empty on its own rows)"),
         ("db_bytes", "size of the store file after a WAL checkpoint, bytes"),
         ("digest", "answer digest: equal across strategies for the same workload, seed and scale"),
         ("samples_file", "the file beside this one holding every timed repetition"),
@@ -73,12 +83,15 @@ public enum ResultsCSV {
 
     /// - parameter ratio: the result's ratio to the baseline strategy of its case (nil: the
     ///   baseline's own row, or none measured).
-    public static func row(_ result: WorkloadResult, plan: RunPlan, context: RunContext, samplesFile: String = "", ratio: RatioInterval? = nil) -> String {
-        CSV.line(fields(result, plan: plan, context: context, samplesFile: samplesFile, ratio: ratio))
+    /// - parameter baselineWork: the baseline strategy's work in the same case.
+    public static func row(_ result: WorkloadResult, plan: RunPlan, context: RunContext, samplesFile: String = "", ratio: RatioInterval? = nil,
+                           baselineWork: WorkCounts? = nil) -> String {
+        CSV.line(fields(result, plan: plan, context: context, samplesFile: samplesFile, ratio: ratio, baselineWork: baselineWork))
     }
 
     /// The row's fields, in `columns` order, before CSV quoting.
-    public static func fields(_ result: WorkloadResult, plan: RunPlan, context: RunContext, samplesFile: String, ratio: RatioInterval?) -> [String] {
+    public static func fields(_ result: WorkloadResult, plan: RunPlan, context: RunContext, samplesFile: String, ratio: RatioInterval?,
+                              baselineWork: WorkCounts? = nil) -> [String] {
         let statistics = Statistics(result.samples)
         let rowsPerSecond = statistics.median > 0 ? Double(result.rows) / (statistics.median / 1e9) : 0
         let run: [String] = [
@@ -101,7 +114,7 @@ public enum ResultsCSV {
             format(statistics.medianAbsoluteDeviation), String(statistics.outliers), String(statistics.isNoisy),
         ] + ratioFields(ratio) + [
             String(format: "%.1f", rowsPerSecond),
-        ]
+        ] + workFields(result.work, baseline: baselineWork)
         let fields = run + parameters + what + timing + [String(result.dbBytes), result.digest.description, samplesFile]
         assert(fields.count == columns.count)
         return fields
@@ -112,6 +125,14 @@ public enum ResultsCSV {
         guard let ratio else { return Array(repeating: "", count: 7) }
         return [ratioNumber(ratio.ratio), ratioNumber(ratio.interval.lowerBound), ratioNumber(ratio.interval.upperBound),
                 String(format: "%.4f", ratio.coverage), String(ratio.rounds), ratio.verdictName, String(ratio.isUncertain)]
+    }
+
+    /// The work columns: empty when the work was not counted.
+    static func workFields(_ work: WorkCounts?, baseline: WorkCounts?) -> [String] {
+        guard let work else { return Array(repeating: "", count: 9) }
+        let ratio = baseline.flatMap { $0.vmSteps > 0 && work.vmSteps > 0 ? ratioNumber(Double(work.vmSteps) / Double($0.vmSteps)) : nil } ?? ""
+        return [work.vmSteps, work.fullScanSteps, work.sorts, work.autoIndexRows, work.runs, work.cacheHits, work.cacheMisses, work.cacheWrites]
+            .map { String($0) } + [ratio]
     }
 
     /// A ratio with six significant digits, as "1.23457" (no exponent).

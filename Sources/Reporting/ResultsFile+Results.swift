@@ -12,7 +12,8 @@ extension ResultsFile {
         warnings = []
         rows = results.enumerated().map { index, result in
             // The writer's own fields, as reading its row back gives them.
-            let record = ResultsCSV.fields(result, plan: plan, context: context, samplesFile: samplesFile, ratio: RatioInterval(result, among: results))
+            let record = ResultsCSV.fields(result, plan: plan, context: context, samplesFile: samplesFile, ratio: RatioInterval(result, among: results),
+                                           baselineWork: RatioInterval.reference(of: result, among: results)?.work)
             let fields = Dictionary(zip(names, record), uniquingKeysWith: { a, _ in a })
             let statistics = Statistics(result.samples)
             return Row(line: index + 2, fields: fields, median: statistics.median, interval: statistics.medianInterval,

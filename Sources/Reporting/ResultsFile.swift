@@ -36,7 +36,7 @@ public struct ResultsFile {
     /// columns: `CaseGrid` pairs the samples itself, when they are there); 3 (without `loops`: every
     /// repetition one execution); and 2 (without `loops` and the hierarchy and sweep columns: the
     /// publication model, no sweep).
-    static let readableVersions = ["2", "3", "4", String(ResultsCSV.schemaVersion)]
+    static let readableVersions = ["2", "3", "4", "5", String(ResultsCSV.schemaVersion)]
 
     public struct Key: Hashable, Comparable, Sendable, CustomStringConvertible {
         public var strategy: String
@@ -199,7 +199,7 @@ public struct ResultsFile {
         }
     }
 
-    /// The numeric columns of schema versions 2 to 5 and what each may hold; a column missing
+    /// The numeric columns of schema versions 2 to 6 and what each may hold; a column missing
     /// from the file is not checked (only `requiredColumns` must be there).
     static let numericColumns: [(String, NumberKind)] = [
         ("cpu_cores", .whole(minimum: 0)), ("memory_bytes", .whole(minimum: 0)), ("page_size", .whole(minimum: 0)),
@@ -212,6 +212,10 @@ public struct ResultsFile {
         ("rows_per_s", .rate), ("db_bytes", .whole(minimum: 0)),
         ("ratio", .optionalPositive), ("ratio_low", .optionalPositive), ("ratio_high", .optionalPositive),
         ("ratio_coverage", .optional(.fraction)), ("ratio_rounds", .optional(.whole(minimum: 1))),
+        ("vm_steps", .optional(.whole(minimum: 0))), ("fullscan_steps", .optional(.whole(minimum: 0))), ("sorts", .optional(.whole(minimum: 0))),
+        ("autoindex_rows", .optional(.whole(minimum: 0))), ("statement_runs", .optional(.whole(minimum: 0))),
+        ("cache_hits", .optional(.whole(minimum: 0))), ("cache_misses", .optional(.whole(minimum: 0))),
+        ("cache_writes", .optional(.whole(minimum: 0))), ("vm_steps_ratio", .optionalPositive),
     ]
 
     /// A finite decimal number as bench writes them (digits, a point, an exponent), or nil:

@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 import Workloads
 
 /// The results of a run as one JSON document, `X.json` beside the results CSV `X.csv`: the run
@@ -9,7 +10,7 @@ import Workloads
 ///       "context": { "run_id": …, "git_dirty": true | false | null, … },
 ///       "plan": { "seed": 42, "batch": 1000, "repetitions": null, "time_budget_s": 2, … },
 ///       "results": [ { "strategy": …, "workload": …, "median_ns": 1234.5, …, "ratio": 1.08, "ratio_low": 1.05, …,
-///                      "samples_ns": [1200, 1300] } ] }
+///                      "samples_ns": [1200, 1300], "work": { "vm_steps": 5120, …, "vm_steps_ratio": 1.4 } } ] }
 ///
 /// `version` changes whenever a field is removed or redefined; a reader refuses other versions.
 public struct ResultsJSON: Codable, Equatable, Sendable {
@@ -137,6 +138,36 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
         public var digest: String
         /// Every timed repetition, nanoseconds (per execution, when looped), in the order they ran.
         public var samplesNs: [UInt64]
+        /// SQLite's work for one execution (the CSV's work columns); nil when not counted.
+        public var work: Work?
+
+        /// The CSV's work columns, under their names.
+        public struct Work: Codable, Equatable, Sendable {
+            public var vmSteps, fullscanSteps, sorts, autoindexRows, statementRuns, cacheHits, cacheMisses, cacheWrites: Int64
+            /// vm_steps over the baseline strategy's in the same case; nil on its own rows.
+            public var vmStepsRatio: Double?
+
+            enum CodingKeys: String, CodingKey {
+                case vmSteps = "vm_steps", fullscanSteps = "fullscan_steps", sorts, autoindexRows = "autoindex_rows"
+                case statementRuns = "statement_runs", cacheHits = "cache_hits", cacheMisses = "cache_misses", cacheWrites = "cache_writes"
+                case vmStepsRatio = "vm_steps_ratio"
+            }
+
+            public func encode(to encoder: Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                for (key, value) in [(CodingKeys.vmSteps, vmSteps), (.fullscanSteps, fullscanSteps), (.sorts, sorts), (.autoindexRows, autoindexRows),
+                                     (.statementRuns, statementRuns), (.cacheHits, cacheHits), (.cacheMisses, cacheMisses), (.cacheWrites, cacheWrites)] {
+                    try container.encode(value, forKey: key)
+                }
+                try container.encode(vmStepsRatio, forKey: .vmStepsRatio)
+            }
+
+            init(_ work: WorkCounts, baseline: WorkCounts?) {
+                vmSteps = work.vmSteps; fullscanSteps = work.fullScanSteps; sorts = work.sorts; autoindexRows = work.autoIndexRows
+                statementRuns = work.runs; cacheHits = work.cacheHits; cacheMisses = work.cacheMisses; cacheWrites = work.cacheWrites
+                vmStepsRatio = baseline.flatMap { $0.vmSteps > 0 && work.vmSteps > 0 ? Double(work.vmSteps) / Double($0.vmSteps) : nil }
+            }
+        }
 
         enum CodingKeys: String, CodingKey {
             case hierarchy, scale, sweepParameter = "sweep_parameter", sweepValue = "sweep_value", strategy, workload, variant, rows
@@ -144,7 +175,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             case minNs = "min_ns", maxNs = "max_ns", meanNs = "mean_ns", stddevNs = "stddev_ns", p90Ns = "p90_ns", p99Ns = "p99_ns"
             case madNs = "mad_ns", outliers, noisy, rowsPerS = "rows_per_s", dbBytes = "db_bytes", digest, samplesNs = "samples_ns"
             case ratio, ratioLow = "ratio_low", ratioHigh = "ratio_high", ratioCoverage = "ratio_coverage", ratioRounds = "ratio_rounds"
-            case ratioVerdict = "ratio_verdict", ratioUncertain = "ratio_uncertain"
+            case ratioVerdict = "ratio_verdict", ratioUncertain = "ratio_uncertain", work
         }
 
         /// Encodes a missing ratio as nulls (the synthesized encoder would leave the keys out).
@@ -167,10 +198,10 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             try container.encode(ratio, forKey: .ratio); try container.encode(ratioLow, forKey: .ratioLow)
             try container.encode(ratioHigh, forKey: .ratioHigh); try container.encode(ratioCoverage, forKey: .ratioCoverage)
             try container.encode(ratioRounds, forKey: .ratioRounds); try container.encode(ratioVerdict, forKey: .ratioVerdict)
-            try container.encode(ratioUncertain, forKey: .ratioUncertain)
+            try container.encode(ratioUncertain, forKey: .ratioUncertain); try container.encode(work, forKey: .work)
         }
 
-        public init(_ result: WorkloadResult, ratio interval: RatioInterval? = nil) {
+        public init(_ result: WorkloadResult, ratio interval: RatioInterval? = nil, baselineWork: WorkCounts? = nil) {
             let statistics = Statistics(result.samples)
             hierarchy = result.setting.hierarchy; scale = result.setting.scale
             sweepParameter = result.setting.sweepParameter; sweepValue = result.setting.sweepValue
@@ -185,6 +216,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             ratio = interval?.ratio; ratioLow = interval?.interval.lowerBound; ratioHigh = interval?.interval.upperBound
             ratioCoverage = interval?.coverage; ratioRounds = interval?.rounds; ratioVerdict = interval?.verdictName
             ratioUncertain = interval?.isUncertain
+            work = result.work.map { Work($0, baseline: baselineWork) }
         }
     }
 
@@ -194,7 +226,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
         csv = csvName
         self.context = context
         self.plan = Plan(plan)
-        self.results = results.map { Result($0, ratio: RatioInterval($0, among: results)) }
+        self.results = results.map { Result($0, ratio: RatioInterval($0, among: results), baselineWork: RatioInterval.reference(of: $0, among: results)?.work) }
     }
 
     /// `results/x.csv` → `results/x.json`

@@ -56,7 +56,8 @@ public final class ResultsWriter {
         let cases = Set(results.map(ConsoleTable.label))
         var newRows = rows
         for (index, result) in all.enumerated() where index >= rows.count || cases.contains(ConsoleTable.label(result)) {
-            let row = ResultsCSV.row(result, plan: plan, context: context, samplesFile: samplesURL.lastPathComponent, ratio: RatioInterval(result, among: all))
+            let row = ResultsCSV.row(result, plan: plan, context: context, samplesFile: samplesURL.lastPathComponent, ratio: RatioInterval(result, among: all),
+                                     baselineWork: RatioInterval.reference(of: result, among: all)?.work)
             if index < newRows.count { newRows[index] = row } else { newRows.append(row) }
         }
         let newSampleRows = sampleRows + results.map { SamplesCSV.rows($0, runID: runID) }

@@ -41,6 +41,16 @@ public struct WorkCounts: Equatable, Hashable, Sendable {
                    cacheMisses: a.cacheMisses + b.cacheMisses, cacheWrites: a.cacheWrites + b.cacheWrites)
     }
 
+    /// The counts of one of `executions` identical executions counted together, rounded to the
+    /// nearest whole count.
+    public func perExecution(of executions: Int) -> WorkCounts {
+        guard executions > 1 else { return self }
+        let n = Int64(executions)
+        func each(_ total: Int64) -> Int64 { (total + n / 2) / n }
+        return WorkCounts(vmSteps: each(vmSteps), fullScanSteps: each(fullScanSteps), sorts: each(sorts), autoIndexRows: each(autoIndexRows),
+                          runs: each(runs), cacheHits: each(cacheHits), cacheMisses: each(cacheMisses), cacheWrites: each(cacheWrites))
+    }
+
     /// Adds a statement's counters since they were last read, and sets them back to zero.
     mutating func take(from statement: OpaquePointer) {
         func take(_ counter: Int32) -> Int64 { Int64(sqlite3_stmt_status(statement, counter, 1)) }
@@ -52,39 +62,50 @@ public struct WorkCounts: Equatable, Hashable, Sendable {
     }
 }
 
-/// The counts of one `countingWork` call, where the trace callback can reach them.
-private final class WorkTally {
+/// The work counted on one connection between `startCountingWork` and `stopCountingWork`, shared
+/// with its statements so that one finalized meanwhile adds its counters before they are lost.
+final class WorkLedger {
+    var counting = false
     var work = WorkCounts()
 }
 
 extension Database {
-    /// Runs `body` and counts the work SQLite did for it on this connection: the statement
-    /// counters of every statement that ran (read as each one finishes, through the profile trace,
-    /// and from every statement still open at the end) and the connection's page-cache counters.
-    /// Counting costs a callback per statement, so time nothing inside `body`.
-    public func countingWork<T>(_ body: () throws -> T) rethrows -> (result: T, work: WorkCounts) {
-        let tally = WorkTally()
-        // Counters gathered before `body` belong to no one: set every open statement's to zero.
+    /// Starts counting the work SQLite does on this connection: zeroes the counters of every
+    /// statement open now and the connection's page-cache counters; from now on a statement that
+    /// is finalized adds its counters. SQLite keeps these counters whatever the caller does, so
+    /// counting costs nothing between `startCountingWork` and `stopCountingWork`, which may time
+    /// what runs between them. Statements run through `execute` (`sqlite3_exec`: DDL, pragmas,
+    /// BEGIN and COMMIT) are not counted; every statement prepared here is.
+    public func startCountingWork() {
         var discarded = WorkCounts()
         forEachOpenStatement { discarded.take(from: $0) }
         _ = connectionCounters(reset: true)
-        let context = Unmanaged.passRetained(tally)
-        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_PROFILE), { _, context, statement, _ in
-            guard let context, let statement else { return 0 }
-            Unmanaged<WorkTally>.fromOpaque(context).takeUnretainedValue().work.take(from: OpaquePointer(statement))
-            return 0
-        }, context.toOpaque())
-        defer {
-            sqlite3_trace_v2(handle, 0, nil, nil)
-            context.release()
-        }
-        let result = try body()
-        forEachOpenStatement { tally.work.take(from: $0) }
+        ledger.work = WorkCounts()
+        ledger.counting = true
+    }
+
+    /// The work since `startCountingWork`: every statement's counters (those open now and those
+    /// finalized meanwhile) and the connection's page-cache counters. Counting stops.
+    public func stopCountingWork() -> WorkCounts {
+        forEachOpenStatement { ledger.work.take(from: $0) }
         let pages = connectionCounters(reset: true)
-        tally.work.cacheHits = pages.hits
-        tally.work.cacheMisses = pages.misses
-        tally.work.cacheWrites = pages.writes
-        return (result, tally.work)
+        ledger.work.cacheHits = pages.hits
+        ledger.work.cacheMisses = pages.misses
+        ledger.work.cacheWrites = pages.writes
+        ledger.counting = false
+        return ledger.work
+    }
+
+    /// Runs `body` between `startCountingWork` and `stopCountingWork`.
+    public func countingWork<T>(_ body: () throws -> T) rethrows -> (result: T, work: WorkCounts) {
+        startCountingWork()
+        do {
+            let result = try body()
+            return (result, stopCountingWork())
+        } catch {
+            _ = stopCountingWork()
+            throw error
+        }
     }
 
     private func forEachOpenStatement(_ body: (OpaquePointer) -> Void) {

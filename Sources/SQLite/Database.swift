@@ -17,6 +17,8 @@ public final class Database {
     /// The file this connection opened (`:memory:` for an in-memory database).
     public let path: String
     private var statementCache: [String: Statement] = [:]
+    /// The work being counted (`startCountingWork`), shared with every statement prepared here.
+    let ledger = WorkLedger()
 
     /// Opens (and by default creates) the database at `path`.
     /// - throws: `SQLiteError` when the file cannot be opened; the half-opened handle is closed first.

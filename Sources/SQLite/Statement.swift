@@ -21,6 +21,8 @@ public final class Statement {
     /// The SQL text this statement was prepared from.
     public let sql: String
     unowned let database: Database
+    /// The connection's work ledger: a statement finalized while work is counted adds its counters.
+    private let ledger: WorkLedger
 
     init(database: Database, sql: String) throws {
         var handle: OpaquePointer?
@@ -32,9 +34,13 @@ public final class Statement {
         self.handle = handle
         self.sql = sql
         self.database = database
+        ledger = database.ledger
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit {
+        if ledger.counting { ledger.work.take(from: handle) }
+        sqlite3_finalize(handle)
+    }
 
     // MARK: Binding
 

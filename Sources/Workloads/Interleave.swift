@@ -1,4 +1,5 @@
 import Dispatch
+import SQLite
 
 /// What `interleaveRounds` measured: every strategy's timed samples, each sample's place in its
 /// round, the checked answers, and why the rounds stopped.
@@ -10,6 +11,9 @@ package struct Rounds {
     package var stop: StoppingRule.Decision
     /// Executions each of a strategy's timed samples stands for (1 unless looped).
     package var loops: [Int]
+    /// Each strategy's work in its first timed repetition (after the warm-ups, so the same in
+    /// every run of the same seed, however many repetitions the stopping rule asks for).
+    package var work: [WorkCounts?]
 }
 
 /// Runs warm-ups then timed repetitions of one case, round by round across strategies, and
@@ -37,6 +41,7 @@ package func interleaveRounds(
     var answers: [Sample?] = Array(repeating: nil, count: names.count)
     var loops = Array(repeating: 1, count: names.count)
     var fastestWarmup = Array(repeating: UInt64.max, count: names.count)
+    var work: [WorkCounts?] = Array(repeating: nil, count: names.count)
     var timedStart: UInt64 = 0
     var round = 0
     var stop = StoppingRule.Decision.another
@@ -60,6 +65,7 @@ package func interleaveRounds(
             }
             // Keep the fullest answer: later insert repetitions digest their counts only.
             if answers[index]?.digestIsFull != true || sample.digestIsFull { answers[index] = sample }
+            if round == warmups { work[index] = sample.work }
             if round >= warmups {
                 timed[index].append(sample.nanoseconds)
                 positions[index].append(position)
@@ -71,7 +77,7 @@ package func interleaveRounds(
         round += 1
     }
     // Every strategy ran round 0, so each has an answer.
-    return Rounds(timed: timed, positions: positions, answers: answers.compactMap { $0 }, stop: stop, loops: loops)
+    return Rounds(timed: timed, positions: positions, answers: answers.compactMap { $0 }, stop: stop, loops: loops, work: work)
 }
 
 /// The most executions one looped sample is made of.

@@ -110,10 +110,14 @@ public struct WorkloadResult: Sendable {
     public var dbBytes: Int64
     /// What was measured: the hierarchy, its size, and the swept parameter's value, if any.
     public var setting: ResultSetting
+    /// The work SQLite did for one execution of the case (the first timed repetition's, divided by
+    /// its loops): the same on every machine and in every run of the same seed; nil when not counted.
+    public var work: WorkCounts?
 
     public init(strategy: String, workload: String, variant: String, rows: Int, samples: [UInt64], positions: [Int] = [], loops: Int = 1, warmups: Int,
-                digest: AnswerDigest, dbBytes: Int64, setting: ResultSetting) {
+                digest: AnswerDigest, dbBytes: Int64, setting: ResultSetting, work: WorkCounts? = nil) {
         self.strategy = strategy
+        self.work = work
         self.setting = setting
         self.workload = workload
         self.variant = variant
@@ -281,7 +285,7 @@ public final class Runner {
             WorkloadResult(strategy: layouts[index].name, workload: workload.name, variant: variant, rows: samples.answers[index].rows,
                            samples: samples.timed[index], positions: samples.positions[index], loops: samples.loops[index], warmups: workload.warmups,
                            digest: samples.answers[index].digest,
-                           dbBytes: bytes[index], setting: setting)
+                           dbBytes: bytes[index], setting: setting, work: samples.work[index])
         }
     }
 
@@ -334,13 +338,15 @@ public final class Runner {
             let value = inputs.updateValue(round: round)
             try StoreFile.checkpoint(strategy.database)
             var changed = 0
+            strategy.database.startCountingWork()
             let elapsed = try Sample.nanoseconds { changed = try strategy.update(objects, attribute: attribute, value: value) }
+            let work = strategy.database.stopCountingWork()
             // Untimed: every object changed exactly once, and nothing else.
             let versions = try strategy.versions(ids)
             guard changed == ids.count, versions.allSatisfy({ $0 == Int64(round + 2) }) else {
                 throw StoreCheckFailure(description: "\(stores[index].name): update changed \(changed) of \(ids.count) objects, or left versions other than \(round + 2)")
             }
-            return Sample(nanoseconds: elapsed, rows: changed, digest: AnswerDigest(.ordered, of: [changed] + ids.map { Int($0.key) }))
+            return Sample(nanoseconds: elapsed, rows: changed, digest: AnswerDigest(.ordered, of: [changed] + ids.map { Int($0.key) }), work: work)
         }
         return makeResults(workload, "", layouts, samples, bytes: stores.map(\.bytes))
     }
@@ -358,8 +364,10 @@ public final class Runner {
             defer { copy.remove() }
             let strategy = (try copy.opened)
             var deleted = 0
+            strategy.database.startCountingWork()
             let elapsed = try Sample.nanoseconds { deleted = try strategy.delete(ids) }
-            guard repetition == 0 else { return Sample(nanoseconds: elapsed, rows: deleted, digest: AnswerDigest(.ordered, of: [deleted]), digestIsFull: false) }
+            let work = strategy.database.stopCountingWork()
+            guard repetition == 0 else { return Sample(nanoseconds: elapsed, rows: deleted, digest: AnswerDigest(.ordered, of: [deleted]), digestIsFull: false, work: work) }
             let counts = try model.entities.map { entity in
                 entity.isConcrete ? try strategy.count(FetchRequest(entity: entity.index, includesSubentities: false)) : 0
             }
@@ -368,7 +376,7 @@ public final class Runner {
             guard verdict == ["ok"] else { throw StoreCheckFailure(description: "\(stores[index].name): the store failed quick_check after delete-cascade") }
             try StoreFile.checkpoint(strategy.database)
             bytes[index] = fileSize(path)
-            return Sample(nanoseconds: elapsed, rows: deleted, digest: AnswerDigest(.ordered, of: [deleted] + counts + links))
+            return Sample(nanoseconds: elapsed, rows: deleted, digest: AnswerDigest(.ordered, of: [deleted] + counts + links), work: work)
         }
         return makeResults(workload, "", layouts, samples, bytes: bytes)
     }

@@ -76,10 +76,12 @@ final class Store {
         try strategy.createSchema()
         var elapsed: UInt64 = 0
         var rows = 0
+        strategy.database.startCountingWork()
         for transaction in transactions {
             elapsed += try Sample.nanoseconds { try strategy.insert(transaction) }
             rows += transaction.count
         }
+        let work = strategy.database.stopCountingWork()
         try check(census, thorough: thorough)
         let digest: AnswerDigest
         if thorough {
@@ -91,7 +93,7 @@ final class Store {
         }
         try StoreFile.checkpoint(strategy.database)
         bytes = fileSize(path)
-        return Sample(nanoseconds: elapsed, rows: rows, digest: digest, digestIsFull: thorough)
+        return Sample(nanoseconds: elapsed, rows: rows, digest: digest, digestIsFull: thorough, work: work)
     }
 
     /// SQLite's integrity check (`quick_check` unless `thorough`), its foreign key check, the
@@ -126,19 +128,23 @@ final class Store {
         if counts {
             var numbers = Array(repeating: [Int](), count: loops)
             for loop in 0 ..< loops { numbers[loop].reserveCapacity(queries.count) }
+            database.startCountingWork()
             let elapsed = try Sample.nanoseconds {
                 for loop in 0 ..< loops { for query in queries { numbers[loop].append(try database.number(query)) } }
             }
+            let work = database.stopCountingWork().perExecution(of: loops)
             guard numbers.allSatisfy({ $0 == numbers[0] }) else { throw BenchmarkFailure.unstableAnswer(strategy: name, caseName: caseName) }
-            return Sample(nanoseconds: elapsed / UInt64(loops), rows: numbers[0].count, digest: AnswerDigest(.ordered, of: numbers[0]))
+            return Sample(nanoseconds: elapsed / UInt64(loops), rows: numbers[0].count, digest: AnswerDigest(.ordered, of: numbers[0]), work: work)
         }
         var answers = Array(repeating: [ModelObject](), count: loops)
+        database.startCountingWork()
         let elapsed = try Sample.nanoseconds {
             for loop in 0 ..< loops { for query in queries { answers[loop] += try database.objects(query) } }
         }
+        let work = database.stopCountingWork().perExecution(of: loops)
         let digests = answers.map { AnswerDigest(ordered ? .ordered : .unordered, of: $0) }
         guard digests.allSatisfy({ $0 == digests[0] }) else { throw BenchmarkFailure.unstableAnswer(strategy: name, caseName: caseName) }
-        return Sample(nanoseconds: elapsed / UInt64(loops), rows: answers[0].count, digest: digests[0])
+        return Sample(nanoseconds: elapsed / UInt64(loops), rows: answers[0].count, digest: digests[0], work: work)
     }
 
     func queries(_ workloadCase: WorkloadCase) throws -> [PreparedQuery] {
@@ -159,9 +165,11 @@ package struct Sample {
     package var digest: AnswerDigest
     /// Whether `digest` covers every field of the answer (false: it stands for the counts only).
     package var digestIsFull = true
+    /// The work SQLite did for one execution (counted around the timed region, at no cost to it).
+    package var work: WorkCounts?
 
-    package init(nanoseconds: UInt64, rows: Int, digest: AnswerDigest, digestIsFull: Bool = true) {
-        self.nanoseconds = nanoseconds; self.rows = rows; self.digest = digest; self.digestIsFull = digestIsFull
+    package init(nanoseconds: UInt64, rows: Int, digest: AnswerDigest, digestIsFull: Bool = true, work: WorkCounts? = nil) {
+        self.nanoseconds = nanoseconds; self.rows = rows; self.digest = digest; self.digestIsFull = digestIsFull; self.work = work
     }
 
     package static func nanoseconds(_ body: () throws -> Void) throws -> UInt64 {

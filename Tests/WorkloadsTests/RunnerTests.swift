@@ -7,6 +7,29 @@ import Strategies
 import XCTest
 
 final class RunnerTests: XCTestCase {
+    /// SQLite's work counts do not depend on the machine or the run: two runs of one seed, one
+    /// with three times the repetitions (so other loop counts and timings), count the same work in every
+    /// case and strategy; and the counts tell the layouts apart where they should.
+    func testWorkCountsAreTheSameInEveryRunOfOneSeed() throws {
+        let model = try Model(ModelPresets.publications.scaled(to: 500))
+        func work(repetitions: Int) throws -> [String: WorkCounts] {
+            let results = try Runner(plan: RunPlan(seed: 5, batchSize: 100, repetitions: repetitions), model: model).run()
+            return Dictionary(uniqueKeysWithValues: results.map { ("\($0.strategy) \($0.caseName)", $0.work ?? WorkCounts()) })
+        }
+        let first = try work(repetitions: 1), second = try work(repetitions: 3)
+        XCTAssertEqual(first.count, Strategies.all.count * 18)
+        for (key, counts) in first.sorted(by: { $0.key < $1.key }) {
+            XCTAssertEqual(counts, second[key], key)
+            XCTAssertGreaterThan(counts.vmSteps, 0, key)
+            XCTAssertGreaterThan(counts.runs, 0, key)
+        }
+        // Counting the whole hierarchy: one table's count reads no table row by row; the union of
+        // a table per entity scans each one.
+        XCTAssertEqual(first["single-table count-all"]?.fullScanSteps, 0)
+        XCTAssertGreaterThan(first["table-per-entity count-all"]?.vmSteps ?? 0, first["single-table count-all"]?.vmSteps ?? .max)
+        XCTAssertGreaterThan(first["single-table insert-bulk"]?.cacheWrites ?? 0, 0, "inserts write pages")
+    }
+
     func testEveryStrategyAgreesOnEveryWorkloadThatApplies() throws {
         for description in [ModelPresets.publications.scaled(to: 400), ModelPresets.efcoreAnimals.scaled(to: 400)] {
             let model = try Model(description)
