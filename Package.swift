@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "GenerationTests", dependencies: ["Generation", "Models"]),
         .target(name: "TestSupport", dependencies: ["Models", "Generation", "Strategies"], path: "Tests/TestSupport"),
         .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "Strategies", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads", "Generation"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads", "Generation", "SQLite"]),
         .testTarget(name: "benchTests", dependencies: ["bench", "Reporting", "Models"]),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
     ]

@@ -62,12 +62,36 @@ public struct Comparison {
     public var onlyInNew: [ResultsFile.Key] = []
     /// Differences between the runs that make the comparison less clean, one sentence each.
     public var warnings: [String] = []
+    /// Rows whose SQLite work counts differ between the runs (two runs of one seed and one build
+    /// count the same, so any difference is a change in what the statements do).
+    public var workChanges: [WorkChange] = []
 
-    /// package-benchmark's convention: 0 no change, 2 at least one regression, 4 improvements only.
+    /// A work count of one row that differs between the runs.
+    public struct WorkChange: Equatable, Sendable {
+        public var key: ResultsFile.Key
+        /// The CSV column (`vm_steps`, `fullscan_steps`, …).
+        public var column: String
+        public var base: Int64
+        public var new: Int64
+    }
+
+    /// The CSV's work columns that `runs` compares, exactly.
+    static let workColumns = ["vm_steps", "fullscan_steps", "sorts", "autoindex_rows", "statement_runs", "cache_hits", "cache_misses", "cache_writes"]
+
+    /// package-benchmark's convention: 0 no change, 2 at least one regression (slower, or more
+    /// work), 4 improvements only (faster, or less work).
     public var exitCode: Int32 {
-        if lines.contains(where: { $0.verdict == .slower }) { return 2 }
-        if lines.contains(where: { $0.verdict == .faster }) { return 4 }
+        if lines.contains(where: { $0.verdict == .slower }) || workChanges.contains(where: { $0.new > $0.base }) { return 2 }
+        if lines.contains(where: { $0.verdict == .faster }) || !workChanges.isEmpty { return 4 }
         return 0
+    }
+
+    /// Every work count of `base`'s row that `new`'s row holds too and that differs.
+    static func workChanges(_ key: ResultsFile.Key, base: ResultsFile.Row, new: ResultsFile.Row) -> [WorkChange] {
+        workColumns.compactMap { column in
+            guard let a = base.fields[column].flatMap({ Int64($0) }), let b = new.fields[column].flatMap({ Int64($0) }), a != b else { return nil }
+            return WorkChange(key: key, column: column, base: a, new: b)
+        }
     }
 
     public struct Refusal: Error, CustomStringConvertible {
@@ -101,6 +125,7 @@ public struct Comparison {
         for row in base.rows {
             guard let other = newByKey[row.key] else { comparison.onlyInBase.append(row.key); continue }
             comparison.lines.append(line(row.caseName, row.strategy, against: "BASE", base: row, new: other, threshold: threshold, alpha: alpha))
+            comparison.workChanges += workChanges(row.key, base: row, new: other)
         }
         comparison.onlyInNew = new.rows.map(\.key).filter { !baseKeys.contains($0) }
         guard !comparison.lines.isEmpty else {
@@ -275,6 +300,14 @@ public struct Comparison {
         }
         if lines.contains(where: { $0.test == nil && $0.method != .paired }) {
             text += "† no rank test: without the repetitions of both sides it cannot run; the ratio and the interval alone decide\n"
+        }
+        if !workChanges.isEmpty {
+            let rows = Set(workChanges.map(\.key)).count
+            text += "\nSQLite's work changed in \(rows) of \(lines.count) rows (two runs of one seed count the same; any change is a change in what the statements do):\n"
+            for change in workChanges {
+                let percent = change.base > 0 ? String(format: " (%+.1f %%)", (Double(change.new) / Double(change.base) - 1) * 100) : ""
+                text += (format == .markdown ? "- " : "") + "\(change.key) \(change.column): \(change.base) → \(change.new)\(percent)\n"
+            }
         }
         for key in onlyInBase { text += "only in \(baseTitle): \(key)\n" }
         for key in onlyInNew { text += "only in \(newTitle): \(key)\n" }

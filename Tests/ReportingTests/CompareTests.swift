@@ -1,5 +1,6 @@
 import Generation
 import Foundation
+import SQLite
 @testable import Reporting
 import Workloads
 import XCTest
@@ -18,7 +19,7 @@ final class CompareTests: XCTestCase {
     /// A run of three strategies × two workloads with samples around `base` ns (times `factor` for `slowed`).
     /// `speed` scales every strategy alike (a slower host).
     func writeRun(_ name: String, seed: UInt64 = 42, factor: Double = 1, slowed: String? = nil, host: String = "h1", samples: Bool = true,
-                  speed: Double = 1) throws -> URL {
+                  speed: Double = 1, vmSteps: (String, String) -> Int64 = { _, _ in 1_000 }) throws -> URL {
         let url = folder.appendingPathComponent(name)
         let writer = try ResultsWriter(url: url, runID: name, force: true)
         let plan = RunPlan(seed: seed)
@@ -30,9 +31,12 @@ final class CompareTests: XCTestCase {
             for strategy in ["single-table", "table-per-entity", "enum-entity"] {
                 let scale = (strategy == slowed ? factor : 1) * speed
                 let values = (0 ..< 30).map { _ in UInt64((10_000 + Double(rng.next() % 200)) * scale) }
+                var work = WorkCounts()
+                work.vmSteps = vmSteps(strategy, workload)
+                work.runs = 1
                 results.append(WorkloadResult(strategy: strategy, workload: workload, variant: "", rows: 1, samples: values,
                                               warmups: 1, digest: AnswerDigest(.ordered, of: [1]), dbBytes: 1,
-                                              setting: ResultSetting(hierarchy: "publications", scale: 1_000)))
+                                              setting: ResultSetting(hierarchy: "publications", scale: 1_000), work: work))
             }
         }
         try writer.append(results, plan: plan, context: context)
@@ -75,6 +79,24 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(comparison.lines.count, 6)
         XCTAssertTrue(comparison.onlyInBase.isEmpty && comparison.onlyInNew.isEmpty)
         XCTAssertEqual(comparison.exitCode, 0)
+    }
+
+    /// Work counts are compared exactly: the same counts change nothing; more work in one row is a
+    /// regression (exit 2) and fewer an improvement (exit 4), whatever the times say, each named.
+    func testAChangeInWorkIsNamedAndGated() throws {
+        let base = try ResultsFile(url: writeRun("base.csv"))
+        let same = try Comparison.runs(base: base, new: try ResultsFile(url: writeRun("same.csv")), threshold: 0.05, force: false)
+        XCTAssertEqual(same.workChanges, [])
+        XCTAssertEqual(same.exitCode, 0)
+        let more = try ResultsFile(url: writeRun("more.csv", vmSteps: { $0 == "joined" || ($0 == "enum-entity" && $1 == "fetch-page") ? 1_250 : 1_000 }))
+        let worse = try Comparison.runs(base: base, new: more, threshold: 0.05, force: false)
+        XCTAssertEqual(worse.workChanges.map { "\($0.key) \($0.column) \($0.base) \($0.new)" }, ["enum-entity fetch-page vm_steps 1000 1250"])
+        XCTAssertTrue(worse.lines.allSatisfy { $0.verdict == .unchanged }, "the times did not change")
+        XCTAssertEqual(worse.exitCode, 2)
+        let text = worse.render(.text, baseTitle: "base", newTitle: "new", threshold: 0.05)
+        XCTAssertTrue(text.contains("SQLite's work changed in 1 of 6 rows"), text)
+        XCTAssertTrue(text.contains("enum-entity fetch-page vm_steps: 1000 → 1250 (+25.0 %)"), text)
+        XCTAssertEqual(try Comparison.runs(base: more, new: base, threshold: 0.05, force: false).exitCode, 4, "less work is an improvement")
     }
 
     func testATwiceSlowerMedianIsARegression() throws {
