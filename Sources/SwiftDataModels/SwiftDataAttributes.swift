@@ -21,7 +21,7 @@ enum SwiftDataAttributes {
             var options = SwiftProperty.RelationshipOptions()
             options.deleteRule = relationship.argument("deleteRule")?.memberName
             if let path = relationship.argument("inverse")?.as(KeyPathExprSyntax.self) {
-                options.inverse = (path.root.map(SwiftDeclarationCollector.baseName), SwiftDeclarationCollector.propertyPath(path))
+                options.inverse = (path.root.map { SwiftType.path($0) ?? SwiftDeclarationCollector.baseName($0) }, SwiftDeclarationCollector.propertyPath(path))
             }
             options.minimumModelCount = relationship.argument("minimumModelCount")?.integer
             options.maximumModelCount = relationship.argument("maximumModelCount")?.integer

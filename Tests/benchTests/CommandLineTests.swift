@@ -519,7 +519,7 @@ final class CommandLineTests: XCTestCase {
                      "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY", "Workloads:"] {
             XCTAssertTrue(described.stdout.contains(line), "\(line)\n\(described.stdout)")
         }
-        XCTAssertTrue(described.stderr.contains("warning: Item.importedFrom is a let; @Model persists stored var properties, so it is left out"), described.stderr)
+        XCTAssertTrue(described.stderr.contains("warning: Item.importedFrom is a lazy var; @Model persists stored properties that are not lazy, so it is left out"), described.stderr)
 
         let broken = folder.appendingPathComponent("Broken.swift")
         try Data("@Model class A {\n  var x: Int =\n}\n".utf8).write(to: broken)
