@@ -74,8 +74,11 @@ struct SwiftDataModelBuilder {
             let type = resolver.resolve(written, in: model.qualifiedName)
             if let (destination, toMany) = destinationModel(type) {
                 entity.relationships.append(try relationship(property, to: destination, toMany: toMany, optional: type.unwrapped.optional, of: model))
+                if property.unique, toMany {
+                    throw ModelError("\(what) is a to-many relationship marked unique; SwiftData supports a uniqueness constraint on a relationship to a single model only (the #Unique documentation); drop .unique, or make it a to-one")
+                }
                 if property.unique {
-                    warnings.append("\(model.name).\(property.name) is a relationship marked unique (each '\(destination.entityName)' \(toMany ? "in one '\(model.entityName)' at most" : "pointed at by one '\(model.entityName)' at most")); the suite generates and stores it without that uniqueness constraint and its unique index, which it cannot yet generate objects for")
+                    warnings.append("\(model.name).\(property.name) is a relationship marked unique (each '\(destination.entityName)' pointed at by one '\(model.entityName)' at most); the suite generates and stores it without that uniqueness constraint and its unique index, which it cannot yet generate objects for")
                 }
                 continue
             }

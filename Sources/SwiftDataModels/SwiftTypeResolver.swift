@@ -2,9 +2,10 @@
 /// searched in the scope it is written in, then in each enclosing one, then at the top level
 /// (`Kind` inside `Album` is `Album.Kind`, not `Film.Kind`); a path (`SchemaLatest.Note`) is
 /// followed member by member; a type alias is replaced by what it names, however chained; a
-/// module prefix (`Foundation.Date`) is dropped; Foundation's and CoreGraphics' aliases of the
-/// types SwiftData stores (`TimeInterval`, `CGFloat`, …) become those types. A name none of
-/// these finds is left as written: a type of a framework, which the caller stores opaquely.
+/// module prefix (`Foundation.Date`) is dropped; an enum's `RawValue` is its raw type;
+/// Foundation's and CoreGraphics' aliases of the types SwiftData stores (`TimeInterval`,
+/// `CGFloat`, …) become those types. A name none of these finds is left as written: a type of a
+/// framework, which the caller stores opaquely.
 struct SwiftTypeResolver {
     /// A type declared in the sources, by its qualified name (`Album.Kind`).
     enum Declaration {
@@ -66,6 +67,11 @@ struct SwiftTypeResolver {
         }
         for (position, component) in components.enumerated() {
             if position > 0 {
+                // `Category.RawValue`: the raw type an enum declares.
+                if component == "RawValue", position == components.count - 1, case let .value(value)? = declarations[current],
+                   case let .enumeration(rawType?, _) = value.kind {
+                    return resolve(rawType, in: current, aliases: aliases + 1)
+                }
                 guard declarations["\(current).\(component)"] != nil else { return .named(path) }
                 current = "\(current).\(component)"
             }

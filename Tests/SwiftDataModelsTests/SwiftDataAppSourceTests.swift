@@ -81,10 +81,11 @@ final class SwiftDataAppSourceTests: XCTestCase {
         XCTAssertTrue(model.warnings[2].hasPrefix("Place.walk has type Measurement<UnitLength>,"), model.warnings[2])
     }
 
-    /// `Album.Kind` (Int) and `Film.Kind` (String, declared in an extension) are each their model's own.
+    /// `Album.Kind` (Int) and `Film.Kind` (String, declared in an extension) are each their model's
+    /// own; `Kind.RawValue` is the raw type.
     func testNestedTypesAreScoped() throws {
         let model = try read("SwiftDataNestedTypes")
-        XCTAssertEqual(try columns(model, "Album"), ["title string", "kind integer64"])
+        XCTAssertEqual(try columns(model, "Album"), ["title string", "kind integer64", "previousKind integer64"])
         XCTAssertEqual(try columns(model, "Film"), ["title string", "kind string", "format_width integer64?", "format_height integer64?", "format_kind string?"])
     }
 }

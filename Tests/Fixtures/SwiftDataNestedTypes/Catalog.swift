@@ -1,11 +1,12 @@
 import Foundation
 import SwiftData
 
-/// Two nested types of one name: each model's `Kind` is its own.
+/// Two nested types of one name: each model's `Kind` is its own (and `Kind.RawValue` its raw type).
 @Model
 final class Album {
     var title: String = ""
     var kind: Kind = Kind.single
+    var previousKind: Kind.RawValue = 0
 
     enum Kind: Int, Codable {
         case single, extendedPlay, longPlay
