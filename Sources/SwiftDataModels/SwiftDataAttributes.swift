@@ -11,7 +11,9 @@ enum SwiftDataAttributes {
                 switch argument.expression.memberName {
                 case "unique": property.unique = true
                 case "externalStorage": property.externalStorage = true
-                case "transformable": property.transformable = true
+                // `.codable` (iOS 27): "uses the property's codable representation to store the
+                // property", one encoded value, kept as Transformable is.
+                case "transformable", "codable": property.transformable = true
                 case "ephemeral": property.transient = true
                 default: break
                 }

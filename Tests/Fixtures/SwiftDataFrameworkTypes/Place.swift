@@ -2,7 +2,8 @@ import CoreLocation
 import Foundation
 import SwiftData
 
-/// Codable types of frameworks, which the sources do not declare: stored as one BLOB each.
+/// Codable types of frameworks, which the sources do not declare: stored as one BLOB each; a
+/// struct the sources declare, kept in its codable representation by `.codable`: one BLOB too.
 @Model
 final class Place {
     var name: String = ""
@@ -10,6 +11,12 @@ final class Place {
     var openingHours: DateComponents?
     var walk: Measurement<UnitLength>?
     var visits: Int = 0
+    @Attribute(.codable) var entrance: Entrance?
 
     init(name: String) { self.name = name }
+}
+
+struct Entrance: Codable {
+    var street: String
+    var floor: Int
 }
