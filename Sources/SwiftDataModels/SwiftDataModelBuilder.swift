@@ -39,10 +39,8 @@ struct SwiftDataModelBuilder {
     mutating func build(name: String) throws -> ModelDescription {
         var entities = try models.map { try entity($0) }
         try checkKeyPaths(entities)
-        if !mapping.opaque.isEmpty {
-            warnings += mapping.opaque.map { type, property in
-                "\(property) has type \(Self.shortened(type)), which the sources read do not declare (a framework's Codable type?); it is stored as one BLOB column, its encoded value (declare the type in the sources read to have its properties flattened into columns, as SwiftData does with a Codable struct)"
-            }
+        warnings += mapping.opaque.map { type, property in
+            "\(property) has type \(Self.shortened(type)), which the sources read do not declare as a struct, an enum or a @Model class (a framework's Codable type?); it is stored as one BLOB column, its encoded value (declare the type in the sources read to have its properties flattened into columns, as SwiftData does with a Codable struct)"
         }
         var inverses = SwiftDataInverses(models: models, byClass: byClass, resolver: resolver)
         try inverses.resolve(&entities)

@@ -77,7 +77,7 @@ final class SwiftDataAppSourceTests: XCTestCase {
         let model = try read("SwiftDataFrameworkTypes")
         XCTAssertEqual(try columns(model, "Place"), ["name string", "coordinate transformable?", "openingHours transformable?", "walk transformable?", "visits integer64", "entrance transformable?"])
         XCTAssertEqual(model.warnings.count, 3)
-        XCTAssertTrue(model.warnings[0].hasPrefix("Place.coordinate has type CLLocationCoordinate2D, which the sources read do not declare"), model.warnings[0])
+        XCTAssertTrue(model.warnings[0].hasPrefix("Place.coordinate has type CLLocationCoordinate2D, which the sources read do not declare as a struct, an enum or a @Model class"), model.warnings[0])
         XCTAssertTrue(model.warnings[1].hasPrefix("Place.openingHours has type DateComponents,"), model.warnings[1])
         XCTAssertTrue(model.warnings[2].hasPrefix("Place.walk has type Measurement<UnitLength>,"), model.warnings[2])
     }
