@@ -25,7 +25,7 @@ struct SwiftDataModelBuilder {
         var byEntity: [String: SwiftModelClass] = [:]
         for model in models {
             if let earlier = byClass[model.qualifiedName] {
-                throw ModelError("\(model.location): @Model class '\(model.name)' is declared twice (first at \(earlier.location)); give each class one declaration")
+                throw ModelError("\(model.location): @Model class '\(model.name)' is declared twice (first at \(earlier.location)); give each class one declaration (a folder read whole may hold a file your app does not build: give --model a folder of the files it builds)")
             }
             if let earlier = byEntity[model.entityName] {
                 throw ModelError("\(model.location): classes '\(earlier.name)' and '\(model.name)' both name the entity '\(model.entityName)'; give each its own schemaName")

@@ -228,7 +228,7 @@ final class SwiftDataModelReaderTests: XCTestCase {
             ("@Model class A { @Relationship(inverse: \\C.a) var bs: [B] }\n@Model class B { var a: A? }\n@Model class C { var a: A? }", "\(file):1:51: 'A.bs' names the inverse \\C.a, but it points at 'B'; name a property of 'B'"),
             ("@Model class A { @Relationship(deleteRule: .explode) var b: B? }\n@Model class B {}", "\(file):1:58: 'A.b' has delete rule '.explode'; SwiftData's rules: .nullify, .cascade, .deny, .noAction"),
             ("@Model class A { var x = makeX() }", "\(file):1:22: 'A.x' has no written type, and the reader cannot tell it from its initial value `makeX()`; write the type, such as `var x: Type = …`"),
-            ("@Model class A { var x: Int }\n@Model class A { var y: Int }", "\(file):2:14: @Model class 'A' is declared twice (first at \(file):1:14); give each class one declaration"),
+            ("@Model class A { var x: Int }\n@Model class A { var y: Int }", "\(file):2:14: @Model class 'A' is declared twice (first at \(file):1:14); give each class one declaration (a folder read whole may hold a file your app does not build: give --model a folder of the files it builds)"),
             ("@Model class A { var x: Int // bench.values: lots\n}", "\(file):1:22: 'A.x': bench.values is 'lots'; give \(ValueSpec.textForms)"),
         ]
         for (source, expected) in cases {
