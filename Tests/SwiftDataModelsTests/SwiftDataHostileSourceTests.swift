@@ -86,6 +86,35 @@ final class SwiftDataHostileSourceTests: XCTestCase {
         XCTAssertEqual(columns(model, "Shop"), ["at_x double", "at_y double", "address_street string", "address_city string", "address_zip integer64", "old_q integer64?"])
     }
 
+    /// The initial values apps write, each typed as the compiler types it; a value whose type
+    /// the reader cannot tell is one sentence at the property.
+    func testInitialValuesTellTheirTypes() throws {
+        let model = try read("""
+        enum Mood: Int, Codable { case calm, busy }
+        @Model class Entry {
+            var a = -3
+            var b = (2.5)
+            var c = "\\(1) items"
+            var d = Mood(rawValue: 1)
+            var e = URL(string: "https://example.com")
+            var f = URL(string: "https://example.com")!
+            var g = Set<String>()
+            var h = [Int: String]()
+            var i = Date.distantPast
+            var j = [1, 2.5]
+            var k = Mood.calm
+            var tags = [Tag]()
+        }
+        @Model class Tag { var name = ""; var entry: Entry? }
+        """)
+        XCTAssertEqual(columns(model, "Entry"), [
+            "a integer64", "b double", "c string", "d integer64?", "e uri?", "f uri", "g transformable", "h transformable", "i date",
+            "j transformable", "k integer64",
+        ])
+        XCTAssertEqual(model.description.entities.first { $0.name == "Entry" }?.relationships.map { "\($0.name) \($0.toMany) \($0.inverse ?? "-")" }, ["tags true entry"])
+        XCTAssertEqual(failure("@Model class A {\n    var x = .now\n}"), "\(file):2:9: 'A.x' has no written type, and the reader cannot tell it from its initial value `.now`; write the type, such as `var x: Type = …`")
+    }
+
     /// Model-level mistakes name the line of the class or property they are about.
     func testModelLevelMistakesNameTheLine() {
         let deep = (1 ... 34).map { "@Model class C\($0): C\($0 - 1) { var v\($0): Int }" }.joined(separator: "\n")
