@@ -17,9 +17,19 @@ public enum SwiftDataModelReader {
         var models: [SwiftModelClass] = []
         var declarations: [String: SwiftTypeResolver.Declaration] = [:]
         var topLevelAliases: [String] = []
+        var skipped: [String] = []
         for file in files {
             let data = try ModelFile.contents(of: file, what: "the Swift file", kinds: "give a .swift file or a folder of them")
-            let collector = try parse(try text(data, file: file), file: file)
+            let collector: SwiftDeclarationCollector
+            do {
+                collector = try parse(try text(data, file: file), file: file)
+            } catch let error as SyntaxError {
+                // A file of a folder that declares no @Model class and does not parse (an
+                // example with editor placeholders, a file no target builds) is left out.
+                guard files.count > 1, !error.declaresModels else { throw ModelError(error.description) }
+                skipped.append("\(error.message); the file declares no @Model class, so it is left out")
+                continue
+            }
             models += collector.models
             declarations.merge(collector.declarations) { first, _ in first }
             topLevelAliases += collector.topLevelAliases
@@ -32,7 +42,7 @@ public enum SwiftDataModelReader {
         var builder = try SwiftDataModelBuilder(models: current.models, resolver: resolver)
         let name = XcodeModelReader.modelName(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
         let description = try builder.build(name: name)
-        let warnings = (current.warning.map { [$0] } ?? []) + builder.warnings
+        let warnings = skipped + (current.warning.map { [$0] } ?? []) + builder.warnings
         return SwiftDataModel(description: description, warnings: warnings.map(\.escapingControlCharacters), files: files)
     }
 
@@ -52,7 +62,8 @@ public enum SwiftDataModelReader {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// The declarations of one file's source; a syntax error is a `ModelError` at its position.
+    /// The declarations of one file's source; a syntax error is a `SyntaxError` at its position,
+    /// a source too deep to parse safely a `ModelError` at its line.
     static func parse(_ source: String, file: String) throws -> SwiftDeclarationCollector {
         let shape = SourceShape(source)
         guard shape.deepest <= SourceShape.maximum else {
@@ -72,12 +83,20 @@ public enum SwiftDataModelReader {
 
     private static func collect(_ source: String, file: String) throws -> SwiftDeclarationCollector {
         let tree = Parser.parse(source: source)
-        if let error = ParseDiagnosticsGenerator.diagnostics(for: tree).first(where: { $0.diagMessage.severity == .error }) {
-            let at = error.location(converter: SourceLocationConverter(fileName: file, tree: tree))
-            throw ModelError("\(file):\(at.line):\(at.column): Swift syntax error: \(error.message); fix the source so that it compiles")
-        }
         let collector = SwiftDeclarationCollector(file: file, tree: tree)
         collector.walk(tree)
+        if let error = ParseDiagnosticsGenerator.diagnostics(for: tree).first(where: { $0.diagMessage.severity == .error }) {
+            let at = error.location(converter: SourceLocationConverter(fileName: file, tree: tree))
+            throw SyntaxError(message: "\(file):\(at.line):\(at.column): Swift syntax error: \(error.message)", declaresModels: !collector.models.isEmpty)
+        }
         return collector
+    }
+
+    /// A file that does not parse: the parser's first error at its position, and whether the
+    /// file declares a `@Model` class all the same (as far as the parser could tell).
+    struct SyntaxError: Error, CustomStringConvertible {
+        var message: String
+        var declaresModels: Bool
+        var description: String { "\(message); fix the source so that it compiles" }
     }
 }

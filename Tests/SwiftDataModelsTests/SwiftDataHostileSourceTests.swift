@@ -70,6 +70,23 @@ final class SwiftDataHostileSourceTests: XCTestCase {
         XCTAssertEqual(model.files.map { URL(fileURLWithPath: $0).lastPathComponent }, ["a.swift"])
     }
 
+    /// A file of a folder that does not parse is left out with a warning when it declares no
+    /// @Model class (an example with an editor placeholder), and refused when it declares one.
+    func testAFileThatDoesNotParseIsLeftOutOnlyWithoutModels() throws {
+        try Data("@Model class A { var x: Int }\n".utf8).write(to: folder.appendingPathComponent("A.swift"))
+        let example = folder.appendingPathComponent("Example.swift")
+        try Data("let client = Client(\n    token: <#token#>\n)\n".utf8).write(to: example)
+        let model = try SwiftDataModelReader.read(path: folder.path)
+        XCTAssertEqual(model.description.entities.map(\.name), ["A"])
+        XCTAssertEqual(model.warnings.count, 1)
+        XCTAssertTrue(model.warnings[0].hasPrefix("\(example.path):2:12: Swift syntax error: "), model.warnings[0])
+        XCTAssertTrue(model.warnings[0].hasSuffix("; the file declares no @Model class, so it is left out"), model.warnings[0])
+        try Data("@Model class B {\n    var y: Int =\n}\n".utf8).write(to: example)
+        XCTAssertThrowsError(try SwiftDataModelReader.read(path: folder.path)) { error in
+            XCTAssertEqual("\(error)", "\(example.path):2:17: Swift syntax error: expected expression in variable; fix the source so that it compiles")
+        }
+    }
+
     /// Codable structs read as the compiler reads them: `var x, y: Double` declares both, `var
     /// city = "Paris"` a String, and of two structs named `Point` the one in scope is flattened.
     func testCodableStructsAreReadWhole() throws {
