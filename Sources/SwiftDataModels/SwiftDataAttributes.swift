@@ -11,7 +11,9 @@ enum SwiftDataAttributes {
                 switch argument.expression.memberName {
                 case "unique": property.unique = true
                 case "externalStorage": property.externalStorage = true
-                case "transformable": property.transformable = true
+                // `.codable` (iOS 27): "uses the property's codable representation to store the
+                // property", one encoded value, kept as Transformable is.
+                case "transformable", "codable": property.transformable = true
                 case "ephemeral": property.transient = true
                 default: break
                 }
@@ -21,7 +23,7 @@ enum SwiftDataAttributes {
             var options = SwiftProperty.RelationshipOptions()
             options.deleteRule = relationship.argument("deleteRule")?.memberName
             if let path = relationship.argument("inverse")?.as(KeyPathExprSyntax.self) {
-                options.inverse = (path.root.map(SwiftDeclarationCollector.baseName), SwiftDeclarationCollector.propertyPath(path))
+                options.inverse = (path.root.map { SwiftType.path($0) ?? SwiftDeclarationCollector.baseName($0) }, SwiftDeclarationCollector.propertyPath(path))
             }
             options.minimumModelCount = relationship.argument("minimumModelCount")?.integer
             options.maximumModelCount = relationship.argument("maximumModelCount")?.integer

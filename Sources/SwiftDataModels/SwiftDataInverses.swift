@@ -14,7 +14,11 @@ struct SwiftDataInverses {
     /// The one-way pairs already warned about, so that each is named once.
     private var warned = Set<[String]>()
 
-    init(models: [SwiftModelClass], byClass: [String: SwiftModelClass]) { self.models = models; self.byClass = byClass }
+    let resolver: SwiftTypeResolver
+
+    init(models: [SwiftModelClass], byClass: [String: SwiftModelClass], resolver: SwiftTypeResolver) {
+        self.models = models; self.byClass = byClass; self.resolver = resolver
+    }
 
     /// A relationship by entity position and relationship position.
     private struct Place: Equatable { var entity: Int; var relationship: Int }
@@ -30,7 +34,7 @@ struct SwiftDataInverses {
     }
 
     /// The `inverse:` key paths, applied to both sides.
-    private func explicit(_ entities: inout [EntityDescription], _ position: [String: Int]) throws {
+    private mutating func explicit(_ entities: inout [EntityDescription], _ position: [String: Int]) throws {
         for (e, model) in models.enumerated() {
             for property in model.properties {
                 guard let inverse = property.relationship?.inverse,
@@ -38,14 +42,24 @@ struct SwiftDataInverses {
                 let relationship = entities[e].relationships[r]
                 let what = "\(property.location): '\(model.name).\(property.name)'"
                 guard let d = position[relationship.destination] else { continue }
-                if let written = inverse.type, byClass[written]?.entityName != relationship.destination {
+                if let written = inverse.type, resolver.qualified(written, in: model.qualifiedName).flatMap({ byClass[$0] })?.entityName != relationship.destination {
                     throw ModelError("\(what) names the inverse \\\(written).\(inverse.property), but it points at '\(relationship.destination)'; name a property of '\(relationship.destination)'")
                 }
                 guard let back = owner(of: inverse.property, from: d, entities, position) else {
                     throw ModelError("\(what) names the inverse \\\(relationship.destination).\(inverse.property), which '\(relationship.destination)' does not have as a relationship; name one of its @Model-typed properties")
                 }
+                let other = entities[back.entity].relationships[back.relationship]
+                if let paired = other.inverse, paired != property.name, relationship.toMany, !other.toMany,
+                   entities[e].relationships.contains(where: { $0.name == paired && $0.inverse == inverse.property }) {
+                    // Two to-many relationships name one to-one as their inverse (as in
+                    // `leadingPlants` and `trailingPlants`, both `inverse: \Plant.yard`): a
+                    // Core Data relationship has one inverse, so the first declared is paired
+                    // and this one is kept one-way.
+                    warnings.append("\(model.name).\(paired) and \(model.name).\(property.name) both name \(relationship.destination).\(inverse.property) as their inverse, which can pair with one; paired with \(model.name).\(paired), the first declared, and \(model.name).\(property.name) is stored one-way")
+                    continue
+                }
                 entities[e].relationships[r].inverse = inverse.property
-                if entities[back.entity].relationships[back.relationship].inverse == nil {
+                if other.inverse == nil {
                     entities[back.entity].relationships[back.relationship].inverse = property.name
                 }
             }

@@ -2,17 +2,17 @@ import Foundation
 import SwiftSyntax
 
 /// Walks one parsed Swift file and collects what SwiftData reads from it: the `@Model` classes
-/// (their stored properties, `#Index` and `#Unique`), the names of the other classes, and the
-/// structs and enums a property may store as a Codable value. Methods, initialisers and
-/// expressions are not read.
+/// (their stored properties, `#Index` and `#Unique`), and every type declaration by its qualified
+/// name (`Album.Kind`) for `SwiftTypeResolver`: classes, the structs and enums a property may
+/// store as a Codable value, and type aliases. Methods, initialisers and expressions other than
+/// a stored property's initial value are not read.
 final class SwiftDeclarationCollector: SyntaxVisitor {
     private let converter: SourceLocationConverter
     private let file: String
     private(set) var models: [SwiftModelClass] = []
-    private(set) var otherClasses: [String: String] = [:]
-    private(set) var valueTypes: [String: SwiftValueType] = [:]
-    /// `typealias Item = SchemaV2.Item` at the top level: the container each alias picks, by name.
-    private(set) var aliases: [String: String] = [:]
+    private(set) var declarations: [String: SwiftTypeResolver.Declaration] = [:]
+    /// The top-level type aliases, by name (`typealias Note = SchemaLatest.Note`).
+    private(set) var topLevelAliases: [String] = []
 
     init(file: String, tree: SourceFileSyntax) {
         self.file = file
@@ -25,14 +25,26 @@ final class SwiftDeclarationCollector: SyntaxVisitor {
         return "\(file):\(at.line):\(at.column)"
     }
 
+    /// `name` qualified by the types `node` is declared in.
+    private static func qualified(_ name: String, _ node: some SyntaxProtocol) -> String {
+        container(of: node).map { "\($0).\(name)" } ?? name
+    }
+
+    private func declare(_ name: String, _ declaration: SwiftTypeResolver.Declaration) {
+        if declarations[name] == nil { declarations[name] = declaration }
+    }
+
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        let name = node.name.text.unquoted
+        let qualifiedName = Self.qualified(name, node)
         guard let model = node.attributes.named("Model") else {
-            otherClasses[node.name.text.unquoted] = location(node.name)
+            declare(qualifiedName, .otherClass)
             return .visitChildren
         }
+        declare(qualifiedName, .model)
         let schemaName = model.argument("schemaName").flatMap(\.stringLiteral)
-        var found = SwiftModelClass(name: node.name.text.unquoted, container: Self.container(of: node), entityName: schemaName ?? node.name.text.unquoted,
-                                    inherits: node.inheritanceClause?.inheritedTypes.first.map { Self.baseName($0.type) },
+        var found = SwiftModelClass(name: name, qualifiedName: qualifiedName, container: Self.container(of: node), entityName: schemaName ?? name,
+                                    inherits: node.inheritanceClause?.inheritedTypes.first.flatMap { SwiftType.path($0.type) },
                                     notes: BenchNotes.read(node.leadingTrivia), location: location(node.name))
         for member in node.memberBlock.members {
             if let variable = member.decl.as(VariableDeclSyntax.self) {
@@ -46,37 +58,41 @@ final class SwiftDeclarationCollector: SyntaxVisitor {
     }
 
     override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
-        if Self.container(of: node) == nil, let member = node.initializer.value.as(MemberTypeSyntax.self), member.name.text == node.name.text {
-            aliases[node.name.text.unquoted] = Self.baseName(member.baseType)
-        }
+        let name = node.name.text.unquoted
+        if Self.container(of: node) == nil { topLevelAliases.append(name) }
+        declare(Self.qualified(name, node), .alias(SwiftType(node.initializer.value)))
         return .skipChildren
     }
 
-    /// The name of the innermost type or extension `node` is declared in.
+    /// The qualified name of the type or extension `node` is declared in (`Outer.Inner`).
     static func container(of node: some SyntaxProtocol) -> String? {
+        var names: [String] = []
         var current = node.parent
         while let syntax = current {
-            if let declaration = syntax.as(EnumDeclSyntax.self) { return declaration.name.text.unquoted }
-            if let declaration = syntax.as(StructDeclSyntax.self) { return declaration.name.text.unquoted }
-            if let declaration = syntax.as(ClassDeclSyntax.self) { return declaration.name.text.unquoted }
-            if let declaration = syntax.as(ExtensionDeclSyntax.self) { return baseName(declaration.extendedType) }
+            if let declaration = syntax.as(EnumDeclSyntax.self) { names.append(declaration.name.text.unquoted) }
+            if let declaration = syntax.as(StructDeclSyntax.self) { names.append(declaration.name.text.unquoted) }
+            if let declaration = syntax.as(ClassDeclSyntax.self) { names.append(declaration.name.text.unquoted) }
+            if let declaration = syntax.as(ActorDeclSyntax.self) { names.append(declaration.name.text.unquoted) }
+            if let declaration = syntax.as(ExtensionDeclSyntax.self) {
+                names.append(SwiftType.path(declaration.extendedType) ?? baseName(declaration.extendedType))
+                break
+            }
             current = syntax.parent
         }
-        return nil
+        return names.isEmpty ? nil : names.reversed().joined(separator: ".")
     }
 
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
-        var fields: [(name: String, type: SwiftType)] = []
+        var fields: [(name: String, type: SwiftType?, written: String)] = []
         for member in node.memberBlock.members {
             guard let variable = member.decl.as(VariableDeclSyntax.self),
                   !variable.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) else { continue }
-            for binding in variable.bindings where !Self.isComputed(binding) {
-                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text.unquoted,
-                      let type = binding.typeAnnotation?.type else { continue }
-                fields.append((name, SwiftType(type)))
+            for binding in Self.bindings(variable) where !binding.isComputed {
+                fields.append((binding.name, binding.type, binding.initializer?.trimmedDescription ?? ""))
             }
         }
-        valueTypes[node.name.text.unquoted] = SwiftValueType(name: node.name.text.unquoted, kind: .structure(fields: fields))
+        let name = Self.qualified(node.name.text.unquoted, node)
+        declare(name, .value(SwiftValueType(name: name, kind: .structure(fields: fields))))
         return .visitChildren
     }
 
@@ -91,12 +107,37 @@ final class SwiftDeclarationCollector: SyntaxVisitor {
                 cases.append((element.name.text.unquoted, values))
             }
         }
-        let raw = node.inheritanceClause?.inheritedTypes.first.map { Self.baseName($0.type) }
-        valueTypes[node.name.text.unquoted] = SwiftValueType(name: node.name.text.unquoted, kind: .enumeration(rawType: raw, cases: cases))
+        let raw = node.inheritanceClause?.inheritedTypes.first.map { SwiftType($0.type) }
+        let name = Self.qualified(node.name.text.unquoted, node)
+        declare(name, .value(SwiftValueType(name: name, kind: .enumeration(rawType: raw, cases: cases))))
         return .visitChildren
     }
 
-    /// The properties one `var` or `let` declares (`var a, b: Int` declares two).
+    /// One name a `var` or `let` declares: `var a, b: Int` declares two, both `Int`; `var c = 0`
+    /// one whose type its initial value tells.
+    struct Binding {
+        var name: String
+        var type: SwiftType?
+        var initializer: ExprSyntax?
+        var isComputed: Bool
+        var pattern: PatternSyntax
+    }
+
+    static func bindings(_ variable: VariableDeclSyntax) -> [Binding] {
+        // `var a, b: Int`: a binding without a type or value takes the next one's type.
+        var laterType: TypeSyntax?
+        var made: [Binding] = []
+        for binding in variable.bindings.reversed() {
+            laterType = binding.typeAnnotation?.type ?? (binding.initializer == nil ? laterType : nil)
+            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text.unquoted else { continue }
+            let value = binding.initializer?.value
+            made.append(Binding(name: name, type: laterType.map(SwiftType.init) ?? value.flatMap(SwiftInitialValue.type(of:)),
+                                initializer: value, isComputed: isComputed(binding), pattern: binding.pattern))
+        }
+        return made.reversed()
+    }
+
+    /// The properties one `var` or `let` of a model class declares.
     private func properties(_ variable: VariableDeclSyntax) -> [SwiftProperty] {
         let modifiers = Set(variable.modifiers.map(\.name.text))
         var notes = BenchNotes.read(variable.leadingTrivia)
@@ -107,20 +148,15 @@ final class SwiftDeclarationCollector: SyntaxVisitor {
         template.isLazy = modifiers.contains("lazy")
         template.notes = notes
         SwiftDataAttributes.apply(variable.attributes, to: &template)
-        // `var a, b: Int`: a binding without a type takes the next one's.
-        var laterType: TypeSyntax?
-        var made: [SwiftProperty] = []
-        for binding in variable.bindings.reversed() {
-            laterType = binding.typeAnnotation?.type ?? (binding.initializer == nil ? laterType : nil)
-            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text.unquoted else { continue }
+        return Self.bindings(variable).map { binding in
             var property = template
-            property.name = name
-            property.type = laterType.map(SwiftType.init)
+            property.name = binding.name
+            property.type = binding.type
+            property.initialValue = binding.initializer?.trimmedDescription
             property.location = location(binding.pattern)
-            property.isComputed = Self.isComputed(binding)
-            made.append(property)
+            property.isComputed = binding.isComputed
+            return property
         }
-        return made.reversed()
     }
 
     /// `#Index<T>([\.a], [\.b, \.c])` and `#Unique<T>([\.a, \.b])` inside a model class.

@@ -8,11 +8,14 @@ struct SwiftModelClass {
 
     /// The class's name.
     var name: String
-    /// The type the class is declared in (a versioned schema: `enum SchemaV2: VersionedSchema`), if any.
+    /// The name qualified by the types it is declared in (`SchemaV2.Note`).
+    var qualifiedName: String
+    /// The qualified name of the type the class is declared in (a versioned schema: `enum
+    /// SchemaV2: VersionedSchema`), if any.
     var container: String?
     /// The entity's name: `@Model`'s `schemaName`, else the class's name.
     var entityName: String
-    /// The first type the class inherits from, when it names one (a superclass or a protocol).
+    /// The first type the class inherits from, as written, when it names one (a superclass or a protocol).
     var inherits: String?
     var properties: [SwiftProperty] = []
     /// `#Index<T>([\.a], [\.b, \.c])`: one group per array, with `// bench.names:` naming them.

@@ -4,15 +4,17 @@ struct SwiftProperty {
     /// `@Relationship(deleteRule:inverse:minimumModelCount:maximumModelCount:)`.
     struct RelationshipOptions {
         var deleteRule: String?
-        /// `\Tag.publications`: the type (when written) and the property.
+        /// `\Tag.publications`: the type as written (when written) and the property.
         var inverse: (type: String?, property: String)?
         var minimumModelCount: Int?
         var maximumModelCount: Int?
     }
 
     var name: String
-    /// `nil` for a binding without a written type (`var count = 0`).
+    /// As written, or told by the initial value (`var count = 0`); `nil` when neither tells it.
     var type: SwiftType?
+    /// The initial value as written, if any.
+    var initialValue: String?
     /// `file:line:column` of the declaration.
     var location: String
     var isLet = false

@@ -2,16 +2,21 @@ import Models
 
 /// Apps that migrate their SwiftData store declare each version of the schema in a type of its
 /// own (`enum SchemaV1: VersionedSchema { @Model final class Item … }`, `enum SchemaV2: …`), and
-/// name the current one with top-level aliases (`typealias Item = SchemaV2.Item`). Where a class
-/// is declared in several such types, the one the aliases name is read and the others are left
-/// out, with a warning; without an alias to tell, it is one sentence asking for one.
+/// name the current one with top-level aliases (`typealias Item = SchemaV2.Item`, or through an
+/// alias of the version: `typealias SchemaLatest = SchemaV2; typealias Item = SchemaLatest.Item`).
+/// Where a class is declared in several such types, the one the aliases name is read and the
+/// others are left out, with a warning; without an alias to tell, it is one sentence asking for one.
 enum SwiftSchemaVersions {
-    static func current(_ models: [SwiftModelClass], aliases: [String: String]) throws -> (models: [SwiftModelClass], warning: String?) {
+    /// `aliasTargets`: the qualified name each top-level alias resolves to.
+    static func current(_ models: [SwiftModelClass], aliasTargets: [String]) throws -> (models: [SwiftModelClass], warning: String?) {
         var containers: [String: [String]] = [:]
         for model in models { containers[model.name, default: []].append(model.container ?? "the top level") }
         let versions = Set(containers.values.filter { Set($0).count > 1 }.flatMap { $0 })
         guard !versions.isEmpty else { return (models, nil) }
-        let named = Dictionary(grouping: aliases.values.filter(versions.contains), by: { $0 }).mapValues(\.count)
+        // An alias names a version itself (`SchemaLatest = SchemaV2`) or a type declared in one.
+        let named = Dictionary(grouping: aliasTargets.compactMap { target in
+            versions.contains(target) ? target : SwiftTypeResolver.scopes(target).compactMap { $0 }.first(where: versions.contains)
+        }, by: { $0 }).mapValues(\.count)
         let listed = versions.sorted().joined(separator: ", ")
         guard let most = named.values.max(), let chosen = named.filter({ $0.value == most }).keys.sorted().first,
               named.values.filter({ $0 == most }).count == 1 else {

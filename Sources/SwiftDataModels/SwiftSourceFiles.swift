@@ -2,8 +2,9 @@ import Foundation
 import Models
 
 /// The Swift files a `--model` path names: the file itself, or every `.swift` file under a
-/// folder, searched recursively in name order, skipping build folders (`.build*`), `Tests` and
-/// hidden folders.
+/// folder, searched recursively in name order, skipping build folders (`.build*`), `Tests`,
+/// hidden folders, and anything under a folder that is not a regular file (a FIFO named
+/// `b.swift` would block the read for ever).
 public enum SwiftSourceFiles {
     /// The most files read from one folder: a model's sources are far fewer; a path that holds
     /// more is likely a whole disk or home folder.
@@ -38,6 +39,12 @@ public enum SwiftSourceFiles {
         return found
     }
 
+    /// Whether `path` names a regular file (links followed).
+    private static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
     private static func collect(_ folder: URL, into found: inout [String]) throws {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() }
@@ -51,7 +58,7 @@ public enum SwiftSourceFiles {
                 let isLink = (try? url.resourceValues(forKeys: [.isSymbolicLinkKey]).isSymbolicLink) ?? false
                 if name == "Tests" || isLink { continue }
                 try collect(url, into: &found)
-            } else if name.lowercased().hasSuffix(".swift") {
+            } else if name.lowercased().hasSuffix(".swift"), isRegularFile(url.path) {
                 found.append(url.path)
                 guard found.count <= maximumFiles else {
                     throw ModelError("\(folder.path) and the folders beside it hold more than \(maximumFiles) .swift files; give the folder of your SwiftData models")

@@ -18,7 +18,7 @@ final class SwiftDataModelLayoutTests: XCTestCase {
     /// `Item` three levels deep in one table; `format`, declared by `Ebook` and `Album`, as
     /// `ZFORMAT` and `ZFORMAT1`; the raw-value enum `rating` an INTEGER; the enum with associated
     /// values a case column and one column per associated value; the struct `dimensions` one
-    /// column per field; `[String]` a BLOB in the Transformable group; the `let`, `@Transient`,
+    /// column per field; `[String]` a BLOB in the Transformable group; the `lazy var`, `@Transient`,
     /// computed and static properties absent; `Review.item`, pointing at a hierarchy, with its
     /// entity column; the inferred `Shelf.items`/`Item.shelf` pair as the key `ZSHELF`;
     /// `#Unique` and both `#Index` groups named after their properties.

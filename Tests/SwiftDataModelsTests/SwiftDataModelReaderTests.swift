@@ -73,7 +73,7 @@ final class SwiftDataModelReaderTests: XCTestCase {
         XCTAssertEqual(model.description.leaf, "Hardcover")
         XCTAssertEqual(model.warnings, [
             "Item.cover allows external storage; the suite keeps its values in the row (Core Data's external files are not modelled)",
-            "Item.importedFrom is a let; @Model persists stored var properties, so it is left out",
+            "Item.importedFrom is a lazy var; @Model persists stored properties that are not lazy, so it is left out",
         ])
         XCTAssertNoThrow(try Model(model.description.sharing(800)))
     }
@@ -111,7 +111,6 @@ final class SwiftDataModelReaderTests: XCTestCase {
         }
         @Model final class Club {
             var members: [Owner] = []
-            // bench.count: 0-3
             var sponsors: [Owner]? = nil
         }
         """)
@@ -192,11 +191,11 @@ final class SwiftDataModelReaderTests: XCTestCase {
         }
         """)
         XCTAssertEqual(try entity(model, "A").attributes.map(\.name), ["x", "y", "z"])
-        XCTAssertEqual(SquareBracketDepth("let a = [[[1]]]\nlet b = [[\"[[[[[[\\([[2]])\"]]").deepest, 4)
-        XCTAssertEqual(SquareBracketDepth("let a = [[[1]]]\nlet b = [[\"[[[[[[\\([[2]])\"]]").line, 2)
-        let generics = failure("@Model class A { var x: " + String(repeating: "Optional<", count: 1_000) + "Int" + String(repeating: ">", count: 1_000) + " }")
-        XCTAssertTrue(generics.hasPrefix("\(file):1:22: 'A.x' has type Int???"), "one sentence, no crash: \(generics.prefix(200))")
-        XCTAssertFalse(generics.contains(String(repeating: "?", count: 100)), "the type is cut short: \(generics.count) characters")
+        XCTAssertEqual(SourceShape("let a = [[[1]]]\nlet b = [[\"[[[[[[\\([[2]])\"]]").deepest, 4)
+        XCTAssertEqual(SourceShape("let a = [[[1]]]\nlet b = [[\"[[[[[[\\([[2]])\"]]").line, 2)
+        let generics = failure("@Model class A { var x: " + String(repeating: "Optional< ", count: 1_000) + "Int" + String(repeating: " >", count: 1_000) + " }")
+        XCTAssertTrue(generics.hasPrefix("\(file):1:22: 'A.x' has type Optional< Optional<"), "one sentence, no crash: \(generics.prefix(200))")
+        XCTAssertLessThan(generics.count, 600, "the type is cut short")
     }
 
     func testFoldersAreSearchedSkippingBuildsTestsAndHiddenFolders() throws {
@@ -224,13 +223,12 @@ final class SwiftDataModelReaderTests: XCTestCase {
             ("@Model class A {\n  var x: Int =\n}", "\(file):2:15: Swift syntax error: expected expression in variable; fix the source so that it compiles"),
             ("class A { var x = 1 }", "no @Model class in \(file) (1 Swift file read); give the file or folder that declares your SwiftData models"),
             ("class Base {}\n@Model class A: Base { var x: Int }", "\(file):2:14: @Model class 'A' inherits from 'Base', which is a class but not a @Model; mark 'Base' @Model, or make 'A' a root class"),
-            ("@Model class A { var x: CGPoint }", "\(file):1:22: 'A.x' has type CGPoint, which SwiftData cannot store: 'CGPoint' is not a type it stores (String, Int, Double, Bool, Date, Data, UUID, URL, Decimal, …), nor a @Model class, nor a struct or enum declared in the sources read; declare the type in the sources read, or mark the property @Transient"),
-            ("@Model class A { var x: (Int, Int) }", "\(file):1:22: 'A.x' has type (Int, Int), which SwiftData cannot store: '(Int, Int)' is not a type it stores (String, Int, Double, Bool, Date, Data, UUID, URL, Decimal, …), nor a @Model class, nor a struct or enum declared in the sources read; declare the type in the sources read, or mark the property @Transient"),
+            ("@Model class A { var x: (Int, Int) }", "\(file):1:22: 'A.x' has type (Int, Int), which SwiftData cannot store: '(Int, Int)' is not a type it stores (String, Int, Double, Bool, Date, Data, UUID, URL, Decimal, a Codable struct or enum, an array or dictionary of those), nor a @Model class; change the type, or mark the property @Transient"),
             ("@Model class A { @Relationship(inverse: \\B.nope) var bs: [B] }\n@Model class B { var a: A? }", "\(file):1:54: 'A.bs' names the inverse \\B.nope, which 'B' does not have as a relationship; name one of its @Model-typed properties"),
             ("@Model class A { @Relationship(inverse: \\C.a) var bs: [B] }\n@Model class B { var a: A? }\n@Model class C { var a: A? }", "\(file):1:51: 'A.bs' names the inverse \\C.a, but it points at 'B'; name a property of 'B'"),
             ("@Model class A { @Relationship(deleteRule: .explode) var b: B? }\n@Model class B {}", "\(file):1:58: 'A.b' has delete rule '.explode'; SwiftData's rules: .nullify, .cascade, .deny, .noAction"),
-            ("@Model class A { var x = 0 }", "\(file):1:22: 'A.x' has no written type; write it, such as `var x: String = \"\"`, as SwiftData's @Model needs"),
-            ("@Model class A { var x: Int }\n@Model class A { var y: Int }", "\(file):2:14: @Model class 'A' is declared twice (first at \(file):1:14); give each class one declaration"),
+            ("@Model class A { var x = makeX() }", "\(file):1:22: 'A.x' has no written type, and the reader cannot tell it from its initial value `makeX()`; write the type, such as `var x: Type = …`"),
+            ("@Model class A { var x: Int }\n@Model class A { var y: Int }", "\(file):2:14: @Model class 'A' is declared twice (first at \(file):1:14); give each class one declaration (a folder read whole may hold a file your app does not build: give --model a folder of the files it builds)"),
             ("@Model class A { var x: Int // bench.values: lots\n}", "\(file):1:22: 'A.x': bench.values is 'lots'; give \(ValueSpec.textForms)"),
         ]
         for (source, expected) in cases {

@@ -23,11 +23,19 @@ final class ReferenceAnswerTests: XCTestCase {
 
     static var swiftDataFixtures: [ModelDescription] {
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
-        return ["SwiftDataPublications", "SwiftDataStudio"].map { name in
+        return swiftDataFixtureNames.map { name in
             // A fixture that does not read fails the test that lists the models, with the reader's sentence.
             try! SwiftDataModelReader.read(path: fixtures.appendingPathComponent(name).path).description.sharing(600)
         }
     }
+
+    /// The SwiftData source folders under Tests/Fixtures: the two models, then one folder per
+    /// construct apps write (aliases, inferred types, versioned schemas, a shared inverse, a
+    /// unique to-one and `let`, framework types, nested types of one name).
+    static let swiftDataFixtureNames = [
+        "SwiftDataPublications", "SwiftDataStudio", "SwiftDataAliases", "SwiftDataInferredTypes", "SwiftDataVersionedSchema",
+        "SwiftDataSharedInverse", "SwiftDataUniqueToOne", "SwiftDataFrameworkTypes", "SwiftDataNestedTypes",
+    ]
 
     static var xcodeFixtures: [ModelDescription] {
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
@@ -39,7 +47,7 @@ final class ReferenceAnswerTests: XCTestCase {
 
     func testTheFixturesAreAmongTheModels() {
         XCTAssertTrue(Self.models.contains { $0.name == "shop" })
-        XCTAssertTrue(Self.models.contains { $0.name == "SwiftDataStudio" })
+        for name in Self.swiftDataFixtureNames { XCTAssertTrue(Self.models.contains { $0.name == name }, name) }
     }
 
     func testEveryStrategyAnswersEveryWorkloadAsTheReferenceDoes() throws {

@@ -561,14 +561,24 @@ final class CommandLineTests: XCTestCase {
                      "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY", "Workloads:"] {
             XCTAssertTrue(described.stdout.contains(line), "\(line)\n\(described.stdout)")
         }
-        XCTAssertTrue(described.stderr.contains("warning: Item.importedFrom is a let; @Model persists stored var properties, so it is left out"), described.stderr)
+        XCTAssertTrue(described.stderr.contains("warning: Item.importedFrom is a lazy var; @Model persists stored properties that are not lazy, so it is left out"), described.stderr)
 
         let broken = folder.appendingPathComponent("Broken.swift")
         try Data("@Model class A {\n  var x: Int =\n}\n".utf8).write(to: broken)
         let plain = folder.appendingPathComponent("Plain.swift")
         try Data("class A { var x = 1 }\n".utf8).write(to: plain)
+        // Hostile sources: a wall of optionals, generics nested 150,000 deep, a cycle of superclasses.
+        let optionals = folder.appendingPathComponent("Optionals.swift")
+        try Data(("@Model class A {\n  var x: Int" + String(repeating: "?", count: 400_000) + "\n}\n").utf8).write(to: optionals)
+        let generics = folder.appendingPathComponent("Generics.swift")
+        try Data(("@Model class A {\n  var x: " + String(repeating: "Optional<", count: 150_000) + "Int" + String(repeating: ">", count: 150_000) + "\n}\n").utf8).write(to: generics)
+        let cycle = folder.appendingPathComponent("Cycle.swift")
+        try Data("@Model class A: B { var x: Int }\n@Model class B: A { var y: Int }\n".utf8).write(to: cycle)
         let cases: [([String], String)] = [
             (["run", "--model", broken.path], "\(broken.path):2:15: Swift syntax error: expected expression in variable; fix the source so that it compiles"),
+            (["model", "--model", optionals.path], "\(optionals.path):2: 400000 '?' or '!' in a row"),
+            (["model", "--model", generics.path], "\(generics.path):2: 150000 '>' in a row"),
+            (["model", "--model", cycle.path], "\(cycle.path):1:14: @Model class 'A' inherits from itself"),
             (["storage", "--model", plain.path], "no @Model class in \(plain.path) (1 Swift file read)"),
             (["run", "--model", studio, "--model-version", "2"], "--model-version applies to an Xcode model bundle"),
         ]

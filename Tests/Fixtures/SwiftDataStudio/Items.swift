@@ -18,7 +18,7 @@ class Item {
     var price: Decimal?
     @Attribute(.externalStorage) var cover: Data?
     @Transient var isSelected = false
-    let importedFrom: String
+    lazy var importedFrom: String = "manual"
     static let defaultTitle = "Untitled"
 
     var displayTitle: String { title.uppercased() }

@@ -1,15 +1,31 @@
-/// How deep square brackets nest in Swift source, outside comments and string literals (string
-/// interpolations are code). swift-syntax's parser looks ahead through `[` for an inline array
-/// type (`[3 of Int]`) in a way whose time doubles with each level: 16 levels parse in a tenth of
-/// a second, 24 in twenty seconds, 50 not in a minute. No model's source nests so deep, so a
-/// source that does is refused before it is parsed rather than left to hang.
-struct SquareBracketDepth {
+/// The shapes of Swift source, outside comments and string literals (string interpolations are
+/// code), that make swift-syntax's parser or a walk of its tree hang or exhaust a stack, each
+/// with the line where it is first at its worst. No model's source comes near these limits, so a
+/// source that passes one is refused before it is parsed.
+/// - Square brackets: the parser looks ahead through `[` for an inline array type (`[3 of Int]`)
+///   in a way whose time doubles with each level: 16 levels parse in a tenth of a second, 24 in
+///   twenty seconds, 50 not in a minute.
+/// - A run of `>` closing nested generic arguments (`Optional<Optional<…>>>`): the parser splits
+///   the run one `>` at a time, re-reading the rest each time, so its time grows with the
+///   square of the run.
+/// - A run of `?` or `!` (`Int????…`): each is one more level of the tree, which the parser's
+///   checks and the reader walk recursively.
+struct SourceShape {
     /// The deepest a source may nest `[`.
     static let maximum = 16
+    /// The longest run of `>`, and of `?`/`!`, a source may hold.
+    static let maximumRun = 256
 
-    /// The deepest nesting, and the line where it was first reached.
+    /// The deepest nesting of `[`, and the line where it was first reached.
     private(set) var deepest = 0
     private(set) var line = 1
+    /// The longest run of `>`, and of `?` or `!`, and the line where each was first reached.
+    private(set) var longestAngles = 0
+    private(set) var anglesLine = 1
+    private(set) var longestMarks = 0
+    private(set) var marksLine = 1
+    private var angles = 0
+    private var marks = 0
 
     private enum Mode {
         /// Code; inside an interpolation, the bracket count at which its `)` closes it.
@@ -81,6 +97,10 @@ struct SquareBracketDepth {
                 return
             }
         }
+        angles = c == UInt8(ascii: ">") ? angles + 1 : 0
+        if angles > longestAngles { longestAngles = angles; anglesLine = current }
+        marks = c == UInt8(ascii: "?") || c == UInt8(ascii: "!") ? marks + 1 : 0
+        if marks > longestMarks { longestMarks = marks; marksLine = current }
         switch c {
         case UInt8(ascii: "("), UInt8(ascii: "{"), UInt8(ascii: "["):
             brackets.append(c)
