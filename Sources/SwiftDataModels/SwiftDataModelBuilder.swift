@@ -98,7 +98,15 @@ struct SwiftDataModelBuilder {
             if property.unique { entity.uniquenessConstraints.append(attributes.map(\.name)) }
             entity.attributes += attributes
         }
-        entity.uniquenessConstraints += model.uniques.map { $0.properties.map(Self.flatName) }
+        // `@Attribute(.unique)` and `#Unique` may name one constraint twice (SwiftData compiles
+        // both); it is one constraint, as a model declares it once.
+        for constraint in model.uniques.map({ $0.properties.map(Self.flatName) }) {
+            if entity.uniquenessConstraints.contains(constraint) {
+                warnings.append("\(model.name) declares the uniqueness constraint (\(constraint.joined(separator: ", "))) twice (@Attribute(.unique) and #Unique, or twice in #Unique); the suite keeps one")
+            } else {
+                entity.uniquenessConstraints.append(constraint)
+            }
+        }
         entity.fetchIndexes = try fetchIndexes(of: model)
         return entity
     }

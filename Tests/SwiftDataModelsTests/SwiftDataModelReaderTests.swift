@@ -78,6 +78,24 @@ final class SwiftDataModelReaderTests: XCTestCase {
         XCTAssertNoThrow(try Model(model.description.sharing(800)))
     }
 
+    /// `@Attribute(.unique)` and a `#Unique` naming the same property, or one `#Unique` naming a
+    /// group twice, are one constraint (SwiftData compiles both): read, with a warning, and laid
+    /// out with one unique index.
+    func testAConstraintDeclaredTwiceIsOne() throws {
+        let model = try read("""
+            import SwiftData
+            @Model final class Code {
+                #Unique<Code>([\\.value], [\\.value], [\\.value, \\.kind])
+                @Attribute(.unique) var value: String = ""
+                var kind: Int = 0
+                init() {}
+            }
+            """)
+        XCTAssertEqual(try entity(model, "Code").uniquenessConstraints, [["value"], ["value", "kind"]])
+        XCTAssertEqual(model.warnings.filter { $0.contains("twice") }.count, 2, "\(model.warnings)")
+        XCTAssertNoThrow(try Model(model.description.sharing(300)), "the model passes validation, which refuses a constraint declared twice")
+    }
+
     func testTypesMapAsSwiftDataStoresThem() throws {
         let model = try read("""
         import Foundation
