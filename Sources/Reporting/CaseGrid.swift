@@ -49,6 +49,14 @@ public struct CaseGrid {
         return RatioInterval(measured: samples.map { Optional($0) }, baseline: reference.map { Optional($0) })
     }
 
+    /// SQLite's work for one execution as the summaries print it: "52k VM steps", with "(1.40×)"
+    /// its ratio to the baseline's; nil when the file has no work columns (before schema 6).
+    public func workText(_ caseName: String, _ strategy: String) -> String? {
+        guard let steps = row(caseName, strategy)?.fields["vm_steps"].flatMap({ Double($0) }) else { return nil }
+        let ratio = row(caseName, strategy)?.fields["vm_steps_ratio"].flatMap { Double($0) }
+        return ConsoleTable.count(steps) + " VM steps" + (ratio.map { " (" + Figure.fixed($0, decimals: 2) + "×)" } ?? "")
+    }
+
     /// Whether the median's interval is wider than `Statistics.noiseThreshold` of the median
     /// (the CSV's `noisy` column, recomputed so that files without it are judged alike).
     public static func isNoisy(_ row: ResultsFile.Row) -> Bool {

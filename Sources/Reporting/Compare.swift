@@ -251,6 +251,18 @@ public struct Comparison {
         quantity == .durations ? ConsoleTable.duration(value) : Figure.fixed(value, decimals: 3) + "×"
     }
 
+    /// The work counts that changed, one line each after a heading; empty when none did.
+    func renderWorkChanges(_ format: Format) -> String {
+        guard !workChanges.isEmpty else { return "" }
+        let rows = Set(workChanges.map(\.key)).count
+        var text = "\nSQLite's work changed in \(rows) of \(lines.count) rows (two runs of one seed count the same; any change is a change in what the statements do):\n"
+        for change in workChanges {
+            let percent = change.base > 0 ? String(format: " (%+.1f %%)", (Double(change.new) / Double(change.base) - 1) * 100) : ""
+            text += (format == .markdown ? "- " : "") + "\(change.key) \(change.column): \(change.base) → \(change.new)\(percent)\n"
+        }
+        return text
+    }
+
     /// The comparison as a table; `baseTitle` and `newTitle` head the two median columns.
     public func render(_ format: Format, baseTitle: String, newTitle: String, threshold: Double, alpha: Double = 0.05) -> String {
         let header = ["workload", "strategy", baseTitle, newTitle, "ratio", "95% interval", "U", "p", "verdict"]
@@ -301,14 +313,7 @@ public struct Comparison {
         if lines.contains(where: { $0.test == nil && $0.method != .paired }) {
             text += "† no rank test: without the repetitions of both sides it cannot run; the ratio and the interval alone decide\n"
         }
-        if !workChanges.isEmpty {
-            let rows = Set(workChanges.map(\.key)).count
-            text += "\nSQLite's work changed in \(rows) of \(lines.count) rows (two runs of one seed count the same; any change is a change in what the statements do):\n"
-            for change in workChanges {
-                let percent = change.base > 0 ? String(format: " (%+.1f %%)", (Double(change.new) / Double(change.base) - 1) * 100) : ""
-                text += (format == .markdown ? "- " : "") + "\(change.key) \(change.column): \(change.base) → \(change.new)\(percent)\n"
-            }
-        }
+        text += renderWorkChanges(format)
         for key in onlyInBase { text += "only in \(baseTitle): \(key)\n" }
         for key in onlyInNew { text += "only in \(newTitle): \(key)\n" }
         return text

@@ -142,6 +142,7 @@ public enum HTMLReport {
                     cell += #"<br><span class="ratio same">\#(escape(CaseGrid.ratioText(ratio)))</span>"#
                 }
                 cell += #"<br><span class="interval">\#(escape(CaseGrid.intervalCell(row)))</span>"#
+                if let work = grid.workText(caseName, strategy) { cell += #"<br><span class="interval">\#(escape(work))</span>"# }
                 html += #"<td\#(fastest[caseName] == strategy ? #" class="best""# : "")>\#(cell)</td>"#
             }
             html += "</tr>\n"

@@ -39,6 +39,7 @@ public enum SummaryMarkdown {
                 } else if strategy != baseline, let ratio = grid.ratio(caseName, strategy) {
                     cell += " **\(CaseGrid.ratioText(ratio))**"
                 }
+                if let work = grid.workText(caseName, strategy) { cell += "; " + work }
                 return cell
             }
             text += "| \(escape(caseName)) | " + cells.joined(separator: " | ") + " |\n"

@@ -1,5 +1,6 @@
 import Foundation
 import Generation
+import SQLite
 @testable import Reporting
 import Workloads
 import XCTest
@@ -52,8 +53,11 @@ final class HTMLReportTests: XCTestCase {
         for workload in ["count-all", "fetch-page", "lookup-id"] {
             for strategy in ["single-table", "joined", "enum-entity"] {
                 let base = 10_000 * (factors[workload]?[strategy] ?? 1)
+                var work = WorkCounts()
+                work.vmSteps = Int64(base / 10)
                 results.append(WorkloadResult(strategy: strategy, workload: workload, variant: "", rows: 1, samples: (0 ..< 7).map { UInt64(base) + UInt64($0) },
-                                              warmups: 1, digest: AnswerDigest(.ordered, of: [1]), dbBytes: 1, setting: ResultSetting(hierarchy: "publications", scale: 500)))
+                                              warmups: 1, digest: AnswerDigest(.ordered, of: [1]), dbBytes: 1, setting: ResultSetting(hierarchy: "publications", scale: 500),
+                                              work: work))
             }
         }
         let run = ResultsFile(results: results, plan: RunPlan(repetitions: 7), context: context, url: URL(fileURLWithPath: "/tmp/run.csv"))
@@ -86,6 +90,9 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertLessThan(overviewAt, try XCTUnwrap(markdown.range(of: "Median per repetition")).lowerBound)
         XCTAssertTrue(markdown.contains("| fetch-page | **2.00×** | **0.50×** |"), markdown)
         XCTAssertTrue(markdown.contains("| lookup-id | 1.00× | 1.00× |"), markdown)
+        // SQLite's work beside each median, with its ratio to single-table's.
+        XCTAssertTrue(markdown.contains("; 3000 VM steps (3.00×) |"), markdown)
+        XCTAssertTrue(html.contains("<span class=\"interval\">1000 VM steps</span>"), "the baseline's own, without a ratio")
     }
 
     func testASweepGetsLineChartsOfTheMedianAndTheRatio() {
