@@ -74,6 +74,8 @@ public enum ResultsCSV {
         ("cache_misses", "pages one execution read from the file"),
         ("cache_writes", "pages one execution wrote"),
         ("vm_steps_ratio", "vm_steps over \(Strategies.baseline.name)'s in the same case (empty on its own rows)"),
+        ("sqlite_memory_bytes", "the most memory SQLite held at once during the first timed repetition (its high-water mark, reset before it)"),
+        ("peak_rss_bytes", "the process's peak resident size when the case ended: the most memory the run had held so far"),
         ("db_bytes", "size of the store file after a WAL checkpoint, bytes"),
         ("digest", "answer digest: equal across strategies for the same workload, seed and scale"),
         ("samples_file", "the file beside this one holding every timed repetition"),
@@ -114,7 +116,7 @@ public enum ResultsCSV {
             format(statistics.medianAbsoluteDeviation), String(statistics.outliers), String(statistics.isNoisy),
         ] + ratioFields(ratio) + [
             String(format: "%.1f", rowsPerSecond),
-        ] + workFields(result.work, baseline: baselineWork)
+        ] + workFields(result.work, baseline: baselineWork) + [result.sqliteMemoryBytes, result.peakResidentBytes].map { $0.map(String.init) ?? "" }
         let fields = run + parameters + what + timing + [String(result.dbBytes), result.digest.description, samplesFile]
         assert(fields.count == columns.count)
         return fields

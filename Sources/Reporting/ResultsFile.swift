@@ -216,6 +216,7 @@ public struct ResultsFile {
         ("autoindex_rows", .optional(.whole(minimum: 0))), ("statement_runs", .optional(.whole(minimum: 0))),
         ("cache_hits", .optional(.whole(minimum: 0))), ("cache_misses", .optional(.whole(minimum: 0))),
         ("cache_writes", .optional(.whole(minimum: 0))), ("vm_steps_ratio", .optionalPositive),
+        ("sqlite_memory_bytes", .optional(.whole(minimum: 0))), ("peak_rss_bytes", .optional(.whole(minimum: 0))),
     ]
 
     /// A finite decimal number as bench writes them (digits, a point, an exponent), or nil:

@@ -140,6 +140,9 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
         public var samplesNs: [UInt64]
         /// SQLite's work for one execution (the CSV's work columns); nil when not counted.
         public var work: Work?
+        /// The CSV's `sqlite_memory_bytes` and `peak_rss_bytes`; nil when not measured.
+        public var sqliteMemoryBytes: Int64?
+        public var peakRssBytes: Int64?
 
         /// The CSV's work columns, under their names.
         public struct Work: Codable, Equatable, Sendable {
@@ -176,6 +179,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             case madNs = "mad_ns", outliers, noisy, rowsPerS = "rows_per_s", dbBytes = "db_bytes", digest, samplesNs = "samples_ns"
             case ratio, ratioLow = "ratio_low", ratioHigh = "ratio_high", ratioCoverage = "ratio_coverage", ratioRounds = "ratio_rounds"
             case ratioVerdict = "ratio_verdict", ratioUncertain = "ratio_uncertain", work
+            case sqliteMemoryBytes = "sqlite_memory_bytes", peakRssBytes = "peak_rss_bytes"
         }
 
         /// Encodes a missing ratio as nulls (the synthesized encoder would leave the keys out).
@@ -199,6 +203,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             try container.encode(ratioHigh, forKey: .ratioHigh); try container.encode(ratioCoverage, forKey: .ratioCoverage)
             try container.encode(ratioRounds, forKey: .ratioRounds); try container.encode(ratioVerdict, forKey: .ratioVerdict)
             try container.encode(ratioUncertain, forKey: .ratioUncertain); try container.encode(work, forKey: .work)
+            try container.encode(sqliteMemoryBytes, forKey: .sqliteMemoryBytes); try container.encode(peakRssBytes, forKey: .peakRssBytes)
         }
 
         public init(_ result: WorkloadResult, ratio interval: RatioInterval? = nil, baselineWork: WorkCounts? = nil) {
@@ -217,6 +222,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             ratioCoverage = interval?.coverage; ratioRounds = interval?.rounds; ratioVerdict = interval?.verdictName
             ratioUncertain = interval?.isUncertain
             work = result.work.map { Work($0, baseline: baselineWork) }
+            sqliteMemoryBytes = result.sqliteMemoryBytes; peakRssBytes = result.peakResidentBytes
         }
     }
 

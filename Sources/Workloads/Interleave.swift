@@ -14,6 +14,8 @@ package struct Rounds {
     /// Each strategy's work in its first timed repetition (after the warm-ups, so the same in
     /// every run of the same seed, however many repetitions the stopping rule asks for).
     package var work: [WorkCounts?]
+    /// The most memory SQLite held at once during each strategy's first timed repetition, bytes.
+    package var sqliteMemory: [Int64?]
 }
 
 /// Runs warm-ups then timed repetitions of one case, round by round across strategies, and
@@ -42,6 +44,7 @@ package func interleaveRounds(
     var loops = Array(repeating: 1, count: names.count)
     var fastestWarmup = Array(repeating: UInt64.max, count: names.count)
     var work: [WorkCounts?] = Array(repeating: nil, count: names.count)
+    var sqliteMemory: [Int64?] = Array(repeating: nil, count: names.count)
     var timedStart: UInt64 = 0
     var round = 0
     var stop = StoppingRule.Decision.another
@@ -58,7 +61,11 @@ package func interleaveRounds(
         }
         for (position, index) in roundOrder(strategies: names.count, seed: seed, caseName: caseName, round: round).enumerated() {
             try onEvent(.repetition(caseName: caseName, strategy: names[index], round: round + 1, rounds: rule.fixedRounds.map { $0 + warmups }))
+            // One repetition at a time: SQLite's memory high-water mark, reset before it and read
+            // after it (outside its timed region), is this strategy's.
+            _ = Database.memoryHighWater(reset: true)
             let sample = try repetition(index, round, loops[index])
+            if round == warmups { sqliteMemory[index] = Database.memoryHighWater() }
             if let answer = answers[index], answer.rows != sample.rows
                 || (answer.digestIsFull == sample.digestIsFull && answer.digest != sample.digest) {
                 throw BenchmarkFailure.unstableAnswer(strategy: names[index], caseName: caseName)
@@ -77,7 +84,7 @@ package func interleaveRounds(
         round += 1
     }
     // Every strategy ran round 0, so each has an answer.
-    return Rounds(timed: timed, positions: positions, answers: answers.compactMap { $0 }, stop: stop, loops: loops, work: work)
+    return Rounds(timed: timed, positions: positions, answers: answers.compactMap { $0 }, stop: stop, loops: loops, work: work, sqliteMemory: sqliteMemory)
 }
 
 /// The most executions one looped sample is made of.

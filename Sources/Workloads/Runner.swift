@@ -113,11 +113,18 @@ public struct WorkloadResult: Sendable {
     /// The work SQLite did for one execution of the case (the first timed repetition's, divided by
     /// its loops): the same on every machine and in every run of the same seed; nil when not counted.
     public var work: WorkCounts?
+    /// The most memory SQLite held at once during the first timed repetition, bytes.
+    public var sqliteMemoryBytes: Int64?
+    /// The process's peak resident size when the case ended (the most it held so far in the run), bytes.
+    public var peakResidentBytes: Int64?
 
     public init(strategy: String, workload: String, variant: String, rows: Int, samples: [UInt64], positions: [Int] = [], loops: Int = 1, warmups: Int,
-                digest: AnswerDigest, dbBytes: Int64, setting: ResultSetting, work: WorkCounts? = nil) {
+                digest: AnswerDigest, dbBytes: Int64, setting: ResultSetting, work: WorkCounts? = nil,
+                sqliteMemoryBytes: Int64? = nil, peakResidentBytes: Int64? = nil) {
         self.strategy = strategy
         self.work = work
+        self.sqliteMemoryBytes = sqliteMemoryBytes
+        self.peakResidentBytes = peakResidentBytes
         self.setting = setting
         self.workload = workload
         self.variant = variant
@@ -285,7 +292,8 @@ public final class Runner {
             WorkloadResult(strategy: layouts[index].name, workload: workload.name, variant: variant, rows: samples.answers[index].rows,
                            samples: samples.timed[index], positions: samples.positions[index], loops: samples.loops[index], warmups: workload.warmups,
                            digest: samples.answers[index].digest,
-                           dbBytes: bytes[index], setting: setting, work: samples.work[index])
+                           dbBytes: bytes[index], setting: setting, work: samples.work[index],
+                           sqliteMemoryBytes: samples.sqliteMemory[index], peakResidentBytes: peakResidentBytes())
         }
     }
 
@@ -391,6 +399,19 @@ public final class Runner {
     }
 
     static let generateOnceLimit = 1_000_000
+
+    /// The process's peak resident set size so far (`getrusage`'s `ru_maxrss`, KiB on Linux and
+    /// bytes on macOS), in bytes; nil when the system does not say.
+    private func peakResidentBytes() -> Int64? {
+        var usage = rusage()
+        #if os(Linux)
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0, usage.ru_maxrss > 0 else { return nil }
+        return Int64(usage.ru_maxrss) * 1024
+        #else
+        guard getrusage(RUSAGE_SELF, &usage) == 0, usage.ru_maxrss > 0 else { return nil }
+        return Int64(usage.ru_maxrss)
+        #endif
+    }
 
     private func storePath(_ strategy: String, _ purpose: String) -> String {
         temporaryFolder.appendingPathComponent("\(strategy)-\(purpose).sqlite").path

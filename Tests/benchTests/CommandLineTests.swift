@@ -220,6 +220,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(json.results.allSatisfy { $0.samplesNs.count == 1 })
         XCTAssertTrue(json.results.allSatisfy { ($0.work?.vmSteps ?? 0) > 0 && ($0.work?.statementRuns ?? 0) > 0 }, "SQLite's work is counted in every case")
         XCTAssertTrue(json.results.allSatisfy { ($0.strategy == "single-table") == ($0.work?.vmStepsRatio == nil) }, "every strategy but the baseline has its work ratio")
+        XCTAssertTrue(json.results.allSatisfy { ($0.sqliteMemoryBytes ?? 0) > 0 && ($0.peakRssBytes ?? 0) > 1 << 20 }, "SQLite's memory and the process's are measured")
         XCTAssertTrue(try String(contentsOf: results.appendingPathComponent(stem + ".md"), encoding: .utf8).contains("| fetch-page |"))
         let csv = try String(contentsOf: results.appendingPathComponent(files[0]), encoding: .utf8)
         let samples = try String(contentsOf: results.appendingPathComponent(files[1]), encoding: .utf8)
