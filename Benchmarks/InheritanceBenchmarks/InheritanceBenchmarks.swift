@@ -46,6 +46,12 @@ let benchmarks: @Sendable () -> Void = {
                             stopMeasurement: benchmark.stopMeasurement
                         )
                         blackHole(rows)
+                        // SQLite's own work, counted outside the measured region.
+                        if let work = workloadCase.lastWork {
+                            for (metric, value) in zip(workMetrics, [work.vmSteps, work.fullScanSteps, work.sorts, work.cacheMisses]) {
+                                benchmark.measurement(metric, Int(value))
+                            }
+                        }
                     },
                     setup: {
                         holder.workloadCase = try HarnessCase(strategy: strategy, workload: workload, variant: variant, model: model, seed: seed)
@@ -75,6 +81,12 @@ final class CaseHolder: @unchecked Sendable {
     var workloadCase: HarnessCase?
 }
 
+/// SQLite's work counts as custom metrics: they do not depend on the machine, so their
+/// thresholds allow no change at all (any change is a change in what the statements do).
+let workMetrics: [BenchmarkMetric] = ["vm_steps", "fullscan_steps", "sorts", "cache_misses"].map {
+    .custom($0, polarity: .prefersSmaller, useScalingFactor: false)
+}
+
 /// Warm-ups as `bench run` has them; inserts stop after the rounds the default rule always runs
 /// (`RunPlan.stoppingRule(for:)`'s minimum: `insert-bulk` 1, `insert-single` 6; each one builds a
 /// whole store), reads after about a second of iterations. Throughput counts iterations per second
@@ -82,12 +94,13 @@ final class CaseHolder: @unchecked Sendable {
 func configuration(for workload: Workload) -> Benchmark.Configuration {
     let isInsert = workload.isInsert
     let minimumRounds = RunPlan().stoppingRule(for: workload).minimum
-    let metrics: [BenchmarkMetric] = isInsert ? [.wallClock, .mallocCountTotal] : [.wallClock, .throughput, .mallocCountTotal]
+    let metrics: [BenchmarkMetric] = (isInsert ? [.wallClock, .mallocCountTotal] : [.wallClock, .throughput, .mallocCountTotal]) + workMetrics
     // A shared 2-core machine moves timings by tens of percent between runs (p50 may move 25 %);
-    // allocation counts hardly move (p25–p75 may move 5 %).
-    let thresholds = Dictionary(uniqueKeysWithValues: metrics.map { metric in
+    // allocation counts hardly move (p25–p75 may move 5 %); SQLite's work counts do not move.
+    var thresholds = Dictionary(uniqueKeysWithValues: metrics.map { metric in
         (metric, BenchmarkThresholds(relative: metric == .mallocCountTotal ? BenchmarkThresholds.Relative.default : BenchmarkThresholds.Relative.relaxed))
     })
+    for metric in workMetrics { thresholds[metric] = BenchmarkThresholds(absolute: [.p50: 0]) }
     return Benchmark.Configuration(
         metrics: metrics,
         warmupIterations: workload.warmups,

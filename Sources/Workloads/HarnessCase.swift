@@ -1,6 +1,7 @@
 import Foundation
 import Generation
 import Models
+import SQLite
 import Strategies
 
 /// One strategy × workload case driven by an outside harness (the package-benchmark suite in
@@ -84,8 +85,19 @@ public final class HarnessCase {
         }
     }
 
+    /// SQLite's work in the last repetition (`run`), counted around its measured region at no
+    /// cost to it: the same for every repetition of a read, and in every run of the same seed.
+    public private(set) var lastWork: WorkCounts?
+
     /// One repetition; the measured region is between the two calls. Returns the rows handled.
     public func run(startMeasurement: () -> Void, stopMeasurement: () -> Void) throws -> Int {
+        let database = try prepared(workload.isInsert || workload.kind == .delete ? fresh : populated).opened.database
+        database.startCountingWork()
+        defer { lastWork = database.stopCountingWork() }
+        return try measured(startMeasurement: startMeasurement, stopMeasurement: stopMeasurement)
+    }
+
+    private func measured(startMeasurement: () -> Void, stopMeasurement: () -> Void) throws -> Int {
         switch workload.kind {
         case .insertBulk, .insertSingle:
             let strategy = try prepared(fresh).opened

@@ -94,8 +94,11 @@ final class StoreCheckTests: XCTestCase {
             let handled = try harness.run(startMeasurement: { marks += 1 }, stopMeasurement: { marks += 10 })
             XCTAssertEqual(marks, 11, "\(name): one measured region")
             XCTAssertEqual(handled, rows, name)
+            let work = try XCTUnwrap(harness.lastWork, name)
+            XCTAssertGreaterThan(work.vmSteps, 0, name)
             try harness.prepareRepetition()
             XCTAssertEqual(try harness.run(startMeasurement: {}, stopMeasurement: {}), rows, "\(name): a second repetition")
+            XCTAssertEqual(harness.lastWork?.vmSteps, work.vmSteps, "\(name): the same work in every repetition")
         }
         XCTAssertThrowsError(try HarnessCase(strategy: "wide", workload: Workloads.all[0], variant: "", model: model, seed: 1))
         XCTAssertThrowsError(try HarnessCase(strategy: "joined", workload: Workloads.named("fetch-branch")!, variant: "", model: model, seed: 1))
