@@ -101,6 +101,11 @@ public struct InsertStep: Sendable, Equatable {
 
     public init(sql: String, sources: [Source]) { self.sql = sql; self.sources = sources }
 
+    /// Each to-one's key, then its destination's entity number where `withEntity` says it is stored.
+    static func toOnes(_ withEntity: [Bool]) -> [Source] {
+        withEntity.enumerated().flatMap { position, stored in [.toOneKey(position)] + (stored ? [.toOneEntity(position)] : []) }
+    }
+
     /// The values of `object` for the statement's parameters.
     func values(_ object: ModelObject) -> [Value] {
         sources.map { source in

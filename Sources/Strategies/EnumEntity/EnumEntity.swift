@@ -50,10 +50,7 @@ public final class EnumEntity: StorageLayout {
         guard let insert = layout.inserts[entity] else { return nil }
         let place = layout.places[entity]
         var sources: [InsertStep.Source] = [.key, .constant(Int64(place.stored + 1)), .version] + (place.kind == nil ? [] : [.entityNumber])
-        sources += model.entities[entity].attributes.indices.map { .value($0) }
-        for (position, withEntity) in insert.storesEntityNumber.enumerated() {
-            sources += [.toOneKey(position)] + (withEntity ? [.toOneEntity(position)] : [])
-        }
+        sources += model.entities[entity].attributes.indices.map { .value($0) } + InsertStep.toOnes(insert.storesEntityNumber)
         return InsertPlan(keyEntity: place.stored, steps: [InsertStep(sql: insert.sql, sources: sources)], links: insert.links.map { .one($0) })
     }
 

@@ -52,7 +52,7 @@ import SQLite
 ///
 /// `JSONEntityLayout` derives all of this from the model alone (stored names, stored model,
 /// where each property lives, DDL, INSERTs, each fetch's select list and decoder, with `FlatJSON`
-/// reading `details`); this class writes and reads the store with it.
+/// reading `details`); this class derives each statement from it.
 public final class JSONEntity: StorageLayout {
     public static let name = "json-entity"
     public static let summary = "One entity per hierarchy: the root's attributes as columns, a kind column, every other attribute in one JSON details column"
@@ -74,9 +74,7 @@ public final class JSONEntity: StorageLayout {
     public func insertPlan(_ entity: Int) -> InsertPlan? {
         guard let plan = layout.inserts[entity] else { return nil }
         var sources: [InsertStep.Source] = [.key, .constant(plan.storedNumber), .version] + (plan.hasKind ? [.entityNumber] : [])
-        sources += plan.columnAttributes.map { .value($0) }
-        for (position, hasEntity) in plan.toOneEntities.enumerated() { sources += [.toOneKey(position)] + (hasEntity ? [.toOneEntity(position)] : []) }
-        sources += plan.detailAttributes.map { .detail($0) }
+        sources += plan.columnAttributes.map { .value($0) } + InsertStep.toOnes(plan.toOneEntities) + plan.detailAttributes.map { .detail($0) }
         let links = model.entities[entity].relationships.filter { $0.isManyToMany && $0.generatesLinks }.map { relationship -> LinkInsert in
             guard let (join, this, other) = try? layout.joinTable(relationship) else { return .byDestination([:]) }
             return .one("INSERT INTO \(join) (\(this), \(other)) VALUES (?, ?)")
