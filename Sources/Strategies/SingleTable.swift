@@ -78,37 +78,20 @@ public final class SingleTable: StorageLayout {
         return ("JOIN \(destination) t1 ON t1.\(key) = t0.Z_PK", "t1.\(column)")
     }
 
-    /// `FROM … WHERE predicate AND entity filter`, the values bound so far in `builder`.
-    private func fromWhere(_ request: FetchRequest, _ builder: inout SQLWhere) throws -> String {
-        let condition = try builder.condition(request.predicate)
+    /// The read of `request` from its entity's root table: Core Data's entity filter after the predicate.
+    private func read(_ request: FetchRequest) throws -> OneTableRead {
         let filter = schema.entityFilter(request.entity, includesSubentities: request.includesSubentities)
-        let parts = [condition, filter?.sql].compactMap { $0 }
-        builder.appendValues((filter?.values ?? []).map { .integer($0) })
-        let table = schema.table(of: request.entity).name
-        let joins = builder.joinClause
-        return "FROM \(table) t0\(joins)" + (parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND "))
+        return OneTableRead(builder: try sqlWhere(request), table: schema.table(of: request.entity).name, predicate: request.predicate,
+                            terms: filter.map { [$0.sql] } ?? [], termValues: (filter?.values ?? []).map { .integer($0) })
     }
 
     public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        var builder = try sqlWhere(request)
+        let read = try read(request)
         let (list, positions) = schema.selectList(request.entity)
-        let from = try fromWhere(request, &builder)
-        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
-        let tail = builder.orderBy + builder.page(request)
-        return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: builder.values,
-                             decoder: try decoder(request.entity, positions))
+        return try read.fetch(request, list: list, decoder: try decoder(request.entity, positions))
     }
 
-    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        var builder = try sqlWhere(request)
-        let from = try fromWhere(request, &builder)
-        let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
-        // Core Data counts a whole table without an alias.
-        if request.predicate == .all, schema.entityFilter(request.entity, includesSubentities: request.includesSubentities) == nil {
-            return PreparedQuery(sql: "SELECT COUNT(*) FROM \(schema.table(of: request.entity).name)", values: [], decoder: nil)
-        }
-        return PreparedQuery(sql: "SELECT \(count) \(from)", values: builder.values, decoder: nil)
-    }
+    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try read(request).count(request) }
 
     /// Materialises a row of `selectList(entity)` as its concrete entity, named by `Z_ENT`.
     private func decoder(_ entity: Int, _ positions: [String: Int32]) throws -> RowDecoder {

@@ -97,45 +97,25 @@ public final class EnumEntity: StorageLayout {
 
     /// The kind filter of a request: none for a whole hierarchy or a table of one entity,
     /// `ZKIND >= a AND ZKIND <= b` for a middle entity with its sub-entities, `ZKIND = n` for one entity.
-    private func kindFilter(_ request: FetchRequest) -> (sql: String, values: [Value])? {
+    private func kindFilter(_ request: FetchRequest) -> String? {
         let entity = model.entities[request.entity]
         guard let kind = layout.places[entity.index].kind else { return nil }
         if request.includesSubentities, entity.hasSubentities, entity.isRoot { return nil }
-        return (EnumEntityLayout.kindCondition("t0.\(kind)", entity, includesSubentities: request.includesSubentities), [])
-    }
-
-    /// `kind = n` for one entity (or an entity without sub-entities), `kind >= a AND kind <= b` for a
-    /// subtree. Entity numbers are the model's own constants, written into the SQL (never a user's
-    /// value), because SQLite matches a partial index's WHERE only against the same literal terms.
-    static func kindCondition(_ kind: String, _ entity: Model.Entity, includesSubentities: Bool) -> String {
-        includesSubentities && entity.hasSubentities ? "\(kind) >= \(entity.number) AND \(kind) <= \(entity.subtreeEnd + 1)" : "\(kind) = \(entity.number)"
-    }
-
-    private func fromWhere(_ request: FetchRequest, _ builder: inout SQLWhere) throws -> String {
-        let condition = try builder.condition(request.predicate)
-        let filter = kindFilter(request)
-        builder.appendValues(filter?.values ?? [])
-        let parts = [condition, filter?.sql].compactMap { $0 }
-        return "FROM \(layout.places[request.entity].table) t0\(builder.joinClause)" + (parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND "))
+        return EnumEntityLayout.kindCondition("t0.\(kind)", entity, includesSubentities: request.includesSubentities)
     }
 
     public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        var builder = try sqlWhere(request)
+        let read = try read(request)
         let (list, decoder) = try selection(request)
-        let from = try fromWhere(request, &builder)
-        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
-        let tail = builder.orderBy + builder.page(request)
-        return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: builder.values, decoder: decoder)
+        return try read.fetch(request, list: list, decoder: decoder)
     }
 
-    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        if request.predicate == .all, kindFilter(request) == nil {
-            return PreparedQuery(sql: "SELECT COUNT(*) FROM \(layout.places[request.entity].table)", values: [], decoder: nil)
-        }
-        var builder = try sqlWhere(request)
-        let from = try fromWhere(request, &builder)
-        let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
-        return PreparedQuery(sql: "SELECT \(count) \(from)", values: builder.values, decoder: nil)
+    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try read(request).count(request) }
+
+    /// The read of `request` from its hierarchy's table, the kind filter after the predicate.
+    private func read(_ request: FetchRequest) throws -> OneTableRead {
+        OneTableRead(builder: try sqlWhere(request), table: layout.places[request.entity].table, predicate: request.predicate,
+                     terms: kindFilter(request).map { [$0] } ?? [])
     }
 
     /// The select list of a request (`ZKIND, Z_PK, Z_OPT`, then the columns its kinds use, in the

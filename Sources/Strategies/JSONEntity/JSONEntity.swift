@@ -164,32 +164,20 @@ public final class JSONEntity: StorageLayout {
         return terms
     }
 
-    /// `FROM … WHERE predicate AND entity filter`, the values bound so far in `builder`.
-    private func fromWhere(_ request: FetchRequest, _ builder: inout SQLWhere) throws -> String {
-        let condition = try builder.condition(try convert(request.predicate, request))
-        let parts = [condition].compactMap { $0 } + entityTerms(request)
-        let table = layout.hierarchy(request.entity).table
-        return "FROM \(table) t0\(builder.joinClause)" + (parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND "))
+    /// The read of `request` from its hierarchy's table: the predicate's values as the JSON holds
+    /// them, then the kind terms.
+    private func read(_ request: FetchRequest) throws -> OneTableRead {
+        OneTableRead(builder: try sqlWhere(request), table: layout.hierarchy(request.entity).table,
+                     predicate: try convert(request.predicate, request), terms: entityTerms(request))
     }
 
     public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        var builder = try sqlWhere(request)
+        let read = try read(request)
         let (list, decoder) = try reader(request.entity)
-        let from = try fromWhere(request, &builder)
-        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
-        let tail = builder.orderBy + builder.page(request)
-        return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: builder.values, decoder: decoder)
+        return try read.fetch(request, list: list, decoder: decoder)
     }
 
-    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        var builder = try sqlWhere(request)
-        let from = try fromWhere(request, &builder)
-        if request.predicate == .all, entityTerms(request).isEmpty {
-            return PreparedQuery(sql: "SELECT COUNT(*) FROM \(layout.hierarchy(request.entity).table)", values: [], decoder: nil)
-        }
-        let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
-        return PreparedQuery(sql: "SELECT \(count) \(from)", values: builder.values, decoder: nil)
-    }
+    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try read(request).count(request) }
 
     /// The select list and decoder of a fetch of `entity` (made once per entity).
     private func reader(_ entity: Int) throws -> (list: String, decoder: RowDecoder) {
