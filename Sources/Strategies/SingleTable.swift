@@ -119,27 +119,16 @@ public final class SingleTable: StorageLayout {
     public func versionSQL(_ entity: Int) -> String? { "SELECT Z_OPT FROM \(schema.table(of: entity).name) WHERE Z_PK = ?" }
 
     public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
-        let table = schema.table(of: entity).name
-        var related: [String] = []
-        var clear: [[String]] = []
-        for relationship in model.entities[entity].relationships {
-            let destination = schema.table(of: relationship.destination).name
-            if !relationship.toMany {
-                let key = try schema.toOneColumns(entity, relationship.name).key
-                related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(table) t0 JOIN \(destination) t1 ON t1.Z_PK = t0.\(key) WHERE t0.Z_PK = ?1")
-                clear.append(relationship.isOneToOne ? clearInverse(relationship) : [])
-            } else if relationship.isManyToMany {
-                let join = try schema.join(relationship)
+        try DeleteStatements.oneRow(
+            schema.table(of: entity).name, model.entities[entity].relationships,
+            destination: { (self.schema.table(of: $0.destination).name, "t1.Z_ENT") },
+            toOneKey: { try self.schema.toOneColumns(entity, $0.name).key },
+            join: { relationship in
+                let join = try self.schema.join(relationship)
                 let (this, other) = join.columns(from: relationship.owner, relationship.name)
-                related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(join.name) j JOIN \(destination) t1 ON t1.Z_PK = j.\(other) WHERE j.\(this) = ?1")
-                clear.append(["DELETE FROM \(join.name) WHERE \(this) = ?1"])
-            } else {
-                let columns = try inverseKey(of: relationship)
-                related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(destination) t1 WHERE t1.\(columns.key) = ?1")
-                clear.append(clearInverse(relationship))
-            }
-        }
-        return DeleteStatements(related: related, clear: clear, delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
+                return (join.name, this, other)
+            },
+            inverse: { ("t1.\(try self.inverseKey(of: $0).key) = ?1", self.clearInverse($0)) })
     }
 
     /// The foreign key (and entity column) through which a one-to-many relationship's destinations

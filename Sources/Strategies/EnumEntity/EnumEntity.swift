@@ -165,30 +165,20 @@ public final class EnumEntity: StorageLayout {
     }
 
     public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
-        let table = layout.places[entity].table
-        var related: [String] = []
-        var clear: [[String]] = []
-        for relationship in model.entities[entity].relationships {
-            let destination = relationship.destination
-            let destinationTable = layout.places[destination].table
-            let number = entityNumber(destination, alias: "t1")
-            if !relationship.toMany {
-                let key = try layout.toOne(entity, relationship.name).key
-                related.append("SELECT \(number), t1.Z_PK FROM \(table) t0 JOIN \(destinationTable) t1 ON t1.Z_PK = t0.\(key) WHERE t0.Z_PK = ?1")
-                clear.append(relationship.isOneToOne ? try clearInverse(relationship).clear : [])
-            } else if relationship.isManyToMany {
-                let stored = try layout.storedRelationship(relationship)
-                let join = try schema.join(stored)
+        try DeleteStatements.oneRow(
+            layout.places[entity].table, model.entities[entity].relationships,
+            destination: { (self.layout.places[$0.destination].table, self.entityNumber($0.destination, alias: "t1")) },
+            toOneKey: { try self.layout.toOne(entity, $0.name).key },
+            join: { relationship in
+                let stored = try self.layout.storedRelationship(relationship)
+                let join = try self.schema.join(stored)
                 let (this, other) = join.columns(from: stored.owner, stored.name)
-                related.append("SELECT \(number), t1.Z_PK FROM \(join.name) j JOIN \(destinationTable) t1 ON t1.Z_PK = j.\(other) WHERE j.\(this) = ?1")
-                clear.append(["DELETE FROM \(join.name) WHERE \(this) = ?1"])
-            } else {
-                let inverse = try clearInverse(relationship)
-                related.append("SELECT \(number), t1.Z_PK FROM \(destinationTable) t1 WHERE \(inverse.condition("t1."))")
-                clear.append(inverse.clear)
-            }
-        }
-        return DeleteStatements(related: related, clear: clear, delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
+                return (join.name, this, other)
+            },
+            inverse: { relationship in
+                let inverse = try self.clearInverse(relationship)
+                return (inverse.condition("t1."), inverse.clear)
+            })
     }
 
     /// The condition selecting the destinations that reference the deleted object (`?1`) through the

@@ -210,29 +210,16 @@ public final class JSONEntity: StorageLayout {
     public func versionSQL(_ entity: Int) -> String? { "SELECT Z_OPT FROM \(layout.hierarchy(entity).table) WHERE Z_PK = ?" }
 
     public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
-        let table = layout.hierarchy(entity).table
-        var related: [String] = []
-        var clear: [[String]] = []
-        for relationship in model.entities[entity].relationships {
-            let destinationRoot = model.entities[relationship.destination].root
-            let destination = layout.hierarchy(destinationRoot).table
-            let kind = layout.kindExpression(destinationRoot, alias: "t1")
-            if !relationship.toMany {
-                let key = try layout.toOne(entity, relationship.name).key
-                related.append("SELECT \(kind), t1.Z_PK FROM \(table) t0 JOIN \(destination) t1 ON t1.Z_PK = t0.\(key) WHERE t0.Z_PK = ?1")
-                clear.append(relationship.isOneToOne ? clearInverse(relationship, in: destination) : [])
-            } else if relationship.isManyToMany {
-                let (join, this, other) = try layout.joinTable(relationship)
-                related.append("SELECT \(kind), t1.Z_PK FROM \(join) j JOIN \(destination) t1 ON t1.Z_PK = j.\(other) WHERE j.\(this) = ?1")
-                clear.append(["DELETE FROM \(join) WHERE \(this) = ?1"])
-            } else {
-                let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(relationship.name)")
-                let columns = try layout.toOne(inverse.owner, inverse.name)
-                related.append("SELECT \(kind), t1.Z_PK FROM \(destination) t1 WHERE t1.\(columns.key) = ?1")
-                clear.append(clearInverse(relationship, in: destination))
-            }
-        }
-        return DeleteStatements(related: related, clear: clear, delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
+        func table(_ relationship: Model.Relationship) -> String { layout.hierarchy(model.entities[relationship.destination].root).table }
+        return try DeleteStatements.oneRow(
+            layout.hierarchy(entity).table, model.entities[entity].relationships,
+            destination: { (table($0), self.layout.kindExpression(self.model.entities[$0.destination].root, alias: "t1")) },
+            toOneKey: { try self.layout.toOne(entity, $0.name).key },
+            join: { try self.layout.joinTable($0) },
+            inverse: { relationship in
+                let inverse = try Self.need(self.model.inverse(of: relationship), "inverse of \(relationship.name)")
+                return ("t1.\(try self.layout.toOne(inverse.owner, inverse.name).key) = ?1", self.clearInverse(relationship, in: table(relationship)))
+            })
     }
 
     /// The statements that drop the references to the deleted object (`?1`) that the destinations
