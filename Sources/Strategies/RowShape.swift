@@ -5,15 +5,15 @@ import SQLite
 /// Where one concrete entity's object is in a result row: its values' columns, its to-ones' key
 /// (and entity number) columns, the columns that must not be NULL for the row to be whole. Every
 /// layout's fetch decodes its rows with these (`RowDecoder(shapes:…)`).
-public struct RowShape: Sendable {
+struct RowShape: Sendable {
     /// An attribute read from a column: its position among the object's values, the column, its
     /// storage, and whether a NULL there means a corrupt row (a required value in a shared slot).
-    public struct Column: Sendable {
+    struct Column: Sendable {
         let slot: Int, position: Int32, storage: AttributeType.Storage, required: Bool
     }
 
     /// A to-one's key column and, when its destination has sub-entities, its entity-number column.
-    public struct ToOne: Sendable {
+    struct ToOne: Sendable {
         let key: Int32, entity: Int32?, destination: Int
     }
 

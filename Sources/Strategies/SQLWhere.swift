@@ -91,3 +91,42 @@ extension FetchPredicate {
         }
     }
 }
+
+/// A read of one table (`t0`) as Core Data writes it: the joins the predicate needs, then `WHERE`
+/// its condition ANDed with `terms` (an entity filter, whose values are bound after the
+/// predicate's); a fetch `SELECT [DISTINCT] <list> … ORDER BY … LIMIT …`, a count `COUNT(*)` (of
+/// distinct keys through a to-many), or `SELECT COUNT(*) FROM <table>` for a whole table.
+/// single-table, enum-entity and json-entity read this way.
+struct OneTableRead {
+    var builder: SQLWhere
+    let table: String
+    /// The request's predicate, its values as the layout binds them.
+    let predicate: FetchPredicate
+    var terms: [String] = []
+    var termValues: [Value] = []
+
+    /// `FROM <table> t0 <joins> WHERE …`, its values bound in `builder`.
+    private mutating func from() throws -> String {
+        let condition = try builder.condition(predicate)
+        builder.appendValues(termValues)
+        let parts = [condition].compactMap { $0 } + terms
+        return "FROM \(table) t0\(builder.joinClause)" + (parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND "))
+    }
+
+    func fetch(_ request: FetchRequest, list: String, decoder: RowDecoder) throws -> PreparedQuery {
+        var read = self
+        let from = try read.from()
+        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
+        let tail = read.builder.orderBy + read.builder.page(request)
+        return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: read.builder.values, decoder: decoder)
+    }
+
+    func count(_ request: FetchRequest) throws -> PreparedQuery {
+        // Core Data counts a whole table without an alias.
+        if request.predicate == .all, terms.isEmpty { return PreparedQuery(sql: "SELECT COUNT(*) FROM \(table)", values: [], decoder: nil) }
+        var read = self
+        let from = try read.from()
+        let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
+        return PreparedQuery(sql: "SELECT \(count) \(from)", values: read.builder.values, decoder: nil)
+    }
+}

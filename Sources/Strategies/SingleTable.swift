@@ -78,37 +78,20 @@ public final class SingleTable: StorageLayout {
         return ("JOIN \(destination) t1 ON t1.\(key) = t0.Z_PK", "t1.\(column)")
     }
 
-    /// `FROM … WHERE predicate AND entity filter`, the values bound so far in `builder`.
-    private func fromWhere(_ request: FetchRequest, _ builder: inout SQLWhere) throws -> String {
-        let condition = try builder.condition(request.predicate)
+    /// The read of `request` from its entity's root table: Core Data's entity filter after the predicate.
+    private func read(_ request: FetchRequest) throws -> OneTableRead {
         let filter = schema.entityFilter(request.entity, includesSubentities: request.includesSubentities)
-        let parts = [condition, filter?.sql].compactMap { $0 }
-        builder.appendValues((filter?.values ?? []).map { .integer($0) })
-        let table = schema.table(of: request.entity).name
-        let joins = builder.joinClause
-        return "FROM \(table) t0\(joins)" + (parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND "))
+        return OneTableRead(builder: try sqlWhere(request), table: schema.table(of: request.entity).name, predicate: request.predicate,
+                            terms: filter.map { [$0.sql] } ?? [], termValues: (filter?.values ?? []).map { .integer($0) })
     }
 
     public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        var builder = try sqlWhere(request)
+        let read = try read(request)
         let (list, positions) = schema.selectList(request.entity)
-        let from = try fromWhere(request, &builder)
-        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
-        let tail = builder.orderBy + builder.page(request)
-        return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: builder.values,
-                             decoder: try decoder(request.entity, positions))
+        return try read.fetch(request, list: list, decoder: try decoder(request.entity, positions))
     }
 
-    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        var builder = try sqlWhere(request)
-        let from = try fromWhere(request, &builder)
-        let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
-        // Core Data counts a whole table without an alias.
-        if request.predicate == .all, schema.entityFilter(request.entity, includesSubentities: request.includesSubentities) == nil {
-            return PreparedQuery(sql: "SELECT COUNT(*) FROM \(schema.table(of: request.entity).name)", values: [], decoder: nil)
-        }
-        return PreparedQuery(sql: "SELECT \(count) \(from)", values: builder.values, decoder: nil)
-    }
+    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try read(request).count(request) }
 
     /// Materialises a row of `selectList(entity)` as its concrete entity, named by `Z_ENT`.
     private func decoder(_ entity: Int, _ positions: [String: Int32]) throws -> RowDecoder {
@@ -136,27 +119,16 @@ public final class SingleTable: StorageLayout {
     public func versionSQL(_ entity: Int) -> String? { "SELECT Z_OPT FROM \(schema.table(of: entity).name) WHERE Z_PK = ?" }
 
     public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
-        let table = schema.table(of: entity).name
-        var related: [String] = []
-        var clear: [[String]] = []
-        for relationship in model.entities[entity].relationships {
-            let destination = schema.table(of: relationship.destination).name
-            if !relationship.toMany {
-                let key = try schema.toOneColumns(entity, relationship.name).key
-                related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(table) t0 JOIN \(destination) t1 ON t1.Z_PK = t0.\(key) WHERE t0.Z_PK = ?1")
-                clear.append(relationship.isOneToOne ? clearInverse(relationship) : [])
-            } else if relationship.isManyToMany {
-                let join = try schema.join(relationship)
+        try DeleteStatements.oneRow(
+            schema.table(of: entity).name, model.entities[entity].relationships,
+            destination: { (self.schema.table(of: $0.destination).name, "t1.Z_ENT") },
+            toOneKey: { try self.schema.toOneColumns(entity, $0.name).key },
+            join: { relationship in
+                let join = try self.schema.join(relationship)
                 let (this, other) = join.columns(from: relationship.owner, relationship.name)
-                related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(join.name) j JOIN \(destination) t1 ON t1.Z_PK = j.\(other) WHERE j.\(this) = ?1")
-                clear.append(["DELETE FROM \(join.name) WHERE \(this) = ?1"])
-            } else {
-                let columns = try inverseKey(of: relationship)
-                related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(destination) t1 WHERE t1.\(columns.key) = ?1")
-                clear.append(clearInverse(relationship))
-            }
-        }
-        return DeleteStatements(related: related, clear: clear, delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
+                return (join.name, this, other)
+            },
+            inverse: { ("t1.\(try self.inverseKey(of: $0).key) = ?1", self.clearInverse($0)) })
     }
 
     /// The foreign key (and entity column) through which a one-to-many relationship's destinations

@@ -101,6 +101,11 @@ public struct InsertStep: Sendable, Equatable {
 
     public init(sql: String, sources: [Source]) { self.sql = sql; self.sources = sources }
 
+    /// Each to-one's key, then its destination's entity number where `withEntity` says it is stored.
+    static func toOnes(_ withEntity: [Bool]) -> [Source] {
+        withEntity.enumerated().flatMap { position, stored in [.toOneKey(position)] + (stored ? [.toOneEntity(position)] : []) }
+    }
+
     /// The values of `object` for the statement's parameters.
     func values(_ object: ModelObject) -> [Value] {
         sources.map { source in
@@ -163,6 +168,36 @@ public struct DeleteStatements: Sendable {
     /// The statements that delete the object's own row(s).
     public var delete: [String]
     public init(related: [String], clear: [[String]], delete: [String]) { self.related = related; self.clear = clear; self.delete = delete }
+
+    /// The statements of an object kept in one row of `table` (single-table, enum-entity,
+    /// json-entity). Per relationship: its destinations' table and the expression of a row's entity
+    /// number there (`destination`, aliased `t1`); a to-one through its key (`toOneKey`), a
+    /// many-to-many through its join table (`join`), a one-to-many through its destinations'
+    /// condition on their inverse key, with the statements clearing it (`inverse`, also used for
+    /// the other side of a one-to-one).
+    static func oneRow(_ table: String, _ relationships: [Model.Relationship],
+                       destination: (Model.Relationship) throws -> (table: String, number: String),
+                       toOneKey: (Model.Relationship) throws -> String,
+                       join: (Model.Relationship) throws -> (name: String, this: String, other: String),
+                       inverse: (Model.Relationship) throws -> (condition: String, clear: [String])) throws -> DeleteStatements {
+        var statements = DeleteStatements(related: [], clear: [], delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
+        for relationship in relationships {
+            let (target, number) = try destination(relationship)
+            if !relationship.toMany {
+                statements.related.append("SELECT \(number), t1.Z_PK FROM \(table) t0 JOIN \(target) t1 ON t1.Z_PK = t0.\(try toOneKey(relationship)) WHERE t0.Z_PK = ?1")
+                statements.clear.append(relationship.isOneToOne ? try inverse(relationship).clear : [])
+            } else if relationship.isManyToMany {
+                let link = try join(relationship)
+                statements.related.append("SELECT \(number), t1.Z_PK FROM \(link.name) j JOIN \(target) t1 ON t1.Z_PK = j.\(link.other) WHERE j.\(link.this) = ?1")
+                statements.clear.append(["DELETE FROM \(link.name) WHERE \(link.this) = ?1"])
+            } else {
+                let (condition, clear) = try inverse(relationship)
+                statements.related.append("SELECT \(number), t1.Z_PK FROM \(target) t1 WHERE \(condition)")
+                statements.clear.append(clear)
+            }
+        }
+        return statements
+    }
 }
 
 extension Value {

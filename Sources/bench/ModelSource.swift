@@ -27,19 +27,11 @@ enum ModelSource: Hashable {
     static func choose(preset: String?, model: String?, version: String?) throws -> ModelSource {
         guard let model else { return .preset(preset ?? "publications") }
         if let xcode = ambiguousXcodeModel(in: model) {
-            throw ModelError("\(model) holds both SwiftData @Model sources and an Xcode model (\(xcode)); give one of them to --model: the Xcode model's path, or a folder of the .swift files alone")
+            throw ModelError("\(model.escapingControlCharacters) holds both SwiftData @Model sources and an Xcode model (\(xcode.escapingControlCharacters)); give one of them to --model: the Xcode model's path, or a folder of the .swift files alone")
         }
         if SwiftSourceFiles.isSwiftSource(model) { return .swiftData(model) }
         if XcodeModelBundle.isXcodeModel(model) { return .xcode(model, version: version) }
         return .json(model)
-    }
-
-    /// The path a model file was given as; `nil` for a preset.
-    var path: String? {
-        switch self {
-        case .preset: nil
-        case let .json(path), let .xcode(path, _), let .swiftData(path): path
-        }
     }
 
     /// Whether the format gives objects per entity (a preset, a JSON description) or not (an Xcode

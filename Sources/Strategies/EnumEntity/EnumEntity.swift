@@ -50,10 +50,7 @@ public final class EnumEntity: StorageLayout {
         guard let insert = layout.inserts[entity] else { return nil }
         let place = layout.places[entity]
         var sources: [InsertStep.Source] = [.key, .constant(Int64(place.stored + 1)), .version] + (place.kind == nil ? [] : [.entityNumber])
-        sources += model.entities[entity].attributes.indices.map { .value($0) }
-        for (position, withEntity) in insert.storesEntityNumber.enumerated() {
-            sources += [.toOneKey(position)] + (withEntity ? [.toOneEntity(position)] : [])
-        }
+        sources += model.entities[entity].attributes.indices.map { .value($0) } + InsertStep.toOnes(insert.storesEntityNumber)
         return InsertPlan(keyEntity: place.stored, steps: [InsertStep(sql: insert.sql, sources: sources)], links: insert.links.map { .one($0) })
     }
 
@@ -100,45 +97,25 @@ public final class EnumEntity: StorageLayout {
 
     /// The kind filter of a request: none for a whole hierarchy or a table of one entity,
     /// `ZKIND >= a AND ZKIND <= b` for a middle entity with its sub-entities, `ZKIND = n` for one entity.
-    private func kindFilter(_ request: FetchRequest) -> (sql: String, values: [Value])? {
+    private func kindFilter(_ request: FetchRequest) -> String? {
         let entity = model.entities[request.entity]
         guard let kind = layout.places[entity.index].kind else { return nil }
         if request.includesSubentities, entity.hasSubentities, entity.isRoot { return nil }
-        return (EnumEntityLayout.kindCondition("t0.\(kind)", entity, includesSubentities: request.includesSubentities), [])
-    }
-
-    /// `kind = n` for one entity (or an entity without sub-entities), `kind >= a AND kind <= b` for a
-    /// subtree. Entity numbers are the model's own constants, written into the SQL (never a user's
-    /// value), because SQLite matches a partial index's WHERE only against the same literal terms.
-    static func kindCondition(_ kind: String, _ entity: Model.Entity, includesSubentities: Bool) -> String {
-        includesSubentities && entity.hasSubentities ? "\(kind) >= \(entity.number) AND \(kind) <= \(entity.subtreeEnd + 1)" : "\(kind) = \(entity.number)"
-    }
-
-    private func fromWhere(_ request: FetchRequest, _ builder: inout SQLWhere) throws -> String {
-        let condition = try builder.condition(request.predicate)
-        let filter = kindFilter(request)
-        builder.appendValues(filter?.values ?? [])
-        let parts = [condition, filter?.sql].compactMap { $0 }
-        return "FROM \(layout.places[request.entity].table) t0\(builder.joinClause)" + (parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND "))
+        return EnumEntityLayout.kindCondition("t0.\(kind)", entity, includesSubentities: request.includesSubentities)
     }
 
     public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        var builder = try sqlWhere(request)
+        let read = try read(request)
         let (list, decoder) = try selection(request)
-        let from = try fromWhere(request, &builder)
-        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
-        let tail = builder.orderBy + builder.page(request)
-        return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: builder.values, decoder: decoder)
+        return try read.fetch(request, list: list, decoder: decoder)
     }
 
-    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        if request.predicate == .all, kindFilter(request) == nil {
-            return PreparedQuery(sql: "SELECT COUNT(*) FROM \(layout.places[request.entity].table)", values: [], decoder: nil)
-        }
-        var builder = try sqlWhere(request)
-        let from = try fromWhere(request, &builder)
-        let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
-        return PreparedQuery(sql: "SELECT \(count) \(from)", values: builder.values, decoder: nil)
+    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try read(request).count(request) }
+
+    /// The read of `request` from its hierarchy's table, the kind filter after the predicate.
+    private func read(_ request: FetchRequest) throws -> OneTableRead {
+        OneTableRead(builder: try sqlWhere(request), table: layout.places[request.entity].table, predicate: request.predicate,
+                     terms: kindFilter(request).map { [$0] } ?? [])
     }
 
     /// The select list of a request (`ZKIND, Z_PK, Z_OPT`, then the columns its kinds use, in the
@@ -188,30 +165,20 @@ public final class EnumEntity: StorageLayout {
     }
 
     public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
-        let table = layout.places[entity].table
-        var related: [String] = []
-        var clear: [[String]] = []
-        for relationship in model.entities[entity].relationships {
-            let destination = relationship.destination
-            let destinationTable = layout.places[destination].table
-            let number = entityNumber(destination, alias: "t1")
-            if !relationship.toMany {
-                let key = try layout.toOne(entity, relationship.name).key
-                related.append("SELECT \(number), t1.Z_PK FROM \(table) t0 JOIN \(destinationTable) t1 ON t1.Z_PK = t0.\(key) WHERE t0.Z_PK = ?1")
-                clear.append(relationship.isOneToOne ? try clearInverse(relationship).clear : [])
-            } else if relationship.isManyToMany {
-                let stored = try layout.storedRelationship(relationship)
-                let join = try schema.join(stored)
+        try DeleteStatements.oneRow(
+            layout.places[entity].table, model.entities[entity].relationships,
+            destination: { (self.layout.places[$0.destination].table, self.entityNumber($0.destination, alias: "t1")) },
+            toOneKey: { try self.layout.toOne(entity, $0.name).key },
+            join: { relationship in
+                let stored = try self.layout.storedRelationship(relationship)
+                let join = try self.schema.join(stored)
                 let (this, other) = join.columns(from: stored.owner, stored.name)
-                related.append("SELECT \(number), t1.Z_PK FROM \(join.name) j JOIN \(destinationTable) t1 ON t1.Z_PK = j.\(other) WHERE j.\(this) = ?1")
-                clear.append(["DELETE FROM \(join.name) WHERE \(this) = ?1"])
-            } else {
-                let inverse = try clearInverse(relationship)
-                related.append("SELECT \(number), t1.Z_PK FROM \(destinationTable) t1 WHERE \(inverse.condition("t1."))")
-                clear.append(inverse.clear)
-            }
-        }
-        return DeleteStatements(related: related, clear: clear, delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
+                return (join.name, this, other)
+            },
+            inverse: { relationship in
+                let inverse = try self.clearInverse(relationship)
+                return (inverse.condition("t1."), inverse.clear)
+            })
     }
 
     /// The condition selecting the destinations that reference the deleted object (`?1`) through the

@@ -48,24 +48,21 @@ public struct EnumEntityLayout: Sendable {
         schemaSQL = schema.tableSQL + schema.indexSQL + (try keySlotIndexSQL()) + (try subEntityIndexSQL()) + CoreDataSchema.bookkeepingSQL
     }
 
-    /// `value`, or a `LayoutError` saying that `what` is missing.
-    static func need<T>(_ value: T?, _ what: @autoclosure () -> String) throws -> T { try LayoutError.required(value, EnumEntity.name, what()) }
-
     // MARK: Lookups
 
     /// The column of attribute `attribute` of `entity`.
     func column(_ entity: Int, _ attribute: String) throws -> String {
-        valueColumns[entity][try Self.need(model.entities[entity].attributeIndex(attribute), "attribute '\(attribute)' of \(model.entities[entity].name)")]
+        valueColumns[entity][try EnumEntity.need(model.entities[entity].attributeIndex(attribute), "attribute '\(attribute)' of \(model.entities[entity].name)")]
     }
 
     /// The columns of to-one `name` of `entity`.
     func toOne(_ entity: Int, _ name: String) throws -> ToOne {
-        try Self.need(toOneColumns[entity][name], "to-one '\(name)' of \(model.entities[entity].name)")
+        try EnumEntity.need(toOneColumns[entity][name], "to-one '\(name)' of \(model.entities[entity].name)")
     }
 
     /// The stored model's relationship for `relationship`, kept as a relationship.
     func storedRelationship(_ relationship: Model.Relationship) throws -> Model.Relationship {
-        try Self.need(storedRelationships[PropertyKey(relationship)], "stored relationship \(relationship.name)")
+        try EnumEntity.need(storedRelationships[PropertyKey(relationship)], "stored relationship \(relationship.name)")
     }
 
     /// `kind = n` for one entity (or an entity without sub-entities), `kind >= a AND kind <= b` for a
@@ -122,7 +119,7 @@ public struct EnumEntityLayout: Sendable {
     /// the inverse's kept name.
     private static func storedRelationship(_ relationship: Model.Relationship, _ model: Model, _ names: StoredNames) throws -> RelationshipDescription {
         RelationshipDescription(
-            try need(names.kept[PropertyKey(relationship)], "stored name of \(relationship.name)"),
+            try EnumEntity.need(names.kept[PropertyKey(relationship)], "stored name of \(relationship.name)"),
             destination: model.entities[model.entities[relationship.destination].root].name,
             inverse: model.inverse(of: relationship).flatMap { names.kept[PropertyKey($0)] }, toMany: relationship.toMany,
             ordered: false, deleteRule: relationship.deleteRule, optional: relationship.nullShare > 0,
@@ -133,7 +130,7 @@ public struct EnumEntityLayout: Sendable {
 
     /// The index in the stored model of `root`'s stored entity.
     private static func storedIndex(_ root: Int, _ model: Model, _ storedModel: Model) throws -> Int {
-        try need(storedModel.index(of: model.entities[root].name), "stored entity \(model.entities[root].name)")
+        try EnumEntity.need(storedModel.index(of: model.entities[root].name), "stored entity \(model.entities[root].name)")
     }
 
     /// Per root: the column of each attribute of its stored entity, by the attribute's name.
@@ -152,8 +149,8 @@ public struct EnumEntityLayout: Sendable {
 
     /// The column of the stored attribute `name` of `root`'s stored entity.
     private static func column(_ name: String, of root: Int, _ model: Model, _ storedColumns: [Int: [String: String]]) throws -> String {
-        let columns = try need(storedColumns[root], "columns of \(model.entities[root].name)")
-        return try need(columns[name], "column of '\(name)' in \(model.entities[root].name)")
+        let columns = try EnumEntity.need(storedColumns[root], "columns of \(model.entities[root].name)")
+        return try EnumEntity.need(columns[name], "column of '\(name)' in \(model.entities[root].name)")
     }
 
     /// Per entity: its root's table and stored entity, and the `kind` column of a hierarchy.
@@ -189,9 +186,9 @@ public struct EnumEntityLayout: Sendable {
                 continue
             }
             func slotColumn(_ slot: Slot) throws -> String {
-                try column(try need(names.name(of: slot, in: entity.root), "slot \(slot.kind.prefix)\(slot.number) of \(model.entities[entity.root].name)"))
+                try column(try EnumEntity.need(names.name(of: slot, in: entity.root), "slot \(slot.kind.prefix)\(slot.number) of \(model.entities[entity.root].name)"))
             }
-            let parent = try need(entity.parent, "parent of \(entity.name)")
+            let parent = try EnumEntity.need(entity.parent, "parent of \(entity.name)")
             let subtree = entity.number ... entity.subtreeEnd + 1
             values.append(values[parent] + (try slots.attributes[entity.index].map(slotColumn)))
             kinds.append(kinds[parent] + slots.attributes[entity.index].map { _ in subtree })
@@ -210,7 +207,7 @@ public struct EnumEntityLayout: Sendable {
         for entity in model.entities {
             for relationship in entity.ownRelationships {
                 guard let name = names.kept[PropertyKey(relationship)] else { continue }
-                stored[PropertyKey(relationship)] = try Self.need(storedModel.entities[places[entity.index].stored].relationship(name), "stored relationship \(name)")
+                stored[PropertyKey(relationship)] = try EnumEntity.need(storedModel.entities[places[entity.index].stored].relationship(name), "stored relationship \(name)")
             }
         }
         return stored
@@ -264,10 +261,10 @@ public struct EnumEntityLayout: Sendable {
         var sql: [String] = []
         for entity in model.entities where !entity.isRoot {
             let place = places[entity.index]
-            let kind = try Self.need(place.kind, "kind column of \(entity.name)'s table")
+            let kind = try EnumEntity.need(place.kind, "kind column of \(entity.name)'s table")
             func column(_ name: String) throws -> String {
                 if let position = entity.attributeIndex(name) { return valueColumns[entity.index][position] }
-                return try Self.need(toOneColumns[entity.index][name], "property '\(name)' of \(entity.name)").key
+                return try EnumEntity.need(toOneColumns[entity.index][name], "property '\(name)' of \(entity.name)").key
             }
             for constraint in entity.uniquenessConstraints {
                 let columns = try constraint.map { try column($0) + " COLLATE BINARY ASC" }
@@ -283,5 +280,32 @@ public struct EnumEntityLayout: Sendable {
             }
         }
         return sql
+    }
+}
+
+extension EnumEntityLayout {
+    /// Where an entity's rows live: its table, its stored entity, and the `kind` column (nil for a
+    /// root without sub-entities, whose table holds only its own objects).
+    struct Place: Sendable {
+        let table: String
+        let stored: Int
+        let kind: String?
+    }
+
+    /// A to-one relationship's columns; `kinds` is the entity-number range of its declaring subtree
+    /// when the key is a slot (other kinds use the slot for something else).
+    struct ToOne: Sendable {
+        let key: String
+        let entity: String?
+        let kinds: ClosedRange<Int>?
+    }
+
+    /// A concrete entity's INSERT, whether each to-one (in `toOneRelationships` order) also stores
+    /// its destination's entity number, and the INSERT of each generating many-to-many
+    /// relationship's links.
+    struct Insert: Sendable {
+        let sql: String
+        let storesEntityNumber: [Bool]
+        let links: [String]
     }
 }

@@ -52,7 +52,7 @@ import SQLite
 ///
 /// `JSONEntityLayout` derives all of this from the model alone (stored names, stored model,
 /// where each property lives, DDL, INSERTs, each fetch's select list and decoder, with `FlatJSON`
-/// reading `details`); this class writes and reads the store with it.
+/// reading `details`); this class derives each statement from it.
 public final class JSONEntity: StorageLayout {
     public static let name = "json-entity"
     public static let summary = "One entity per hierarchy: the root's attributes as columns, a kind column, every other attribute in one JSON details column"
@@ -74,9 +74,7 @@ public final class JSONEntity: StorageLayout {
     public func insertPlan(_ entity: Int) -> InsertPlan? {
         guard let plan = layout.inserts[entity] else { return nil }
         var sources: [InsertStep.Source] = [.key, .constant(plan.storedNumber), .version] + (plan.hasKind ? [.entityNumber] : [])
-        sources += plan.columnAttributes.map { .value($0) }
-        for (position, hasEntity) in plan.toOneEntities.enumerated() { sources += [.toOneKey(position)] + (hasEntity ? [.toOneEntity(position)] : []) }
-        sources += plan.detailAttributes.map { .detail($0) }
+        sources += plan.columnAttributes.map { .value($0) } + InsertStep.toOnes(plan.toOneEntities) + plan.detailAttributes.map { .detail($0) }
         let links = model.entities[entity].relationships.filter { $0.isManyToMany && $0.generatesLinks }.map { relationship -> LinkInsert in
             guard let (join, this, other) = try? layout.joinTable(relationship) else { return .byDestination([:]) }
             return .one("INSERT INTO \(join) (\(this), \(other)) VALUES (?, ?)")
@@ -166,32 +164,20 @@ public final class JSONEntity: StorageLayout {
         return terms
     }
 
-    /// `FROM … WHERE predicate AND entity filter`, the values bound so far in `builder`.
-    private func fromWhere(_ request: FetchRequest, _ builder: inout SQLWhere) throws -> String {
-        let condition = try builder.condition(try convert(request.predicate, request))
-        let parts = [condition].compactMap { $0 } + entityTerms(request)
-        let table = layout.hierarchy(request.entity).table
-        return "FROM \(table) t0\(builder.joinClause)" + (parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND "))
+    /// The read of `request` from its hierarchy's table: the predicate's values as the JSON holds
+    /// them, then the kind terms.
+    private func read(_ request: FetchRequest) throws -> OneTableRead {
+        OneTableRead(builder: try sqlWhere(request), table: layout.hierarchy(request.entity).table,
+                     predicate: try convert(request.predicate, request), terms: entityTerms(request))
     }
 
     public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        var builder = try sqlWhere(request)
+        let read = try read(request)
         let (list, decoder) = try reader(request.entity)
-        let from = try fromWhere(request, &builder)
-        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
-        let tail = builder.orderBy + builder.page(request)
-        return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: builder.values, decoder: decoder)
+        return try read.fetch(request, list: list, decoder: decoder)
     }
 
-    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        var builder = try sqlWhere(request)
-        let from = try fromWhere(request, &builder)
-        if request.predicate == .all, entityTerms(request).isEmpty {
-            return PreparedQuery(sql: "SELECT COUNT(*) FROM \(layout.hierarchy(request.entity).table)", values: [], decoder: nil)
-        }
-        let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
-        return PreparedQuery(sql: "SELECT \(count) \(from)", values: builder.values, decoder: nil)
-    }
+    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try read(request).count(request) }
 
     /// The select list and decoder of a fetch of `entity` (made once per entity).
     private func reader(_ entity: Int) throws -> (list: String, decoder: RowDecoder) {
@@ -224,29 +210,16 @@ public final class JSONEntity: StorageLayout {
     public func versionSQL(_ entity: Int) -> String? { "SELECT Z_OPT FROM \(layout.hierarchy(entity).table) WHERE Z_PK = ?" }
 
     public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
-        let table = layout.hierarchy(entity).table
-        var related: [String] = []
-        var clear: [[String]] = []
-        for relationship in model.entities[entity].relationships {
-            let destinationRoot = model.entities[relationship.destination].root
-            let destination = layout.hierarchy(destinationRoot).table
-            let kind = layout.kindExpression(destinationRoot, alias: "t1")
-            if !relationship.toMany {
-                let key = try layout.toOne(entity, relationship.name).key
-                related.append("SELECT \(kind), t1.Z_PK FROM \(table) t0 JOIN \(destination) t1 ON t1.Z_PK = t0.\(key) WHERE t0.Z_PK = ?1")
-                clear.append(relationship.isOneToOne ? clearInverse(relationship, in: destination) : [])
-            } else if relationship.isManyToMany {
-                let (join, this, other) = try layout.joinTable(relationship)
-                related.append("SELECT \(kind), t1.Z_PK FROM \(join) j JOIN \(destination) t1 ON t1.Z_PK = j.\(other) WHERE j.\(this) = ?1")
-                clear.append(["DELETE FROM \(join) WHERE \(this) = ?1"])
-            } else {
-                let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(relationship.name)")
-                let columns = try layout.toOne(inverse.owner, inverse.name)
-                related.append("SELECT \(kind), t1.Z_PK FROM \(destination) t1 WHERE t1.\(columns.key) = ?1")
-                clear.append(clearInverse(relationship, in: destination))
-            }
-        }
-        return DeleteStatements(related: related, clear: clear, delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
+        func table(_ relationship: Model.Relationship) -> String { layout.hierarchy(model.entities[relationship.destination].root).table }
+        return try DeleteStatements.oneRow(
+            layout.hierarchy(entity).table, model.entities[entity].relationships,
+            destination: { (table($0), self.layout.kindExpression(self.model.entities[$0.destination].root, alias: "t1")) },
+            toOneKey: { try self.layout.toOne(entity, $0.name).key },
+            join: { try self.layout.joinTable($0) },
+            inverse: { relationship in
+                let inverse = try Self.need(self.model.inverse(of: relationship), "inverse of \(relationship.name)")
+                return ("t1.\(try self.layout.toOne(inverse.owner, inverse.name).key) = ?1", self.clearInverse(relationship, in: table(relationship)))
+            })
     }
 
     /// The statements that drop the references to the deleted object (`?1`) that the destinations

@@ -11,7 +11,7 @@ extension JSONEntityLayout {
         let hierarchy = hierarchy(info.index)
         let concrete = model.concreteEntities(in: info.subtree)
         let (items, positions) = selectList(hierarchy, concrete)
-        func at(_ column: String) throws -> Int32 { try Self.need(positions[column], "column \(column) in the select list of \(hierarchy.table)") }
+        func at(_ column: String) throws -> Int32 { try JSONEntity.need(positions[column], "column \(column) in the select list of \(hierarchy.table)") }
         let shapes = try concrete.map { try shape($0, hierarchy, at) }
         return (items.joined(separator: ", "), RowDecoder(shapes: shapes, fixed: hierarchy.kind == nil ? info.index : nil, table: hierarchy.table))
     }
@@ -50,12 +50,12 @@ extension JSONEntityLayout {
             }
         }
         let details = keys.isEmpty ? nil : Details(
-            column: try at(try Self.need(hierarchy.details, "details column of \(hierarchy.table)")), keys: keys, slots: slots, storages: storages, optional: optional,
+            column: try at(try JSONEntity.need(hierarchy.details, "details column of \(hierarchy.table)")), keys: keys, slots: slots, storages: storages, optional: optional,
             lookup: Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first }))
         return RowShape(
             entity: index, valueCount: entityInfo.attributes.count, columns: columns,
             toOne: try entityInfo.toOneRelationships.map { relationship in
-                let pair = try Self.need(toOneColumns[index][relationship.name], "to-one '\(relationship.name)' of \(entityInfo.name)")
+                let pair = try JSONEntity.need(toOneColumns[index][relationship.name], "to-one '\(relationship.name)' of \(entityInfo.name)")
                 return RowShape.ToOne(key: try at(pair.key), entity: try pair.entity.map(at), destination: relationship.destination)
             },
             rest: details.map { Self.detailsReader($0, table: hierarchy.table, kind: index + 1) })
@@ -75,5 +75,17 @@ extension JSONEntityLayout {
                 throw CorruptRow("a row of \(table) (Z_PK \(row.int64(at: 1)), kind \(kind)) has details that do not decode: \(error)")
             }
         }
+    }
+}
+
+extension JSONEntityLayout {
+    /// The keys of an entity's `details` and the value slot, storage and optionality of each.
+    struct Details: Sendable {
+        let column: Int32
+        let keys: [[UInt8]]
+        let slots: [Int]
+        let storages: [AttributeType.Storage]
+        let optional: [Bool]
+        let lookup: [[UInt8]: Int]
     }
 }

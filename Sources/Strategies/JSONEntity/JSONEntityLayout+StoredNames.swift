@@ -45,7 +45,7 @@ extension JSONEntityLayout {
             for entity in info.hasSubentities ? info.subtree : root ... root {
                 for relationship in entities[entity].relationships where relationship.owner == entity && !relationship.toMany
                     && entities[relationship.destination].hasSubentities {
-                    let stored = try JSONEntityLayout.need(relationships[PropertyKey(relationship)], "stored name of \(relationship.name)")
+                    let stored = try JSONEntity.need(relationships[PropertyKey(relationship)], "stored name of \(relationship.name)")
                     // A hidden to-one's name starts with a digit: the kind goes first, so that the attribute's name is one.
                     entityAttributes[PropertyKey(relationship)] = unique(relationship.isHidden ? "kind" + stored : stored + "Kind")
                 }

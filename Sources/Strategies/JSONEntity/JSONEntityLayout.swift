@@ -46,9 +46,6 @@ public struct JSONEntityLayout: Sendable {
         schemaSQL = schema.tableSQL + schema.indexSQL + extra.sql + CoreDataSchema.bookkeepingSQL
     }
 
-    /// `value`, or a `LayoutError` saying that `what` is missing.
-    static func need<T>(_ value: T?, _ what: @autoclosure () -> String) throws -> T { try LayoutError.required(value, JSONEntity.name, what()) }
-
     // MARK: The stored model
 
     /// Per root: the root's attributes (then `kind` and `details` for a hierarchy), the relationships
@@ -92,16 +89,16 @@ public struct JSONEntityLayout: Sendable {
         var hierarchies: [Int: Hierarchy] = [:]
         var columnByAttribute: [Int: [String: String]] = [:]
         for root in model.roots {
-            let stored = try need(storedModel.index(of: model.entities[root].name), "stored entity \(model.entities[root].name)")
+            let stored = try JSONEntity.need(storedModel.index(of: model.entities[root].name), "stored entity \(model.entities[root].name)")
             let storedEntity = storedModel.entities[stored]
             let columns = Dictionary(storedEntity.attributes.indices.map { (storedEntity.attributes[$0].name, schema.column(stored, attributeAt: $0)) },
                                      uniquingKeysWith: { first, _ in first })
             columnByAttribute[root] = columns
             hierarchies[root] = Hierarchy(root: root, stored: stored, table: schema.table(of: stored).name,
-                                          kind: try names.kind[root].map { try need(columns[$0], "kind column") },
-                                          details: try names.details[root].map { try need(columns[$0], "details column") })
+                                          kind: try names.kind[root].map { try JSONEntity.need(columns[$0], "kind column") },
+                                          details: try names.details[root].map { try JSONEntity.need(columns[$0], "details column") })
         }
-        return (try model.entities.map { try need(hierarchies[$0.root], "hierarchy of \($0.name)") }, columnByAttribute)
+        return (try model.entities.map { try JSONEntity.need(hierarchies[$0.root], "hierarchy of \($0.name)") }, columnByAttribute)
     }
 
     /// Per entity, per attribute: the root's typed column, or (in a hierarchy) a key of `details`.
@@ -111,7 +108,7 @@ public struct JSONEntityLayout: Sendable {
             return try entity.attributes.indices.map { position in
                 let name = entity.attributes[position].name
                 if hierarchy.details != nil && entity.attributeOwners[position] != entity.root { return .detail(name) }
-                return .column(try need(columnByAttribute[entity.root]?[name], "column of '\(name)' in \(entity.name)"))
+                return .column(try JSONEntity.need(columnByAttribute[entity.root]?[name], "column of '\(name)' in \(entity.name)"))
             }
         }
     }
@@ -123,10 +120,10 @@ public struct JSONEntityLayout: Sendable {
             let hierarchy = hierarchies[entity.index]
             var columns: [String: (key: String, entity: String?)] = [:]
             for relationship in entity.relationships where !relationship.toMany {
-                let storedName = try need(names.relationships[PropertyKey(relationship)], "stored name of \(relationship.name)")
+                let storedName = try JSONEntity.need(names.relationships[PropertyKey(relationship)], "stored name of \(relationship.name)")
                 let key = try schema.toOneColumns(hierarchy.stored, storedName).key
                 columns[relationship.name] = (key, try names.entityAttributes[PropertyKey(relationship)].map {
-                    try need(columnByAttribute[entity.root]?[$0], "column of '\($0)'")
+                    try JSONEntity.need(columnByAttribute[entity.root]?[$0], "column of '\($0)'")
                 })
             }
             return columns
@@ -140,14 +137,14 @@ public struct JSONEntityLayout: Sendable {
 
     /// The columns of to-one `name` of `entity`.
     func toOne(_ entity: Int, _ name: String) throws -> (key: String, entity: String?) {
-        try Self.need(toOneColumns[entity][name], "to-one '\(name)'")
+        try JSONEntity.need(toOneColumns[entity][name], "to-one '\(name)'")
     }
 
     /// The stored relationship of an original one.
     func storedRelationship(_ relationship: Model.Relationship) throws -> Model.Relationship {
         let hierarchy = hierarchy(relationship.owner)
-        let name = try Self.need(names.relationships[PropertyKey(relationship)], "stored name of \(relationship.name)")
-        return try Self.need(storedModel.entities[hierarchy.stored].relationship(name), "stored relationship \(name)")
+        let name = try JSONEntity.need(names.relationships[PropertyKey(relationship)], "stored name of \(relationship.name)")
+        return try JSONEntity.need(storedModel.entities[hierarchy.stored].relationship(name), "stored relationship \(name)")
     }
 
     /// The join table of a many-to-many relationship: its name, this side's column and the other's.
@@ -162,11 +159,11 @@ public struct JSONEntityLayout: Sendable {
     /// bound values must be hex text (a UUID or binary attribute held in `details`).
     func expression(_ entity: Int, _ attribute: String, alias: String) throws -> (sql: String, hex: Bool) {
         let info = model.entities[entity]
-        let position = try Self.need(info.attributeIndex(attribute), "attribute '\(attribute)' of \(info.name)")
+        let position = try JSONEntity.need(info.attributeIndex(attribute), "attribute '\(attribute)' of \(info.name)")
         switch places[entity][position] {
         case let .column(name): return ("\(alias).\(name)", false)
         case let .detail(key):
-            let details = try Self.need(hierarchy(info.index).details, "details column of \(info.name)'s table")
+            let details = try JSONEntity.need(hierarchy(info.index).details, "details column of \(info.name)'s table")
             return ("\(alias).\(details) ->> '$.\(key)'", info.attributes[position].type.storage == .blob)
         }
     }
@@ -197,7 +194,7 @@ public struct JSONEntityLayout: Sendable {
         }
         var toOneEntities: [Bool] = []
         for relationship in entity.toOneRelationships {
-            let pair = try Self.need(toOneColumns[entity.index][relationship.name], "to-one '\(relationship.name)' of \(entity.name)")
+            let pair = try JSONEntity.need(toOneColumns[entity.index][relationship.name], "to-one '\(relationship.name)' of \(entity.name)")
             columns.append(pair.key)
             if let other = pair.entity { columns.append(other) }
             toOneEntities.append(pair.entity != nil)
@@ -270,10 +267,10 @@ public struct JSONEntityLayout: Sendable {
         if let position = info.attributeIndex(property) {
             switch places[entity][position] {
             case let .column(name): return name
-            case let .detail(key): return "(\(try Self.need(hierarchy(entity).details, "details column")) ->> '$.\(key)')"
+            case let .detail(key): return "(\(try JSONEntity.need(hierarchy(entity).details, "details column")) ->> '$.\(key)')"
             }
         }
-        return try Self.need(toOneColumns[entity][property], "property '\(property)' of \(info.name)").key
+        return try JSONEntity.need(toOneColumns[entity][property], "property '\(property)' of \(info.name)").key
     }
 
     /// `Z_<Root>_<local>`, with the declaring entity's name inserted when that is taken, then a
@@ -286,5 +283,45 @@ public struct JSONEntityLayout: Sendable {
         while taken.contains(candidate.uppercased()) { candidate = base + "_\(suffix)"; suffix += 1 }
         taken.insert(candidate.uppercased())
         return candidate
+    }
+}
+
+extension JSONEntityLayout {
+    /// A root's table.
+    struct Hierarchy: Sendable {
+        let root: Int
+        /// The entity's index in `storedModel`.
+        let stored: Int
+        let table: String
+        /// `ZKIND` and `ZDETAILS` (nil for a root without sub-entities).
+        let kind: String?
+        let details: String?
+    }
+
+    /// Where an attribute of an entity is kept.
+    enum Place: Equatable, Sendable {
+        case column(String)
+        /// A key of `details`.
+        case detail(String)
+    }
+
+    /// A partial index on a sub-entity's subtree.
+    struct PartialIndex: Sendable {
+        let root: Int
+        let subtree: ClosedRange<Int>
+        /// The properties it indexes.
+        let properties: Set<String>
+    }
+
+    /// One concrete entity's INSERT and where its values come from.
+    struct Insert: Sendable {
+        let sql: String
+        let storedNumber: Int64
+        let hasKind: Bool
+        /// Attribute positions bound to typed columns, then those written into `details`.
+        let columnAttributes: [Int]
+        let detailAttributes: [Int]
+        /// Per to-one relationship: whether the destination's entity number is bound too.
+        let toOneEntities: [Bool]
     }
 }

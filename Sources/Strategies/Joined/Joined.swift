@@ -279,3 +279,14 @@ public final class Joined: StorageLayout {
         schema.joinTable(relationship).map { ["SELECT COUNT(*) FROM \($0.name)"] } ?? []
     }
 }
+
+extension FetchPredicate {
+    /// How many `ANY relationship.attribute == value` conditions the predicate holds (each joins two tables).
+    var relatedCount: Int {
+        switch self {
+        case .anyRelated: 1
+        case let .and(predicates): predicates.reduce(0) { $0 + $1.relatedCount }
+        default: 0
+        }
+    }
+}

@@ -54,9 +54,6 @@ public struct JoinedLayout: Sendable {
         }
     }
 
-    /// `value`, or a `LayoutError` saying that `what` is missing.
-    static func need<T>(_ value: T?, _ what: @autoclosure () -> String) throws -> T { try LayoutError.required(value, Joined.name, what()) }
-
     /// An entity's table and where its own properties are: Core Data's rules applied to the
     /// entity's own attributes (by name) and to-ones (by name, each a key then, when the
     /// destination has sub-entities, its entity number), stably sorted by type group.
@@ -117,8 +114,8 @@ public struct JoinedLayout: Sendable {
             let owner = info.attributeOwners[position]
             return (owner, attributeColumns[owner][position])
         }
-        let owner = try Self.need(info.relationship(property), "property '\(property)' of \(info.name)").owner
-        return (owner, try Self.need(toOneColumns[owner][property], "to-one column '\(property)'").key)
+        let owner = try Joined.need(info.relationship(property), "property '\(property)' of \(info.name)").owner
+        return (owner, try Joined.need(toOneColumns[owner][property], "to-one column '\(property)'").key)
     }
 
     // MARK: DDL
@@ -172,7 +169,7 @@ public struct JoinedLayout: Sendable {
     /// property is in that table).
     private func constraintSQL(_ entity: Model.Entity, _ constraint: [String]) throws -> String {
         let places = try constraint.map { try place(entity.index, $0) }
-        let owner = try Self.need(places.last, "property in a uniqueness constraint of \(entity.name)").owner
+        let owner = try Joined.need(places.last, "property in a uniqueness constraint of \(entity.name)").owner
         let mixed = places.contains { $0.owner != owner }
         let columns = places.filter { $0.owner == owner }.map { $0.column + " COLLATE BINARY ASC" }
         return "CREATE \(mixed ? "" : "UNIQUE ")INDEX Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_")) ON \(tables[owner].name) (\(columns.joined(separator: ", ")))"
@@ -207,8 +204,8 @@ public struct JoinedLayout: Sendable {
                 columns.append(column.name)
                 switch column.role {
                 case let .attribute(position): sources.append(.value(position))
-                case let .foreignKey(name): sources.append(.toOneKey(try Self.need(toOneIndex[name], "to-one '\(name)' of \(info.name)")))
-                case let .foreignEntity(name): sources.append(.toOneEntity(try Self.need(toOneIndex[name], "to-one '\(name)' of \(info.name)")))
+                case let .foreignKey(name): sources.append(.toOneKey(try Joined.need(toOneIndex[name], "to-one '\(name)' of \(info.name)")))
+                case let .foreignEntity(name): sources.append(.toOneEntity(try Joined.need(toOneIndex[name], "to-one '\(name)' of \(info.name)")))
                 }
             }
             let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
@@ -223,5 +220,17 @@ public struct JoinedLayout: Sendable {
             let (this, other) = join.columns(from: relationship.owner, relationship.name)
             return "INSERT INTO \(join.name) (\(this), \(other)) VALUES (?, ?)"
         }
+    }
+}
+
+extension JoinedLayout {
+    /// One entity's table: its name and its own columns, in fetch order and in table order.
+    struct Table: Sendable {
+        let name: String
+        let entity: Int
+        let fetchOrder: [CoreDataSchema.Column]
+        let tableOrder: [CoreDataSchema.Column]
+        /// Index in `fetchOrder` of each column name.
+        let index: [String: Int]
     }
 }

@@ -33,12 +33,12 @@ struct JoinedReader {
         var alias: [Int: String] = [entity: "t0"]
         for (offset, ancestor) in path.dropLast().reversed().enumerated() { alias[ancestor] = "t\(offset + 1)" }
         for (offset, descendant) in descendants.enumerated() { alias[descendant] = "t\(path.count + offset)" }
-        let root = try JoinedLayout.need(alias[info.root], "alias of \(info.name)'s root")
+        let root = try Joined.need(alias[info.root], "alias of \(info.name)'s root")
         var items = [model.entities[info.root].hasSubentities ? "\(root).Z_ENT" : "0", "t0.Z_PK", "\(root).Z_OPT"]
         var base: [Int: Int32] = [:]
         for member in entities {
             base[member] = Int32(items.count)
-            let name = try JoinedLayout.need(alias[member], "alias of \(model.entities[member].name)")
+            let name = try Joined.need(alias[member], "alias of \(model.entities[member].name)")
             items += layout.tables[member].fetchOrder.map { "\(name).\($0.name)" }
         }
         let needsUnion = entities.count > Self.maximumJoinedTables
@@ -46,7 +46,7 @@ struct JoinedReader {
         if !needsUnion {
             for descendant in descendants {
                 markers[descendant] = Int32(items.count)
-                items.append("\(try JoinedLayout.need(alias[descendant], "alias of \(model.entities[descendant].name)")).Z_PK")
+                items.append("\(try Joined.need(alias[descendant], "alias of \(model.entities[descendant].name)")).Z_PK")
             }
         }
         let concrete = includesSubentities && info.hasSubentities ? model.concreteEntities(in: info.subtree) : (info.isConcrete ? [entity] : [])
@@ -66,8 +66,8 @@ struct JoinedReader {
     static func decoder(_ layout: JoinedLayout, _ entity: Int, concrete: [Int], base: [Int: Int32], markers: [Int: Int32]) throws -> RowDecoder {
         let model = layout.model
         func position(_ owner: Int, _ column: String) throws -> Int32 {
-            let start = try JoinedLayout.need(base[owner], "columns of \(model.entities[owner].name) in the select list")
-            return start + Int32(try JoinedLayout.need(layout.tables[owner].index[column], "column \(column) of \(layout.tables[owner].name)"))
+            let start = try Joined.need(base[owner], "columns of \(model.entities[owner].name) in the select list")
+            return start + Int32(try Joined.need(layout.tables[owner].index[column], "column \(column) of \(layout.tables[owner].name)"))
         }
         let shapes = try concrete.map { member in
             let info = model.entities[member]
@@ -79,7 +79,7 @@ struct JoinedReader {
                 },
                 toOne: try info.toOneRelationships.map { relationship in
                     let owner = relationship.owner
-                    let columns = try JoinedLayout.need(layout.toOneColumns[owner][relationship.name], "to-one '\(relationship.name)' of \(info.name)")
+                    let columns = try Joined.need(layout.toOneColumns[owner][relationship.name], "to-one '\(relationship.name)' of \(info.name)")
                     return RowShape.ToOne(key: try position(owner, columns.key), entity: try columns.entity.map { try position(owner, $0) }, destination: relationship.destination)
                 },
                 markers: layout.paths[member].compactMap { markers[$0] })
@@ -100,12 +100,12 @@ struct JoinedReader {
             let onPath = Set(path)
             var alias: [Int: String] = [member: "s0"]
             for (offset, ancestor) in path.dropLast().reversed().enumerated() { alias[ancestor] = "s\(offset + 1)" }
-            let root = try JoinedLayout.need(alias[path[0]], "alias of the root")
+            let root = try Joined.need(alias[path[0]], "alias of the root")
             var items = ["\(root).Z_ENT", "s0.Z_PK", "\(root).Z_OPT"]
             for entity in entities {
                 let columns = layout.tables[entity].fetchOrder
                 if onPath.contains(entity) {
-                    let name = try JoinedLayout.need(alias[entity], "alias of \(layout.model.entities[entity].name)")
+                    let name = try Joined.need(alias[entity], "alias of \(layout.model.entities[entity].name)")
                     items += columns.map { "\(name).\($0.name)" }
                 } else {
                     items += columns.map { _ in "NULL" }
@@ -118,7 +118,7 @@ struct JoinedReader {
             }
             var arm = "SELECT \(items.joined(separator: ", ")) FROM \(layout.tables[member].name) s0"
             for ancestor in path.dropLast().reversed() {
-                let name = try JoinedLayout.need(alias[ancestor], "alias of \(layout.model.entities[ancestor].name)")
+                let name = try Joined.need(alias[ancestor], "alias of \(layout.model.entities[ancestor].name)")
                 arm += " JOIN \(layout.tables[ancestor].name) \(name) ON \(name).Z_PK = s0.Z_PK"
             }
             if layout.model.entities[member].hasSubentities {

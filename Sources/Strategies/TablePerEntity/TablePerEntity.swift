@@ -30,8 +30,8 @@ import SQLite
 ///   SQLite merges the arms off each table's index. A count sums one `COUNT(*)` per arm.
 ///
 /// `TablePerEntityLayout` derives the flattened model, the tables, their columns, the DDL, the
-/// INSERTs and the reads' select lists from the model alone; this class writes and reads the
-/// store with them.
+/// INSERTs and the reads' select lists from the model alone; this class derives each statement
+/// from them.
 public final class TablePerEntity: StorageLayout {
     public static let name = "table-per-entity"
     public static let summary = "The hierarchy flattened (EF Core's TPC): one dense table per concrete entity, reads across entities one UNION ALL"
@@ -51,10 +51,8 @@ public final class TablePerEntity: StorageLayout {
 
     public func insertPlan(_ entity: Int) -> InsertPlan? {
         guard let sql = layout.inserts[entity], let flat = layout.flat[entity] else { return nil }
-        var sources: [InsertStep.Source] = [.key, .constant(Int64(flat + 1)), .version] + model.entities[entity].attributes.indices.map { .value($0) }
-        for (position, columns) in layout.toOneColumns[entity].enumerated() {
-            sources += [.toOneKey(position)] + (columns.entity == nil ? [] : [.toOneEntity(position)])
-        }
+        let sources: [InsertStep.Source] = [.key, .constant(Int64(flat + 1)), .version] + model.entities[entity].attributes.indices.map { .value($0) }
+            + InsertStep.toOnes(layout.toOneColumns[entity].map { $0.entity != nil })
         return InsertPlan(keyEntity: flat, steps: [InsertStep(sql: sql, sources: sources)], links: (layout.linkInserts[entity] ?? []).map { .byDestination($0) })
     }
 
@@ -69,18 +67,18 @@ public final class TablePerEntity: StorageLayout {
     private func check(_ request: FetchRequest) throws {
         let entity = model.entities[request.entity]
         func attribute(_ name: String) throws {
-            guard entity.attribute(name) != nil else { throw ModelError("'\(name)' is not an attribute of '\(entity.name)'") }
+            guard entity.attribute(name) != nil else { throw LayoutError(Self.name, "'\(name)' is not an attribute of '\(entity.name)'") }
         }
         func check(_ predicate: FetchPredicate) throws {
             switch predicate {
             case .all, .key, .after: break
             case let .equals(name, _), let .range(name, _, _): try attribute(name)
             case let .toOne(name, _):
-                guard entity.relationship(name)?.toMany == false else { throw ModelError("'\(name)' is not a to-one relationship of '\(entity.name)'") }
+                guard entity.relationship(name)?.toMany == false else { throw LayoutError(Self.name, "'\(name)' is not a to-one relationship of '\(entity.name)'") }
             case let .anyRelated(name, attributeName, _):
                 guard let relationship = entity.relationship(name), relationship.toMany,
                       model.entities[relationship.destination].attribute(attributeName) != nil else {
-                    throw ModelError("'\(name).\(attributeName)' is not an attribute reached through a to-many relationship of '\(entity.name)'")
+                    throw LayoutError(Self.name, "'\(name).\(attributeName)' is not an attribute reached through a to-many relationship of '\(entity.name)'")
                 }
             case let .and(predicates): for predicate in predicates { try check(predicate) }
             }
@@ -107,9 +105,9 @@ public final class TablePerEntity: StorageLayout {
     /// table (many-to-many) or the destination's foreign key (one-to-many); through one `UNION ALL`
     /// of the partners' tables when several hold the attribute.
     private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String, _ alias: Int) throws -> (joins: String, expression: String) {
-        let relationship = try LayoutError.required(model.entities[entity].relationship(name), Self.name, "relationship '\(name)' of \(model.entities[entity].name)")
+        let relationship = try Self.need(model.entities[entity].relationship(name), "relationship '\(name)' of \(model.entities[entity].name)")
         let destination = model.entities[relationship.destination]
-        let owner = destination.attributeOwners[try LayoutError.required(destination.attributeIndex(attribute), Self.name, "attribute '\(attribute)' of \(destination.name)")]
+        let owner = destination.attributeOwners[try Self.need(destination.attributeIndex(attribute), "attribute '\(attribute)' of \(destination.name)")]
         let (first, second) = ("t\(alias)", "t\(alias + 1)")
         /// (table, the column holding this entity's key, the attribute's column) per partner.
         var partners: [(table: String, source: String, value: String, through: (join: String, other: String)?)] = []
@@ -119,7 +117,7 @@ public final class TablePerEntity: StorageLayout {
                 partners.append((layout.tables[link.partner], link.this, try layout.column(link.partner, attribute), (link.join, link.other)))
             }
         } else {
-            let inverse = try LayoutError.required(model.inverse(of: relationship), Self.name, "inverse of \(relationship.name)")
+            let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(relationship.name)")
             for holder in layout.concrete[inverse.owner] where model.entities[owner].subtree.contains(holder) {
                 partners.append((layout.tables[holder], try layout.toOne(holder, inverse.name).key, try layout.column(holder, attribute), nil))
             }
@@ -175,7 +173,7 @@ public final class TablePerEntity: StorageLayout {
         var orderBy = ""
         if !request.sort.isEmpty {
             orderBy = " ORDER BY " + (try request.sort.map { key in
-                let position = try LayoutError.required(info.attributeIndex(key.attribute), Self.name, "sort attribute '\(key.attribute)'")
+                let position = try Self.need(info.attributeIndex(key.attribute), "sort attribute '\(key.attribute)'")
                 return list.aliases[position + 3] + (key.ascending ? " ASC" : " DESC")
             }).joined(separator: ", ")
         }
@@ -207,7 +205,7 @@ public final class TablePerEntity: StorageLayout {
 
     public func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] {
         guard layout.flat[entity] != nil, let position = model.entities[entity].attributeIndex(attribute) else {
-            throw ModelError("'\(attribute)' is not an attribute of concrete entity '\(model.entities[entity].name)'")
+            throw LayoutError(Self.name, "'\(attribute)' is not an attribute of concrete entity '\(model.entities[entity].name)'")
         }
         return UpdateStep.versioned(layout.tables[entity], "\(layout.attributeColumns[entity][position]) = ?", [value])
     }
@@ -243,7 +241,7 @@ public final class TablePerEntity: StorageLayout {
                 }
                 clear.append(deletes)
             } else {
-                let inverse = try LayoutError.required(model.inverse(of: relationship), Self.name, "inverse of \(relationship.name)")
+                let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(relationship.name)")
                 let holders = layout.concrete[inverse.owner]
                 let arms = try holders.map { holder in
                     "SELECT \(holder + 1), t1.Z_PK FROM \(layout.tables[holder]) t1 WHERE t1.\(try layout.toOne(holder, inverse.name).key) = ?1"

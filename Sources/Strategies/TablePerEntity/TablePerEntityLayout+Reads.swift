@@ -7,8 +7,8 @@ import SQLite
 extension TablePerEntityLayout {
     /// Core Data's select list of one entity's table (and its entity columns), with its decoder.
     func tableList(_ entity: Int) throws -> (sql: String, decoder: RowDecoder) {
-        var (sql, positions) = schema.selectList(try Self.need(flat[entity], "table for \(model.entities[entity].name)"))
-        func position(_ column: String) throws -> Int32 { try Self.need(positions[column], "column \(column) in the select list of \(tables[entity])") }
+        var (sql, positions) = schema.selectList(try TablePerEntity.need(flat[entity], "table for \(model.entities[entity].name)"))
+        func position(_ column: String) throws -> Int32 { try TablePerEntity.need(positions[column], "column \(column) in the select list of \(tables[entity])") }
         // The list's items are column names and literals, separated by ", ".
         var count = Int32(sql.split(separator: ",").count)
         let info = model.entities[entity]
@@ -87,15 +87,26 @@ extension TablePerEntityLayout {
             return RowShape(
                 entity: entity, attributes: info.attributes,
                 positions: try info.attributes.enumerated().map { position, attribute in
-                    try Self.need(ownedPositions[PropertyKey(owner: info.attributeOwners[position], name: attribute.name)], "union column of \(attribute.name)")
+                    try TablePerEntity.need(ownedPositions[PropertyKey(owner: info.attributeOwners[position], name: attribute.name)], "union column of \(attribute.name)")
                 },
                 toOne: try zip(info.toOneRelationships, toOneColumns[entity]).map { relationship, columns in
                     let key = PropertyKey(relationship)
                     let what = "\(relationship.owner).\(relationship.name)"
-                    let entityPosition = columns.entity == nil ? nil : try Self.need(entityPositions[key], "union entity column of \(what)")
-                    return RowShape.ToOne(key: try Self.need(keyPositions[key], "union key column of \(what)"), entity: entityPosition, destination: columns.destination)
+                    let entityPosition = columns.entity == nil ? nil : try TablePerEntity.need(entityPositions[key], "union entity column of \(what)")
+                    return RowShape.ToOne(key: try TablePerEntity.need(keyPositions[key], "union key column of \(what)"), entity: entityPosition, destination: columns.destination)
                 })
         }
         return RowDecoder(shapes: shapes, table: "the union of \(model.entities[entities[0]].name)'s hierarchy")
+    }
+}
+
+extension TablePerEntityLayout {
+    /// The select list shared by every arm of a read of `entity`'s subtree: entity number, `Z_PK`,
+    /// `Z_OPT`, the entity's attributes and to-ones, then each descendant's own; each item named as
+    /// Core Data's single table would name its column.
+    struct UnionList: Sendable {
+        enum Item: Sendable, Equatable { case attribute(owner: Int, position: Int), key(PropertyKey), entity(PropertyKey) }
+        var items: [Item] = []
+        var aliases: [String] = ["Z_ENT", "Z_PK", "Z_OPT"]
     }
 }

@@ -57,9 +57,6 @@ public struct TablePerEntityLayout: Sendable {
         }
     }
 
-    /// `value`, or a `LayoutError` saying that `what` is missing.
-    static func need<T>(_ value: T?, _ what: @autoclosure () -> String) throws -> T { try LayoutError.required(value, TablePerEntity.name, what()) }
-
     // MARK: Names
 
     /// Each concrete entity's flattened entity, table and columns; and the entity column of each
@@ -73,7 +70,7 @@ public struct TablePerEntityLayout: Sendable {
         var toOneColumns = Array(repeating: [ToOneColumns](), count: entities.count)
         var entityColumns: [PropertyKey: String] = [:]
         for entity in entities where entity.isConcrete {
-            let index = try need(storedModel.index(of: entity.name), "flattened entity \(entity.name)")
+            let index = try TablePerEntity.need(storedModel.index(of: entity.name), "flattened entity \(entity.name)")
             flat[entity.index] = index
             let table = schema.table(of: index)
             tables[entity.index] = table.name
@@ -101,8 +98,8 @@ public struct TablePerEntityLayout: Sendable {
         }
         var links: [Held: [Int: Link]] = [:]
         for record in records {
-            let index = try need(flat[record.held.entity], "flattened entity for \(model.entities[record.held.entity].name)")
-            let join = try need(joinBySide[PropertyKey(owner: index, name: record.flatName)], "join table for \(record.flatName)")
+            let index = try TablePerEntity.need(flat[record.held.entity], "flattened entity for \(model.entities[record.held.entity].name)")
+            let join = try TablePerEntity.need(joinBySide[PropertyKey(owner: index, name: record.flatName)], "join table for \(record.flatName)")
             let (this, other) = join.columns(from: index, record.flatName)
             links[record.held, default: [:]][record.partner] = Link(join: join.name, this: this, other: other, partner: record.partner)
         }
@@ -113,12 +110,12 @@ public struct TablePerEntityLayout: Sendable {
 
     /// The column of attribute `attribute` of concrete `entity`.
     func column(_ entity: Int, _ attribute: String) throws -> String {
-        attributeColumns[entity][try Self.need(model.entities[entity].attributeIndex(attribute), "attribute '\(attribute)' of \(model.entities[entity].name)")]
+        attributeColumns[entity][try TablePerEntity.need(model.entities[entity].attributeIndex(attribute), "attribute '\(attribute)' of \(model.entities[entity].name)")]
     }
 
     /// The columns of to-one `name` of concrete `entity`.
     func toOne(_ entity: Int, _ name: String) throws -> ToOneColumns {
-        let position = try Self.need(model.entities[entity].toOneRelationships.firstIndex { $0.name == name }, "to-one '\(name)' of \(model.entities[entity].name)")
+        let position = try TablePerEntity.need(model.entities[entity].toOneRelationships.firstIndex { $0.name == name }, "to-one '\(name)' of \(model.entities[entity].name)")
         return toOneColumns[entity][position]
     }
 
@@ -160,5 +157,40 @@ public struct TablePerEntityLayout: Sendable {
             }
             return byPartner
         }
+    }
+}
+
+extension TablePerEntityLayout {
+    /// A relationship (by its declaring entity and name) as held by one concrete entity.
+    struct Held: Hashable, Sendable {
+        var entity: Int
+        var relationship: PropertyKey
+    }
+
+    /// A flattened many-to-many relationship: `held` (an original relationship as a concrete
+    /// entity holds it) reaching `partner` is `flatName` on the flattened entity.
+    struct LinkRecord: Sendable {
+        var held: Held
+        var partner: Int
+        var flatName: String
+    }
+
+    /// A to-one relationship's columns in one entity's table.
+    struct ToOneColumns: Sendable {
+        var key: String
+        /// The column holding the destination's original entity number (several concrete destinations).
+        var entity: String?
+        /// The destination's entity when there is no entity column.
+        var destination: Int
+    }
+
+    /// One join table reached from an entity through a many-to-many relationship.
+    struct Link: Sendable {
+        var join: String
+        /// The join table's column for this entity's key, and for the partner's.
+        var this: String
+        var other: String
+        /// The partner's concrete entity (original index).
+        var partner: Int
     }
 }
