@@ -85,9 +85,8 @@ public struct QueryPlan: Sendable {
     /// The indexes a plan passes over for Core Data's `Z_ENT` index: for each plan line that reads a
     /// table (`SEARCH t0 USING [COVERING] INDEX <TABLE>_Z_ENT_INDEX (Z_ENT=?)`), the other indexes
     /// of that table whose first column the statement names as `t0.<COLUMN>` in its WHERE (up to an
-    /// ORDER BY, GROUP BY or LIMIT). That is
-    /// the plan a messenger app's sub-entity fetch by an indexed attribute got: every row of the
-    /// sub-entity read to find one.
+    /// ORDER BY, GROUP BY or LIMIT). That is the plan a messenger app's sub-entity fetch by an
+    /// indexed attribute got: every row of the sub-entity read to find one.
     static func entityIndexBypasses(plan: [String], sql: String, indexes: [IndexLead]) -> [String] {
         let words = keywords(sql)
         var bypassed: [String] = []
