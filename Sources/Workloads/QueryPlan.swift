@@ -5,13 +5,25 @@ import SQLite
 import Strategies
 
 /// A statement of a workload, with SQLite's `EXPLAIN QUERY PLAN` for it, and whether it keeps
-/// its workload's plan rule (`Workload.PlanRule`).
+/// its workload's plan rule (`Workload.PlanRule`) and the rule every statement keeps: no read
+/// through Core Data's `Z_ENT` index past an index of a column the statement constrains.
 public struct QueryPlan: Sendable {
     public var strategy: String
     public var workload: String
     public var rule: Workload.PlanRule
     public var sql: String
     public var plan: [String]
+    /// Whether the plan was taken after `ANALYZE` (`bench explain --analyze`).
+    public var analyzed = false
+    /// The indexes the plan passes over when it reads a table through its `…_Z_ENT_INDEX`: those
+    /// of the same table whose first column the statement's WHERE constrains (`entityIndexBypasses`).
+    public var bypassedIndexes: [String] = []
+
+    public init(strategy: String, workload: String, rule: Workload.PlanRule, sql: String, plan: [String],
+                analyzed: Bool = false, bypassedIndexes: [String] = []) {
+        self.strategy = strategy; self.workload = workload; self.rule = rule; self.sql = sql; self.plan = plan
+        self.analyzed = analyzed; self.bypassedIndexes = bypassedIndexes
+    }
 
     /// A `SCAN t` line without an index: every row of a table read.
     public static func isFullTableScan(_ line: String) -> Bool {
@@ -51,6 +63,52 @@ public struct QueryPlan: Sendable {
         return words
     }
 
+    /// An index of the store and the first column it orders by.
+    public struct IndexLead: Sendable, Equatable {
+        public var name: String, table: String, column: String
+        public init(name: String, table: String, column: String) { self.name = name; self.table = table; self.column = column }
+    }
+
+    /// Every index of `database` with its first column (indexes on expressions have none and are left out).
+    static func indexLeads(_ database: Database) throws -> [IndexLead] {
+        let statement = try database.prepare("""
+            SELECT m.name, m.tbl_name, i.name FROM sqlite_master m JOIN pragma_index_info(m.name) i
+            WHERE m.type = 'index' AND i.seqno = 0 AND i.name IS NOT NULL ORDER BY m.name
+            """)
+        var leads: [IndexLead] = []
+        while try statement.step() {
+            leads.append(IndexLead(name: statement.string(at: 0), table: statement.string(at: 1), column: statement.string(at: 2)))
+        }
+        return leads
+    }
+
+    /// The indexes a plan passes over for Core Data's `Z_ENT` index: for each plan line that reads a
+    /// table (`SEARCH t0 USING [COVERING] INDEX <TABLE>_Z_ENT_INDEX (Z_ENT=?)`), the other indexes
+    /// of that table whose first column the statement names as `t0.<COLUMN>` in its WHERE (up to an
+    /// ORDER BY, GROUP BY or LIMIT). That is the plan a messenger app's sub-entity fetch by an
+    /// indexed attribute got: every row of the sub-entity read to find one.
+    static func entityIndexBypasses(plan: [String], sql: String, indexes: [IndexLead]) -> [String] {
+        let words = keywords(sql)
+        var bypassed: [String] = []
+        for line in plan {
+            let parts = line.split(separator: " ").map(String.init)
+            guard parts.count >= 2, parts[0] == "SEARCH" || parts[0] == "SCAN",
+                  let at = parts.firstIndex(of: "INDEX"), at + 1 < parts.count, parts[at + 1].hasSuffix("_Z_ENT_INDEX"),
+                  let table = indexes.first(where: { $0.name == parts[at + 1] })?.table else { continue }
+            let alias = parts[1].uppercased()
+            var constrained = Set<String>()
+            if let start = words.firstIndex(of: "WHERE") {
+                let end = words[start...].firstIndex { ["ORDER", "GROUP", "LIMIT"].contains($0) } ?? words.endIndex
+                for index in start ..< end - 1 where words[index] == alias { constrained.insert(words[index + 1]) }
+            }
+            for index in indexes where index.table == table && index.column.uppercased() != "Z_ENT" && constrained.contains(index.column.uppercased())
+                && !bypassed.contains(index.name) {
+                bypassed.append(index.name)
+            }
+        }
+        return bypassed
+    }
+
     public var sortsUnexpectedly: Bool { rule == .indexOrder && plan.contains { $0.contains("TEMP B-TREE FOR ORDER BY") } }
 
     public static func describe(_ rule: Workload.PlanRule) -> String {
@@ -63,8 +121,9 @@ public struct QueryPlan: Sendable {
     }
 
     /// The plans of every statement of every read workload that applies to `model`, for each
-    /// strategy, on stores built (untimed, checked) in a temporary folder.
-    public static func explainAll(strategies: [String], model: Model, seed: UInt64, batchSize: Int,
+    /// strategy, on stores built (untimed, checked) in a temporary folder; with `analyze`, each
+    /// store's plans again after `ANALYZE` (those marked `analyzed`).
+    public static func explainAll(strategies: [String], model: Model, seed: UInt64, batchSize: Int, analyze: Bool = false,
                                   temporaryParent: URL = FileManager.default.temporaryDirectory) throws -> [QueryPlan] {
         let folder = temporaryParent.appendingPathComponent("inheritance-bench-explain-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -75,14 +134,26 @@ public struct QueryPlan: Sendable {
             let store = try Store(try type.init(model: model), path: folder.appendingPathComponent("\(name).sqlite").path)
             defer { store.remove() }
             try store.populate(generator.generator, batchSize: batchSize, census: generator.census)
-            return try explain((try store.opened), generator.inputs)
+            let opened = try store.opened
+            let plans = try explain(opened, generator.inputs)
+            guard analyze else { return plans }
+            try Self.analyze(opened.database)
+            return try plans + explain(opened, generator.inputs).map { var plan = $0; plan.analyzed = true; return plan }
         }
+    }
+
+    /// Runs `ANALYZE` (what Core Data's `NSSQLiteAnalyzeOption` does): SQLite's statistics of every
+    /// index, which its planner reads from then on; then checkpoints, so that the WAL is empty again.
+    public static func analyze(_ database: Database) throws {
+        try database.execute("ANALYZE")
+        try StoreFile.checkpoint(database)
     }
 
     /// The plans of one populated store.
     public static func explain(_ strategy: LayoutStore, _ inputs: WorkloadInputs) throws -> [QueryPlan] {
         var plans: [QueryPlan] = []
         let name = strategy.layout.name
+        let indexes = try indexLeads(strategy.database)
         for workload in Workloads.applicable(to: inputs.model) where workload.kind == .read {
             for workloadCase in workload.cases(inputs) {
                 // One statement per distinct shape: 1,000 lookups share one.
@@ -91,32 +162,76 @@ public struct QueryPlan: Sendable {
                     let query = workloadCase.counts ? try strategy.layout.countQuery(request) : try strategy.layout.fetchQuery(request)
                     guard seen.insert(query.sql).inserted else { continue }
                     let caseName = workloadCase.variant.isEmpty ? workload.name : "\(workload.name)/\(workloadCase.variant)"
-                    plans.append(QueryPlan(strategy: name, workload: caseName, rule: workload.planRule, sql: query.sql,
-                                           plan: try strategy.database.queryPlan(query.sql, query.values)))
+                    let plan = try strategy.database.queryPlan(query.sql, query.values)
+                    plans.append(QueryPlan(strategy: name, workload: caseName, rule: workload.planRule, sql: query.sql, plan: plan,
+                                           bypassedIndexes: entityIndexBypasses(plan: plan, sql: query.sql, indexes: indexes)))
                 }
             }
         }
         return plans
     }
 
+    /// The rule every statement keeps, whatever its workload's.
+    static let entityIndexRule = "no statement may read a table through its Z_ENT index past an index of a column its WHERE constrains"
+
     /// The report `bench explain` prints: each workload's rule, then every statement and its plan,
-    /// with `!!` lines where a plan breaks its rule.
+    /// with `!!` lines where a plan breaks a rule. With plans taken after `ANALYZE` too, each
+    /// statement shows the plan after it, both plans where they differ, and the report ends with
+    /// the list of the plans `ANALYZE` changed.
     public static func report(_ plans: [QueryPlan]) -> String {
         var workloads: [(String, Workload.PlanRule)] = []
         for plan in plans where !workloads.contains(where: { $0.0 == plan.workload }) { workloads.append((plan.workload, plan.rule)) }
         let width = workloads.map(\.0.count).max() ?? 0
         let rules = "rules:\n" + workloads.map { name, rule in
             "  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(describe(rule))\n"
-        }.joined()
-        return ([rules] + plans.map { plan in
-            var text = "\(plan.strategy) · \(plan.workload)\n  \(plan.sql)\n" + plan.plan.map { "    \($0)\n" }.joined()
-            for scan in plan.unexpectedFullScans { text += "  !! full table scan \(plan.workload) should not need: \(scan)\n" }
-            if plan.sortsUnexpectedly { text += "  !! \(plan.workload) sorts instead of reading its order from an index\n" }
-            return text
-        }).joined(separator: "\n")
+        }.joined() + "  and \(entityIndexRule)\n"
+        let pairs = paired(plans)
+        var sections = [rules] + pairs.map { before, after in
+            let plan = after ?? before
+            var text = "\(plan.strategy) · \(plan.workload)\n  \(plan.sql)\n"
+            guard let after, after.plan != before.plan else {
+                return text + plan.plan.map { "    \($0)\n" }.joined() + findings(plan, when: "")
+            }
+            text += "    without ANALYZE:\n" + before.plan.map { "      \($0)\n" }.joined()
+            text += "    after ANALYZE:\n" + after.plan.map { "      \($0)\n" }.joined()
+            return text + findings(before, when: "without ANALYZE: ") + findings(after, when: "after ANALYZE: ")
+        }
+        if pairs.contains(where: { $0.after != nil }) {
+            let changed = changedByAnalyze(plans)
+            sections.append("ANALYZE changed \(changed.count) of \(pairs.count) plans\(changed.isEmpty ? "" : ":")\n"
+                + changed.map { "  \($0.before.strategy) · \($0.before.workload)\n" }.joined())
+        }
+        return sections.joined(separator: "\n")
     }
 
-    public static func flagged(_ plans: [QueryPlan]) -> [QueryPlan] { plans.filter { !$0.unexpectedFullScans.isEmpty || $0.sortsUnexpectedly } }
+    /// The `!!` lines of a plan that breaks a rule.
+    private static func findings(_ plan: QueryPlan, when: String) -> String {
+        var text = ""
+        for scan in plan.unexpectedFullScans { text += "  !! \(when)full table scan \(plan.workload) should not need: \(scan)\n" }
+        if plan.sortsUnexpectedly { text += "  !! \(when)\(plan.workload) sorts instead of reading its order from an index\n" }
+        if !plan.bypassedIndexes.isEmpty {
+            text += "  !! \(when)\(plan.workload) reads through the Z_ENT index instead of \(plan.bypassedIndexes.joined(separator: ", "))\n"
+        }
+        return text
+    }
+
+    /// Each statement's plan without `ANALYZE`, with its plan after `ANALYZE` when there is one.
+    static func paired(_ plans: [QueryPlan]) -> [(before: QueryPlan, after: QueryPlan?)] {
+        let after = plans.filter(\.analyzed)
+        return plans.filter { !$0.analyzed }.map { before in
+            (before, after.first { $0.strategy == before.strategy && $0.workload == before.workload && $0.sql == before.sql })
+        }
+    }
+
+    /// The statements whose plan `ANALYZE` changed.
+    public static func changedByAnalyze(_ plans: [QueryPlan]) -> [(before: QueryPlan, after: QueryPlan)] {
+        paired(plans).compactMap { before, after in after.flatMap { $0.plan == before.plan ? nil : (before, $0) } }
+    }
+
+    public var breaksARule: Bool { !unexpectedFullScans.isEmpty || sortsUnexpectedly || !bypassedIndexes.isEmpty }
+
+    /// The plans that break a rule (without `ANALYZE`, and after it when it ran).
+    public static func flagged(_ plans: [QueryPlan]) -> [QueryPlan] { plans.filter(\.breaksARule) }
 }
 
 /// A model's generator with its census and workload inputs, made once.

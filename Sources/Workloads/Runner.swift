@@ -32,6 +32,8 @@ public struct RunPlan: Sendable {
     public var runTime: Double?
     /// Where the run's temporary folder of stores is made.
     public var temporaryParent: URL
+    /// Whether `ANALYZE` runs on each populated read store before the reads are timed (`--analyze`).
+    public var analyze = false
 
     public static let defaultSeed: UInt64 = 42
     public static let defaultBatchSize = 1_000
@@ -256,13 +258,7 @@ public final class Runner {
             try report(group)
         }
         guard !reads.isEmpty else { return results }
-        for (index, layout) in layouts.enumerated() where readStores[index] == nil {
-            let name = layout.name
-            try onEvent(.populating(strategy: name, scale: generator.totalCount))
-            let store = try Store(layout, path: storePath(name, "read"))
-            readStores[index] = store
-            try store.populate(generator, batchSize: plan.batchSize, census: census)
-        }
+        try populate(&readStores, layouts, census: census)
         let stores = readStores.compactMap { $0 }
         for workload in reads {
             switch workload.kind {
@@ -280,6 +276,19 @@ public final class Runner {
             }
         }
         return results
+    }
+
+    /// Builds the read store of each strategy that has none yet (no `insert-bulk` kept one), then,
+    /// with `plan.analyze`, runs `ANALYZE` on every read store.
+    private func populate(_ readStores: inout [Store?], _ layouts: [any StorageLayout], census: Census) throws {
+        for (index, layout) in layouts.enumerated() where readStores[index] == nil {
+            let name = layout.name
+            try onEvent(.populating(strategy: name, scale: generator.totalCount))
+            let store = try Store(layout, path: storePath(name, "read"))
+            readStores[index] = store
+            try store.populate(generator, batchSize: plan.batchSize, census: census)
+        }
+        if plan.analyze { for store in readStores.compactMap({ $0 }) { try QueryPlan.analyze(try store.opened.database) } }
     }
 
     // MARK: Cases

@@ -20,6 +20,8 @@ struct Execution {
     let stores: StoreFolder
     /// The command's own folder in `stores`, `plan.temporaryParent`.
     let privateFolder: PrivateStoreFolder
+    /// Added to the default results file's timestamp (`.analyzed` for `run --analyze`).
+    var fileSuffix = ""
 
     /// - parameter makeRunner: given the event handler, the work; its stores go in
     ///   `plan.temporaryParent`, a private folder this makes in `stores` and removes afterwards.
@@ -43,7 +45,7 @@ struct Execution {
             try stores.check()
             try temporaryFolder.make()
             context = RunContext.current(date: started, storeFolder: stores.url, probeIn: temporaryFolder.url)
-            writer = try ResultsWriter(url: try output.url(stamp: RunContext.fileStamp(started)), runID: context.runID, force: output.force)
+            writer = try ResultsWriter(url: try output.url(stamp: RunContext.fileStamp(started) + fileSuffix), runID: context.runID, force: output.force)
             made.output = (writer.url.path, writer.claimPath)
             exports = try ResultsExports(besides: writer.url, plan: plan, context: context, force: output.force)
         } catch {

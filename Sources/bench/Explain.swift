@@ -14,8 +14,11 @@ struct Explain: ParsableCommand {
             statement of every read workload that applies to it, with the run's own parameters, prints the \
             plans and writes them to results/<timestamp>.plans.txt (or --output). Each workload has one rule, \
             listed at the top of the report (see `bench list` and docs/workloads.md): may scan, scan only a table \
-            that is the whole answer, no scan, or read the order from an index. Exit status 1 when a plan \
-            breaks its workload's rule.
+            that is the whole answer, no scan, or read the order from an index; and no statement may read a table \
+            through Core Data's Z_ENT index when an index of a column its WHERE constrains was there to use. With \
+            --analyze, ANALYZE then runs on each store and the plans are taken again: the report shows both plans \
+            where they differ and ends with the list of plans ANALYZE changed. Exit status 1 when a plan \
+            (either) breaks a rule.
             """
     )
 
@@ -33,6 +36,9 @@ struct Explain: ParsableCommand {
     @Flag(help: "Replace the --output file if it exists.")
     var force = false
 
+    @Flag(help: "Take the plans again after running ANALYZE on each store (Core Data's NSSQLiteAnalyzeOption), and show every plan it changes.")
+    var analyze = false
+
     func validate() throws {
         if force, output == nil { throw ValidationError("--force only applies with --output") }
     }
@@ -47,14 +53,16 @@ struct Explain: ParsableCommand {
             defer { claim.release() }
             let plans = try withPrivateStores("explain", in: folder, writing: url, claim: claim, exclusive: exclusive) { stores in
                 try QueryPlan.explainAll(strategies: names, model: try model.loadAnnounced(scale: dataset.scale), seed: dataset.seed,
-                                         batchSize: dataset.batch, temporaryParent: stores)
+                                         batchSize: dataset.batch, analyze: analyze, temporaryParent: stores)
             }
             let report = QueryPlan.report(plans)
             exclusive.lock() // an interruption from here on waits for the end (the file is written)
             try AtomicFile.write(report, to: url)
             print(report, terminator: "")
             flagged = QueryPlan.flagged(plans)
-            print("\nplans: \(output ?? "results/" + url.lastPathComponent)  (\(plans.count) queries, \(flagged.count) flagged)")
+            let statements = plans.filter { !$0.analyzed }.count
+            let changed = analyze ? ", \(QueryPlan.changedByAnalyze(plans).count) changed by ANALYZE" : ""
+            print("\nplans: \(output ?? "results/" + url.lastPathComponent)  (\(statements) queries, \(flagged.count) flagged\(changed))")
         } catch {
             // An interruption under way holds the lock and ends the process: this error is then a
             // consequence of its cleanup (the stores vanished) and is not reported.
@@ -62,7 +70,7 @@ struct Explain: ParsableCommand {
             throw reportFailure(error)
         }
         if !flagged.isEmpty {
-            printError("error: \(flagged.count) statements do work an index should spare them: " + flagged.map { "\($0.strategy) \($0.workload)" }.joined(separator: ", "))
+            printError("error: \(flagged.count) statements do work an index should spare them: " + flagged.map { "\($0.strategy) \($0.workload)\($0.analyzed ? " (after ANALYZE)" : "")" }.joined(separator: ", "))
             throw ExitCode.failure
         }
     }

@@ -34,6 +34,9 @@ struct Run: ParsableCommand {
 
     @OptionGroup var storeFolder: StoreFolderOptions
 
+    @Flag(help: "Run ANALYZE on each populated store before the reads are timed (Core Data's NSSQLiteAnalyzeOption); the results files are named <timestamp>.analyzed.csv.")
+    var analyze = false
+
     func validate() throws {
         _ = try selectedWorkloads(try model.load(scale: dataset.scale))
     }
@@ -52,10 +55,12 @@ struct Run: ParsableCommand {
         storeFolder.removeLeftovers(quiet: output.quiet)
         let folder = storeFolder.forTiming(storeBytes: model.estimatedStoreBytes, strategies: names.count)
         let stores = PrivateStoreFolder(command: "run", in: folder.url)
-        let plan = timing.plan(strategies: names, workloads: workloads, seed: dataset.seed, batchSize: dataset.batch,
+        var plan = timing.plan(strategies: names, workloads: workloads, seed: dataset.seed, batchSize: dataset.batch,
                                temporaryParent: stores.url, defaultRunTime: RunPlan.defaultRunTime)
+        plan.analyze = analyze
         let cases = Workload.caseCount(workloads, on: WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: dataset.seed)))
-        try Execution(plan: plan, started: started, cases: cases, output: output, stores: folder, privateFolder: stores).run { onEvent in
+        try Execution(plan: plan, started: started, cases: cases, output: output, stores: folder, privateFolder: stores,
+                      fileSuffix: analyze ? ".analyzed" : "").run { onEvent in
             Runner(plan: plan, model: model, onEvent: onEvent).run
         }
     }

@@ -37,4 +37,64 @@ final class QueryPlanTests: XCTestCase {
         XCTAssertTrue(plans.contains { $0.workload == "fetch-leaf" })
         XCTAssertEqual(QueryPlan.flagged(plans).map { "\($0.strategy) \($0.workload): \($0.sql)" }, [])
     }
+
+    /// The Z_ENT rule: a plan that reads a table through its `…_Z_ENT_INDEX` while the WHERE
+    /// constrains a column another index of the table leads is flagged with that index; a column
+    /// named only in the ORDER BY, another table's index, or the Z_ENT index alone are not.
+    func testAReadThroughTheEntityIndexPastAnIndexedColumnIsFlagged() {
+        let indexes = [
+            QueryPlan.IndexLead(name: "ZMESSAGE_Z_ENT_INDEX", table: "ZMESSAGE", column: "Z_ENT"),
+            QueryPlan.IndexLead(name: "ZMESSAGE_ZCONVERSATION_INDEX", table: "ZMESSAGE", column: "ZCONVERSATION"),
+            QueryPlan.IndexLead(name: "Z_Message_nonce", table: "ZMESSAGE", column: "ZNONCE"),
+            QueryPlan.IndexLead(name: "ZOTHER_ZCONVERSATION_INDEX", table: "ZOTHER", column: "ZCONVERSATION"),
+        ]
+        let byEntity = ["SEARCH t0 USING INDEX ZMESSAGE_Z_ENT_INDEX (Z_ENT=?)", "USE TEMP B-TREE FOR ORDER BY"]
+        func bypassed(_ sql: String, _ plan: [String] = byEntity) -> [String] {
+            QueryPlan.entityIndexBypasses(plan: plan, sql: sql, indexes: indexes)
+        }
+        XCTAssertEqual(bypassed("SELECT t0.Z_PK FROM ZMESSAGE t0 WHERE t0.ZCONVERSATION = ? AND t0.Z_ENT = ? ORDER BY t0.Z_FOK_CONVERSATION"),
+                       ["ZMESSAGE_ZCONVERSATION_INDEX"])
+        XCTAssertEqual(bypassed("SELECT t0.Z_PK FROM ZMESSAGE t0 WHERE t0.Z_ENT = ? AND t0.ZNONCE = ?"), ["Z_Message_nonce"])
+        XCTAssertEqual(bypassed("SELECT COUNT(*) FROM ZMESSAGE t0 WHERE t0.Z_ENT = ?",
+                                ["SEARCH t0 USING COVERING INDEX ZMESSAGE_Z_ENT_INDEX (Z_ENT=?)"]), [], "Z_ENT alone: its index is the right one")
+        XCTAssertEqual(bypassed("SELECT t0.Z_PK FROM ZMESSAGE t0 WHERE t0.Z_ENT = ? ORDER BY t0.ZNONCE"), [], "an ORDER BY column is not a condition")
+        XCTAssertEqual(bypassed("SELECT t0.Z_PK FROM ZMESSAGE t0 WHERE t0.ZCONVERSATION = ? AND t0.Z_ENT = ?",
+                                ["SEARCH t0 USING INDEX ZMESSAGE_ZCONVERSATION_INDEX (ZCONVERSATION=?)"]), [], "the attribute's index is used")
+        XCTAssertEqual(bypassed("SELECT t0.Z_PK FROM ZMESSAGE t0 WHERE t1.ZCONVERSATION = ? AND t0.Z_ENT = ?"), [], "another table's column")
+        let flagged = QueryPlan(strategy: "s", workload: "w", rule: .noScan, sql: "", plan: byEntity, bypassedIndexes: ["ZMESSAGE_ZCONVERSATION_INDEX"])
+        XCTAssertEqual(QueryPlan.flagged([flagged]).count, 1)
+        XCTAssertTrue(QueryPlan.report([flagged]).contains("!! w reads through the Z_ENT index instead of ZMESSAGE_ZCONVERSATION_INDEX"))
+    }
+
+    /// The messenger fixture (ten sub-entities of Message, TextMessage nine in ten of them, five
+    /// conversations) reproduces the messenger app's plan: after ANALYZE, SQLite's averages make
+    /// `Z_ENT = ?` (a tenth of the rows, on average) look more selective than the conversation's
+    /// foreign key (a sixth, NULLs counted as one value), so `fetch-ordered` of TextMessage reads
+    /// every text message to find one conversation's. Without ANALYZE the foreign key's index,
+    /// created after the Z_ENT index, wins SQLite's tie. It is the one single-table plan ANALYZE
+    /// changes (joined's lookups by ID only swap their two primary-key searches), and the one plan
+    /// of any strategy flagged.
+    func testTheMessengerFixtureIsFlaggedAfterANALYZE() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/messenger.json")
+        let model = try Model(ModelDescription.load(path: fixture.path))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plans-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plans = try QueryPlan.explainAll(strategies: Strategies.names, model: model, seed: 42, batchSize: 1_000, analyze: true,
+                                             temporaryParent: folder)
+        let changed = QueryPlan.changedByAnalyze(plans)
+        XCTAssertEqual(changed.filter { $0.before.strategy == "single-table" }.map(\.before.workload), ["fetch-ordered"])
+        XCTAssertEqual(Set(changed.filter { $0.before.strategy != "single-table" }.map { "\($0.before.strategy) \($0.before.workload)" }),
+                       ["joined lookup-id"])
+        let ordered = changed.first { $0.before.workload == "fetch-ordered" }
+        XCTAssertEqual(ordered?.before.plan.first, "SEARCH t0 USING INDEX ZMESSAGE_ZCONVERSATION_INDEX (ZCONVERSATION=?)")
+        XCTAssertEqual(ordered?.after.plan.first, "SEARCH t0 USING INDEX ZMESSAGE_Z_ENT_INDEX (Z_ENT=?)")
+        XCTAssertEqual(QueryPlan.flagged(plans).map { "\($0.strategy) \($0.workload) \($0.analyzed) \($0.bypassedIndexes)" },
+                       ["single-table fetch-ordered true [\"ZMESSAGE_ZCONVERSATION_INDEX\"]"])
+        let report = QueryPlan.report(plans)
+        XCTAssertTrue(report.contains("    without ANALYZE:\n      SEARCH t0 USING INDEX ZMESSAGE_ZCONVERSATION_INDEX"), report)
+        XCTAssertTrue(report.contains("  !! after ANALYZE: fetch-ordered reads through the Z_ENT index instead of ZMESSAGE_ZCONVERSATION_INDEX"), report)
+        XCTAssertTrue(report.contains("ANALYZE changed \(changed.count) of \(plans.filter { !$0.analyzed }.count) plans:\n  single-table · fetch-ordered\n"), report)
+    }
 }

@@ -411,6 +411,23 @@ final class CommandLineTests: XCTestCase {
 
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
 
+    /// `explain --analyze` on the messenger fixture shows both plans of the statement ANALYZE
+    /// changes and the Z_ENT finding after it, and exits with status 1; `run --analyze` names its
+    /// results `<timestamp>.analyzed.csv`.
+    func testExplainAndRunWithAnalyze() throws {
+        let messenger = Self.fixtures.appendingPathComponent("messenger.json").path
+        let explain = try bench(["explain", "--model", messenger, "--analyze", "--strategies", "single-table", "--output", "p.txt"], in: folder)
+        XCTAssertEqual(explain.status, 1, explain.stderr)
+        XCTAssertTrue(explain.stdout.contains("    after ANALYZE:\n      SEARCH t0 USING INDEX ZMESSAGE_Z_ENT_INDEX (Z_ENT=?)"), explain.stdout)
+        XCTAssertTrue(explain.stdout.contains("1 flagged, 1 changed by ANALYZE)"), explain.stdout)
+        XCTAssertEqual(firstErrorLine(explain), "error: 1 statements do work an index should spare them: single-table fetch-ordered (after ANALYZE)")
+        XCTAssertTrue(try String(contentsOf: folder.appendingPathComponent("p.txt"), encoding: .utf8).contains("ANALYZE changed 1 of "))
+        let run = try bench(["run", "--model", messenger, "--analyze", "--workloads", "fetch-ordered", "--repetitions", "1", "--quiet"], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let results = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("results").path)
+        XCTAssertTrue(results.contains { $0.hasSuffix(".analyzed.csv") } && results.contains { $0.hasSuffix(".analyzed.samples.csv") }, "\(results)")
+    }
+
     func testAnXcodeModelRunsWritesACompleteCSVAndWarns() throws {
         let library = Self.fixtures.appendingPathComponent("Library.xcdatamodeld").path
         let model = try bench(["model", "--model", library])
