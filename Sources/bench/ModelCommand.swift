@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreDataStores
 import Foundation
 import Models
 import SQLite
@@ -25,6 +26,14 @@ struct ModelCommand: ParsableCommand {
             let version = bundle.version.map { ", version '\($0)' of \(bundle.versions.count)" } ?? ""
             print("Read \(bundle.contents)\(version): \(model.concreteEntities.count) concrete entities sharing \(model.roots.reduce(0) { $0 + model.objectCount($1) }) objects; \(warnings.count) warning\(warnings.count == 1 ? "" : "s")\(warnings.isEmpty ? "" : " (on standard error)")")
         }
+        if let path = self.model.model, CoreDataStoreFile.isStoreArgument(path) {
+            let store = try storeFile(path)
+            let version = store.frameworkVersion.map { " (Core Data framework version \($0))" } ?? ""
+            print("Read the store \(path)\(version): \(store.description.entities.count) entities, \(store.description.entities.reduce(0) { $0 + ($1.rows ?? 0) }) objects; \(warnings.count) warning\(warnings.count == 1 ? "" : "s")\(warnings.isEmpty ? "" : " (on standard error)")")
+            let proof = LayoutProof(model: model, store: store)
+            print(proof.summary)
+            for difference in proof.differences { print("  \(difference.escapingControlCharacters)") }
+        }
         if !model.hasInheritance { print("note: no entity has sub-entities, so there is no inheritance to compare; every strategy stores it alike") }
         if model.hierarchies.count > 1 {
             let list = model.hierarchies.map { root in
@@ -50,5 +59,10 @@ struct ModelCommand: ParsableCommand {
         for workload in Workloads.all {
             print("  " + workload.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + (workload.needs(model).map { "does not apply: \($0)" } ?? "applies"))
         }
+    }
+
+    /// The store again, for its tables (its model was read by `ModelOptions`).
+    private func storeFile(_ path: String) throws -> CoreDataStoreFile {
+        do { return try CoreDataStoreFile.read(path: path) } catch { throw ValidationError("\(error)") }
     }
 }

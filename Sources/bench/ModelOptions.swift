@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreDataStores
 import Foundation
 import Models
 import SwiftDataModels
@@ -13,7 +14,7 @@ struct ModelOptions: ParsableArguments {
     @Option(help: "The model to measure: \(ModelPresets.names.joined(separator: ", ")) (default: publications, the seeds' model). See `bench list`.")
     var preset: String?
 
-    @Option(help: "A model to measure instead of a preset: a JSON description (see docs/model.md, \"The model language\"), an Xcode Core Data model (an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file), or SwiftData @Model classes (a .swift file or a folder of them; see docs/model.md, \"Measure your SwiftData model\").")
+    @Option(help: "A model to measure instead of a preset: a JSON description (see docs/model.md, \"The model language\"), an Xcode Core Data model (an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file), SwiftData @Model classes (a .swift file or a folder of them; see docs/model.md, \"Measure your SwiftData model\"), or a Core Data / SwiftData store file (App.sqlite, read-only; see docs/model.md, \"Measure your store\").")
     var model: String?
 
     @Option(name: .customLong("model-version"), help: "With an .xcdatamodeld bundle: the version to read (default: the current one).")
@@ -82,7 +83,12 @@ struct ModelOptions: ParsableArguments {
         var withoutRows = false // an Xcode model or Swift source: no object counts
         if let model {
             do {
-                if SwiftSourceFiles.isSwiftSource(model) {
+                if CoreDataStoreFile.isStoreArgument(model) {
+                    let store = try CoreDataStoreFile.read(path: model)
+                    description = store.description
+                    warnings = store.warnings
+                    withoutRows = !description.entities.contains { $0.rows != nil }
+                } else if SwiftSourceFiles.isSwiftSource(model) {
                     let read = try SwiftDataModelReader.read(path: model)
                     description = read.description
                     warnings = read.warnings
