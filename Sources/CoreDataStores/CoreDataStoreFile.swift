@@ -36,15 +36,17 @@ public struct CoreDataStoreFile: Sendable {
     public let primaryKeys: [PrimaryKeyRow]
     /// `NSPersistenceFrameworkVersion` from the store's metadata, when it has one.
     public let frameworkVersion: String?
+    /// The model predates fetch indexes, and so do the store's index names (see `ModelCache.Decoded`).
+    public let legacyIndexes: Bool
 
     /// The compressed model cache may be at most this large.
     public static let cacheLimit = 16 << 20
 
-    /// Whether `path` is a file that starts like an SQLite database (the format a store has,
-    /// whatever its extension: `.sqlite`, `.store`, `.storedata`, …).
+    /// Whether `path` is a regular file that starts like an SQLite database (the format a store
+    /// has, whatever its extension: `.sqlite`, `.store`, `.storedata`, …). A pipe or a device is
+    /// never opened here (reading it would take what the model's reader needs).
     public static func isStore(_ path: String) -> Bool {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
+        guard (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular,
               let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\0".utf8)
@@ -108,6 +110,9 @@ public struct CoreDataStoreFile: Sendable {
         let say = { (what: String) in ModelError("\(path) \(what)") }
         let schema = try entries(database)
         let tables = Set(schema.filter { $0.type == "table" }.map(\.name))
+        if tables.contains("Z_PRIMARYKEY"), !tables.contains("Z_MODELCACHE") {
+            throw say("is a Core Data store written before model caches (macOS 10.11, iOS 9): it has no Z_MODELCACHE to read its model from; give the app's Xcode model (.xcdatamodeld) instead")
+        }
         let missing = ["Z_PRIMARYKEY", "Z_MODELCACHE"].filter { !tables.contains($0) }
         guard missing.isEmpty else {
             throw say("is an SQLite database but not a Core Data store (it has no \(missing.joined(separator: " or ")) table); give a Core Data or SwiftData store")
@@ -119,13 +124,13 @@ public struct CoreDataStoreFile: Sendable {
         let blob = try database.prepare("SELECT Z_CONTENT FROM Z_MODELCACHE WHERE Z_CONTENT IS NOT NULL LIMIT 1")
         _ = try blob.step()
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        var decoded: (description: ModelDescription, warnings: [String])
+        var decoded: ModelCache.Decoded
         do { decoded = try ModelCache.decode(blob.bytes(at: 0), name: name) }
         catch let failure as ModelCache.Failure { throw say("\(failure); the store may be damaged: give the app's Xcode model (.xcdatamodeld) instead") }
         let keys = try primaryKeys(database)
         try count(database, into: &decoded.description, keys: keys, tables: tables)
         return CoreDataStoreFile(path: path, description: decoded.description, warnings: decoded.warnings.map(\.escapingControlCharacters),
-                                 schema: schema, primaryKeys: keys, frameworkVersion: try frameworkVersion(database))
+                                 schema: schema, primaryKeys: keys, frameworkVersion: try frameworkVersion(database), legacyIndexes: decoded.legacyIndexes)
     }
 
     private static func entries(_ database: Database) throws -> [SchemaEntry] {

@@ -16,6 +16,8 @@ public struct LayoutProof: Sendable {
     public let indexesInPlace: Int
     public let entities: Int
     public let entitiesInPlace: Int
+    /// The store's indexes are compared with the names a framework before fetch indexes gives them.
+    public let legacyIndexes: Bool
     /// One line for each difference.
     public let differences: [String]
 
@@ -24,7 +26,8 @@ public struct LayoutProof: Sendable {
 
     public var summary: String {
         "layout: \(columnsInPlace) of \(columns) columns in place\(appendedColumns > 0 ? " (\(appendedColumns) appended by a migration)" : ""), "
-            + "\(indexesInPlace) of \(indexes) indexes, Z_PRIMARYKEY \(entitiesInPlace) of \(entities)"
+            + "\(indexesInPlace) of \(indexes) indexes\(legacyIndexes ? " (named as a framework before fetch indexes names them)" : ""), "
+            + "Z_PRIMARYKEY \(entitiesInPlace) of \(entities)"
     }
 
     public init(model: Model, store: CoreDataStoreFile) {
@@ -39,6 +42,7 @@ public struct LayoutProof: Sendable {
         indexesInPlace = indexes.inPlace
         entities = model.entities.count
         entitiesInPlace = keys.inPlace
+        legacyIndexes = store.legacyIndexes
         differences = tables.differences + indexes.differences + keys.differences
     }
 
@@ -87,7 +91,7 @@ public struct LayoutProof: Sendable {
 
     /// The expected indexes against the store's, by name and definition (whitespace aside).
     static func compareIndexes(_ schema: CoreDataSchema, _ store: CoreDataStoreFile) -> (count: Int, inPlace: Int, differences: [String]) {
-        let expected = schema.indexSQL.compactMap(indexName)
+        let expected = (store.legacyIndexes ? legacyIndexSQL(schema) : schema.indexSQL).compactMap(indexName)
         let storeIndexes = Dictionary(store.schema.compactMap { entry in entry.type == "index" ? entry.sql.map { (entry.name, normalized($0)) } : nil },
                                       uniquingKeysWith: { first, _ in first })
         var inPlace = 0
@@ -100,7 +104,47 @@ public struct LayoutProof: Sendable {
         for name in storeIndexes.keys.sorted() where !expectedNames.contains(name) {
             differences.append("index \(name) is in the store, not in \(layout)")
         }
-        return (expected.count, inPlace, differences)
+        let constraints = store.legacyIndexes ? legacyConstraints(schema) : []
+        let tables = Dictionary(store.schema.filter { $0.type == "table" }.map { ($0.name, normalized($0.sql ?? "")) }, uniquingKeysWith: { first, _ in first })
+        for (table, clause) in constraints {
+            if tables[table]?.contains(clause) == true { inPlace += 1 } else { differences.append("\(table): the store has no \(clause)") }
+        }
+        return (expected.count + constraints.count, inPlace, differences)
+    }
+
+    /// The indexes a framework before fetch indexes (Core Data 637, iOS 9) makes: the automatic
+    /// ones as today; an indexed attribute's `<TABLE>_<COLUMN>_INDEX ON <TABLE> (<COLUMN>)`; a
+    /// compound index's `<TABLE>_<C1>_<C2> ON <TABLE> (<C1>, <C2>)`, no collation; no index for a
+    /// uniqueness constraint (a real store of that framework, objc.io's Moody test store).
+    static func legacyIndexSQL(_ schema: CoreDataSchema) -> [String] {
+        let model = schema.model
+        let modelled = Set(model.entities.map { "Z_\($0.name)_" })
+        var sql = schema.indexSQL.filter { statement in
+            guard let name = indexName(statement)?.name else { return true }
+            return !modelled.contains { name.hasPrefix($0) }
+        }
+        for entity in model.entities {
+            let table = schema.table(of: entity.index).name
+            for index in entity.fetchIndexes {
+                let columns = index.elements.map { element in
+                    element.property.map { schema.column(entity.index, attribute: $0) ?? schema.columns(entity.index, toOne: $0)?.key ?? "Z" + $0.uppercased() } ?? "Z_ENT"
+                }
+                let name = columns.count == 1 ? "\(table)_\(columns[0])_INDEX" : ([table] + columns).joined(separator: "_")
+                sql.append("CREATE INDEX \(name) ON \(table) (\(columns.joined(separator: ", ")))")
+            }
+        }
+        return sql
+    }
+
+    /// A framework before fetch indexes keeps a uniqueness constraint in its table:
+    /// `CONSTRAINT <C1>_<C2> UNIQUE (<C1>, <C2>)` (Moody's `ZGEOGRAPHICREGION`).
+    static func legacyConstraints(_ schema: CoreDataSchema) -> [(table: String, clause: String)] {
+        schema.model.entities.flatMap { entity in
+            entity.uniquenessConstraints.map { constraint in
+                let columns = constraint.map { schema.column(entity.index, attribute: $0) ?? schema.columns(entity.index, toOne: $0)?.key ?? "Z" + $0.uppercased() }
+                return (schema.table(of: entity.index).name, "CONSTRAINT \(columns.joined(separator: "_")) UNIQUE (\(columns.joined(separator: ", ")))")
+            }
+        }
     }
 
     /// `Z_PRIMARYKEY`: number, name and parent of every entity.

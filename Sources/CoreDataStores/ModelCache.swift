@@ -27,7 +27,16 @@ public enum ModelCache {
     }
 
     /// The model in `blob`, named `name`, with a warning for each part the suite leaves out.
-    public static func decode(_ blob: [UInt8], name: String) throws -> (description: ModelDescription, warnings: [String]) {
+    /// The model a cache holds, what reading it warned about, and whether it predates fetch
+    /// indexes (no `NSFetchIndexDescriptions`: a framework before iOS 11 / macOS 10.13, whose
+    /// indexes are the attributes marked indexed and `NSCompoundIndexes`, named by their columns).
+    public struct Decoded: Sendable {
+        public var description: ModelDescription
+        public var warnings: [String]
+        public var legacyIndexes: Bool
+    }
+
+    public static func decode(_ blob: [UInt8], name: String) throws -> Decoded {
         let bytes: [UInt8]
         do { bytes = try RawDeflate.inflate(blob, limit: inflatedLimit) }
         catch let failure as RawDeflate.Failure { throw Failure("has a model cache (Z_MODELCACHE) that \(failure)") }
@@ -68,7 +77,7 @@ struct ModelCacheDecoder {
         }
     }
 
-    func model(named name: String) throws -> (description: ModelDescription, warnings: [String]) {
+    func model(named name: String) throws -> ModelCache.Decoded {
         let graph = try self.graph()
         var warnings: [String] = []
         var entities = try graph.objects.sorted { $0.name < $1.name }.map { try entity($0.name, $0.object, in: graph, warnings: &warnings) }
@@ -78,7 +87,9 @@ struct ModelCacheDecoder {
                 warnings.append(RelationshipDescription.withoutInverseWarning(entity: entity.name, name: relationship.name, destination: relationship.destination))
             }
         }
-        return (ModelDescription(name: XcodeModelReader.modelName(name), entities: entities), warnings)
+        let legacy = try graph.objects.allSatisfy { try archive.reference($0.object, "NSFetchIndexDescriptions") == nil }
+        return ModelCache.Decoded(description: ModelDescription(name: XcodeModelReader.modelName(name), entities: entities), warnings: warnings,
+                                  legacyIndexes: legacy && !graph.objects.isEmpty)
     }
 
     private func graph() throws -> Graph {
@@ -220,19 +231,27 @@ struct ModelCacheDecoder {
     /// `NSUniqueTuples`: each an array of property names (or of property descriptions).
     private func uniquenessConstraints(_ entity: Object, of name: String) throws -> [[String]] {
         try (archive.array(entity, "NSUniqueTuples") ?? []).compactMap { tuple in
-            let members = try archive.array(tuple, what: "a uniqueness constraint of '\(name)'").map { member in
-                if let name = try? archive.string(member, what: "") { return name }
-                return try archive.string(archive.object(member), "NSPropertyName") ?? ""
-            }
+            let members = try propertyNames(of: tuple, what: "a uniqueness constraint of '\(name)'")
             return members.isEmpty ? nil : members
         }
     }
 
+    /// The members of an array of property names or of property descriptions.
+    private func propertyNames(of uid: Int, what: String) throws -> [String] {
+        try archive.array(uid, what: what).map { member in
+            if let name = try? archive.string(member, what: what) { return name }
+            return try archive.string(archive.object(member), "NSPropertyName") ?? ""
+        }
+    }
+
     /// `NSFetchIndexDescriptions`; a model archived before fetch indexes (no such key) has its
-    /// indexed attributes (`NSIsIndexed`) instead.
+    /// indexed attributes (`NSIsIndexed`) and `NSCompoundIndexes` (arrays of property names, or of
+    /// properties) instead, each named after its properties joined by `_`.
     private func fetchIndexes(_ entity: Object, of name: String, legacyIndexed: [String], warnings: inout [String]) throws -> [FetchIndex] {
         guard let descriptions = try archive.array(entity, "NSFetchIndexDescriptions") else {
+            let compound = try (archive.array(entity, "NSCompoundIndexes") ?? []).map { try propertyNames(of: $0, what: "a compound index of '\(name)'") }
             return legacyIndexed.map { FetchIndex($0, [FetchIndex.Element(property: $0)]) }
+                + compound.filter { !$0.isEmpty }.map { FetchIndex($0.joined(separator: "_"), $0.map { FetchIndex.Element(property: $0) }) }
         }
         return try descriptions.compactMap { uid in
             let index = try archive.object(uid, of: ["NSFetchIndexDescription"], what: "a fetch index of '\(name)'")

@@ -74,6 +74,50 @@ final class LayoutProofTests: XCTestCase {
         ])
     }
 
+    /// A store of a framework before fetch indexes (Core Data 637), its statements as a real one
+    /// (objc.io's Moody test store) has them: a uniqueness constraint as a table constraint, an
+    /// indexed attribute's `ZMOOD_ZREMOTEIDENTIFIER_INDEX`, a compound index named by its columns
+    /// without collation. Read from a cache without fetch index descriptions, every index is in
+    /// place under those names.
+    func testAnOlderFrameworksIndexNames() throws {
+        let region = EntityDescription("GeographicRegion", abstract: true, attributes: [
+            Attribute("markedForDeletionDate", .date, optional: true), Attribute("numberOfMoods", .integer64), Attribute("numericISO3166Code", .integer16),
+            Attribute("uniquenessDummy", .integer16), Attribute("updatedAt", .date),
+        ], uniquenessConstraints: [["numericISO3166Code", "uniquenessDummy"]], fetchIndexes: [FetchIndex("markedForDeletionDate_updatedAt", "markedForDeletionDate", "updatedAt")])
+        let continent = EntityDescription("Continent", parent: "GeographicRegion", rows: 2, attributes: [Attribute("numberOfCountries", .integer64)],
+                                          relationships: [RelationshipDescription("countries", destination: "Country", inverse: "continent", toMany: true)])
+        let country = EntityDescription("Country", parent: "GeographicRegion", rows: 3, relationships: [
+            RelationshipDescription("continent", destination: "Continent", inverse: "countries", optional: true),
+            RelationshipDescription("moods", destination: "Mood", inverse: "country", toMany: true),
+        ])
+        let mood = EntityDescription("Mood", rows: 4, attributes: [
+            Attribute("colors", .transformable, optional: true), Attribute("creatorID", .string, optional: true), Attribute("date", .date),
+            Attribute("latitude", .double, optional: true), Attribute("longitude", .double, optional: true), Attribute("markedForDeletionDate", .date, optional: true),
+            Attribute("markedForRemoteDeletion", .boolean), Attribute("remoteIdentifier", .string, optional: true),
+        ], relationships: [RelationshipDescription("country", destination: "Country", inverse: "moods", optional: true)], fetchIndexes: [
+            FetchIndex("markedForDeletionDate", "markedForDeletionDate"), FetchIndex("remoteIdentifier", "remoteIdentifier"),
+            FetchIndex("markedForRemoteDeletion_markedForDeletionDate_date", "markedForRemoteDeletion", "markedForDeletionDate", "date"),
+        ])
+        let description = ModelDescription(name: "Moody", entities: [region, continent, country, mood])
+        let path = folder.appendingPathComponent("Moody.sqlite").path
+        try CoreDataStoreFixture.write(try Model(description), to: path, cache: RawDeflate.deflate(CoreDataStoreFixture.archive(of: description, legacyIndexes: true)), schemaSQL: [
+            "CREATE TABLE ZGEOGRAPHICREGION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNUMBEROFMOODS INTEGER, ZNUMERICISO3166CODE INTEGER, ZUNIQUENESSDUMMY INTEGER, ZNUMBEROFCOUNTRIES INTEGER, ZCONTINENT INTEGER, ZMARKEDFORDELETIONDATE TIMESTAMP, ZUPDATEDAT TIMESTAMP, CONSTRAINT ZNUMERICISO3166CODE_ZUNIQUENESSDUMMY UNIQUE (ZNUMERICISO3166CODE, ZUNIQUENESSDUMMY))",
+            "CREATE TABLE ZMOOD ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZMARKEDFORREMOTEDELETION INTEGER, ZCOUNTRY INTEGER, ZDATE TIMESTAMP, ZLATITUDE FLOAT, ZLONGITUDE FLOAT, ZMARKEDFORDELETIONDATE TIMESTAMP, ZCREATORID VARCHAR, ZREMOTEIDENTIFIER VARCHAR, ZCOLORS BLOB )",
+            "CREATE INDEX ZGEOGRAPHICREGION_ZCONTINENT_INDEX ON ZGEOGRAPHICREGION (ZCONTINENT)",
+            "CREATE INDEX ZGEOGRAPHICREGION_Z_ENT_INDEX ON ZGEOGRAPHICREGION (Z_ENT)",
+            "CREATE INDEX ZGEOGRAPHICREGION_ZMARKEDFORDELETIONDATE_ZUPDATEDAT ON ZGEOGRAPHICREGION (ZMARKEDFORDELETIONDATE, ZUPDATEDAT)",
+            "CREATE INDEX ZMOOD_ZMARKEDFORDELETIONDATE_INDEX ON ZMOOD (ZMARKEDFORDELETIONDATE)",
+            "CREATE INDEX ZMOOD_ZREMOTEIDENTIFIER_INDEX ON ZMOOD (ZREMOTEIDENTIFIER)",
+            "CREATE INDEX ZMOOD_ZCOUNTRY_INDEX ON ZMOOD (ZCOUNTRY)",
+            "CREATE INDEX ZMOOD_ZMARKEDFORREMOTEDELETION_ZMARKEDFORDELETIONDATE_ZDATE ON ZMOOD (ZMARKEDFORREMOTEDELETION, ZMARKEDFORDELETIONDATE, ZDATE)",
+        ], frameworkVersion: 637)
+        let store = try CoreDataStoreFile.read(path: path)
+        XCTAssertTrue(store.legacyIndexes)
+        let proof = LayoutProof(model: try Model(store.description), store: store)
+        XCTAssertEqual(proof.summary, "layout: 16 of 16 columns in place, 8 of 8 indexes (named as a framework before fetch indexes names them), Z_PRIMARYKEY 4 of 4")
+        XCTAssertEqual(proof.differences, [])
+    }
+
     func testColumnsOfAStatement() {
         let columns = LayoutProof.columns(ofTable: "CREATE TABLE ZCALL ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZDATE TIMESTAMP, ZUUID BLOB , ZURL VARCHAR, ZFLAG INTEGER)")
         XCTAssertEqual(columns.base, ["Z_PK INTEGER", "Z_ENT INTEGER", "Z_OPT INTEGER", "ZDATE TIMESTAMP", "ZUUID BLOB"])

@@ -10,12 +10,13 @@ import Strategies
 /// it (an `NSKeyedArchiver` archive of `NSManagedObjectModel`, raw deflate; the keys
 /// `ModelCache` reads), and `rows` objects of each entity (only `Z_PK`, `Z_ENT`, `Z_OPT` set).
 public enum CoreDataStoreFixture {
-    /// The store of `model` at `path`; `cache` replaces the model cache's bytes (hostile inputs).
-    public static func write(_ model: Model, to path: String, cache: [UInt8]? = nil, frameworkVersion: Int = 1447) throws {
+    /// The store of `model` at `path`; `cache` replaces the model cache's bytes (hostile inputs),
+    /// `schemaSQL` the tables and indexes (a real store's statements).
+    public static func write(_ model: Model, to path: String, cache: [UInt8]? = nil, schemaSQL: [String]? = nil, frameworkVersion: Int = 1447) throws {
         let database = try Database(path: path)
         let schema = CoreDataSchema(model)
         try database.transaction {
-            for statement in schema.schemaSQL { try database.execute(statement) }
+            for statement in schemaSQL.map({ $0 + CoreDataSchema.bookkeepingSQL }) ?? schema.schemaSQL { try database.execute(statement) }
             var nextKey: [Int: Int] = [:]
             for entity in model.entities where entity.rows > 0 {
                 let insert = try database.prepare("INSERT INTO \(schema.table(of: entity.index).name) (Z_PK, Z_ENT, Z_OPT) VALUES (?, ?, 1)")
@@ -45,8 +46,10 @@ public enum CoreDataStoreFixture {
         }
     }
 
-    /// The model as Core Data archives it (`NSEntities` an `NSKnownKeysDictionary1`, unless `plainDictionaries`).
-    public static func archive(of description: ModelDescription, plainDictionaries: Bool = false) -> [UInt8] {
+    /// The model as Core Data archives it (`NSEntities` an `NSKnownKeysDictionary1`, unless
+    /// `plainDictionaries`); with `legacyIndexes`, as a framework before fetch indexes did: each
+    /// single-attribute index as the attribute's `NSIsIndexed`, the others in `NSCompoundIndexes`.
+    public static func archive(of description: ModelDescription, plainDictionaries: Bool = false, legacyIndexes: Bool = false) -> [UInt8] {
         let writer = KeyedArchiveWriter()
         let root = writer.reserve()
         var entityUIDs: [String: Int] = [:]
@@ -68,12 +71,13 @@ public enum CoreDataStoreFixture {
         for entity in description.entities {
             let entityUID = entityUIDs[entity.name]!
             var properties: [(String, Int)] = []
+            let indexed = Set(entity.fetchIndexes.filter { $0.elements.count == 1 && $0.elements[0].property == $0.name }.map(\.name))
             for attribute in entity.attributes {
                 let flags: Int64 = 0xF1 | (attribute.optional ? 0x2 : 0)
                 properties.append((attribute.name, writer.add("NSAttributeDescription", [
                     ("NSPropertyName", .uid(writer.string(attribute.name))), ("NSEntity", .uid(entityUID)),
                     ("NSAttributeType", .integer(typeCode(attribute.type))), ("_P", .integer(flags)),
-                ] + (attribute.optional ? [("NSIsOptional", .bool(true))] : []))))
+                ] + (attribute.optional ? [("NSIsOptional", .bool(true))] : []) + (legacyIndexes && indexed.contains(attribute.name) ? [("NSIsIndexed", .bool(true))] : []))))
             }
             for relationship in entity.relationships {
                 let uid = relationshipUIDs["\(entity.name).\(relationship.name)"]!
@@ -127,7 +131,10 @@ public enum CoreDataStoreFixture {
                 ("NSSuperentity", .uid(entity.parent.flatMap { entityUIDs[$0] } ?? 0)), ("NSManagedObjectModel", .uid(root)),
                 ("NSProperties", .uid(writer.dictionary(properties))),
                 ("NSSubentities", .uid(writer.dictionary(children))), ("NSUserInfo", .uid(writer.dictionary([], className: "NSDictionary"))),
-                ("NSUniqueTuples", .uid(tuples)), ("NSFetchIndexDescriptions", .uid(indexes)),
+                ("NSUniqueTuples", .uid(tuples)),
+                legacyIndexes ? ("NSCompoundIndexes", .uid(writer.array(entity.fetchIndexes.filter { !indexed.contains($0.name) }.map { index in
+                    writer.array(index.elements.map { writer.string($0.property ?? "") })
+                }))) : ("NSFetchIndexDescriptions", .uid(indexes)),
             ] + (entity.abstract ? [("NSIsAbstract", .bool(true))] : []), at: entityUID)
         }
         let entries = description.entities.map { ($0.name, entityUIDs[$0.name]!) }
