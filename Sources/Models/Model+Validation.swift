@@ -8,8 +8,8 @@ extension Model {
         guard ok else { throw ModelError("model name '\(name)' must be 1 to 60 ASCII letters, digits, '-', '_' or '.'") }
     }
 
-    static func identifier(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, name.count <= 60 else { return false }
+    static func identifier(_ name: String, longest: Int = 60) -> Bool {
+        guard let first = name.unicodeScalars.first, name.count <= longest else { return false }
         return first.isASCII && CharacterSet.letters.contains(first)
             && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_") }
     }
@@ -20,14 +20,18 @@ extension Model {
         }
     }
 
+    /// The longest fetch index name (SQLite has no limit; real stores' reach 122 characters).
+    static let longestIndexName = 255
+
     /// Names the suite's SQL gives a meaning of their own.
     static let reservedPropertyNames: Set<String> = ["entity"]
 
     /// Xcode's editor asks for a lower-case first letter, but Core Data reads a model whose
-    /// property names start with a capital (shipping apps have them), so the suite does too.
+    /// property names start with a capital or with '_' (real stores have them:
+    /// `_CDEntityMetadataKey__bestLanguage`), so the suite does too.
     static func checkPropertyName(_ name: String, of entity: String) throws {
-        guard identifier(name) else {
-            throw ModelError("property name '\(name)' of '\(entity)' must be 1 to 60 ASCII letters, digits and '_', starting with a letter")
+        guard identifier(name) || (name.hasPrefix("_") && identifier("x" + name.dropFirst())) else {
+            throw ModelError("property name '\(name)' of '\(entity)' must be 1 to 60 ASCII letters, digits and '_', starting with a letter or '_'")
         }
         guard !reservedPropertyNames.contains(name) else {
             throw ModelError("property name '\(name)' of '\(entity)' is reserved: 'entity' means the entity column in a fetch index; rename it")
@@ -88,8 +92,9 @@ extension Model {
             }
             var indexNames = Set<String>()
             for index in entity.fetchIndexes {
-                guard Self.identifier(index.name) else {
-                    throw ModelError("fetch index name '\(index.name)' of '\(entity.name)' must be 1 to 60 ASCII letters, digits and '_', starting with a letter")
+                // Real stores keep fetch index names of up to 122 characters whole.
+                guard Self.identifier(index.name, longest: Self.longestIndexName) else {
+                    throw ModelError("fetch index name '\(index.name)' of '\(entity.name)' must be 1 to \(Self.longestIndexName) ASCII letters, digits and '_', starting with a letter")
                 }
                 guard indexNames.insert(index.name.uppercased()).inserted else {
                     throw ModelError("entity '\(entity.name)' declares fetch index '\(index.name)' twice")

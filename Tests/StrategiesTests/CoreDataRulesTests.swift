@@ -113,4 +113,17 @@ final class CoreDataRulesTests: XCTestCase {
         ])
         XCTAssertEqual(indexes, ["CREATE INDEX ZNOTE_ZFOLDER_INDEX ON ZNOTE (ZFOLDER)", "CREATE INDEX ZNOTE_ZPREVIEWOF_INDEX ON ZNOTE (ZPREVIEWOF)"])
     }
+
+    /// Names real stores hold: a property name that starts with `_` (column `Z_` + the rest), a
+    /// fetch index name longer than 60 characters (kept whole).
+    func testUnderscoredNamesAndLongIndexNames() throws {
+        let long = "byCDEntityMetadataKeyBestLanguageAndTitleForTheSpotlightImporterAndTheSearchField"
+        XCTAssertGreaterThan(long.count, 60)
+        let (tables, indexes) = try schema([EntityDescription("Item", rows: 10, attributes: [
+            Attribute("_CDEntityMetadataKey__bestLanguage", .string, optional: true), Attribute("title", .string),
+        ], fetchIndexes: [FetchIndex(long, "_CDEntityMetadataKey__bestLanguage", "title")])])
+        XCTAssertEqual(tables, ["CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, Z_CDENTITYMETADATAKEY__BESTLANGUAGE VARCHAR, ZTITLE VARCHAR )"])
+        XCTAssertEqual(indexes, ["CREATE INDEX Z_Item_\(long) ON ZITEM (Z_CDENTITYMETADATAKEY__BESTLANGUAGE COLLATE BINARY ASC, ZTITLE COLLATE BINARY ASC)"])
+        XCTAssertThrowsError(try Model(ModelDescription(name: "rules", entities: [EntityDescription("Item", rows: 1, attributes: [Attribute("_a-b", .string)])])))
+    }
 }
