@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "SwiftDataModelsTests", dependencies: ["SwiftDataModels", "Models"]),
         .testTarget(name: "GenerationTests", dependencies: ["Generation", "Models"]),
         .target(name: "TestSupport", dependencies: ["Models", "Generation", "Strategies", "CoreDataStores", "SQLite"], path: "Tests/TestSupport"),
-        .testTarget(name: "CoreDataStoresTests", dependencies: ["CoreDataStores", "Models", "Strategies", "SQLite", "TestSupport"]),
+        .testTarget(name: "CoreDataStoresTests", dependencies: ["CoreDataStores", "Models", "Strategies", "SQLite", "Generation", "TestSupport"]),
         .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "Strategies", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads", "Generation"]),
         .testTarget(name: "benchTests", dependencies: ["bench", "Reporting", "Models", "CoreDataStores", "SQLite", "TestSupport"]),

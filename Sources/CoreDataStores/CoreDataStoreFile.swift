@@ -29,7 +29,8 @@ public struct CoreDataStoreFile: Sendable {
     }
 
     public let path: String
-    /// The model, each entity's `rows` its objects in the store (`nil` everywhere when the store holds none).
+    /// The model, each entity's `rows` its objects in the store (`nil` everywhere when the store
+    /// holds none), each optional attribute's and to-one's `nullShare` its share of NULLs there.
     public let description: ModelDescription
     public let warnings: [String]
     public let schema: [SchemaEntry]
@@ -38,6 +39,8 @@ public struct CoreDataStoreFile: Sendable {
     public let frameworkVersion: String?
     /// The model predates fetch indexes, and so do the store's index names (see `ModelCache.Decoded`).
     public let legacyIndexes: Bool
+    /// The optional attributes and to-ones whose NULL share was measured from the rows (`StoreShape`).
+    public let nullSharesMeasured: Int
 
     /// The compressed model cache may be at most this large.
     public static let cacheLimit = 16 << 20
@@ -129,8 +132,10 @@ public struct CoreDataStoreFile: Sendable {
         catch let failure as ModelCache.Failure { throw say("\(failure); the store may be damaged: give the app's Xcode model (.xcdatamodeld) instead") }
         let keys = try primaryKeys(database)
         try count(database, into: &decoded.description, keys: keys, tables: tables)
+        let measured = try StoreShape.measureNullShares(database, &decoded.description, schema: schema)
         return CoreDataStoreFile(path: path, description: decoded.description, warnings: decoded.warnings.map(\.escapingControlCharacters),
-                                 schema: schema, primaryKeys: keys, frameworkVersion: try frameworkVersion(database), legacyIndexes: decoded.legacyIndexes)
+                                 schema: schema, primaryKeys: keys, frameworkVersion: try frameworkVersion(database), legacyIndexes: decoded.legacyIndexes,
+                                 nullSharesMeasured: measured)
     }
 
     private static func entries(_ database: Database) throws -> [SchemaEntry] {

@@ -29,7 +29,7 @@ struct ModelCommand: ParsableCommand {
         if let path = self.model.model, CoreDataStoreFile.isStoreArgument(path) {
             let store = try storeFile(path)
             let version = store.frameworkVersion.map { " (Core Data framework version \($0))" } ?? ""
-            print("Read the store \(path)\(version): \(store.description.entities.count) entities, \(store.description.entities.reduce(0) { $0 + ($1.rows ?? 0) }) objects; \(warnings.count) warning\(warnings.count == 1 ? "" : "s")\(warnings.isEmpty ? "" : " (on standard error)")")
+            print("Read the store \(path)\(version): \(store.description.entities.count) entities, \(store.description.entities.reduce(0) { $0 + ($1.rows ?? 0) }) objects, the NULL shares of \(store.nullSharesMeasured) optional properties; \(warnings.count) warning\(warnings.count == 1 ? "" : "s")\(warnings.isEmpty ? "" : " (on standard error)")")
             let proof = LayoutProof(model: model, store: store)
             print(proof.summary)
             for difference in proof.differences { print("  \(difference.escapingControlCharacters)") }

@@ -1,5 +1,6 @@
 import CoreDataStores
 import Foundation
+import Generation
 import Models
 import SQLite
 import TestSupport
@@ -96,6 +97,38 @@ final class CoreDataStoreFileTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path + "-wal")), wal)
         XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).contains { $0.hasPrefix("inheritance-bench-store-\(getpid())-") })
         withExtendedLifetime(app) {}
+    }
+
+    /// NULL shares measured from the rows (aggregates only): 7 of 10 notes without a title, 4 of
+    /// 10 without a folder; the unique `uid` and the required `name` are left alone. Generated at
+    /// the store's own scale, the objects have those shares within 1 %.
+    func testNullSharesAreMeasuredAndTheGeneratorFollowsThem() throws {
+        let description = ModelDescription(name: "Notes", entities: [
+            EntityDescription("Folder", rows: 2, attributes: [Attribute("name", .string)],
+                              relationships: [RelationshipDescription("notes", destination: "Note", inverse: "folder", toMany: true)]),
+            EntityDescription("Note", rows: 2_000, attributes: [Attribute("title", .string, optional: true), Attribute("uid", .uuid, optional: true)],
+                              relationships: [RelationshipDescription("folder", destination: "Folder", inverse: "notes", optional: true)], uniquenessConstraints: [["uid"]]),
+        ])
+        let path = folder.appendingPathComponent("Notes.sqlite").path
+        try CoreDataStoreFixture.write(try Model(description), to: path)
+        let database = try Database(path: path)
+        try database.execute("UPDATE ZNOTE SET ZTITLE = 'x' WHERE Z_PK % 10 < 3; UPDATE ZNOTE SET ZFOLDER = 1 WHERE Z_PK % 10 < 6")
+        let store = try CoreDataStoreFile.read(path: path)
+        XCTAssertEqual(store.nullSharesMeasured, 2)
+        let note = try XCTUnwrap(store.description.entities.first { $0.name == "Note" })
+        XCTAssertEqual(note.attributes.map(\.nullShare), [0.7, nil])
+        XCTAssertEqual(note.relationships.map(\.nullShare), [0.4])
+        XCTAssertEqual(store.description.entities.first { $0.name == "Folder" }?.attributes.map(\.nullShare), [nil])
+
+        let model = try Model(store.description)
+        let generator = ObjectGenerator(model, seed: 42)
+        let entity = try XCTUnwrap(model.entity("Note"))
+        let objects = generator.objects(root: entity.root, 0 ..< generator.count(root: entity.root))
+        XCTAssertEqual(objects.count, 2_000)
+        let title = try XCTUnwrap(entity.attributeIndex("title"))
+        let folder = try XCTUnwrap(entity.toOneRelationships.firstIndex { $0.name == "folder" })
+        XCTAssertEqual(Double(objects.filter { $0.values[title] == .null }.count) / 2_000, 0.7, accuracy: 0.01)
+        XCTAssertEqual(Double(objects.filter { $0.toOne[folder] == nil }.count) / 2_000, 0.4, accuracy: 0.01)
     }
 
     // MARK: Hostile stores
