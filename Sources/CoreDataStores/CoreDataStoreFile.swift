@@ -10,7 +10,10 @@ import SQLite
 /// no journal and creates no `-wal` or `-shm` file beside it). When a `-wal` file beside it holds
 /// committed transactions that are not yet in the store file, the store and its `-wal` are copied
 /// into a private temporary folder first and the copy is read, so that what is read is what the
-/// app last committed; the copy is removed before `read` returns.
+/// app last committed; the copy is removed before `read` returns. The folder is named as a
+/// private store folder (`inheritance-bench-store-<pid>-<8 hex digits>`), so that one a killed or
+/// interrupted process leaves is removed by `bench clean` and by the next run, sweep, storage or
+/// explain (`LeftoverStores`).
 public struct CoreDataStoreFile: Sendable {
     /// A row of `sqlite_master`.
     public struct SchemaEntry: Sendable, Equatable {
@@ -171,6 +174,28 @@ public struct CoreDataStoreFile: Sendable {
         guard rows.values.contains(where: { $0 > 0 }) else { return }
         for index in description.entities.indices where !description.entities[index].abstract {
             description.entities[index].rows = rows[description.entities[index].name] ?? 0
+        }
+        // A required to-one whose destination has no objects in the store (a store whose entities
+        // are empty, as a new one's are) is made optional: it has no object to point at, and the
+        // store holds nothing the suite may refuse.
+        var parents: [String: String] = [:]
+        for entity in description.entities { if let parent = entity.parent { parents[entity.name] = parent } }
+        func objects(under name: String) -> Int {
+            description.entities.filter { entity in
+                var current: String? = entity.name
+                var steps = 0
+                while let at = current, steps <= description.entities.count { if at == name { return true }; current = parents[at]; steps += 1 }
+                return false
+            }.reduce(0) { $0 + ($1.rows ?? 0) }
+        }
+        for entity in description.entities.indices {
+            for index in description.entities[entity].relationships.indices {
+                let relationship = description.entities[entity].relationships[index]
+                if !relationship.toMany, !relationship.optional, objects(under: relationship.destination) == 0 {
+                    description.entities[entity].relationships[index].optional = true
+                    description.entities[entity].relationships[index].nullShare = 1
+                }
+            }
         }
     }
 

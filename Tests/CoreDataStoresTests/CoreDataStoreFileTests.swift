@@ -131,6 +131,23 @@ final class CoreDataStoreFileTests: XCTestCase {
         XCTAssertEqual(Double(objects.filter { $0.toOne[folder] == nil }.count) / 2_000, 0.4, accuracy: 0.01)
     }
 
+    /// A required to-one whose destination has no object in the store (its rows deleted) is read
+    /// as optional and always NULL, so that the store's model is measured, not refused.
+    func testARequiredToOneToAnEmptyEntityIsRead() throws {
+        let description = ModelDescription(name: "Empty", entities: [
+            EntityDescription("Folder", rows: 1, attributes: [Attribute("name", .string)]),
+            EntityDescription("Note", rows: 5, attributes: [Attribute("title", .string)], relationships: [RelationshipDescription("folder", destination: "Folder")]),
+        ])
+        let path = folder.appendingPathComponent("Empty.sqlite").path
+        try CoreDataStoreFixture.write(try Model(description), to: path)
+        try Database(path: path).execute("DELETE FROM ZFOLDER")
+        let read = try CoreDataStoreFile.read(path: path).description
+        let relationship = try XCTUnwrap(read.entities.first { $0.name == "Note" }?.relationships.first)
+        XCTAssertTrue(relationship.optional)
+        XCTAssertEqual(relationship.nullShare, 1)
+        XCTAssertNoThrow(try Model(read))
+    }
+
     // MARK: Hostile stores
 
     /// `path`'s refusal: one line that names the file.
