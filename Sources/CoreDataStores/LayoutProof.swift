@@ -26,7 +26,7 @@ public struct LayoutProof: Sendable {
 
     public var summary: String {
         "layout: \(columnsInPlace) of \(columns) columns in place\(appendedColumns > 0 ? " (\(appendedColumns) appended by a migration)" : ""), "
-            + "\(indexesInPlace) of \(indexes) indexes\(legacyIndexes ? " (named as a framework before fetch indexes names them)" : ""), "
+            + "\(indexesInPlace) of \(indexes) indexes\(legacyIndexes && indexes > 0 ? " (named as a framework before fetch indexes names them)" : ""), "
             + "Z_PRIMARYKEY \(entitiesInPlace) of \(entities)"
     }
 
