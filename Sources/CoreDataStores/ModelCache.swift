@@ -56,8 +56,11 @@ struct ModelCacheDecoder {
     private typealias Failure = KeyedArchive.Failure
 
     static let attributeClasses: Set<String> = ["NSAttributeDescription", "NSDerivedAttributeDescription", "NSCodableAttributeDescription"]
-    /// Properties that have no column: left out with a warning.
-    static let columnlessClasses: Set<String> = ["NSFetchedPropertyDescription", "NSExpressionDescription", "NSCompositeAttributeDescription"]
+    /// Properties the suite leaves out, with a warning: what each is.
+    static let columnlessClasses: [String: String] = [
+        "NSFetchedPropertyDescription": "a fetched property", "NSExpressionDescription": "an expression property",
+        "NSCompositeAttributeDescription": "a composite attribute",
+    ]
     static let entityLimit = 10_000
 
     /// The entities of the archive: each by name, its parent's name, its properties (own and, in
@@ -134,8 +137,8 @@ struct ModelCacheDecoder {
                 if try archive.bool(property, "NSIsIndexed") == true { legacyIndexed.append(propertyName) }
             } else if property.className == "NSRelationshipDescription" {
                 description.relationships.append(try relationship(property, named: propertyName, of: entityName, names: graph.names, flags: flags))
-            } else if Self.columnlessClasses.contains(property.className) {
-                warnings.append("\(what) is a \(property.className.dropFirst(2).replacingOccurrences(of: "Description", with: "")) property; the suite leaves it out")
+            } else if let kind = Self.columnlessClasses[property.className] {
+                warnings.append("\(what) is \(kind); the suite leaves it out")
             } else {
                 throw Failure("has property '\(what)' of class \(property.className), not a property description")
             }

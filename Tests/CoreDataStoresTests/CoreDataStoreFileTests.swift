@@ -148,6 +148,49 @@ final class CoreDataStoreFileTests: XCTestCase {
         XCTAssertNoThrow(try Model(read))
     }
 
+    /// What a store's model holds that the suite leaves out, each with a warning: a fetched
+    /// property, a transient attribute (silently: it has no column), an attribute of an undefined
+    /// type, the index element `SELF`, a partial index's predicate, an R-tree index.
+    func testWhatIsLeftOutIsWarnedAbout() throws {
+        let writer = KeyedArchiveWriter()
+        let top = writer.reserve()
+        let entity = writer.reserve()
+        func property(_ className: String, _ name: String, _ fields: [(String, PropertyListNode)]) -> (String, Int) {
+            (name, writer.add(className, [("NSPropertyName", .uid(writer.string(name))), ("NSEntity", .uid(entity))] + fields))
+        }
+        func index(_ name: String, _ element: [(String, PropertyListNode)], predicate: Bool = false) -> Int {
+            let uid = writer.reserve()
+            let elements = writer.array([writer.add("NSFetchIndexElementDescription", element + [("NSFetchIndexDescription", .uid(uid)), ("NSAscending", .bool(true))])])
+            return writer.add("NSFetchIndexDescription", [("NSIndexName", .uid(writer.string(name))), ("NSIndexElements", .uid(elements)),
+                                                          ("NSPartialIndexPredicate", .uid(predicate ? writer.add("NSComparisonPredicate", []) : 0))], at: uid)
+        }
+        let selfElement = writer.add("NSExpressionDescription", [("NSExpression", .uid(writer.add("NSSelfExpression", [("NSExpressionType", .integer(1))])))])
+        let properties = writer.dictionary([
+            property("NSAttributeDescription", "title", [("NSAttributeType", .integer(700)), ("_P", .integer(0xF3))]),
+            property("NSAttributeDescription", "draft", [("NSAttributeType", .integer(700)), ("_P", .integer(0xFB))]),
+            property("NSAttributeDescription", "thing", [("NSAttributeType", .integer(0)), ("_P", .integer(0xF3))]),
+            property("NSFetchedPropertyDescription", "recent", [("_P", .integer(0xF3))]),
+        ])
+        let indexes = writer.array([
+            index("bySelf", [("NSIndexedProperty", .uid(selfElement)), ("NSFetchIndexElementType", .integer(0))]),
+            index("byTitle", [("NSPropertyName", .uid(writer.string("title"))), ("NSFetchIndexElementType", .integer(0))], predicate: true),
+            index("byPlace", [("NSPropertyName", .uid(writer.string("title"))), ("NSFetchIndexElementType", .integer(1))]),
+        ])
+        writer.add("NSEntityDescription", [("NSEntityName", .uid(writer.string("Note"))), ("NSProperties", .uid(properties)),
+                                           ("NSFetchIndexDescriptions", .uid(indexes))], at: entity)
+        writer.add("NSManagedObjectModel", [("NSEntities", .uid(writer.knownKeysDictionary([("Note", entity)])))], at: top)
+        let store = try CoreDataStoreFile.read(path: try store(cache: RawDeflate.deflate(writer.archive(root: top)), name: "leftOut"))
+        XCTAssertEqual(Self.archived(store.description), ["Note< [title:string?] [] unique [] indexes [\"byTitle(title)\"]"])
+        XCTAssertEqual(store.warnings, [
+            "Note.recent is a fetched property; the suite leaves it out",
+            "Note.thing has attribute type 0, which has no column; left out",
+            "fetch index 'Note.bySelf' has the element SELF (Z_PK); left out of the index",
+            "fetch index 'Note.bySelf' has no element the suite can index; left out",
+            "fetch index 'Note.byTitle' is a partial index (it has a predicate); the suite indexes every row",
+            "fetch index 'Note.byPlace' is an R-tree index; the suite leaves it out",
+        ])
+    }
+
     // MARK: Hostile stores
 
     /// `path`'s refusal: one line that names the file.
