@@ -23,6 +23,8 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // C bridge: the system zlib (Debian: zlib1g-dev), for a store's raw-deflate model cache.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // A thin SQLite wrapper: connections, statements, binding, one error type.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         // The model language: entities, attributes, relationships, constraints, fetch indexes; presets.
@@ -38,6 +40,10 @@ let package = Package(
         .target(name: "Generation", dependencies: ["Models"]),
         // The storage strategies behind one protocol, one file each, and their registry.
         .target(name: "Strategies", dependencies: ["SQLite", "Models", "Generation"]),
+        // A Core Data / SwiftData store file read as a model: its Z_MODELCACHE (raw deflate, binary
+        // property list, keyed archive), its tables and its objects per entity, opened read-only;
+        // and the proof that single-table lays the model out as the store is.
+        .target(name: "CoreDataStores", dependencies: ["Models", "SQLite", "Strategies", "CZlib"]),
         // Every workload as one value, the runner (timing, interleaving, agreement and store checks), query plans.
         .target(name: "Workloads", dependencies: ["Strategies", "Models", "Generation", "SQLite"]),
         // The commit the binary is built from (written before each build by the BuildCommit plugin).
@@ -49,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "Reporting", "Workloads", "Strategies", "Models", "SwiftDataModels", "Generation", "SQLite",
+                "Reporting", "Workloads", "Strategies", "Models", "SwiftDataModels", "CoreDataStores", "Generation", "SQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -57,10 +63,11 @@ let package = Package(
         .testTarget(name: "ModelsTests", dependencies: ["Models"]),
         .testTarget(name: "SwiftDataModelsTests", dependencies: ["SwiftDataModels", "Models"]),
         .testTarget(name: "GenerationTests", dependencies: ["Generation", "Models"]),
-        .target(name: "TestSupport", dependencies: ["Models", "Generation", "Strategies"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Models", "Generation", "Strategies", "CoreDataStores", "SQLite"], path: "Tests/TestSupport"),
+        .testTarget(name: "CoreDataStoresTests", dependencies: ["CoreDataStores", "Models", "Strategies", "SQLite", "Generation", "TestSupport"]),
         .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "Strategies", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads", "Generation", "SQLite"]),
-        .testTarget(name: "benchTests", dependencies: ["bench", "Reporting", "Models"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads", "Strategies", "Generation", "SQLite"]),
+        .testTarget(name: "benchTests", dependencies: ["bench", "Reporting", "Models", "CoreDataStores", "SQLite", "TestSupport"]),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
     ]
 )

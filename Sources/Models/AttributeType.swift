@@ -18,19 +18,19 @@ public enum AttributeType: String, Codable, CaseIterable, Sendable {
     }
 
     /// Core Data orders a table's attribute columns by group: INTEGER (each entity's integers and
-    /// booleans, then its to-one columns), FLOAT and TIMESTAMP together, DECIMAL, VARCHAR,
-    /// Transformable, UUID and URI, then binary BLOBs. See docs/strategies.md, "Core Data's layout", for the
-    /// evidence: real Apple Notes stores put Transformable columns after VARCHAR and before binary
-    /// BLOBs; where they fall against UUID and URI columns no store shown so far tells (the
-    /// decompiled framework gives Transformable a type of its own, 15, but its rank table is lost).
+    /// booleans, then its to-one columns), FLOAT and TIMESTAMP together, DECIMAL, VARCHAR, UUID
+    /// and URI together, Transformable, then binary BLOBs. See docs/strategies.md, "Core Data's
+    /// layout", for the evidence: real Apple Notes stores put Transformable columns after VARCHAR
+    /// and before binary BLOBs, and real Reminders, Notes (macOS 12, iOS 15) and Screen Time stores
+    /// put the UUID and URI group before the Transformable one.
     public var columnGroup: Int {
         switch self {
         case .integer16, .integer32, .integer64, .boolean: 0
         case .double, .float, .date: 1
         case .decimal: 2
         case .string: 3
-        case .transformable: 4
-        case .uuid, .uri: 5
+        case .uuid, .uri: 4
+        case .transformable: 5
         case .binary: 6
         }
     }

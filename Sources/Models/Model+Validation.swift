@@ -8,8 +8,8 @@ extension Model {
         guard ok else { throw ModelError("model name '\(name)' must be 1 to 60 ASCII letters, digits, '-', '_' or '.'") }
     }
 
-    static func identifier(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, name.count <= 60 else { return false }
+    static func identifier(_ name: String, longest: Int = 60) -> Bool {
+        guard let first = name.unicodeScalars.first, name.count <= longest else { return false }
         return first.isASCII && CharacterSet.letters.contains(first)
             && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_") }
     }
@@ -19,6 +19,9 @@ extension Model {
             throw ModelError("entity name '\(name)' must be 1 to 60 ASCII letters, digits and '_', starting with a capital letter (Core Data's rule)")
         }
     }
+
+    /// The longest fetch index name (SQLite has no limit; real stores' reach 122 characters).
+    static let longestIndexName = 255
 
     /// Property names no model may use, each with the reason: `entity` means the entity column in
     /// the suite's fetch indexes; the others are `NSManagedObject` methods without parameters, which
@@ -37,13 +40,18 @@ extension Model {
     ]
 
     /// Xcode's editor asks for a lower-case first letter, but Core Data reads a model whose
-    /// property names start with a capital (shipping apps have them), so the suite does too.
+    /// property names start with a capital or with '_' (real stores have them:
+    /// `_CDEntityMetadataKey__bestLanguage`), so the suite does too.
     static func checkPropertyName(_ name: String, of entity: String) throws {
-        guard identifier(name) else {
-            throw ModelError("property name '\(name)' of '\(entity)' must be 1 to 60 ASCII letters, digits and '_', starting with a letter")
+        guard identifier(name) || (name.hasPrefix("_") && identifier("x" + name.dropFirst())) else {
+            throw ModelError("property name '\(name)' of '\(entity)' must be 1 to 60 ASCII letters, digits and '_', starting with a letter or '_'")
         }
         if let reason = reservedPropertyNames[name] {
             throw ModelError("property name '\(name)' of '\(entity)' is reserved: \(reason); rename it")
+        }
+        // A name starting with '_' whose column would be one of Core Data's own (`_pk` → Z_PK).
+        if ["_pk", "_ent", "_opt"].contains(name.lowercased()) {
+            throw ModelError("property name '\(name)' of '\(entity)' is reserved: its column Z\(name.uppercased()) is Core Data's own; rename it")
         }
     }
 
@@ -105,8 +113,9 @@ extension Model {
             }
             var indexNames = Set<String>()
             for index in entity.fetchIndexes {
-                guard Self.identifier(index.name) else {
-                    throw ModelError("fetch index name '\(index.name)' of '\(entity.name)' must be 1 to 60 ASCII letters, digits and '_', starting with a letter")
+                // Real stores keep fetch index names of up to 122 characters whole.
+                guard Self.identifier(index.name, longest: Self.longestIndexName) else {
+                    throw ModelError("fetch index name '\(index.name)' of '\(entity.name)' must be 1 to \(Self.longestIndexName) ASCII letters, digits and '_', starting with a letter")
                 }
                 guard indexNames.insert(index.name.uppercased()).inserted else {
                     throw ModelError("entity '\(entity.name)' declares fetch index '\(index.name)' twice")

@@ -17,6 +17,8 @@ final class XcodeModelParser: NSObject, XMLParserDelegate {
         var ordered: Bool
         var deletionRule: String?
         var optional: Bool
+        /// A transient relationship: Core Data gives it no column and no index.
+        var transient: Bool = false
         var userInfo: [String: String] = [:]
         var line: Int
     }
@@ -105,7 +107,7 @@ final class XcodeModelParser: NSObject, XMLParserDelegate {
             entities[entities.count - 1].relationships.append(RawRelationship(
                 name: relationship, destination: attributes["destinationEntity"], inverseName: attributes["inverseName"],
                 inverseEntity: attributes["inverseEntity"], toMany: yes(attributes["toMany"]), ordered: yes(attributes["ordered"]),
-                deletionRule: attributes["deletionRule"], optional: yes(attributes["optional"]), line: line))
+                deletionRule: attributes["deletionRule"], optional: yes(attributes["optional"]), transient: yes(attributes["transient"]), line: line))
             owner = .relationship(entities[entities.count - 1].relationships.count - 1)
         case ("fetchedProperty", "entity"):
             warnings.append("\(entityName).\(attributes["name"] ?? "?") is a fetched property; the suite leaves it out (a fetched property is a stored fetch request, not a column)")

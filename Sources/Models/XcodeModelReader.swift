@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads an Xcode Core Data model (an `.xcdatamodeld` bundle, an `.xcdatamodel` folder or its
 /// `contents` file) into a `ModelDescription`, with one warning for each construct the suite does
-/// not store as Core Data would: transient attributes (left out), ordered many-to-many
+/// not store as Core Data would: transient attributes and relationships (left out), ordered many-to-many
 /// relationships (stored unordered), composite attributes, fetched
 /// properties, expression index elements, configurations and fetch request templates; and one
 /// for each it stores as Core Data does but a user may not expect: a to-many relationship
@@ -39,6 +39,11 @@ public enum XcodeModelReader {
         var entities = raw.map(\.description)
         for (position, entity) in raw.enumerated() {
             for relationship in entity.relationships {
+                // A transient relationship has no column and no index (real stores' models): left out.
+                if relationship.transient {
+                    warnings.append("\(entity.description.name).\(relationship.name) is a transient relationship; the suite leaves it out (Core Data stores no column for it)")
+                    continue
+                }
                 entities[position].relationships.append(try resolve(relationship, of: entity, in: raw, byName: byName, source: source, warnings: &warnings))
             }
         }
@@ -76,13 +81,16 @@ public enum XcodeModelReader {
         }
         guard byName[destination] != nil else { throw ModelError("\(at) points at entity '\(destination)', which the model does not declare") }
         let rule = try deleteRule(relationship.deletionRule, at: at)
-        let inverse = relationship.inverseName
+        // An inverse that is transient is left out with it: this side has no inverse.
+        let inverse = relationship.inverseName.flatMap { name in
+            declared(name, from: relationship.inverseEntity ?? destination, in: raw, byName: byName)?.relationship.transient == true ? nil : name
+        }
         if relationship.toMany, inverse == nil {
             warnings.append(RelationshipDescription.withoutInverseWarning(entity: entity.description.name, name: relationship.name, destination: destination))
         }
         if relationship.ordered, relationship.toMany, let inverseName = inverse,
            let found = declared(inverseName, from: relationship.inverseEntity ?? destination, in: raw, byName: byName), found.relationship.toMany {
-            warnings.append("\(what) is an ordered many-to-many relationship; the suite stores it unordered (Core Data's Z_FOK_ order column in the join table is not modelled)")
+            warnings.append("\(what) is an ordered many-to-many relationship; the suite stores it unordered (its join table has Core Data's Z_FOK_ order column, which the suite leaves NULL)")
         }
         var description = RelationshipDescription(relationship.name, destination: destination, inverse: inverse, toMany: relationship.toMany,
                                                   ordered: relationship.ordered && relationship.toMany, deleteRule: rule, optional: relationship.optional)

@@ -1,6 +1,6 @@
 import Foundation
 import Models
-import Workloads
+import Strategies
 #if canImport(Glibc)
 import Glibc
 #endif

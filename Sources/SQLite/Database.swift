@@ -20,11 +20,12 @@ public final class Database {
     /// The work being counted (`startCountingWork`), shared with every statement prepared here.
     let ledger = WorkLedger()
 
-    /// Opens (and by default creates) the database at `path`.
+    /// Opens (and by default creates) the database at `path`; with `uri`, `path` is a `file:` URI
+    /// (`file:/a/store.sqlite?mode=ro&immutable=1`, see <https://www.sqlite.org/uri.html>).
     /// - throws: `SQLiteError` when the file cannot be opened; the half-opened handle is closed first.
-    public init(path: String, readOnly: Bool = false) throws {
+    public init(path: String, readOnly: Bool = false, uri: Bool = false) throws {
         var handle: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX | (uri ? SQLITE_OPEN_URI : 0)
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let error = SQLiteError(connection: handle, code: code, sql: nil)

@@ -12,13 +12,18 @@ import Models
 ///   `Z<n>_NAME` holding the destination's entity number when the destination has
 ///   sub-entities); a name taken earlier in the hierarchy gets a counting suffix (`ZURL1`);
 /// - the table's columns are that list sorted, stably, by type group: INTEGER (integers,
-///   booleans, to-ones), FLOAT and TIMESTAMP, DECIMAL, VARCHAR, UUID and URI, binary BLOB;
+///   booleans, to-ones), FLOAT and TIMESTAMP, DECIMAL, VARCHAR, UUID and URI, Transformable,
+///   binary BLOB; the hidden to-ones of to-manys without an inverse, then the order keys, after
+///   every entity's own columns;
 /// - a many-to-many pair gets one join table, named from the side met first when every entity
-///   (sub-entities inheriting) is walked in case-insensitive name order;
+///   (sub-entities inheriting) is walked in case-insensitive name order (of two sides of one
+///   entity, the later by name); a relationship that is its own inverse has `REFLEXIVE` as its
+///   second column; an ordered side adds its order key `Z_FOK_…`;
 /// - indexes: `<TABLE>_Z_ENT_INDEX` on a root with sub-entities, `<TABLE>_<COLUMN>_INDEX` on
 ///   every foreign key, `Z_<Entity>_UNIQUE_<a>_<b>` for a uniqueness constraint and
-///   `Z_<Entity>_<name>` for a fetch index (`COLLATE BINARY ASC|DESC` on every column), the
-///   reversed pair of every join table; then `Z_PRIMARYKEY`, `Z_METADATA`, `Z_MODELCACHE`.
+///   `Z_<Entity>_<name>` for a fetch index (`COLLATE BINARY ASC|DESC` on every column; none for
+///   an index of one to-one), the reversed pair of every join table; then `Z_PRIMARYKEY`,
+///   `Z_METADATA`, `Z_MODELCACHE`.
 public struct CoreDataSchema: Sendable {
     public let model: Model
 
@@ -54,9 +59,12 @@ public struct CoreDataSchema: Sendable {
         /// The side that names the table: its declaring entity, its relationship and its column.
         public let first: (entity: Int, relationship: String, column: String)
         public let second: (entity: Int, relationship: String, column: String)
+        /// An ordered side's order key, `Z_FOK_` + the column of its members without `Z_` (the
+        /// suite leaves it NULL: the relationship is stored unordered).
+        public let orderColumn: String?
 
         public static func == (a: JoinTable, b: JoinTable) -> Bool {
-            a.name == b.name && a.first.column == b.first.column && a.second.column == b.second.column
+            a.name == b.name && a.first.column == b.first.column && a.second.column == b.second.column && a.orderColumn == b.orderColumn
         }
 
         /// (this side's column, the other side's column) for `relationship` declared by `entity`.
@@ -110,13 +118,18 @@ public struct CoreDataSchema: Sendable {
         // keys of ordered to-many relationships (`Z_FOK_<INVERSE>`, INTEGER), come after every
         // entity's own columns: Core Data adds them in a later pass over the hierarchy
         // (`_generateInverseRelationshipsAndMore`); a real Photos store shows `Z_FOK_PARENTFOLDER`
-        // after the last sub-entity's integers, before the first timestamp. Their order among
-        // themselves is inferred (entity by entity, hidden to-ones first, each by name).
+        // after the last sub-entity's integers, before the first timestamp. Every hidden to-one
+        // comes before every order key (a real Reminders store: `Z4REMINDERS`, then
+        // `Z_FOK_REMINDER`); within each kind, entity by entity and by name (the order keys'
+        // order is inferred: real stores show it is not by name, and the rule is open).
         for index in model.entities[root].subtree {
             let entity = model.entities[index]
             for relationship in entity.ownRelationships.filter({ $0.isHidden }).sorted(by: { $0.name < $1.name }) {
                 addToOne(relationship, of: entity)
             }
+        }
+        for index in model.entities[root].subtree {
+            let entity = model.entities[index]
             let keys = entity.attributes.indices.filter { entity.attributeOwners[$0] == index && entity.attributes[$0].isOrderKey }
             for position in keys.sorted(by: { entity.attributes[$0].name < entity.attributes[$1].name }) {
                 addAttribute(position, of: entity)
@@ -146,26 +159,37 @@ public struct CoreDataSchema: Sendable {
     }
 
     /// The join tables: walk every entity in case-insensitive name order; the first many-to-many
-    /// side met for a pair names the table after its declaring entity's number.
+    /// side met for a pair names the table after its declaring entity's number. Two sides
+    /// declared by one entity: the one later by name names it (a real store's
+    /// `Z_1FAVORITES (Z_1FAVORITEFOLDERS, Z_1FAVORITES, …)`). A relationship that is its own
+    /// inverse: the second column is `REFLEXIVE` (every real Photos store's
+    /// `Z_45MERGECANDIDATES (Z_45MERGECANDIDATES, REFLEXIVE)`). An ordered side keeps its members'
+    /// order in `Z_FOK_` + its members' column without `Z_` (`Z_FOK_1FAVORITES`, Photos'
+    /// `Z_FOK_34ASSETS`).
     private static func joinTables(of model: Model) -> [JoinTable] {
         var joins: [JoinTable] = []
         var named = Set<String>()
         var joinColumnNames: [Int: UniqueNames] = [:]
         for index in model.entities.indices.sorted(by: { Model.nameOrder(model.entities[$0].name, model.entities[$1].name) }) {
-            for relationship in model.entities[index].relationships where relationship.isManyToMany {
-                guard let inverse = model.inverse(of: relationship) else { continue }
-                let pair = [("\(relationship.owner)", relationship.name), ("\(inverse.owner)", inverse.name)]
+            for met in model.entities[index].relationships where met.isManyToMany {
+                guard let found = model.inverse(of: met) else { continue }
+                let pair = [("\(met.owner)", met.name), ("\(found.owner)", found.name)]
                     .map { "\($0.0).\($0.1)" }.sorted().joined(separator: "|")
                 guard named.insert(pair).inserted else { continue }
+                let swap = met.owner == found.owner && Model.nameOrder(met.name, found.name)
+                let (relationship, inverse) = swap ? (found, met) : (met, found)
+                let reflexive = relationship.owner == inverse.owner && relationship.name == inverse.name
                 func column(_ side: Model.Relationship, _ other: Model.Relationship) -> String {
                     let root = model.entities[side.owner].root
                     return joinColumnNames[root, default: UniqueNames()].claim("Z_\(side.owner + 1)" + other.name.uppercased())
                 }
                 let firstColumn = column(relationship, inverse)
-                let secondColumn = column(inverse, relationship)
+                let secondColumn = reflexive ? "REFLEXIVE" : column(inverse, relationship)
+                let order = relationship.ordered ? secondColumn : inverse.ordered && !reflexive ? firstColumn : nil
                 joins.append(JoinTable(name: "Z_\(relationship.owner + 1)" + relationship.name.uppercased(),
                                        first: (relationship.owner, relationship.name, firstColumn),
-                                       second: (inverse.owner, inverse.name, secondColumn)))
+                                       second: (inverse.owner, inverse.name, secondColumn),
+                                       orderColumn: order.map { "Z_FOK_" + $0.dropFirst(2) }))
             }
         }
         return joins
@@ -233,7 +257,8 @@ public struct CoreDataSchema: Sendable {
             let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + table.tableOrder.map { "\($0.name) \($0.sqlType)" }
             return "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )"
         } + joinTables.map { join in
-            "CREATE TABLE \(join.name) ( \(join.first.column) INTEGER, \(join.second.column) INTEGER, PRIMARY KEY (\(join.first.column), \(join.second.column)) )"
+            let order = join.orderColumn.map { " \($0) INTEGER," } ?? ""
+            return "CREATE TABLE \(join.name) ( \(join.first.column) INTEGER, \(join.second.column) INTEGER,\(order) PRIMARY KEY (\(join.first.column), \(join.second.column)) )"
         }
     }
 
@@ -255,7 +280,10 @@ public struct CoreDataSchema: Sendable {
                 let columns = constraint.map { indexColumn(entity.index, FetchIndex.Element(property: $0)) + " COLLATE BINARY ASC" }
                 sql.append("CREATE UNIQUE INDEX Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_")) ON \(table) (\(columns.joined(separator: ", ")))")
             }
-            for index in entity.fetchIndexes {
+            // A fetch index whose one element is a to-one relationship creates no index: the
+            // foreign key's own index serves (none of 155 such declarations in 26 real stores' models
+            // has an index in its store).
+            for index in entity.fetchIndexes where !(index.elements.count == 1 && index.elements[0].property.flatMap { self.columns(entity.index, toOne: $0) } != nil) {
                 let columns = index.elements.map { indexColumn(entity.index, $0) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
                 sql.append("CREATE INDEX Z_\(entity.name)_\(index.name) ON \(table) (\(columns.joined(separator: ", ")))")
             }

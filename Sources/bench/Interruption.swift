@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Reporting
-import Workloads
+import Strategies
 
 /// On Ctrl-C, SIGTERM or SIGHUP (a closed terminal or ssh session): runs the command's cleanup
 /// (temporary stores, a partial store, the claim on the output), prints one `interrupted: …` line

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreDataStores
 import Foundation
 import Models
 import Workloads
@@ -12,7 +13,7 @@ struct ModelOptions: ParsableArguments {
     @Option(help: "The model to measure: \(ModelPresets.names.joined(separator: ", ")) (default: publications, a Publication entity with 4 sub-entities and tags). See `bench list`.")
     var preset: String?
 
-    @Option(help: "A model to measure instead of a preset: a JSON description (see docs/model.md, \"The model language\"), an Xcode Core Data model (an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file), or SwiftData @Model classes (a .swift file or a folder of them; see docs/model.md, \"Measure your SwiftData model\").")
+    @Option(help: "A model to measure instead of a preset: a JSON description (see docs/model.md, \"The model language\"), an Xcode Core Data model (an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file), SwiftData @Model classes (a .swift file or a folder of them; see docs/model.md, \"Measure your SwiftData model\"), or a Core Data / SwiftData store file (App.sqlite, read-only; see docs/model.md, \"Measure your store\").")
     var model: String?
 
     @Option(name: .customLong("model-version"), help: "With an .xcdatamodeld bundle: the version to read (default: the current one).")
@@ -92,7 +93,8 @@ struct ModelOptions: ParsableArguments {
         let read = try Loaded.shared.read(source)
         var description = read.description
         let warnings = read.warnings
-        let withoutRows = !source.hasRows // an Xcode model or Swift source: no object counts
+        // An Xcode model or Swift source has no object counts, nor a store whose entities have none.
+        let withoutRows = !description.entities.contains { $0.rows != nil }
         let prefix = model.map { "\($0.escapingControlCharacters): " } ?? ""
         do {
             let weights = try mixWeights()
@@ -111,6 +113,11 @@ struct ModelOptions: ParsableArguments {
         } catch {
             throw ValidationError("\(prefix)\(error)")
         }
+    }
+
+    /// The store file `--model` names, as the model was read from it (read once); nil for any other source.
+    func storeFile() throws -> CoreDataStoreFile? {
+        try Loaded.shared.read(try source()).store
     }
 
     /// The description, validated, scaled to `scale` objects when given.

@@ -1,3 +1,4 @@
+import CoreDataStores
 import Foundation
 import Models
 import SwiftDataModels
@@ -15,11 +16,15 @@ enum ModelSource: Hashable {
     case xcode(String, version: String?)
     /// SwiftData @Model classes: a .swift file or a folder of them.
     case swiftData(String)
+    /// A Core Data / SwiftData store file, read-only: its own compiled model and its objects per entity.
+    case store(String)
 
     /// What reading a source gives: the description and what reading it warned about.
     struct Read {
         var description: ModelDescription
         var warnings: [String]
+        /// A store file's tables and framework version beside its model (for the layout proof).
+        var store: CoreDataStoreFile? = nil
     }
 
     /// The source `--preset` or `--model` names (`publications` when neither does). A folder that
@@ -29,18 +34,10 @@ enum ModelSource: Hashable {
         if let xcode = ambiguousXcodeModel(in: model) {
             throw ModelError("\(model.escapingControlCharacters) holds both SwiftData @Model sources and an Xcode model (\(xcode.escapingControlCharacters)); give one of them to --model: the Xcode model's path, or a folder of the .swift files alone")
         }
+        if CoreDataStoreFile.isStoreArgument(model) { return .store(model) }
         if SwiftSourceFiles.isSwiftSource(model) { return .swiftData(model) }
         if XcodeModelBundle.isXcodeModel(model) { return .xcode(model, version: version) }
         return .json(model)
-    }
-
-    /// Whether the format gives objects per entity (a preset, a JSON description) or not (an Xcode
-    /// model, Swift source: `--scale` is shared among their entities).
-    var hasRows: Bool {
-        switch self {
-        case .preset, .json: true
-        case .xcode, .swiftData: false
-        }
     }
 
     /// Reads the description; every problem is one sentence.
@@ -57,6 +54,9 @@ enum ModelSource: Hashable {
         case let .swiftData(path):
             let read = try SwiftDataModelReader.read(path: path)
             return Read(description: read.description, warnings: read.warnings)
+        case let .store(path):
+            let read = try CoreDataStoreFile.read(path: path)
+            return Read(description: read.description, warnings: read.warnings, store: read)
         }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 @testable import Reporting
-import Workloads
+import Strategies
 import XCTest
 
 final class StoreFolderTests: XCTestCase {

@@ -1,5 +1,9 @@
+import CoreDataStores
 import Foundation
+import Models
 import Reporting
+import SQLite
+import TestSupport
 import XCTest
 
 /// Runs the real `bench` executable, as a user would, and checks exit codes, messages and files.
@@ -605,6 +609,48 @@ final class CommandLineTests: XCTestCase {
             XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): one line: \(outcome.stderr)")
             XCTAssertTrue(outcome.stderr.hasPrefix("error: \(message)"), "\(arguments): \(outcome.stderr)")
         }
+    }
+
+    /// `bench model` on a Core Data store: what was read, the layout proof, the entity tree; the
+    /// store unchanged and nothing made beside it. Bad stores are one line and exit 64.
+    func testAStoreThroughTheCommandLine() throws {
+        let store = folder.appendingPathComponent("App.sqlite")
+        var description = ModelPresets.named("publications")!
+        for index in description.entities.indices where description.entities[index].rows != nil { description.entities[index].rows = 20 }
+        try CoreDataStoreFixture.write(try Model(description), to: store.path)
+        let before = try Data(contentsOf: store)
+        let listed = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let described = try bench(["model", "--model", store.path], in: folder)
+        XCTAssertEqual(described.status, 0, described.stderr)
+        for line in ["Model App: ", "Read the store \(store.path) (Core Data framework version 1447): ", "layout: ", " columns in place, ",
+                     "  1 Publication (20 objects", "    4 Book (20 objects", "single-table:"] {
+            XCTAssertTrue(described.stdout.contains(line), "\(line)\n\(described.stdout)")
+        }
+        let proof = try XCTUnwrap(described.stdout.split(separator: "\n").first { $0.hasPrefix("layout: ") })
+        let numbers = proof.split(whereSeparator: { !$0.isNumber }).map { Int($0)! }
+        XCTAssertEqual(numbers.count, 6, String(proof))
+        XCTAssertEqual([numbers[0], numbers[2], numbers[4]], [numbers[1], numbers[3], numbers[5]], String(proof))
+        XCTAssertEqual(try Data(contentsOf: store), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), listed)
+
+        let text = folder.appendingPathComponent("Notes.sqlite")
+        try Data("not a store".utf8).write(to: text)
+        let plain = folder.appendingPathComponent("Plain.db")
+        try Database(path: plain.path).execute("CREATE TABLE t (a INTEGER)")
+        let bomb = folder.appendingPathComponent("Bomb.sqlite")
+        try CoreDataStoreFixture.write(try Model(description), to: bomb.path, cache: RawDeflate.deflate([UInt8](repeating: 0, count: 80 << 20)))
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let cases: [([String], String)] = [
+            (["model", "--model", text.path], "\(text.path) is not an SQLite database"),
+            (["run", "--model", plain.path, "--output", "out.csv"], "\(plain.path) is an SQLite database but not a Core Data store"),
+            (["storage", "--model", bomb.path], "\(bomb.path) has a model cache (Z_MODELCACHE) that inflates to more than"),
+        ]
+        for ((arguments, message), outcome) in zip(cases, try benchEach(cases.map(\.0), in: folder)) {
+            XCTAssertEqual(outcome.status, 64, "\(arguments): \(outcome.stderr)")
+            XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): one line: \(outcome.stderr)")
+            XCTAssertTrue(outcome.stderr.hasPrefix("error: \(message)"), "\(arguments): \(outcome.stderr)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), files)
     }
 
     func testListNamesEveryStrategyAndWorkload() throws {

@@ -17,9 +17,9 @@ public final class PrivateStoreFolder: @unchecked Sendable {
 
     /// The folder's name prefix, before the command's name.
     public static let prefix = "inheritance-bench-"
-    /// The commands that make such folders: bench's own (`run`, `sweep`, `storage`, `explain`) and
-    /// the package-benchmark harness's cases.
-    public static let commands: Set<String> = ["run", "sweep", "storage", "explain", "harness"]
+    /// The commands that make such folders: bench's own (`run`, `sweep`, `storage`, `explain`), the
+    /// package-benchmark harness's cases, and the private copy of a store in use read as a model.
+    public static let commands: Set<String> = ["run", "sweep", "storage", "explain", "harness", "store"]
     /// The marker file's name inside the folder.
     public static let markerName = ".inheritance-bench-stores"
 

@@ -1,0 +1,199 @@
+import Models
+import Strategies
+
+/// The suite's `single-table` layout (`CoreDataSchema`) of a store's own model, held against the
+/// tables, indexes and `Z_PRIMARYKEY` rows Core Data made for it:
+/// `layout: 213 of 213 columns in place, 28 of 28 indexes, Z_PRIMARYKEY 13 of 13`, then each difference.
+///
+/// Columns a migration appended (after ` , ` in the store's `CREATE TABLE`: Core Data's
+/// `ALTER TABLE … ADD COLUMN`) are compared as a set, not by place, and counted apart.
+public struct LayoutProof: Sendable {
+    public let columns: Int
+    public let columnsInPlace: Int
+    /// Columns the store holds after a migration's ` , `.
+    public let appendedColumns: Int
+    public let indexes: Int
+    public let indexesInPlace: Int
+    public let entities: Int
+    public let entitiesInPlace: Int
+    /// The store's indexes are compared with the names a framework before fetch indexes gives them.
+    public let legacyIndexes: Bool
+    /// One line for each difference.
+    public let differences: [String]
+
+    /// The tables Core Data keeps beside the model's (persistent history, its bookkeeping).
+    static let ownTables: Set<String> = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE", "ATRANSACTION", "ACHANGE", "ATRANSACTIONSTRING"]
+
+    public var summary: String {
+        "layout: \(columnsInPlace) of \(columns) columns in place\(appendedColumns > 0 ? " (\(appendedColumns) appended by a migration)" : ""), "
+            + "\(indexesInPlace) of \(indexes) indexes\(legacyIndexes && indexes > 0 ? " (named as a framework before fetch indexes names them)" : ""), "
+            + "Z_PRIMARYKEY \(entitiesInPlace) of \(entities)"
+    }
+
+    public init(model: Model, store: CoreDataStoreFile) {
+        let schema = CoreDataSchema(model)
+        let tables = Self.compareTables(schema, store)
+        let indexes = Self.compareIndexes(schema, store)
+        let keys = Self.comparePrimaryKeys(model, store)
+        columns = tables.columns
+        columnsInPlace = tables.inPlace
+        appendedColumns = tables.appended
+        self.indexes = indexes.count
+        indexesInPlace = indexes.inPlace
+        entities = model.entities.count
+        entitiesInPlace = keys.inPlace
+        legacyIndexes = store.legacyIndexes
+        differences = tables.differences + indexes.differences + keys.differences
+    }
+
+    /// The layout's name in the differences (the strategy whose layout `CoreDataSchema` is).
+    static var layout: String { SingleTable.name }
+
+    static let bookkeepingColumns: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+
+    /// The expected columns (after `Z_PK, Z_ENT, Z_OPT`) of every table against the store's.
+    static func compareTables(_ schema: CoreDataSchema, _ store: CoreDataStoreFile) -> (columns: Int, inPlace: Int, appended: Int, differences: [String]) {
+        var expectedTables: [(name: String, columns: [String])] = schema.model.roots.map { root in
+            let table = schema.table(of: root)
+            return (table.name, table.tableOrder.map { "\($0.name) \($0.sqlType)" })
+        }
+        for join in schema.joinTables { expectedTables.append((join.name, ["\(join.first.column) INTEGER", "\(join.second.column) INTEGER"])) }
+        let storeTables = Dictionary(store.schema.filter { $0.type == "table" }.map { ($0.name, $0.sql ?? "") }, uniquingKeysWith: { first, _ in first })
+        var columns = 0, inPlace = 0, appended = 0
+        var differences: [String] = []
+        func isBookkeeping(_ column: String) -> Bool { bookkeepingColumns.contains(column.split(separator: " ").first.map(String.init) ?? "") }
+        for (name, expected) in expectedTables {
+            columns += expected.count
+            guard let sql = storeTables[name] else { differences.append("table \(name) is not in the store"); continue }
+            let found = Self.columns(ofTable: sql)
+            let rest = found.base.filter { !isBookkeeping($0) }
+            let appendedNames = Set(found.appended)
+            let expectedBase = expected.filter { !appendedNames.contains($0) }
+            let explained = found.appended.filter(expected.contains).count
+            let placed = zip(expectedBase, rest).filter { $0 == $1 }.count
+            appended += explained
+            inPlace += placed + explained
+            guard placed < expectedBase.count || rest.count != expectedBase.count else { continue }
+            if let first = zip(expectedBase, rest).enumerated().first(where: { $1.0 != $1.1 }) {
+                differences.append("\(name): column \(first.offset + 4) is \(first.element.1) in the store, \(first.element.0) in \(layout)")
+            }
+            let missing = expected.filter { !found.base.contains($0) && !appendedNames.contains($0) }
+            let extra = (found.base + found.appended).filter { !expected.contains($0) && !isBookkeeping($0) }
+            if !missing.isEmpty { differences.append("\(name): \(layout) has \(missing.joined(separator: ", ")), the store does not") }
+            if !extra.isEmpty { differences.append("\(name): the store has \(extra.joined(separator: ", ")), \(layout) does not") }
+        }
+        let expectedNames = Set(expectedTables.map(\.name))
+        for name in storeTables.keys.sorted() where !expectedNames.contains(name) && !ownTables.contains(name) && !name.hasPrefix("sqlite_") {
+            differences.append("table \(name) is in the store, not in \(layout)")
+        }
+        return (columns, inPlace, appended, differences)
+    }
+
+    /// The expected indexes against the store's, by name and definition (whitespace aside).
+    static func compareIndexes(_ schema: CoreDataSchema, _ store: CoreDataStoreFile) -> (count: Int, inPlace: Int, differences: [String]) {
+        let expected = (store.legacyIndexes ? legacyIndexSQL(schema) : schema.indexSQL).compactMap(indexName)
+        let storeIndexes = Dictionary(store.schema.compactMap { entry in entry.type == "index" ? entry.sql.map { (entry.name, normalized($0)) } : nil },
+                                      uniquingKeysWith: { first, _ in first })
+        var inPlace = 0
+        var differences: [String] = []
+        for (name, sql) in expected {
+            guard let found = storeIndexes[name] else { differences.append("index \(name) is not in the store"); continue }
+            if found == normalized(sql) { inPlace += 1 } else { differences.append("index \(name) is \(found) in the store, \(normalized(sql)) in \(layout)") }
+        }
+        let expectedNames = Set(expected.map(\.name))
+        for name in storeIndexes.keys.sorted() where !expectedNames.contains(name) {
+            differences.append("index \(name) is in the store, not in \(layout)")
+        }
+        let constraints = store.legacyIndexes ? legacyConstraints(schema) : []
+        let tables = Dictionary(store.schema.filter { $0.type == "table" }.map { ($0.name, normalized($0.sql ?? "")) }, uniquingKeysWith: { first, _ in first })
+        for (table, clause) in constraints {
+            if tables[table]?.contains(clause) == true { inPlace += 1 } else { differences.append("\(table): the store has no \(clause)") }
+        }
+        return (expected.count + constraints.count, inPlace, differences)
+    }
+
+    /// The indexes a framework before fetch indexes (Core Data 637, iOS 9) makes: the automatic
+    /// ones as today; an indexed attribute's `<TABLE>_<COLUMN>_INDEX ON <TABLE> (<COLUMN>)`; a
+    /// compound index's `<TABLE>_<C1>_<C2> ON <TABLE> (<C1>, <C2>)`, no collation; no index for a
+    /// uniqueness constraint (a real store of that framework, objc.io's Moody test store).
+    static func legacyIndexSQL(_ schema: CoreDataSchema) -> [String] {
+        let model = schema.model
+        let modelled = Set(model.entities.map { "Z_\($0.name)_" })
+        var sql = schema.indexSQL.filter { statement in
+            guard let name = indexName(statement)?.name else { return true }
+            return !modelled.contains { name.hasPrefix($0) }
+        }
+        for entity in model.entities {
+            let table = schema.table(of: entity.index).name
+            for index in entity.fetchIndexes {
+                let columns = index.elements.map { element in
+                    element.property.map { schema.column(entity.index, attribute: $0) ?? schema.columns(entity.index, toOne: $0)?.key ?? "Z" + $0.uppercased() } ?? "Z_ENT"
+                }
+                let name = columns.count == 1 ? "\(table)_\(columns[0])_INDEX" : ([table] + columns).joined(separator: "_")
+                sql.append("CREATE INDEX \(name) ON \(table) (\(columns.joined(separator: ", ")))")
+            }
+        }
+        return sql
+    }
+
+    /// A framework before fetch indexes keeps a uniqueness constraint in its table:
+    /// `CONSTRAINT <C1>_<C2> UNIQUE (<C1>, <C2>)` (Moody's `ZGEOGRAPHICREGION`).
+    static func legacyConstraints(_ schema: CoreDataSchema) -> [(table: String, clause: String)] {
+        schema.model.entities.flatMap { entity in
+            entity.uniquenessConstraints.map { constraint in
+                let columns = constraint.map { schema.column(entity.index, attribute: $0) ?? schema.columns(entity.index, toOne: $0)?.key ?? "Z" + $0.uppercased() }
+                return (schema.table(of: entity.index).name, "CONSTRAINT \(columns.joined(separator: "_")) UNIQUE (\(columns.joined(separator: ", ")))")
+            }
+        }
+    }
+
+    /// `Z_PRIMARYKEY`: number, name and parent of every entity.
+    static func comparePrimaryKeys(_ model: Model, _ store: CoreDataStoreFile) -> (inPlace: Int, differences: [String]) {
+        var inPlace = 0
+        var differences: [String] = []
+        let rows = Dictionary(store.primaryKeys.map { ($0.entity, $0) }, uniquingKeysWith: { first, _ in first })
+        for entity in model.entities {
+            let parent = entity.parent.map { $0 + 1 } ?? 0
+            if let row = rows[entity.number], row.name == entity.name, row.parent == parent { inPlace += 1; continue }
+            let found = rows[entity.number].map { "\($0.name) (parent \($0.parent))" } ?? "nothing"
+            differences.append("Z_PRIMARYKEY \(entity.number) is \(found) in the store, \(entity.name) (parent \(parent)) in \(layout)")
+        }
+        return (inPlace, differences)
+    }
+
+    /// The columns of a `CREATE TABLE` statement as `NAME TYPE`, split where a migration appended
+    /// (the first ` , `); constraints such as `PRIMARY KEY (…)` left out.
+    public static func columns(ofTable sql: String) -> (base: [String], appended: [String]) {
+        guard let open = sql.firstIndex(of: "("), let close = sql.lastIndex(of: ")"), open < close else { return ([], []) }
+        let body = sql[sql.index(after: open) ..< close]
+        var items: [(text: String, appended: Bool)] = []
+        var current = "", depth = 0, appended = false, previous: Character = " "
+        for character in body {
+            if character == "(" { depth += 1 } else if character == ")" { depth -= 1 }
+            if character == ",", depth == 0 {
+                items.append((current, appended))
+                if previous == " ", !appended { appended = true }
+                current = ""
+            } else {
+                current.append(character)
+            }
+            previous = character
+        }
+        items.append((current, appended))
+        // The item before the first " , " is the last one of the base table.
+        let cleaned = items.map { (text: $0.text.split(whereSeparator: \.isWhitespace).prefix(2).joined(separator: " "), appended: $0.appended) }
+            .filter { !$0.text.isEmpty && !["PRIMARY", "UNIQUE", "CHECK", "CONSTRAINT", "FOREIGN"].contains($0.text.split(separator: " ").first.map { $0.uppercased() } ?? "") }
+        return (cleaned.filter { !$0.appended }.map(\.text), cleaned.filter(\.appended).map(\.text))
+    }
+
+    static func indexName(_ sql: String) -> (name: String, sql: String)? {
+        let words = sql.split(separator: " ")
+        guard let at = words.firstIndex(of: "INDEX"), words.index(after: at) < words.endIndex else { return nil }
+        return (String(words[words.index(after: at)]), sql)
+    }
+
+    /// A statement with its whitespace collapsed and none inside parentheses' edges.
+    static func normalized(_ sql: String) -> String {
+        sql.split(whereSeparator: \.isWhitespace).joined(separator: " ").replacingOccurrences(of: "( ", with: "(").replacingOccurrences(of: " )", with: ")")
+    }
+}

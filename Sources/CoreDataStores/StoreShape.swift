@@ -1,0 +1,90 @@
+import Models
+import SQLite
+import Strategies
+
+/// The data's shape a store holds, read as aggregates only (no value of a row leaves SQLite):
+/// each optional attribute's and optional to-one's NULL share, over the rows of the entity that
+/// declares it and its sub-entities, from one `SELECT Z_ENT, COUNT(*), COUNT(<column>), … GROUP BY
+/// Z_ENT` per root entity's table. The generator follows the shares (`nullShare`).
+enum StoreShape {
+    /// Sets `nullShare` on every optional attribute and to-one of `description` (whose `rows` are
+    /// the store's) that has a column in the store; returns how many it set. An attribute under a
+    /// uniqueness constraint of its own is left alone (it may order the ordered reads, which read
+    /// no NULL). A model the suite cannot validate is left as it is (its refusal comes later).
+    static func measureNullShares(_ database: Database, _ description: inout ModelDescription, schema: [CoreDataStoreFile.SchemaEntry]) throws -> Int {
+        guard description.entities.contains(where: { ($0.rows ?? 0) > 0 }), let model = try? Model(description) else { return 0 }
+        let layout = CoreDataSchema(model)
+        let tables = Dictionary(schema.filter { $0.type == "table" }.map { ($0.name, $0.sql ?? "") }, uniquingKeysWith: { first, _ in first })
+        var measured = 0
+        for root in model.roots {
+            let table = layout.table(of: root)
+            guard let sql = tables[table.name] else { continue }
+            let found = LayoutProof.columns(ofTable: sql)
+            let present = Set((found.base + found.appended).compactMap { $0.split(separator: " ").first.map(String.init) })
+            let columns = table.fetchOrder.filter { column in
+                guard present.contains(column.name) else { return false }
+                switch column.role {
+                case let .attribute(position): return !model.entities[column.entity].attributes[position].isOrderKey
+                case let .foreignKey(name): return model.entities[column.entity].relationships.contains { $0.name == name && !$0.isHidden }
+                case .foreignEntity: return false
+                }
+            }
+            guard !columns.isEmpty else { continue }
+            let counts = try nonNullCounts(database, table: table.name, columns: columns.map(\.name))
+            for (position, column) in columns.enumerated() {
+                let entity = model.entities[column.entity]
+                let rows = entity.subtree.reduce(0) { $0 + (counts[$1 + 1]?.rows ?? 0) }
+                guard rows > 0 else { continue }
+                let filled = entity.subtree.reduce(0) { $0 + (counts[$1 + 1]?.filled[position] ?? 0) }
+                let share = (1 - Double(filled) / Double(rows) * 1).rounded(toPlaces: 4)
+                if set(share, column, of: entity, in: model, &description) { measured += 1 }
+            }
+        }
+        return measured
+    }
+
+    /// Per entity number: its rows and each column's non-NULL values.
+    private static func nonNullCounts(_ database: Database, table: String, columns: [String]) throws -> [Int: (rows: Int, filled: [Int])] {
+        let statement = try database.prepare("SELECT Z_ENT, COUNT(*), \(columns.map { "COUNT(\"\($0)\")" }.joined(separator: ", ")) FROM \"\(table)\" GROUP BY Z_ENT")
+        var counts: [Int: (rows: Int, filled: [Int])] = [:]
+        while try statement.step() {
+            counts[statement.int(at: 0)] = (statement.int(at: 1), columns.indices.map { statement.int(at: Int32($0 + 2)) })
+        }
+        return counts
+    }
+
+    /// Sets the share on the attribute or to-one `column` stands for, when it is optional and not unique alone.
+    private static func set(_ share: Double, _ column: CoreDataSchema.Column, of entity: Model.Entity, in model: Model, _ description: inout ModelDescription) -> Bool {
+        guard let at = description.entities.firstIndex(where: { $0.name == entity.name }) else { return false }
+        switch column.role {
+        case let .attribute(position):
+            let name = entity.attributes[position].name
+            let uniqueAlone = ([entity.index] + ancestors(of: entity, in: model)).contains { model.entities[$0].uniquenessConstraints.contains([name]) }
+            guard !uniqueAlone, let attribute = description.entities[at].attributes.firstIndex(where: { $0.name == name }),
+                  description.entities[at].attributes[attribute].optional else { return false }
+            description.entities[at].attributes[attribute].nullShare = share
+            return true
+        case let .foreignKey(name):
+            guard let relationship = description.entities[at].relationships.firstIndex(where: { $0.name == name }),
+                  description.entities[at].relationships[relationship].optional else { return false }
+            description.entities[at].relationships[relationship].nullShare = share
+            return true
+        case .foreignEntity:
+            return false
+        }
+    }
+
+    private static func ancestors(of entity: Model.Entity, in model: Model) -> [Int] {
+        var chain: [Int] = []
+        var current = entity.parent
+        while let index = current { chain.append(index); current = model.entities[index].parent }
+        return chain
+    }
+}
+
+private extension Double {
+    func rounded(toPlaces places: Int) -> Double {
+        let scale = (0 ..< places).reduce(1.0) { value, _ in value * 10 }
+        return (self * scale).rounded() / scale
+    }
+}

@@ -1,0 +1,128 @@
+import CoreDataStores
+import Foundation
+import Models
+import SQLite
+import Strategies
+import TestSupport
+import XCTest
+
+/// The layout proof on the suite's own stores: every column, index and `Z_PRIMARYKEY` row in
+/// place; a migration's appended column counted apart; each difference named.
+final class LayoutProofTests: XCTestCase {
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("proof-tests-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+    func proof(_ path: String) throws -> LayoutProof {
+        let store = try CoreDataStoreFile.read(path: path)
+        return LayoutProof(model: try Model(store.description), store: store)
+    }
+
+    func testTheSuitesStoresAreInPlace() throws {
+        for description in ModelPresets.all {
+            let model = try Model(description).scaled()
+            let path = folder.appendingPathComponent("\(model.name).sqlite").path
+            try CoreDataStoreFixture.write(model, to: path)
+            let proof = try proof(path)
+            let schema = CoreDataSchema(model)
+            let columns = model.roots.reduce(0) { $0 + schema.table(of: $1).tableOrder.count } + 2 * schema.joinTables.count
+            XCTAssertEqual(proof.summary, "layout: \(columns) of \(columns) columns in place, \(schema.indexSQL.count) of \(schema.indexSQL.count) indexes, Z_PRIMARYKEY \(model.entities.count) of \(model.entities.count)")
+            XCTAssertEqual(proof.differences, [], model.name)
+        }
+    }
+
+    /// The publications store as an older model version made it, migrated in place: `ZSUBTITLE`
+    /// added by `ALTER TABLE` (after ` , `), the cache the new model's.
+    func testAMigratedColumnIsCountedApart() throws {
+        let model = try Model(ModelPresets.named("publications")!).scaled()
+        let older = model.description
+        let root = older.entities.firstIndex { $0.parent == nil && $0.name == model.entities[model.mainRoot].name }!
+        var newer = model.description
+        newer.entities[root].attributes.append(Attribute("zzSubtitle", .string, optional: true))
+        let path = folder.appendingPathComponent("Migrated.sqlite").path
+        try CoreDataStoreFixture.write(try Model(older), to: path, cache: RawDeflate.deflate(CoreDataStoreFixture.archive(of: newer)))
+        let table = "Z" + older.entities[root].name.uppercased()
+        try Database(path: path).execute("ALTER TABLE \(table) ADD COLUMN ZZZSUBTITLE VARCHAR")
+        XCTAssertTrue(try Database(path: path).strings("SELECT sql FROM sqlite_master WHERE name = '\(table)'")[0].contains(" , ZZZSUBTITLE VARCHAR"))
+        let proof = try proof(path)
+        XCTAssertTrue(proof.summary.contains("(1 appended by a migration)"), proof.summary)
+        XCTAssertEqual(proof.columnsInPlace, proof.columns)
+        XCTAssertEqual(proof.differences, [])
+    }
+
+    /// A dropped index, a renamed entity row and a column out of place: each one line.
+    func testDifferencesAreNamed() throws {
+        let model = try Model(ModelPresets.named("publications")!).scaled()
+        let path = folder.appendingPathComponent("Changed.sqlite").path
+        try CoreDataStoreFixture.write(model, to: path)
+        let schema = CoreDataSchema(model)
+        let index = try XCTUnwrap(schema.indexSQL.first).split(separator: " ")[2]
+        let database = try Database(path: path)
+        try database.execute("DROP INDEX \(index)")
+        try database.execute("UPDATE Z_PRIMARYKEY SET Z_NAME = 'Renamed' WHERE Z_ENT = 1")
+        let proof = try proof(path)
+        XCTAssertEqual(proof.indexesInPlace, proof.indexes - 1)
+        XCTAssertEqual(proof.entitiesInPlace, proof.entities - 1)
+        XCTAssertEqual(proof.differences, [
+            "index \(index) is not in the store",
+            "Z_PRIMARYKEY 1 is Renamed (parent 0) in the store, \(model.entities[0].name) (parent 0) in single-table",
+        ])
+    }
+
+    /// A store of a framework before fetch indexes (Core Data 637), its statements as a real one
+    /// (objc.io's Moody test store) has them: a uniqueness constraint as a table constraint, an
+    /// indexed attribute's `ZMOOD_ZREMOTEIDENTIFIER_INDEX`, a compound index named by its columns
+    /// without collation. Read from a cache without fetch index descriptions, every index is in
+    /// place under those names.
+    func testAnOlderFrameworksIndexNames() throws {
+        let region = EntityDescription("GeographicRegion", abstract: true, attributes: [
+            Attribute("markedForDeletionDate", .date, optional: true), Attribute("numberOfMoods", .integer64), Attribute("numericISO3166Code", .integer16),
+            Attribute("uniquenessDummy", .integer16), Attribute("updatedAt", .date),
+        ], uniquenessConstraints: [["numericISO3166Code", "uniquenessDummy"]], fetchIndexes: [FetchIndex("markedForDeletionDate_updatedAt", "markedForDeletionDate", "updatedAt")])
+        let continent = EntityDescription("Continent", parent: "GeographicRegion", rows: 2, attributes: [Attribute("numberOfCountries", .integer64)],
+                                          relationships: [RelationshipDescription("countries", destination: "Country", inverse: "continent", toMany: true)])
+        let country = EntityDescription("Country", parent: "GeographicRegion", rows: 3, relationships: [
+            RelationshipDescription("continent", destination: "Continent", inverse: "countries", optional: true),
+            RelationshipDescription("moods", destination: "Mood", inverse: "country", toMany: true),
+        ])
+        let mood = EntityDescription("Mood", rows: 4, attributes: [
+            Attribute("colors", .transformable, optional: true), Attribute("creatorID", .string, optional: true), Attribute("date", .date),
+            Attribute("latitude", .double, optional: true), Attribute("longitude", .double, optional: true), Attribute("markedForDeletionDate", .date, optional: true),
+            Attribute("markedForRemoteDeletion", .boolean), Attribute("remoteIdentifier", .string, optional: true),
+        ], relationships: [RelationshipDescription("country", destination: "Country", inverse: "moods", optional: true)], fetchIndexes: [
+            FetchIndex("markedForDeletionDate", "markedForDeletionDate"), FetchIndex("remoteIdentifier", "remoteIdentifier"),
+            FetchIndex("markedForRemoteDeletion_markedForDeletionDate_date", "markedForRemoteDeletion", "markedForDeletionDate", "date"),
+        ])
+        let description = ModelDescription(name: "Moody", entities: [region, continent, country, mood])
+        let path = folder.appendingPathComponent("Moody.sqlite").path
+        try CoreDataStoreFixture.write(try Model(description), to: path, cache: RawDeflate.deflate(CoreDataStoreFixture.archive(of: description, legacyIndexes: true)), schemaSQL: [
+            "CREATE TABLE ZGEOGRAPHICREGION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNUMBEROFMOODS INTEGER, ZNUMERICISO3166CODE INTEGER, ZUNIQUENESSDUMMY INTEGER, ZNUMBEROFCOUNTRIES INTEGER, ZCONTINENT INTEGER, ZMARKEDFORDELETIONDATE TIMESTAMP, ZUPDATEDAT TIMESTAMP, CONSTRAINT ZNUMERICISO3166CODE_ZUNIQUENESSDUMMY UNIQUE (ZNUMERICISO3166CODE, ZUNIQUENESSDUMMY))",
+            "CREATE TABLE ZMOOD ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZMARKEDFORREMOTEDELETION INTEGER, ZCOUNTRY INTEGER, ZDATE TIMESTAMP, ZLATITUDE FLOAT, ZLONGITUDE FLOAT, ZMARKEDFORDELETIONDATE TIMESTAMP, ZCREATORID VARCHAR, ZREMOTEIDENTIFIER VARCHAR, ZCOLORS BLOB )",
+            "CREATE INDEX ZGEOGRAPHICREGION_ZCONTINENT_INDEX ON ZGEOGRAPHICREGION (ZCONTINENT)",
+            "CREATE INDEX ZGEOGRAPHICREGION_Z_ENT_INDEX ON ZGEOGRAPHICREGION (Z_ENT)",
+            "CREATE INDEX ZGEOGRAPHICREGION_ZMARKEDFORDELETIONDATE_ZUPDATEDAT ON ZGEOGRAPHICREGION (ZMARKEDFORDELETIONDATE, ZUPDATEDAT)",
+            "CREATE INDEX ZMOOD_ZMARKEDFORDELETIONDATE_INDEX ON ZMOOD (ZMARKEDFORDELETIONDATE)",
+            "CREATE INDEX ZMOOD_ZREMOTEIDENTIFIER_INDEX ON ZMOOD (ZREMOTEIDENTIFIER)",
+            "CREATE INDEX ZMOOD_ZCOUNTRY_INDEX ON ZMOOD (ZCOUNTRY)",
+            "CREATE INDEX ZMOOD_ZMARKEDFORREMOTEDELETION_ZMARKEDFORDELETIONDATE_ZDATE ON ZMOOD (ZMARKEDFORREMOTEDELETION, ZMARKEDFORDELETIONDATE, ZDATE)",
+        ], frameworkVersion: 637)
+        let store = try CoreDataStoreFile.read(path: path)
+        XCTAssertTrue(store.legacyIndexes)
+        let proof = LayoutProof(model: try Model(store.description), store: store)
+        XCTAssertEqual(proof.summary, "layout: 16 of 16 columns in place, 8 of 8 indexes (named as a framework before fetch indexes names them), Z_PRIMARYKEY 4 of 4")
+        XCTAssertEqual(proof.differences, [])
+    }
+
+    func testColumnsOfAStatement() {
+        let columns = LayoutProof.columns(ofTable: "CREATE TABLE ZCALL ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZDATE TIMESTAMP, ZUUID BLOB , ZURL VARCHAR, ZFLAG INTEGER)")
+        XCTAssertEqual(columns.base, ["Z_PK INTEGER", "Z_ENT INTEGER", "Z_OPT INTEGER", "ZDATE TIMESTAMP", "ZUUID BLOB"])
+        XCTAssertEqual(columns.appended, ["ZURL VARCHAR", "ZFLAG INTEGER"])
+        XCTAssertEqual(LayoutProof.columns(ofTable: "CREATE TABLE Z_1TAGS ( Z_1ITEMS INTEGER, Z_2TAGS INTEGER, PRIMARY KEY (Z_1ITEMS, Z_2TAGS) )").base,
+                       ["Z_1ITEMS INTEGER", "Z_2TAGS INTEGER"])
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Models
+import SQLite
+import Strategies
+import XCTest
+
+/// Core Data's layout rules that real stores showed the suite lacked, one small model each
+/// (docs/strategies.md, "Core Data's layout, rule by rule", has each rule's evidence).
+final class CoreDataRulesTests: XCTestCase {
+    /// The statements of `entities`' single-table layout, checked to run in SQLite.
+    func schema(_ entities: [EntityDescription]) throws -> (tables: [String], indexes: [String]) {
+        let model = try Model(ModelDescription(name: "rules", entities: entities))
+        let schema = CoreDataSchema(model)
+        let database = try Database(path: ":memory:")
+        for statement in schema.schemaSQL { try database.execute(statement) }
+        return (schema.tableSQL, schema.indexSQL)
+    }
+
+    /// UUID and URI columns form one group after VARCHAR and before Transformable, then binary.
+    func testUUIDAndURIComeBeforeTransformable() throws {
+        let tables = try schema([EntityDescription("Reminder", rows: 10, attributes: [
+            Attribute("attachment", .transformable, optional: true), Attribute("data", .binary, optional: true), Attribute("identifier", .uuid),
+            Attribute("link", .uri, optional: true), Attribute("title", .string),
+        ])]).tables
+        XCTAssertEqual(tables, ["CREATE TABLE ZREMINDER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR, ZIDENTIFIER BLOB, ZLINK VARCHAR, ZATTACHMENT BLOB, ZDATA BLOB )"])
+    }
+
+    /// Every hidden to-one (a to-many without inverse) of the hierarchy comes before every order
+    /// key: `List.reminders` (no inverse) lands on the sub-entity `Task`, `Account.items`
+    /// (ordered, inverse `Item.account`) on the root `Item`; entity by entity the order key would
+    /// come first.
+    func testHiddenKeysComeBeforeOrderKeys() throws {
+        let tables = try schema([
+            EntityDescription("Account", rows: 2, relationships: [RelationshipDescription("items", destination: "Item", inverse: "account", toMany: true, ordered: true)]),
+            EntityDescription("Item", rows: 5, attributes: [Attribute("title", .string)],
+                              relationships: [RelationshipDescription("account", destination: "Account", inverse: "items", optional: true)]),
+            EntityDescription("Task", parent: "Item", rows: 5, attributes: [Attribute("done", .boolean)]),
+            EntityDescription("List", rows: 2, relationships: [RelationshipDescription("reminders", destination: "Task", toMany: true)]),
+        ]).tables
+        XCTAssertEqual(tables[1], "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZACCOUNT INTEGER, ZDONE INTEGER, Z4REMINDERS INTEGER, Z_FOK_ACCOUNT INTEGER, ZTITLE VARCHAR )")
+    }
+
+    /// A many-to-many that is its own inverse: `(Z_<n><NAME>, REFLEXIVE)`, indexed on the reversed pair.
+    func testAReflexiveManyToMany() throws {
+        let (tables, indexes) = try schema([EntityDescription("Person", rows: 10, attributes: [Attribute("name", .string)], relationships: [
+            RelationshipDescription("mergeCandidates", destination: "Person", inverse: "mergeCandidates", toMany: true),
+        ])])
+        XCTAssertEqual(tables.last, "CREATE TABLE Z_1MERGECANDIDATES ( Z_1MERGECANDIDATES INTEGER, REFLEXIVE INTEGER, PRIMARY KEY (Z_1MERGECANDIDATES, REFLEXIVE) )")
+        XCTAssertEqual(indexes, ["CREATE INDEX Z_1MERGECANDIDATES_REFLEXIVE_INDEX ON Z_1MERGECANDIDATES (REFLEXIVE, Z_1MERGECANDIDATES)"])
+    }
+
+    /// An ordered many-to-many's join table has a third column, `Z_FOK_` + its members' column
+    /// without `Z_` (Photos' `Z_26ASSETS … Z_FOK_34ASSETS`).
+    func testAnOrderedManyToManyHasAnOrderColumn() throws {
+        let tables = try schema([
+            EntityDescription("Album", rows: 3, relationships: [RelationshipDescription("assets", destination: "Asset", inverse: "albums", toMany: true, ordered: true)]),
+            EntityDescription("Asset", rows: 9, relationships: [RelationshipDescription("albums", destination: "Album", inverse: "assets", toMany: true)]),
+        ]).tables
+        XCTAssertEqual(tables.last, "CREATE TABLE Z_1ASSETS ( Z_1ALBUMS INTEGER, Z_2ASSETS INTEGER, Z_FOK_2ASSETS INTEGER, PRIMARY KEY (Z_1ALBUMS, Z_2ASSETS) )")
+    }
+
+    /// Two relationships of one entity, each other's inverse: the later by name names the table
+    /// (a real store's `Z_1FAVORITES (Z_1FAVORITEFOLDERS, Z_1FAVORITES, Z_FOK_1FAVORITES)`).
+    func testAnEntitysOwnInversePairIsNamedAfterTheLaterSide() throws {
+        let (tables, indexes) = try schema([EntityDescription("Folder", rows: 10, attributes: [Attribute("name", .string)], relationships: [
+            RelationshipDescription("favoriteFolders", destination: "Folder", inverse: "favorites", toMany: true),
+            RelationshipDescription("favorites", destination: "Folder", inverse: "favoriteFolders", toMany: true, ordered: true),
+        ])])
+        XCTAssertEqual(tables.last, "CREATE TABLE Z_1FAVORITES ( Z_1FAVORITEFOLDERS INTEGER, Z_1FAVORITES INTEGER, Z_FOK_1FAVORITES INTEGER, PRIMARY KEY (Z_1FAVORITEFOLDERS, Z_1FAVORITES) )")
+        XCTAssertEqual(indexes, ["CREATE INDEX Z_1FAVORITES_Z_1FAVORITES_INDEX ON Z_1FAVORITES (Z_1FAVORITES, Z_1FAVORITEFOLDERS)"])
+    }
+
+    /// A fetch index whose one element is a to-one creates no index (the foreign key's serves); a
+    /// to-one beside another element is indexed.
+    func testAFetchIndexOfALoneToOneCreatesNoIndex() throws {
+        let indexes = try schema([
+            EntityDescription("Note", rows: 10, attributes: [Attribute("date", .date)],
+                              relationships: [RelationshipDescription("folder", destination: "Folder", inverse: "notes", optional: true)],
+                              fetchIndexes: [FetchIndex("byFolder", "folder"), FetchIndex("byFolderAndDate", "folder", "date desc")]),
+            EntityDescription("Folder", rows: 2, relationships: [RelationshipDescription("notes", destination: "Note", inverse: "folder", toMany: true)]),
+        ]).indexes
+        XCTAssertEqual(indexes, [
+            "CREATE INDEX ZNOTE_ZFOLDER_INDEX ON ZNOTE (ZFOLDER)",
+            "CREATE INDEX Z_Note_byFolderAndDate ON ZNOTE (ZFOLDER COLLATE BINARY ASC, ZDATE COLLATE BINARY DESC)",
+        ])
+    }
+
+    /// A transient relationship has no column and no index; a stored relationship whose inverse
+    /// is transient is stored without one.
+    func testATransientRelationshipHasNoColumn() throws {
+        let xml = """
+            <model>
+              <entity name="Folder">
+                <attribute name="name" attributeType="String"/>
+                <relationship name="notes" toMany="YES" destinationEntity="Note" inverseName="folder" inverseEntity="Note"/>
+                <relationship name="preview" optional="YES" maxCount="1" destinationEntity="Note" inverseName="previewOf" inverseEntity="Note" transient="YES"/>
+              </entity>
+              <entity name="Note">
+                <attribute name="title" attributeType="String"/>
+                <relationship name="folder" optional="YES" maxCount="1" destinationEntity="Folder" inverseName="notes" inverseEntity="Folder"/>
+                <relationship name="previewOf" optional="YES" maxCount="1" destinationEntity="Folder" inverseName="preview" inverseEntity="Folder"/>
+                <relationship name="cachedFolder" optional="YES" maxCount="1" destinationEntity="Folder" transient="YES"/>
+              </entity>
+            </model>
+            """
+        let read = try XcodeModelReader.parse(Data(xml.utf8), source: "Notes.xcdatamodel", name: "Notes")
+        XCTAssertTrue(read.warnings.contains("Folder.preview is a transient relationship; the suite leaves it out (Core Data stores no column for it)"), "\(read.warnings)")
+        XCTAssertTrue(read.warnings.contains("Note.cachedFolder is a transient relationship; the suite leaves it out (Core Data stores no column for it)"), "\(read.warnings)")
+        let (tables, indexes) = try schema(try read.description.sharing(10).entities)
+        XCTAssertEqual(tables, [
+            "CREATE TABLE ZFOLDER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )",
+            "CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZFOLDER INTEGER, ZPREVIEWOF INTEGER, ZTITLE VARCHAR )",
+        ])
+        XCTAssertEqual(indexes, ["CREATE INDEX ZNOTE_ZFOLDER_INDEX ON ZNOTE (ZFOLDER)", "CREATE INDEX ZNOTE_ZPREVIEWOF_INDEX ON ZNOTE (ZPREVIEWOF)"])
+    }
+
+    /// Names real stores hold: a property name that starts with `_` (column `Z_` + the rest), a
+    /// fetch index name longer than 60 characters (kept whole).
+    func testUnderscoredNamesAndLongIndexNames() throws {
+        let long = "byCDEntityMetadataKeyBestLanguageAndTitleForTheSpotlightImporterAndTheSearchField"
+        XCTAssertGreaterThan(long.count, 60)
+        let (tables, indexes) = try schema([EntityDescription("Item", rows: 10, attributes: [
+            Attribute("_CDEntityMetadataKey__bestLanguage", .string, optional: true), Attribute("title", .string),
+        ], fetchIndexes: [FetchIndex(long, "_CDEntityMetadataKey__bestLanguage", "title")])])
+        XCTAssertEqual(tables, ["CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, Z_CDENTITYMETADATAKEY__BESTLANGUAGE VARCHAR, ZTITLE VARCHAR )"])
+        XCTAssertEqual(indexes, ["CREATE INDEX Z_Item_\(long) ON ZITEM (Z_CDENTITYMETADATAKEY__BESTLANGUAGE COLLATE BINARY ASC, ZTITLE COLLATE BINARY ASC)"])
+        XCTAssertThrowsError(try Model(ModelDescription(name: "rules", entities: [EntityDescription("Item", rows: 1, attributes: [Attribute("_a-b", .string)])])))
+    }
+}
