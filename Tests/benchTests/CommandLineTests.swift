@@ -862,8 +862,9 @@ final class CommandLineTests: XCTestCase {
 
     /// `bench clean` removes the folder a killed bench left, never a look-alike it did not make,
     /// and names a leftover it could not remove, with exit status 1 (never "nothing to remove").
+    /// A folder name is printed escaped, so that a line break in it cannot forge a line.
     func testCleanRemovesOnlyWhatBenchMadeAndSaysWhatItCouldNot() throws {
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("clean-\(UUID().uuidString)")
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("clean-\nremoved /x (1 MB)-\(UUID().uuidString)")
         let temporary = parent.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         defer {
@@ -888,7 +889,8 @@ final class CommandLineTests: XCTestCase {
 
         let first = try bench(["clean", "--store-folder", parent.path], environment: ["TMPDIR": temporary.path])
         XCTAssertEqual(first.status, 0, first.stderr)
-        XCTAssertTrue(first.stdout.contains("removed \(genuine.path) ("), first.stdout)
+        XCTAssertTrue(first.stdout.contains("removed \(genuine.path.replacingOccurrences(of: "\n", with: "\\n")) ("), first.stdout)
+        XCTAssertFalse(first.stdout.split(separator: "\n").contains { $0.hasPrefix("removed /x") }, "no forged line")
         XCTAssertFalse(FileManager.default.fileExists(atPath: genuine.path))
         for kept in [checkout, unmarked] {
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: kept.path).sorted(), kept == checkout ? [".git", "s.sqlite"] : ["s.sqlite"])
@@ -901,7 +903,7 @@ final class CommandLineTests: XCTestCase {
         let second = try bench(["clean", "--store-folder", parent.path], environment: ["TMPDIR": temporary.path])
         XCTAssertEqual(second.status, 1)
         XCTAssertFalse(second.stdout.contains("nothing to remove"), second.stdout)
-        XCTAssertEqual(second.stderr, "error: could not remove \(stuck.path), left by a bench process that no longer runs: "
+        XCTAssertEqual(second.stderr, "error: could not remove \(stuck.path.replacingOccurrences(of: "\n", with: "\\n")), left by a bench process that no longer runs: "
             + "cannot remove a file inside it (Operation not permitted); remove it by hand\n")
     }
 
