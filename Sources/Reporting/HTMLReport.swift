@@ -77,7 +77,7 @@ public enum HTMLReport {
             }.joined(separator: "\n")
             html += """
                 <section id="plans"><h2>Query plans</h2>
-                <p>From <code>\(escape(plans.url.lastPathComponent))</code> (<code>bench explain</code>); a line marked <mark>!!</mark> breaks its workload's rule.</p>
+                <p>From <code>\(escape(plans.url.lastPathComponent))</code> (<code>bench explain</code>); a line marked <mark>!!</mark> breaks a plan rule (its workload's, or one every statement is held to).</p>
                 <details><summary>\(plans.text.split(separator: "\n").count) lines</summary><pre>\(body)</pre></details>
                 </section>
 
