@@ -81,7 +81,8 @@ extension CaseGrid {
             let ratios = rest.flatMap { $0.ratios }
             let uncertain = ratios.filter { $0.ratio.isUncertain }.count
             let names = rest.prefix(Self.named).map(\.name).joined(separator: ", ") + Self.more(rest.count)
-            return "Even in the other \(rest.count) of \(total), every strategy within \(Int(Self.margin * 100)) % or not clearly different "
+            let which = rest.count == total ? "all \(total) cases" : "the other \(rest.count) of \(total)"
+            return "Even in \(which), every strategy within \(Int(Self.margin * 100)) % or not clearly different "
                 + "(ratios \(Self.range(ratios.map(\.ratio.ratio)))\(uncertain > 0 ? ", \(uncertain) too uncertain to call" : "")): \(names)."
         }
 

@@ -334,7 +334,8 @@ public enum HTMLReport {
         table { border-collapse: collapse; margin: 8px 0; }
         th, td { border-bottom: 1px solid var(--line); padding: 5px 10px; vertical-align: top; }
         thead th { background: var(--faint); text-align: left; white-space: nowrap; }
-        table.results td { text-align: right; white-space: nowrap; }
+        table.results td { text-align: right; }
+        table.results .median { white-space: nowrap; }
         table.results { width: 100%; }
         table.results td, table.results thead th { padding: 5px 6px; }
         table.results tbody th { text-align: left; font-weight: 600; overflow-wrap: anywhere; min-width: 150px; }
