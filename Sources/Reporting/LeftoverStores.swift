@@ -52,9 +52,6 @@ public enum LeftoverStores {
         return outcome
     }
 
-    /// The process id in a name of exactly a private folder's form (`inheritance-bench-run-4711-1A2B3C4D`).
-    static func pid(inName name: String) -> Int32? { PrivateStoreFolder.owner(ofName: name)?.pid }
-
     private static func isLeftOver(_ url: URL, command: String, pid: Int32) -> Bool {
         var info = stat()
         guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() else { return false }

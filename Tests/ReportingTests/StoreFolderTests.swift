@@ -228,7 +228,7 @@ final class StoreFolderTests: XCTestCase {
     /// A folder a command made is locked while the process lives, so that it is never a leftover.
     func testAPrivateFolderIsLockedUntilRemoved() throws {
         let folder = PrivateStoreFolder(command: "run", in: FileManager.default.temporaryDirectory)
-        XCTAssertEqual(LeftoverStores.pid(inName: folder.url.lastPathComponent), getpid())
+        XCTAssertEqual(PrivateStoreFolder.owner(ofName: folder.url.lastPathComponent)?.pid, getpid())
         try folder.make()
         let probe = open(folder.url.path, O_RDONLY | O_DIRECTORY)
         defer { close(probe) }
