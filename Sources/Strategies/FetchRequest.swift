@@ -11,11 +11,20 @@ public struct FetchRequest: Hashable, Sendable {
     public var sort: [SortKey]
     public var limit: Int?
     public var offset: Int?
+    /// The request fires a fault: it reads one object known by its object ID (`entity` its concrete
+    /// entity, not its sub-entities, `predicate` `.key`). The answer is the lookup's; a layout may
+    /// read it otherwise (Core Data reads the hierarchy's whole list by `Z_PK` alone).
+    public var firesFault: Bool
 
     public init(entity: Int, includesSubentities: Bool = true, predicate: FetchPredicate = .all, sort: [SortKey] = [],
-                limit: Int? = nil, offset: Int? = nil) {
+                limit: Int? = nil, offset: Int? = nil, firesFault: Bool = false) {
         self.entity = entity; self.includesSubentities = includesSubentities; self.predicate = predicate; self.sort = sort
-        self.limit = limit; self.offset = offset
+        self.limit = limit; self.offset = offset; self.firesFault = firesFault
+    }
+
+    /// Firing the fault of object `id`: Core Data's read of one object by its object ID.
+    public static func fault(_ id: ObjectID) -> FetchRequest {
+        FetchRequest(entity: id.entity, includesSubentities: false, predicate: .key(id.key), firesFault: true)
     }
 
     /// The request with every value replaced by a placeholder: requests of one shape share one SQL statement.

@@ -86,6 +86,7 @@ public final class SingleTable: StorageLayout {
     }
 
     public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
+        let request = sent(request)
         let read = try read(request)
         let (list, positions) = schema.selectList(request.entity)
         return try read.fetch(request, list: list, decoder: try decoder(request.entity, positions))

@@ -96,11 +96,13 @@ public enum Workloads {
             guard let (entity, attribute) = inputs.model.lookupAttribute else { return [] }
             return [WorkloadCase(requests: inputs.lookupValues.map { FetchRequest(entity: entity, predicate: .equals(attribute, $0)) }, ordered: true)]
         },
-        Workload(name: "lookup-id", summary: "\(WorkloadInputs.lookupCount) objects looked up one by one by object ID (entity and Z_PK), as a fault fires",
+        Workload(name: "lookup-id", summary: "\(WorkloadInputs.lookupCount) objects looked up one by one by object ID (entity and Z_PK): each its own entity's read by key",
                  warmups: 1, budget: 0.25, planRule: .noScan, needs: always) { inputs in
             [WorkloadCase(requests: inputs.lookupIDs.map { FetchRequest(entity: $0.entity, includesSubentities: false, predicate: .key($0.key)) },
                           ordered: true)]
         },
+        fault,
+        fetchOwn,
         Workload(name: "search-title", summary: "every object of the main hierarchy whose title-like attribute starts with a prefix (a range on its fetch index)",
                  warmups: 5, budget: 0.25, planRule: .noScan,
                  needs: { $0.titleAttribute == nil ? "no string attribute of the main root leads one of its fetch indexes" : nil }) { inputs in

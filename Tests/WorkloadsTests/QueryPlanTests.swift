@@ -72,7 +72,7 @@ final class QueryPlanTests: XCTestCase {
     /// foreign key (a sixth, NULLs counted as one value), so `fetch-ordered` of TextMessage reads
     /// every text message to find one conversation's. Without ANALYZE the foreign key's index,
     /// created after the Z_ENT index, wins SQLite's tie. It is the one single-table plan ANALYZE
-    /// changes (joined's lookups by ID only swap their two primary-key searches), and the one plan
+    /// changes (joined's lookups and faults by ID only swap their two primary-key searches), and the one plan
     /// of any strategy flagged.
     func testTheMessengerFixtureIsFlaggedAfterANALYZE() throws {
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -86,7 +86,7 @@ final class QueryPlanTests: XCTestCase {
         let changed = QueryPlan.changedByAnalyze(plans)
         XCTAssertEqual(changed.filter { $0.before.strategy == "single-table" }.map(\.before.workload), ["fetch-ordered"])
         XCTAssertEqual(Set(changed.filter { $0.before.strategy != "single-table" }.map { "\($0.before.strategy) \($0.before.workload)" }),
-                       ["joined lookup-id"])
+                       ["joined lookup-id", "joined fault"])
         let ordered = changed.first { $0.before.workload == "fetch-ordered" }
         XCTAssertEqual(ordered?.before.plan.first, "SEARCH t0 USING INDEX ZMESSAGE_ZCONVERSATION_INDEX (ZCONVERSATION=?)")
         XCTAssertEqual(ordered?.after.plan.first, "SEARCH t0 USING INDEX ZMESSAGE_Z_ENT_INDEX (Z_ENT=?)")

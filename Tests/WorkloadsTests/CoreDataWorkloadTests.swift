@@ -1,0 +1,36 @@
+import Generation
+import Models
+import Strategies
+@testable import Workloads
+import XCTest
+
+/// What the Core Data workloads ask of a model: `fault` fires the faults of `lookup-id`'s objects,
+/// `fetch-own` reads an entity with sub-entities and objects of its own, or does not apply.
+final class CoreDataWorkloadTests: XCTestCase {
+    func testFaultFiresLookupIDsObjects() throws {
+        let model = try Model(ModelPresets.publications.scaled(to: 2_000))
+        let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: 3))
+        let requests = try XCTUnwrap(Workloads.named("fault")?.cases(inputs).first?.requests)
+        XCTAssertEqual(requests.count, WorkloadInputs.lookupCount)
+        XCTAssertEqual(requests, inputs.lookupIDs.map { FetchRequest(entity: $0.entity, includesSubentities: false, predicate: .key($0.key), firesFault: true) })
+        XCTAssertEqual(Set(requests.map(\.entity)).count, model.mainConcreteEntities.count, "every concrete entity's objects")
+    }
+
+    func testFetchOwnReadsAnEntityWithObjectsOfItsOwn() throws {
+        let fetchOwn = try XCTUnwrap(Workloads.named("fetch-own"))
+        let publications = try Model(ModelPresets.publications)
+        XCTAssertEqual(publications.ownObjectsEntity, publications.index(of: "Publication"))
+        let inputs = WorkloadInputs(model: publications, generator: ObjectGenerator(publications, seed: 3))
+        XCTAssertEqual(fetchOwn.cases(inputs).map(\.requests), [[FetchRequest(entity: publications.mainRoot, includesSubentities: false)]])
+        // Abstract Animal and Pet: no entity with sub-entities has objects of its own.
+        let animals = try Model(ModelPresets.efcoreAnimals)
+        XCTAssertEqual(fetchOwn.needs(animals), "no entity of the main hierarchy has both sub-entities and objects of its own")
+        // A middle entity with objects of its own is preferred to the root.
+        var description = ModelPresets.efcoreAnimals
+        let pet = try XCTUnwrap(description.entities.firstIndex { $0.name == "Pet" })
+        description.entities[pet].abstract = false
+        description.entities[pet].rows = 100
+        let concretePet = try Model(description)
+        XCTAssertEqual(concretePet.ownObjectsEntity, concretePet.index(of: "Pet"))
+    }
+}
