@@ -11,20 +11,22 @@ public struct FetchRequest: Hashable, Sendable {
     public var sort: [SortKey]
     public var limit: Int?
     public var offset: Int?
-    /// The request fires a fault: it reads one object known by its object ID (`entity` its concrete
-    /// entity, not its sub-entities, `predicate` `.key`). The answer is the lookup's; a layout may
-    /// read it otherwise (Core Data reads the hierarchy's whole list by `Z_PK` alone).
-    public var firesFault: Bool
+    /// Core Data sends the request as a fetch of the root entity (its whole table, the whole
+    /// hierarchy's list, no entity condition) though its answer is `entity`'s: firing the fault of an
+    /// object its ID names (`predicate` `.key`, read by `Z_PK` alone), or a root's fetch filtered on
+    /// an attribute only `entity` and its sub-entities have (no other object has a value). A layout
+    /// may send it so; the others read `entity` as the request says.
+    public var asRootFetch: Bool
 
     public init(entity: Int, includesSubentities: Bool = true, predicate: FetchPredicate = .all, sort: [SortKey] = [],
-                limit: Int? = nil, offset: Int? = nil, firesFault: Bool = false) {
+                limit: Int? = nil, offset: Int? = nil, asRootFetch: Bool = false) {
         self.entity = entity; self.includesSubentities = includesSubentities; self.predicate = predicate; self.sort = sort
-        self.limit = limit; self.offset = offset; self.firesFault = firesFault
+        self.limit = limit; self.offset = offset; self.asRootFetch = asRootFetch
     }
 
     /// Firing the fault of object `id`: Core Data's read of one object by its object ID.
     public static func fault(_ id: ObjectID) -> FetchRequest {
-        FetchRequest(entity: id.entity, includesSubentities: false, predicate: .key(id.key), firesFault: true)
+        FetchRequest(entity: id.entity, includesSubentities: false, predicate: .key(id.key), asRootFetch: true)
     }
 
     /// The request with every value replaced by a placeholder: requests of one shape share one SQL statement.

@@ -51,7 +51,7 @@ public final class SingleTable: StorageLayout {
 
     // MARK: Reads
 
-    private func sqlWhere(_ request: FetchRequest) throws -> SQLWhere {
+    func sqlWhere(_ request: FetchRequest) throws -> SQLWhere {
         let entity = request.entity
         return SQLWhere(
             attribute: { "t0." + (try self.schema.attributeColumn(entity, $0)) },
@@ -86,7 +86,7 @@ public final class SingleTable: StorageLayout {
     }
 
     public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        let request = sent(request)
+        if request.asRootFetch { return try rootFetch(request) }
         let read = try read(request)
         let (list, positions) = schema.selectList(request.entity)
         return try read.fetch(request, list: list, decoder: try decoder(request.entity, positions))
@@ -95,7 +95,7 @@ public final class SingleTable: StorageLayout {
     public func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try read(request).count(request) }
 
     /// Materialises a row of `selectList(entity)` as its concrete entity, named by `Z_ENT`.
-    private func decoder(_ entity: Int, _ positions: [String: Int32]) throws -> RowDecoder {
+    func decoder(_ entity: Int, _ positions: [String: Int32]) throws -> RowDecoder {
         let table = schema.table(of: entity)
         func position(_ column: String) throws -> Int32 { try Self.need(positions[column], "column \(column) in the select list of \(table.name)") }
         let shapes = try model.concreteEntities(in: model.entities[entity].subtree).map { concrete in

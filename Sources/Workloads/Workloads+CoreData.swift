@@ -20,9 +20,30 @@ extension Workloads {
         needs: { $0.ownObjectsEntity == nil ? "no entity of the main hierarchy has both sub-entities and objects of its own" : nil }) { inputs in
             inputs.model.ownObjectsEntity.map { [WorkloadCase(requests: [FetchRequest(entity: $0, includesSubentities: false)])] } ?? []
         }
+
+    /// `filter-sub-attribute`: `lookup-attribute`'s values looked up on the root, when its attribute
+    /// is a sub-entity's own (Book's isbn): Core Data's fetch of the root names the column alone,
+    /// no `Z_ENT` condition; every other strategy reads the sub-entity by it, as `lookup-attribute` does.
+    static let filterSubAttribute = Workload(
+        name: "filter-sub-attribute",
+        summary: "\(WorkloadInputs.lookupCount) objects looked up one by one on the main root by a unique attribute only one sub-entity has (single-table: the root's fetch, no Z_ENT condition)",
+        warmups: 1, budget: 0.25, planRule: .noScan,
+        needs: { $0.subentityAttribute == nil ? "no sub-entity of the main hierarchy declares an attribute with a one-attribute uniqueness constraint" : nil }) { inputs in
+            guard let (entity, attribute) = inputs.model.subentityAttribute else { return [] }
+            return [WorkloadCase(requests: inputs.lookupValues.map { FetchRequest(entity: entity, predicate: .equals(attribute, $0), asRootFetch: true) },
+                                 ordered: true)]
+        }
 }
 
 extension Model {
+    /// `filter-sub-attribute`: `lookup-attribute`'s attribute when an entity below the main root
+    /// declares it (no other entity of the hierarchy has it), else `nil`.
+    public var subentityAttribute: (entity: Int, attribute: String)? {
+        guard let (entity, attribute) = lookupAttribute, entity != mainRoot, let position = entities[entity].attributeIndex(attribute),
+              entities[entity].attributeOwners[position] == entity else { return nil }
+        return (entity, attribute)
+    }
+
     /// `fetch-own`: an entity of the main hierarchy with sub-entities and objects of its own, a
     /// middle entity if one has them (its rows sit among its sub-entities' in every layout), else the root.
     public var ownObjectsEntity: Int? {

@@ -103,6 +103,7 @@ public enum Workloads {
         },
         fault,
         fetchOwn,
+        filterSubAttribute,
         Workload(name: "search-title", summary: "every object of the main hierarchy whose title-like attribute starts with a prefix (a range on its fetch index)",
                  warmups: 5, budget: 0.25, planRule: .noScan,
                  needs: { $0.titleAttribute == nil ? "no string attribute of the main root leads one of its fetch indexes" : nil }) { inputs in

@@ -38,3 +38,15 @@ final class SingleTableFaultTests: XCTestCase {
         XCTAssertEqual(query.values, [.integer(1)])
     }
 }
+
+extension SingleTableFaultTests {
+    /// The root's fetch filtered on Book's own isbn: the whole list, the column's condition alone, no
+    /// `Z_ENT` condition (the root fetch of Moody's logs; its condition on a sub-entity's column inferred).
+    func testARootFetchOnASubentitysAttributeHasNoEntityCondition() throws {
+        let model = try Model(ModelPresets.publications)
+        let book = try XCTUnwrap(model.index(of: "Book"))
+        let query = try SingleTable(model: model).fetchQuery(FetchRequest(entity: book, predicate: .equals("isbn", .text("978")), asRootFetch: true))
+        XCTAssertEqual(query.sql, "SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZCREATEDATE, t0.ZPUBLISHDATE, t0.ZTITLE, t0.ZUID, t0.ZUPDATEDATE, t0.ZDOI, t0.ZPAPERTYPE, t0.ZBLOGNAME, t0.ZURL, t0.ZISBN, t0.ZPAGECOUNT, t0.ZURL1, t0.ZWORDCOUNT FROM ZPUBLICATION t0 WHERE t0.ZISBN = ?")
+        XCTAssertEqual(query.values, [.text("978")])
+    }
+}

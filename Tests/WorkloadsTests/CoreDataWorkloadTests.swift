@@ -12,7 +12,7 @@ final class CoreDataWorkloadTests: XCTestCase {
         let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: 3))
         let requests = try XCTUnwrap(Workloads.named("fault")?.cases(inputs).first?.requests)
         XCTAssertEqual(requests.count, WorkloadInputs.lookupCount)
-        XCTAssertEqual(requests, inputs.lookupIDs.map { FetchRequest(entity: $0.entity, includesSubentities: false, predicate: .key($0.key), firesFault: true) })
+        XCTAssertEqual(requests, inputs.lookupIDs.map { FetchRequest(entity: $0.entity, includesSubentities: false, predicate: .key($0.key), asRootFetch: true) })
         XCTAssertEqual(Set(requests.map(\.entity)).count, model.mainConcreteEntities.count, "every concrete entity's objects")
     }
 
@@ -32,5 +32,21 @@ final class CoreDataWorkloadTests: XCTestCase {
         description.entities[pet].rows = 100
         let concretePet = try Model(description)
         XCTAssertEqual(concretePet.ownObjectsEntity, concretePet.index(of: "Pet"))
+    }
+}
+
+extension CoreDataWorkloadTests {
+    /// Book's isbn on publications; CodingMilitia's lookup attribute is its base's uid, which is no
+    /// sub-entity's own.
+    func testFilterSubAttributeAsksASubentitysOwnAttribute() throws {
+        let workload = try XCTUnwrap(Workloads.named("filter-sub-attribute"))
+        let model = try Model(ModelPresets.publications.scaled(to: 2_000))
+        let subentity = try XCTUnwrap(model.subentityAttribute)
+        XCTAssertEqual(subentity.entity, model.index(of: "Book"))
+        XCTAssertEqual(subentity.attribute, "isbn")
+        let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: 3))
+        XCTAssertEqual(workload.cases(inputs).first?.requests,
+                       inputs.lookupValues.map { FetchRequest(entity: subentity.entity, predicate: .equals("isbn", $0), asRootFetch: true) })
+        XCTAssertNotNil(workload.needs(try Model(ModelPresets.codingMilitia)))
     }
 }

@@ -659,7 +659,7 @@ final class CommandLineTests: XCTestCase {
         for name in ["single-table", "table-per-entity", "enum-entity", "joined", "json-entity", "insert-bulk", "insert-single", "fetch-polymorphic", "fetch-page", "page-offset", "page-keyset",
                      "fetch-leaf", "fetch-branch", "fetch-by-relationship", "count-all", "count-leaf", "count-branch", "count-by-type", "lookup-composite",
                      "lookup-attribute", "search-title", "delete-cascade", "update", "publications", "efcore-animals", "efcore-docs", "codingmilitia",
-                     "timestamps", "lookup-id", "fault", "fetch-own", "filter-fk"] {
+                     "timestamps", "lookup-id", "fault", "fetch-own", "filter-sub-attribute", "filter-fk"] {
             XCTAssertTrue(outcome.stdout.contains(name), name)
         }
     }
