@@ -28,7 +28,7 @@ extension Workloads {
         name: "filter-sub-attribute",
         summary: "\(WorkloadInputs.lookupCount) objects looked up one by one on the main root by a unique attribute only one sub-entity has (single-table: the root's fetch, no Z_ENT condition)",
         warmups: 1, budget: 0.25, planRule: .noScan,
-        needs: { $0.subentityAttribute == nil ? "no sub-entity of the main hierarchy declares an attribute with a one-attribute uniqueness constraint" : nil }) { inputs in
+        needs: { $0.subentityAttribute == nil ? "no sub-entity of the main hierarchy declares its own attribute with a one-attribute uniqueness constraint" : nil }) { inputs in
             guard let (entity, attribute) = inputs.model.subentityAttribute else { return [] }
             return [WorkloadCase(requests: inputs.lookupValues.map { FetchRequest(entity: entity, predicate: .equals(attribute, $0), asRootFetch: true) },
                                  ordered: true)]

@@ -48,5 +48,10 @@ extension SingleTableFaultTests {
         let query = try SingleTable(model: model).fetchQuery(FetchRequest(entity: book, predicate: .equals("isbn", .text("978")), asRootFetch: true))
         XCTAssertEqual(query.sql, "SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZCREATEDATE, t0.ZPUBLISHDATE, t0.ZTITLE, t0.ZUID, t0.ZUPDATEDATE, t0.ZDOI, t0.ZPAPERTYPE, t0.ZBLOGNAME, t0.ZURL, t0.ZISBN, t0.ZPAGECOUNT, t0.ZURL1, t0.ZWORDCOUNT FROM ZPUBLICATION t0 WHERE t0.ZISBN = ?")
         XCTAssertEqual(query.values, [.text("978")])
+        // Without its sub-entities, only a key keeps the root's read to the entity's objects.
+        let own = FetchRequest(entity: model.mainRoot, includesSubentities: false, predicate: .equals("title", .text("a")), asRootFetch: true)
+        XCTAssertThrowsError(try SingleTable(model: model).fetchQuery(own)) { error in
+            XCTAssertEqual("\(error)", "single-table: a root fetch answers Publication only with its sub-entities, or by key")
+        }
     }
 }

@@ -229,10 +229,10 @@ final class CommandLineTests: XCTestCase {
         let csv = try String(contentsOf: results.appendingPathComponent(files[0]), encoding: .utf8)
         let samples = try String(contentsOf: results.appendingPathComponent(files[1]), encoding: .utf8)
         // Every workload applies to the publication model but fetch-branch and count-branch (depth 1);
-        // fetch-by-relationship has two cases: 18 cases.
-        XCTAssertEqual(samples.split(separator: "\n").count, 1 + 5 * 18, "one repetition per row, as asked")
+        // fetch-by-relationship has two cases: 21 cases.
+        XCTAssertEqual(samples.split(separator: "\n").count, 1 + 5 * 21, "one repetition per row, as asked")
         let lines = csv.split(separator: "\n")
-        XCTAssertEqual(lines.count, 1 + 5 * 18, "a header, one row per strategy and workload case")
+        XCTAssertEqual(lines.count, 1 + 5 * 21, "a header, one row per strategy and workload case")
         XCTAssertTrue(lines[0].hasPrefix("schema_version,run_id,timestamp,git_commit"))
         // Run outside the checkout, the binary still names the commit it was built from.
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -482,7 +482,7 @@ final class CommandLineTests: XCTestCase {
             })
         }
         let expected = try answers("preset.csv")
-        XCTAssertEqual(expected.count, 2 * 18, "two strategies × the 18 cases of the publication model")
+        XCTAssertEqual(expected.count, 2 * 21, "two strategies × the 21 cases of the publication model")
         for (position, file) in ["Publications.xcdatamodel", "SwiftDataPublications"].enumerated() {
             let run = try bench(["run", "--model", Self.fixtures.appendingPathComponent(file).path,
                                  "--mix", "Publication=100,Book=300,AcademicPaper=200,WebArticle=200,BlogPost=200,Tag=200", "--scale", "1200",
