@@ -27,6 +27,7 @@ struct Generate: ParsableCommand {
     var force = false
 
     func validate() throws {
+        try model.check(scale: dataset.scale)
         guard Strategies.named(strategy) != nil else {
             throw ValidationError(NameList.unknown(strategy, valid: Strategies.names, what: "strategy").description)
         }

@@ -17,7 +17,10 @@ struct ModelCommand: ParsableCommand {
     var scale: Int?
     @OptionGroup var strategies: StrategyOptions
 
-    func validate() throws { try DatasetOptions.check(scale: scale) }
+    func validate() throws {
+        try DatasetOptions.check(scale: scale)
+        try model.check(scale: scale)
+    }
 
     func run() throws {
         let (model, warnings) = try self.model.loaded(scale: scale)

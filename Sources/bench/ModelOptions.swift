@@ -38,8 +38,13 @@ struct ModelOptions: ParsableArguments {
         }
         _ = try mixWeights()
         _ = try fanOutRange()
-        // A model file's mistakes are usage errors of every command that reads it.
-        if model != nil { _ = try loaded(scale: nil) }
+    }
+
+    /// A model file's mistakes are usage errors of every command that reads it: each command
+    /// checks its model in its own `validate()`, at the scale it runs, so that the model is read
+    /// and validated once and its run takes that model (`loaded(scale:)`).
+    func check(scale: Int?) throws {
+        if model != nil { _ = try loaded(scale: scale) }
     }
 
     /// `--mix` as weights by entity name; each mistake one sentence.

@@ -81,6 +81,17 @@ final class TablePerEntityLayoutTests: XCTestCase {
         XCTAssertEqual(layout.links(from: tag, shapes).map(\.join), ["Z_2TAGS", "Z_4TAGS"], "one join table per partner table")
     }
 
+    /// An abstract entity has no table and no objects: deleting one is the `LayoutError` every
+    /// strategy's store throws for inserting one, naming the entity.
+    func testAnAbstractEntityHasNoObjectsToDelete() throws {
+        let model = try Model(Self.shapes)
+        let polygon = try XCTUnwrap(model.index(of: "Polygon"))
+        XCTAssertThrowsError(try TablePerEntity(model: model).deleteStatements(polygon)) { error in
+            XCTAssertTrue(error is LayoutError, "\(type(of: error))")
+            XCTAssertEqual("\(error)", "table-per-entity: Polygon is abstract; it has no objects to delete (its objects are stored as their concrete entities)")
+        }
+    }
+
     /// An object is one INSERT into its entity's table: `Z_PK, Z_ENT, Z_OPT`, its attributes in
     /// `attributes` order, then each to-one's key (and entity column); a version is read there.
     func testInserts() throws {

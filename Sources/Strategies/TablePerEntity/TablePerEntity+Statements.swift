@@ -165,7 +165,7 @@ extension TablePerEntity {
     private static let noRelated = "SELECT 0, 0 WHERE 0 AND ?1"
 
     public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
-        guard flat[entity] != nil else { throw ModelError("'\(model.entities[entity].name)' is abstract: its objects are stored as their concrete entities") }
+        guard flat[entity] != nil else { throw LayoutError.abstract(Self.name, model.entities[entity], "delete") }
         let table = tables[entity]
         var related: [String] = []
         var clear: [[String]] = []
