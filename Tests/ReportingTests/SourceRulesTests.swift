@@ -116,7 +116,7 @@ final class SourceRulesTests: XCTestCase {
         for index in stride(from: line - 2, through: 0, by: -1) {
             let text = lines[index].trimmingCharacters(in: .whitespaces)
             guard text.hasPrefix("//") || text.hasPrefix("@") else { return false }
-            if text.drop { $0 == "/" }.trimmingCharacters(in: .whitespaces).hasPrefix("Long:") { return true }
+            if text.drop(while: { $0 == "/" }).trimmingCharacters(in: .whitespaces).hasPrefix("Long:") { return true }
         }
         return false
     }
