@@ -8,7 +8,7 @@ extension Workloads {
     /// `fault`: the objects of `lookup-id`, each fault fired by object ID. Core Data reads the
     /// hierarchy's whole list by `Z_PK` alone; every other strategy reads the object as `lookup-id` does.
     static let fault = Workload(
-        name: "fault", summary: "\(WorkloadInputs.lookupCount) objects' faults fired one by one by object ID (single-table: the hierarchy's whole column list by Z_PK alone, as Core Data logs it)",
+        name: "fault", summary: "\(WorkloadInputs.lookupCount) objects' faults fired one by one by object ID (as Core Data logs it: the hierarchy's whole column list by Z_PK alone)",
         warmups: 1, budget: 0.25, planRule: .noScan, needs: always) { inputs in
             [WorkloadCase(requests: inputs.lookupIDs.map(FetchRequest.fault), ordered: true)]
         }
@@ -26,7 +26,7 @@ extension Workloads {
     /// no `Z_ENT` condition; every other strategy reads the sub-entity by it, as `lookup-attribute` does.
     static let filterSubAttribute = Workload(
         name: "filter-sub-attribute",
-        summary: "\(WorkloadInputs.lookupCount) objects looked up one by one on the main root by a unique attribute only one sub-entity has (single-table: the root's fetch, no Z_ENT condition)",
+        summary: "\(WorkloadInputs.lookupCount) objects looked up one by one on the main root by a unique attribute only one sub-entity has (as Core Data words it: the root's fetch, no Z_ENT condition)",
         warmups: 1, budget: 0.25, planRule: .noScan,
         needs: { $0.subentityAttribute == nil ? "no sub-entity of the main hierarchy declares its own attribute with a one-attribute uniqueness constraint" : nil }) { inputs in
             guard let (entity, attribute) = inputs.model.subentityAttribute else { return [] }

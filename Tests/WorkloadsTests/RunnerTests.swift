@@ -17,7 +17,7 @@ final class RunnerTests: XCTestCase {
             return Dictionary(uniqueKeysWithValues: results.map { ("\($0.strategy) \($0.caseName)", $0.work ?? WorkCounts()) })
         }
         let first = try work(repetitions: 1), second = try work(repetitions: 2)
-        XCTAssertEqual(first.count, Strategies.all.count * 18)
+        XCTAssertEqual(first.count, Strategies.all.count * 21)
         for (key, counts) in first.sorted(by: { $0.key < $1.key }) {
             XCTAssertEqual(counts, second[key], key)
             XCTAssertGreaterThan(counts.vmSteps, 0, key)
