@@ -15,11 +15,13 @@ public struct ObjectGenerator: Sendable {
     public let model: Model
     public let seed: UInt64
     /// Per entity: the stream of its root's hierarchy.
-    private let streams: [Stream]
+    let streams: [Stream]
     /// Per entity: the value maker of each attribute.
     private let makers: [[ValueMaker]]
     /// Per entity: each order key attribute's position and the position of its to-one.
     private let orderKeys: [[(attribute: Int, toOne: Int)]]
+    /// The to-ones whose owners each get a destination of their own (`distinctDestination`), as "owner name".
+    private let distinctToOnes: Set<String>
 
     struct Stream: Sendable {
         /// Concrete entities of the hierarchy, in entity-number order, and the first slot of each.
@@ -91,6 +93,7 @@ public struct ObjectGenerator: Sendable {
                 return ValueMaker(attribute, unique: model.generatesDistinctValues(attribute.name, of: entity.index), neverNull: orderKey)
             }
         }
+        distinctToOnes = Self.distinctToOnes(of: model)
         orderKeys = model.entities.map { entity in
             entity.attributes.indices.compactMap { position in
                 guard let toOne = entity.attributes[position].orderKeyOf,
@@ -126,6 +129,8 @@ public struct ObjectGenerator: Sendable {
         for relationship in entity.relationships {
             if relationship.isOneToOne {
                 toOne.append(partner(of: relationship, root: root, slot: slot))
+            } else if !relationship.toMany, distinctToOnes.contains("\(relationship.owner) \(relationship.name)") {
+                toOne.append(distinctDestination(of: relationship, slot: slot, &rng))
             } else if !relationship.toMany {
                 if relationship.nullShare > 0, rng.nextUnit() < relationship.nullShare { toOne.append(nil); continue }
                 toOne.append(destination(of: relationship, &rng))

@@ -107,9 +107,10 @@ extension Model {
                 guard Set(constraint).count == constraint.count else {
                     throw ModelError("a uniqueness constraint of '\(entity.name)' names a property twice")
                 }
-                if distinctAttribute(of: constraint, in: entity.index) == nil, entity.subtree.contains(where: { entities[$0].rows > 1 }) {
-                    throw ModelError("the uniqueness constraint (\(constraint.joined(separator: ", "))) of '\(entity.name)' has no attribute that can take a different value in each object (only booleans and relationships); the "
-                        + "suite cannot generate objects that satisfy it: add an attribute to it")
+                if distinctAttribute(of: constraint, in: entity.index) == nil, distinctToOne(of: constraint, in: entity.index) == nil,
+                   entity.subtree.contains(where: { entities[$0].rows > 1 }) {
+                    throw ModelError("the uniqueness constraint (\(constraint.joined(separator: ", "))) of '\(entity.name)' has no attribute that can take a different value in each object and no to-one (only booleans); "
+                        + "the suite cannot generate objects that satisfy it: add an attribute to it")
                 }
             }
             var indexNames = Set<String>()
@@ -131,6 +132,11 @@ extension Model {
             for relationship in entity.ownRelationships where !relationship.toMany && relationship.nullShare == 0 && !relationship.isHidden && !relationship.isOneToOne {
                 if objectCount(relationship.destination) == 0 && entity.subtree.contains(where: { entities[$0].rows > 0 }) {
                     throw ModelError("relationship '\(entity.name).\(relationship.name)' is required, but '\(entities[relationship.destination].name)' has no objects to point at; give it rows or make the relationship optional")
+                }
+                let (owners, destinations) = (objectCount(entity.index), objectCount(relationship.destination))
+                if generatesDistinctDestinations(relationship), owners > destinations {
+                    throw ModelError("relationship '\(entity.name).\(relationship.name)' is unique (each '\(entities[relationship.destination].name)' pointed at by one object at most) and never NULL (required, or a null share of 0), but its \(owners) objects have \(destinations) to point at; "
+                        + "give '\(entities[relationship.destination].name)' at least \(owners) objects, or make the relationship optional")
                 }
             }
         }

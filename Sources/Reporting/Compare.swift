@@ -65,6 +65,8 @@ public struct Comparison {
     /// Rows whose SQLite work counts differ between the runs (two runs of one seed and one build
     /// count the same, so any difference is a change in what the statements do).
     public var workChanges: [WorkChange] = []
+    /// With `--ratios`: how well base's intervals hold in new.
+    public var coverage: RatioCoverage?
 
     /// A work count of one row that differs between the runs.
     public struct WorkChange: Equatable, Sendable {
@@ -304,7 +306,8 @@ public struct Comparison {
         }
         if lines.contains(where: { $0.method == .paired }) {
             text += "paired: the ratio is the median of the rounds' ratios (each round times both strategies), its interval that median's "
-                + "95 % order-statistic interval; no rank test (the repetitions are pairs, not independent samples)\n"
+                + "95 % order-statistic interval, widened by the spread between the case's blocks when it was measured in several; "
+                + "no rank test (the repetitions are pairs, not independent samples)\n"
         }
         if quantity == .ratios {
             text += "\(baseTitle) and \(newTitle): each strategy's ratio to \(lines.first?.against ?? "the baseline") in that run; "
@@ -314,6 +317,7 @@ public struct Comparison {
             text += "† no rank test: without the repetitions of both sides it cannot run; the ratio and the interval alone decide\n"
         }
         text += renderWorkChanges(format)
+        if let coverage { text += coverage.render() }
         for key in onlyInBase { text += "only in \(baseTitle): \(key)\n" }
         for key in onlyInNew { text += "only in \(newTitle): \(key)\n" }
         return text

@@ -27,6 +27,7 @@ extension Comparison {
             throw Refusal(description: "the two runs have no strategy with a \(baseline) ratio in a common case; nothing to compare (do both include \(baseline)?)")
         }
         comparison.warnings += comparison.powerWarnings(alpha: alpha)
+        comparison.coverage = RatioCoverage(base: baseGrid, new: newGrid)
         return comparison
     }
 
@@ -34,14 +35,21 @@ extension Comparison {
     /// ratio's interval as its interval, the rounds' ratios as its samples. Every figure comes from
     /// one source: the repetitions of both strategies when the run's samples are there (the ratio
     /// columns were computed from them, so a file edited since cannot print a ratio outside its own
-    /// interval), else the ratio columns alone, with no samples and so no test.
+    /// interval), else the ratio columns alone, with no samples and so no test. A ratio measured in
+    /// blocks takes its interval from the columns (the samples file does not say where each block
+    /// began), its samples for the test.
     static func ratioRow(_ grid: CaseGrid, _ caseName: String, _ strategy: String) -> ResultsFile.Row? {
         guard strategy != grid.baseline, let row = grid.row(caseName, strategy) else { return nil }
         let ratio: RatioInterval
         var samples: [Double]?
         if let measured = row.samples, let reference = grid.row(caseName, grid.baseline)?.samples,
            let fromSamples = RatioInterval(measured: measured.map { Optional($0) }, baseline: reference.map { Optional($0) }) {
-            ratio = fromSamples
+            // The columns' interval when they hold the samples' own ratio (written to 6 digits).
+            if let written = RatioInterval(fields: row.fields), written.blocks > 1, abs(written.ratio - fromSamples.ratio) <= 1e-5 * fromSamples.ratio {
+                ratio = written
+            } else {
+                ratio = fromSamples
+            }
             samples = zip(measured, reference).compactMap { $1 > 0 ? $0 / $1 : nil }
         } else if let written = RatioInterval(fields: row.fields) {
             ratio = written

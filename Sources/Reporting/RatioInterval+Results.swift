@@ -3,11 +3,12 @@ import Workloads
 
 extension RatioInterval {
     /// `result`'s ratio to the `baseline` strategy's result of the same case among `results`,
-    /// paired round by round (sample *r* of each is round *r*); nil for the baseline itself, or
-    /// when the case has no baseline result.
+    /// paired round by round (sample *r* of each is round *r*), its interval widened by the spread
+    /// of the case's blocks when it had several; nil for the baseline itself, or when the case has
+    /// no baseline result.
     public init?(_ result: WorkloadResult, among results: [WorkloadResult], baseline: String = Strategies.baseline.name) {
         guard let reference = Self.reference(of: result, among: results, baseline: baseline) else { return nil }
-        self.init(measured: result.samples, baseline: reference.samples)
+        self.init(measured: result.samples, baseline: reference.samples, blockStarts: result.blockStarts)
     }
 
     /// The `baseline` strategy's result of `result`'s case among `results`; nil for the baseline
@@ -20,12 +21,12 @@ extension RatioInterval {
     }
 
     /// A ratio as a results file holds it: its CSV columns (`ratio`, `ratio_low`, `ratio_high`,
-    /// `ratio_coverage`, `ratio_rounds`), or nil when the row has none.
+    /// `ratio_coverage`, `ratio_rounds`, and `ratio_blocks` from schema 7), or nil when the row has none.
     init?(fields: [String: String]) {
         guard let ratio = fields["ratio"].flatMap(Double.init), let low = fields["ratio_low"].flatMap(Double.init),
               let high = fields["ratio_high"].flatMap(Double.init), low <= ratio, ratio <= high,
               let coverage = fields["ratio_coverage"].flatMap(Double.init), let rounds = fields["ratio_rounds"].flatMap({ Int($0) }) else { return nil }
-        self.init(ratio: ratio, interval: low ... high, coverage: coverage, rounds: rounds)
+        self.init(ratio: ratio, interval: low ... high, coverage: coverage, rounds: rounds, blocks: fields["ratio_blocks"].flatMap { Int($0) } ?? 1)
     }
 
     /// The CSV's `ratio_verdict`: faster, slower, same or uncertain.

@@ -6,12 +6,12 @@ import Workloads
 /// The results CSV: one row per (strategy, workload, variant). Every column is documented here
 /// and in docs/files.md; `schemaVersion` changes whenever a column is added, removed or redefined.
 public enum ResultsCSV {
-    public static let schemaVersion = 6
+    public static let schemaVersion = 7
 
     /// Column names and their meaning, in file order.
     public static let columns: [(name: String, meaning: String)] = [
-        ("schema_version", "version of this CSV layout (\(schemaVersion)); bench compare reads it, version 5 (the same without the work columns), version 4 (without work and ratio columns), version 3 (without work, ratios and "
-            + "loops) and version 2 (without work, loops, hierarchy and sweep columns)"),
+        ("schema_version", "version of this CSV layout (\(schemaVersion)); bench compare reads it, version 6 (the same without ratio_blocks, its ratio intervals from the rounds alone), version 5 (the same without the work "
+            + "columns), version 4 (without work and ratio columns), version 3 (without work, ratios and loops) and version 2 (without work, loops, hierarchy and sweep columns)"),
         ("run_id", "unique id of the run: start time and a random suffix"),
         ("timestamp", "when the run started, ISO 8601 UTC"),
         ("git_commit", "commit of the suite the binary was built from (unknown for a build outside a git checkout)"),
@@ -59,10 +59,11 @@ public enum ResultsCSV {
         ("outliers", "repetitions outside Tukey's fences (1.5 IQR beyond the quartiles)"),
         ("noisy", "true when the median's interval is wider than 5 % of the median"),
         ("ratio", "median of the per-round ratios of this strategy's repetition to \(Strategies.baseline.name)'s in the same round (empty on \(Strategies.baseline.name)'s own rows, or without it)"),
-        ("ratio_low", "lower end of the ratio's confidence interval (order statistics of the per-round ratios)"),
+        ("ratio_low", "lower end of the ratio's 95 % interval: the per-round ratios' order-statistic interval, widened by the spread between the case's blocks when ratio_blocks is above 1"),
         ("ratio_high", "upper end of the ratio's confidence interval"),
         ("ratio_coverage", "coverage of that interval: 0.95 or more from 6 paired rounds up; less with fewer, 0 with one"),
         ("ratio_rounds", "rounds both this strategy and \(Strategies.baseline.name) ran in (the pairs the ratio is the median of)"),
+        ("ratio_blocks", "blocks those rounds were measured in (each warmed up again, its loops sized again, its stores reopened); above 1, the interval includes their spread"),
         ("ratio_verdict", "faster or slower (the ratio's interval lies below or above 1), same (it holds 1 and is within 5 % of the ratio), uncertain (it holds 1 and is wider, or has no 95 % coverage)"),
         ("ratio_uncertain", "true when ratio_verdict is uncertain: a ratio too uncertain to call either way"),
         ("rows_per_s", "rows / median duration"),
@@ -125,9 +126,9 @@ public enum ResultsCSV {
 
     /// The ratio columns: empty without a ratio.
     static func ratioFields(_ ratio: RatioInterval?) -> [String] {
-        guard let ratio else { return Array(repeating: "", count: 7) }
+        guard let ratio else { return Array(repeating: "", count: 8) }
         return [ratioNumber(ratio.ratio), ratioNumber(ratio.interval.lowerBound), ratioNumber(ratio.interval.upperBound),
-                String(format: "%.4f", ratio.coverage), String(ratio.rounds), ratio.verdictName, String(ratio.isUncertain)]
+                String(format: "%.4f", ratio.coverage), String(ratio.rounds), String(ratio.blocks), ratio.verdictName, String(ratio.isUncertain)]
     }
 
     /// The work columns: empty when the work was not counted.

@@ -36,7 +36,7 @@ public struct ResultsFile {
     /// columns: `CaseGrid` pairs the samples itself, when they are there); 3 (without `loops`: every
     /// repetition one execution); and 2 (without `loops` and the hierarchy and sweep columns: the
     /// publication model, no sweep).
-    static let readableVersions = ["2", "3", "4", "5", String(ResultsCSV.schemaVersion)]
+    static let readableVersions = ["2", "3", "4", "5", "6", String(ResultsCSV.schemaVersion)]
 
     public struct Key: Hashable, Comparable, Sendable, CustomStringConvertible {
         public var strategy: String

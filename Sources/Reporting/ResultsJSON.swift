@@ -15,7 +15,7 @@ import Workloads
 /// `version` changes whenever a field is removed or redefined; a reader refuses other versions.
 public struct ResultsJSON: Codable, Equatable, Sendable {
     public static let schemaName = "inheritance-bench.results"
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
     public var schema: String
     public var version: Int
@@ -132,6 +132,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
         public var ratioHigh: Double?
         public var ratioCoverage: Double?
         public var ratioRounds: Int?
+        public var ratioBlocks: Int?
         public var ratioVerdict: String?
         public var ratioUncertain: Bool?
         public var dbBytes: Int64
@@ -178,7 +179,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             case minNs = "min_ns", maxNs = "max_ns", meanNs = "mean_ns", stddevNs = "stddev_ns", p90Ns = "p90_ns", p99Ns = "p99_ns"
             case madNs = "mad_ns", outliers, noisy, rowsPerS = "rows_per_s", dbBytes = "db_bytes", digest, samplesNs = "samples_ns"
             case ratio, ratioLow = "ratio_low", ratioHigh = "ratio_high", ratioCoverage = "ratio_coverage", ratioRounds = "ratio_rounds"
-            case ratioVerdict = "ratio_verdict", ratioUncertain = "ratio_uncertain", work
+            case ratioBlocks = "ratio_blocks", ratioVerdict = "ratio_verdict", ratioUncertain = "ratio_uncertain", work
             case sqliteMemoryBytes = "sqlite_memory_bytes", peakRssBytes = "peak_rss_bytes"
         }
 
@@ -201,7 +202,8 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             try container.encode(digest, forKey: .digest); try container.encode(samplesNs, forKey: .samplesNs)
             try container.encode(ratio, forKey: .ratio); try container.encode(ratioLow, forKey: .ratioLow)
             try container.encode(ratioHigh, forKey: .ratioHigh); try container.encode(ratioCoverage, forKey: .ratioCoverage)
-            try container.encode(ratioRounds, forKey: .ratioRounds); try container.encode(ratioVerdict, forKey: .ratioVerdict)
+            try container.encode(ratioRounds, forKey: .ratioRounds); try container.encode(ratioBlocks, forKey: .ratioBlocks)
+            try container.encode(ratioVerdict, forKey: .ratioVerdict)
             try container.encode(ratioUncertain, forKey: .ratioUncertain); try container.encode(work, forKey: .work)
             try container.encode(sqliteMemoryBytes, forKey: .sqliteMemoryBytes); try container.encode(peakRssBytes, forKey: .peakRssBytes)
         }
@@ -219,7 +221,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             rowsPerS = statistics.median > 0 ? Double(result.rows) / (statistics.median / 1e9) : 0
             dbBytes = result.dbBytes; digest = result.digest.description; samplesNs = result.samples
             ratio = interval?.ratio; ratioLow = interval?.interval.lowerBound; ratioHigh = interval?.interval.upperBound
-            ratioCoverage = interval?.coverage; ratioRounds = interval?.rounds; ratioVerdict = interval?.verdictName
+            ratioCoverage = interval?.coverage; ratioRounds = interval?.rounds; ratioBlocks = interval?.blocks; ratioVerdict = interval?.verdictName
             ratioUncertain = interval?.isUncertain
             work = result.work.map { Work($0, baseline: baselineWork) }
             sqliteMemoryBytes = result.sqliteMemoryBytes; peakRssBytes = result.peakResidentBytes

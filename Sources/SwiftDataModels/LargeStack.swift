@@ -22,6 +22,24 @@ enum LargeStack {
         return needed <= maximumBytes ? needed : nil
     }
 
+    /// The most opening brackets a source may hold.
+    static var maximumOpeners: Int { (maximumBytes - baseBytes) / bytesPerBracket }
+
+    /// Where the opening bracket beyond `maximumOpeners` is (line and UTF-8 column, from 1), for
+    /// the message refusing the source.
+    static func firstExcessOpener(in source: String) -> SourceShape.Position {
+        var at = SourceShape.Position()
+        var openers = 0
+        for byte in source.utf8 {
+            if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "(") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "{") {
+                openers += 1
+                if openers > maximumOpeners { break }
+            }
+            if byte == UInt8(ascii: "\n") { at.line += 1; at.column = 1 } else { at.column += 1 }
+        }
+        return at
+    }
+
     /// `work`'s result, computed on a thread with a stack of `bytes`.
     static func run<T>(bytes: Int, _ work: @escaping @Sendable () throws -> T) throws -> T {
         let box = ResultBox<T>()

@@ -1,6 +1,6 @@
 /// The shapes of Swift source, outside comments and string literals (string interpolations are
 /// code), that make swift-syntax's parser or a walk of its tree hang or exhaust a stack, each
-/// with the line where it is first at its worst. No model's source comes near these limits, so a
+/// with the line and column where it is first at its worst. No model's source comes near these limits, so a
 /// source that passes one is refused before it is parsed.
 /// - Square brackets: the parser looks ahead through `[` for an inline array type (`[3 of Int]`)
 ///   in a way whose time doubles with each level: 16 levels parse in a tenth of a second, 24 in
@@ -16,16 +16,24 @@ struct SourceShape {
     /// The longest run of `>`, and of `?`/`!`, a source may hold.
     static let maximumRun = 256
 
-    /// The deepest nesting of `[`, and the line where it was first reached.
+    /// A line and a column (in UTF-8 bytes, as swift-syntax counts them), both from 1.
+    struct Position: CustomStringConvertible {
+        var line = 1, column = 1
+        var description: String { "\(line):\(column)" }
+    }
+
+    /// The deepest nesting of `[`, and where it was first reached (its `[`).
     private(set) var deepest = 0
-    private(set) var line = 1
-    /// The longest run of `>`, and of `?` or `!`, and the line where each was first reached.
+    private(set) var deepestAt = Position()
+    /// The longest run of `>`, and of `?` or `!`, and where each was first reached (the run's start).
     private(set) var longestAngles = 0
-    private(set) var anglesLine = 1
+    private(set) var anglesAt = Position()
     private(set) var longestMarks = 0
-    private(set) var marksLine = 1
+    private(set) var marksAt = Position()
     private var angles = 0
     private var marks = 0
+    private var anglesStart = Position()
+    private var marksStart = Position()
 
     private enum Mode {
         /// Code; inside an interpolation, the bracket count at which its `)` closes it.
@@ -36,6 +44,8 @@ struct SourceShape {
     private let bytes: [UInt8]
     private var i = 0
     private var current = 1
+    private var lineStart = 0
+    private var here: Position { Position(line: current, column: i - lineStart + 1) }
     private var brackets: [UInt8] = []
     private var squares = 0
     private var modes: [Mode] = [.code(closesAt: nil)]
@@ -43,7 +53,7 @@ struct SourceShape {
     init(_ source: String) {
         bytes = Array(source.utf8)
         while i < bytes.count, let mode = modes.last {
-            if bytes[i] == UInt8(ascii: "\n") { current += 1 }
+            if bytes[i] == UInt8(ascii: "\n") { current += 1; lineStart = i + 1 }
             switch mode {
             case let .string(hashes, multiline): stringStep(hashes: hashes, multiline: multiline)
             case let .code(closesAt): codeStep(closesAt: closesAt)
@@ -98,15 +108,17 @@ struct SourceShape {
             }
         }
         angles = c == UInt8(ascii: ">") ? angles + 1 : 0
-        if angles > longestAngles { longestAngles = angles; anglesLine = current }
+        if angles == 1 { anglesStart = here }
+        if angles > longestAngles { longestAngles = angles; anglesAt = anglesStart }
         marks = c == UInt8(ascii: "?") || c == UInt8(ascii: "!") ? marks + 1 : 0
-        if marks > longestMarks { longestMarks = marks; marksLine = current }
+        if marks == 1 { marksStart = here }
+        if marks > longestMarks { longestMarks = marks; marksAt = marksStart }
         switch c {
         case UInt8(ascii: "("), UInt8(ascii: "{"), UInt8(ascii: "["):
             brackets.append(c)
             if c == UInt8(ascii: "[") {
                 squares += 1
-                if squares > deepest { deepest = squares; line = current }
+                if squares > deepest { deepest = squares; deepestAt = here }
             }
         case UInt8(ascii: ")"), UInt8(ascii: "}"), UInt8(ascii: "]"):
             if c == UInt8(ascii: ")"), let closesAt, closesAt == brackets.count - 1 { modes.removeLast() }
@@ -122,7 +134,7 @@ struct SourceShape {
         repeat {
             if at(i) == UInt8(ascii: "/"), at(i + 1) == UInt8(ascii: "*") { depth += 1; i += 2; continue }
             if at(i) == UInt8(ascii: "*"), at(i + 1) == UInt8(ascii: "/") { depth -= 1; i += 2; continue }
-            if at(i) == UInt8(ascii: "\n") { current += 1 }
+            if at(i) == UInt8(ascii: "\n") { current += 1; lineStart = i + 1 }
             i += 1
         } while depth > 0 && i < bytes.count
     }

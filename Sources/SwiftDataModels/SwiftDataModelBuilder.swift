@@ -76,10 +76,9 @@ struct SwiftDataModelBuilder {
                 if property.unique, toMany {
                     throw ModelError("\(what) is a to-many relationship marked unique; SwiftData supports a uniqueness constraint on a relationship to a single model only (the #Unique documentation); drop .unique, or make it a to-one")
                 }
-                if property.unique {
-                    warnings.append("\(model.name).\(property.name) is a relationship marked unique (each '\(destination.entityName)' pointed at by one '\(model.entityName)' at most); the suite generates and stores it without "
-                        + "that uniqueness constraint and its unique index, which it cannot yet generate objects for")
-                }
+                // A unique to-one: a constraint of the relationship alone, a unique index on its
+                // foreign key; the generator gives each owner a destination of its own (or NULL).
+                if property.unique { entity.uniquenessConstraints.append([property.name]) }
                 continue
             }
             if property.relationship != nil {

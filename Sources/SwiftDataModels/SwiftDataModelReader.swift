@@ -38,6 +38,7 @@ public enum SwiftDataModelReader {
             throw ModelError("no @Model class in \(path) (\(files.count) Swift file\(files.count == 1 ? "" : "s") read); give the file or folder that declares your SwiftData models")
         }
         let resolver = SwiftTypeResolver(declarations: declarations)
+        try resolver.refuseAliasCycles()
         let current = try SwiftSchemaVersions.current(models, aliasTargets: topLevelAliases.compactMap { resolver.qualified($0, in: nil) })
         var builder = try SwiftDataModelBuilder(models: current.models, resolver: resolver)
         let name = XcodeModelReader.modelName(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
@@ -57,7 +58,7 @@ public enum SwiftDataModelReader {
         default: nil
         }
         if let encoding {
-            throw ModelError("\(file):1: the file is in \(encoding), not UTF-8, the only encoding Swift source may have; save it as UTF-8")
+            throw ModelError("\(file):1:1: the file is in \(encoding), not UTF-8, the only encoding Swift source may have; save it as UTF-8")
         }
         return String(decoding: data, as: UTF8.self)
     }
@@ -67,19 +68,19 @@ public enum SwiftDataModelReader {
     static func parse(_ source: String, file: String) throws -> SwiftDeclarationCollector {
         let shape = SourceShape(source)
         guard shape.deepest <= SourceShape.maximum else {
-            throw ModelError("\(file):\(shape.line): square brackets nest \(shape.deepest) deep; swift-syntax's parser takes twice as long for each level beyond about \(SourceShape.maximum), and a model's source does not nest so "
-                + "deep: give the files that declare your SwiftData models")
+            throw ModelError("\(file):\(shape.deepestAt): square brackets nest \(shape.deepest) deep; swift-syntax's parser takes twice as long for each level beyond about \(SourceShape.maximum), and a model's source does not "
+                + "nest so deep: give the files that declare your SwiftData models")
         }
         guard shape.longestAngles <= SourceShape.maximumRun else {
-            throw ModelError("\(file):\(shape.anglesLine): \(shape.longestAngles) '>' in a row close generic types nested as deep; a model's source does not nest types so deep (the suite reads at most \(SourceShape.maximumRun)): "
+            throw ModelError("\(file):\(shape.anglesAt): \(shape.longestAngles) '>' in a row close generic types nested as deep; a model's source does not nest types so deep (the suite reads at most \(SourceShape.maximumRun)): "
                 + "give the files that declare your SwiftData models")
         }
         guard shape.longestMarks <= SourceShape.maximumRun else {
-            throw ModelError("\(file):\(shape.marksLine): \(shape.longestMarks) '?' or '!' in a row wrap a type in as many optionals; a model's source does not (the suite reads at most \(SourceShape.maximumRun)): give the files "
+            throw ModelError("\(file):\(shape.marksAt): \(shape.longestMarks) '?' or '!' in a row wrap a type in as many optionals; a model's source does not (the suite reads at most \(SourceShape.maximumRun)): give the files "
                 + "that declare your SwiftData models")
         }
         guard let stack = LargeStack.bytes(for: source) else {
-            throw ModelError("\(file) holds more brackets than a model's source does (over \((LargeStack.maximumBytes - LargeStack.baseBytes) / LargeStack.bytesPerBracket)); give the files that declare your SwiftData models")
+            throw ModelError("\(file):\(LargeStack.firstExcessOpener(in: source)): the file holds more brackets than a model's source does (over \(LargeStack.maximumOpeners) '(', '[', '<' and '{'); give the files that declare your SwiftData models")
         }
         return try LargeStack.run(bytes: stack) { try collect(source, file: file) }
     }

@@ -60,7 +60,7 @@ final class SwiftDeclarationCollector: SyntaxVisitor {
     override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
         let name = node.name.text.unquoted
         if Self.container(of: node) == nil { topLevelAliases.append(name) }
-        declare(Self.qualified(name, node), .alias(SwiftType(node.initializer.value)))
+        declare(Self.qualified(name, node), .alias(SwiftType(node.initializer.value), location: location(node.name)))
         return .skipChildren
     }
 

@@ -12,8 +12,9 @@ struct SwiftTypeResolver {
         case model
         case otherClass
         case value(SwiftValueType)
-        /// `typealias Name = type`: the type as written, looked up from the alias's own scope.
-        case alias(SwiftType)
+        /// `typealias Name = type`: the type as written, looked up from the alias's own scope, and
+        /// where the alias is declared (`file:line:column`).
+        case alias(SwiftType, location: String)
     }
 
     let declarations: [String: Declaration]
@@ -28,20 +29,27 @@ struct SwiftTypeResolver {
     /// Module names a type may be qualified with.
     static let modules: Set<String> = ["Swift", "Foundation", "CoreGraphics", "SwiftData", "SwiftUI", "UIKit", "AppKit", "CoreData", "CoreLocation", "MapKit"]
 
-    /// How many aliases one lookup follows: a cycle of aliases (which Swift rejects) ends there.
-    private static let maximumAliases = 32
+    /// How many aliases one lookup follows (a cycle of aliases is refused before any lookup,
+    /// `refuseAliasCycles`).
+    static let maximumAliases = 32
 
     /// The type with every name it contains resolved from `scope` (a qualified type name, or
     /// `nil` for the top level).
-    func resolve(_ type: SwiftType, in scope: String?) -> SwiftType { resolve(type, in: scope, aliases: 0) }
+    func resolve(_ type: SwiftType, in scope: String?) -> SwiftType {
+        var cycle: [String]?
+        return resolve(type, in: scope, trail: [], cycle: &cycle)
+    }
 
-    private func resolve(_ type: SwiftType, in scope: String?, aliases: Int) -> SwiftType {
+    /// `trail`: the aliases (and raw types) being followed; meeting one of them again is a cycle,
+    /// kept in `cycle` (the trail from that alias to itself).
+    func resolve(_ type: SwiftType, in scope: String?, trail: [String], cycle: inout [String]?) -> SwiftType {
         switch type {
-        case let .named(path): resolveNamed(path, in: scope, aliases: aliases)
-        case let .optional(wrapped): .optional(resolve(wrapped, in: scope, aliases: aliases))
-        case let .array(element): .array(resolve(element, in: scope, aliases: aliases))
-        case let .set(element): .set(resolve(element, in: scope, aliases: aliases))
-        case let .dictionary(key, value): .dictionary(resolve(key, in: scope, aliases: aliases), resolve(value, in: scope, aliases: aliases))
+        case let .named(path): resolveNamed(path, in: scope, trail: trail, cycle: &cycle)
+        case let .optional(wrapped): .optional(resolve(wrapped, in: scope, trail: trail, cycle: &cycle))
+        case let .array(element): .array(resolve(element, in: scope, trail: trail, cycle: &cycle))
+        case let .set(element): .set(resolve(element, in: scope, trail: trail, cycle: &cycle))
+        case let .dictionary(key, value):
+            .dictionary(resolve(key, in: scope, trail: trail, cycle: &cycle), resolve(value, in: scope, trail: trail, cycle: &cycle))
         case .other: type
         }
     }
@@ -49,12 +57,13 @@ struct SwiftTypeResolver {
     /// The qualified name of the declaration `path` names from `scope`, aliases followed; `nil`
     /// when the sources do not declare it (or it names an alias of a non-nominal type).
     func qualified(_ path: String, in scope: String?) -> String? {
-        if case let .named(name) = resolveNamed(path, in: scope, aliases: 0), declarations[name] != nil { return name }
+        var cycle: [String]?
+        if case let .named(name) = resolveNamed(path, in: scope, trail: [], cycle: &cycle), declarations[name] != nil { return name }
         return nil
     }
 
-    private func resolveNamed(_ path: String, in scope: String?, aliases: Int) -> SwiftType {
-        guard aliases <= Self.maximumAliases else { return .named(path) }
+    private func resolveNamed(_ path: String, in scope: String?, trail: [String], cycle: inout [String]?) -> SwiftType {
+        guard trail.count <= Self.maximumAliases else { return .named(path) }
         var components = path.split(separator: ".").map(String.init)
         guard let first = components.first else { return .named(path) }
         var found = Self.scopes(scope).lazy.map { $0.map { "\($0).\(first)" } ?? first }.first { declarations[$0] != nil }
@@ -70,13 +79,22 @@ struct SwiftTypeResolver {
                 // `Category.RawValue`: the raw type an enum declares.
                 if component == "RawValue", position == components.count - 1, case let .value(value)? = declarations[current],
                    case let .enumeration(rawType?, _) = value.kind {
-                    return resolve(rawType, in: current, aliases: aliases + 1)
+                    let step = "\(current).RawValue"
+                    if let start = trail.firstIndex(of: step) {
+                        cycle = cycle ?? Array(trail[start...]) + [step]
+                        return .named(path)
+                    }
+                    return resolve(rawType, in: current, trail: trail + [step], cycle: &cycle)
                 }
                 guard declarations["\(current).\(component)"] != nil else { return .named(path) }
                 current = "\(current).\(component)"
             }
-            guard case let .alias(target) = declarations[current] else { continue }
-            let resolved = resolve(target, in: Self.container(of: current), aliases: aliases + 1)
+            guard case let .alias(target, _) = declarations[current] else { continue }
+            if let start = trail.firstIndex(of: current) {
+                cycle = cycle ?? Array(trail[start...]) + [current]
+                return .named(path)
+            }
+            let resolved = resolve(target, in: Self.container(of: current), trail: trail + [current], cycle: &cycle)
             if position == components.count - 1 { return resolved }
             guard case let .named(name) = resolved, declarations[name] != nil else { return .named(path) }
             current = name

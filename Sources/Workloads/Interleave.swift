@@ -16,6 +16,8 @@ package struct Rounds {
     package var work: [WorkCounts?]
     /// The most memory SQLite held at once during each strategy's first timed repetition, bytes.
     package var sqliteMemory: [Int64?]
+    /// The index of the first timed round of each block (`[0]`: one block).
+    package var blockStarts: [Int] = [0]
 }
 
 /// Runs warm-ups then timed repetitions of one case, round by round across strategies, and
@@ -32,59 +34,130 @@ package struct Rounds {
 /// repetition runs `loops` executions and reports their mean. A case of microseconds is then timed
 /// as microbenchmarks time it, with the CPU's caches as its own executions leave them, rather than
 /// as the other strategies of the round left them (which made its samples bimodal).
+///
+/// With `blocks` above 1 (the precision rule), the timed rounds come in blocks: the first runs
+/// under `rule` with a `blocks`-th of its budget and minimum (`StoppingRule.firstOf`), each later
+/// one as many rounds as the first ran, after `onBlock` (the runner reopens the stores) and the
+/// warm-ups again, its loops sized afresh; `RatioInterval(measured:baseline:blockStarts:)` reads
+/// the blocks' spread. The loops reported are the first block's.
 package func interleaveRounds(
     _ caseName: String, _ names: [String], warmups: Int, rule: StoppingRule, seed: UInt64, baseline: Int? = nil, loopTarget: UInt64? = nil,
+    blocks: Int = 1, onBlock: (_ block: Int) throws -> Void = { _ in },
     onEvent: (RunEvent) throws -> Void,
     _ repetition: (_ strategy: Int, _ repetition: Int, _ loops: Int) throws -> Sample
 ) throws -> Rounds {
     try onEvent(.measuring(caseName: caseName, strategies: names, warmups: warmups, rule: rule))
-    var timed = Array(repeating: [UInt64](), count: names.count)
-    var positions = Array(repeating: [Int](), count: names.count)
-    var answers: [Sample?] = Array(repeating: nil, count: names.count)
+    var kept = Kept(count: names.count)
     var loops = Array(repeating: 1, count: names.count)
+    var firstLoops: [Int]?
     var fastestWarmup = Array(repeating: UInt64.max, count: names.count)
-    var work: [WorkCounts?] = Array(repeating: nil, count: names.count)
-    var sqliteMemory: [Int64?] = Array(repeating: nil, count: names.count)
     var timedStart: UInt64 = 0
-    var round = 0
+    // Every round of the case, warm-ups included (it seeds the round's order), and the warm-ups
+    // left in the current block.
+    var (round, warmupsLeft) = (0, warmups)
+    var schedule = BlockSchedule(count: blocks, firstRule: blocks > 1 ? rule.firstOf(blocks: blocks) : rule)
     var stop = StoppingRule.Decision.another
-    while true {
-        if round == warmups {
-            if let loopTarget, warmups > 0 {
-                loops = fastestWarmup.map { fastest in Int(min(UInt64(maximumLoops), max(1, loopTarget / max(fastest, 1)))) }
+    rounds: while true {
+        let done = kept.timed.map(\.count).min() ?? 0
+        if warmupsLeft == 0 {
+            if done == schedule.starts[schedule.starts.count - 1] {
+                // A block's first timed round: its loops sized from its own warm-ups.
+                if let loopTarget, warmups > 0 { loops = fastestWarmup.map { loopCount(fastest: $0, target: loopTarget) } }
+                if schedule.starts.count == 1 { timedStart = DispatchTime.now().uptimeNanoseconds }
             }
-            timedStart = DispatchTime.now().uptimeNanoseconds
+            let (timed, elapsed) = (kept.timed, Double(DispatchTime.now().uptimeNanoseconds - timedStart) / 1e9)
+            switch schedule.next(done: done, decide: { $0.decide(timed, elapsed: elapsed, baseline: baseline) }, stop: &stop) {
+            case .stop: break rounds
+            case .round: break
+            case .block:
+                try onBlock(schedule.starts.count - 1)
+                // Its warm-ups are single executions again, and size its loops afresh.
+                (warmupsLeft, fastestWarmup, loops) = (warmups, Array(repeating: UInt64.max, count: names.count), Array(repeating: 1, count: names.count))
+                continue rounds
+            }
         }
-        if round >= warmups {
-            stop = rule.decide(timed, elapsed: Double(DispatchTime.now().uptimeNanoseconds - timedStart) / 1e9, baseline: baseline)
-            guard stop == .another else { break }
-        }
+        let warming = warmupsLeft > 0
         for (position, index) in roundOrder(strategies: names.count, seed: seed, caseName: caseName, round: round).enumerated() {
             try onEvent(.repetition(caseName: caseName, strategy: names[index], round: round + 1, rounds: rule.fixedRounds.map { $0 + warmups }))
             // One repetition at a time: SQLite's memory high-water mark, reset before it and read
             // after it (outside its timed region), is this strategy's.
             _ = Database.memoryHighWater(reset: true)
             let sample = try repetition(index, round, loops[index])
-            if round == warmups { sqliteMemory[index] = Database.memoryHighWater() }
-            if let answer = answers[index], answer.rows != sample.rows
-                || (answer.digestIsFull == sample.digestIsFull && answer.digest != sample.digest) {
+            guard kept.keep(sample, of: index, at: warming ? nil : position) else {
                 throw BenchmarkFailure.unstableAnswer(strategy: names[index], caseName: caseName)
             }
-            // Keep the fullest answer: later insert repetitions digest their counts only.
-            if answers[index]?.digestIsFull != true || sample.digestIsFull { answers[index] = sample }
-            if round == warmups { work[index] = sample.work }
-            if round >= warmups {
-                timed[index].append(sample.nanoseconds)
-                positions[index].append(position)
-            } else {
-                fastestWarmup[index] = min(fastestWarmup[index], sample.nanoseconds)
-            }
+            if warming { fastestWarmup[index] = min(fastestWarmup[index], sample.nanoseconds) }
         }
-        if round == 0 { try checkAgreement(caseName, names, answers.compactMap { $0 }) }
+        if !warming, firstLoops == nil { firstLoops = loops }
+        if round == 0 { try checkAgreement(caseName, names, kept.answers.compactMap { $0 }) }
+        if warming { warmupsLeft -= 1 }
         round += 1
     }
     // Every strategy ran round 0, so each has an answer.
-    return Rounds(timed: timed, positions: positions, answers: answers.compactMap { $0 }, stop: stop, loops: loops, work: work, sqliteMemory: sqliteMemory)
+    return Rounds(timed: kept.timed, positions: kept.positions, answers: kept.answers.compactMap { $0 }, stop: stop, loops: firstLoops ?? loops,
+                  work: kept.work, sqliteMemory: kept.sqliteMemory, blockStarts: schedule.starts)
+}
+
+/// What a case's repetitions leave: each strategy's timed samples and their places, its fullest
+/// answer, and the work and memory of its first timed repetition.
+private struct Kept {
+    var timed: [[UInt64]], positions: [[Int]], answers: [Sample?], work: [WorkCounts?], sqliteMemory: [Int64?]
+
+    init(count: Int) {
+        (timed, positions) = (Array(repeating: [], count: count), Array(repeating: [], count: count))
+        (answers, work, sqliteMemory) = (Array(repeating: nil, count: count), Array(repeating: nil, count: count), Array(repeating: nil, count: count))
+    }
+
+    /// Keeps strategy `index`'s sample (timed at `position` of its round; nil: a warm-up); false
+    /// when its answer differs from the strategy's earlier ones.
+    mutating func keep(_ sample: Sample, of index: Int, at position: Int?) -> Bool {
+        if position != nil, timed[index].isEmpty { (sqliteMemory[index], work[index]) = (Database.memoryHighWater(), sample.work) }
+        if let answer = answers[index], answer.rows != sample.rows
+            || (answer.digestIsFull == sample.digestIsFull && answer.digest != sample.digest) {
+            return false
+        }
+        // Keep the fullest answer: later insert repetitions digest their counts only.
+        if answers[index]?.digestIsFull != true || sample.digestIsFull { answers[index] = sample }
+        if let position {
+            timed[index].append(sample.nanoseconds)
+            positions[index].append(position)
+        }
+        return true
+    }
+}
+
+/// The executions of one looped sample: as many as fill `target` at the fastest warm-up's pace,
+/// 1 to `maximumLoops`.
+private func loopCount(fastest: UInt64, target: UInt64) -> Int {
+    Int(min(UInt64(maximumLoops), max(1, target / max(fastest, 1))))
+}
+
+/// Where a case's timed rounds stand among its blocks: the first block runs until its rule
+/// stops it, each later one as many rounds as the first ran.
+private struct BlockSchedule {
+    let count: Int
+    let firstRule: StoppingRule
+    /// The first timed round of each block begun.
+    var starts = [0]
+    /// The rounds the first block ran, once it has stopped.
+    var rounds: Int?
+
+    enum Step { case round, block, stop }
+
+    /// Before a timed round, `done` rounds run: another round, a new block, or the end. `stop`
+    /// is the first block's decision (`decide` asks it of the first rule).
+    mutating func next(done: Int, decide: (StoppingRule) -> StoppingRule.Decision, stop: inout StoppingRule.Decision) -> Step {
+        if let rounds {
+            guard done - starts[starts.count - 1] >= rounds else { return .round }
+        } else {
+            stop = decide(firstRule)
+            guard stop != .another else { return .round }
+            rounds = done
+        }
+        guard starts.count < count, done > 0 else { return .stop }
+        starts.append(done)
+        return .block
+    }
 }
 
 /// The most executions one looped sample is made of.

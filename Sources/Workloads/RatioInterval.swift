@@ -31,6 +31,9 @@ public struct RatioInterval: Equatable, Sendable {
     public let coverage: Double
     /// The rounds both strategies ran in.
     public let rounds: Int
+    /// The blocks those rounds were measured in (`RatioInterval+Blocks`): 1 when the interval is
+    /// the rounds' alone, more when it includes the spread between blocks.
+    public let blocks: Int
 
     /// What a ratio says about the strategy against the baseline.
     public enum Verdict: Equatable, Sendable {
@@ -68,11 +71,12 @@ public struct RatioInterval: Equatable, Sendable {
     }
 
     /// A ratio already computed (as a results file holds it).
-    public init(ratio: Double, interval: ClosedRange<Double>, coverage: Double, rounds: Int) {
+    public init(ratio: Double, interval: ClosedRange<Double>, coverage: Double, rounds: Int, blocks: Int = 1) {
         self.ratio = ratio
         self.interval = interval
         self.coverage = coverage
         self.rounds = rounds
+        self.blocks = blocks
     }
 
     /// From per-round ratios already formed (any order).
@@ -86,6 +90,7 @@ public struct RatioInterval: Equatable, Sendable {
         interval = sorted[rank - 1] ... sorted[n - rank]
         self.coverage = n == 1 ? 0 : coverage
         rounds = n
+        blocks = 1
     }
 
     /// Whether `interval` covers the median with 95 %.

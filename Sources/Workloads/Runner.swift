@@ -34,6 +34,11 @@ public struct RunPlan: Sendable {
     public var temporaryParent: URL
     /// Whether `ANALYZE` runs on each populated read store before the reads are timed (`--analyze`).
     public var analyze = false
+    /// Under the default rule, the blocks each case is measured in (`--blocks`): each warms up
+    /// again, sizes its loops again and reopens its stores, and a ratio's interval includes their
+    /// spread (`RatioInterval+Blocks`).
+    public var blocks = defaultBlocks
+    public static let defaultBlocks = 3
 
     public static let defaultSeed: UInt64 = 42
     public static let defaultBatchSize = 1_000
@@ -117,6 +122,8 @@ public struct WorkloadResult: Sendable {
     public var work: WorkCounts?
     /// The most memory SQLite held at once during the first timed repetition, bytes.
     public var sqliteMemoryBytes: Int64?
+    /// The index of the first sample of each block the case was measured in (`[0]`: one block).
+    public var blockStarts: [Int] = [0]
     /// The process's peak resident size when the case ended (the most it held so far in the run), bytes.
     public var peakResidentBytes: Int64?
 
@@ -265,14 +272,7 @@ public final class Runner {
             case .delete: try report(try measureDelete(workload, layouts, stores))
             case .update: try report(try measureUpdate(workload, layouts, stores))
             default:
-                for workloadCase in workload.cases(inputs) {
-                    let queries = try stores.map { try $0.queries(workloadCase) }
-                    let name = caseName(workload, workloadCase.variant)
-                    let samples = try interleave(name, workload, layouts, loopTarget: RunPlan.loopTarget) { index, _, loops in
-                        try stores[index].read(queries[index], counts: workloadCase.counts, ordered: workloadCase.ordered, loops: loops, caseName: name)
-                    }
-                    try report(makeResults(workload, workloadCase.variant, layouts, samples, bytes: stores.map(\.bytes)))
-                }
+                for workloadCase in workload.cases(inputs) { try report(try measureRead(workload, workloadCase, layouts, stores)) }
             }
         }
         return results
@@ -298,12 +298,31 @@ public final class Runner {
     private func makeResults(_ workload: Workload, _ variant: String, _ layouts: [any StorageLayout],
                          _ samples: Rounds, bytes: [Int64]) -> [WorkloadResult] {
         layouts.indices.map { index in
-            WorkloadResult(strategy: layouts[index].name, workload: workload.name, variant: variant, rows: samples.answers[index].rows,
+            var result = WorkloadResult(strategy: layouts[index].name, workload: workload.name, variant: variant, rows: samples.answers[index].rows,
                            samples: samples.timed[index], positions: samples.positions[index], loops: samples.loops[index], warmups: workload.warmups,
                            digest: samples.answers[index].digest,
                            dbBytes: bytes[index], setting: setting, work: samples.work[index],
                            sqliteMemoryBytes: samples.sqliteMemory[index], peakResidentBytes: peakResidentBytes())
+            result.blockStarts = samples.blockStarts
+            return result
         }
+    }
+
+    /// Times one case of a read workload on the read stores. A new block reads through
+    /// connections opened afresh: SQLite's page cache empty, the statements prepared again.
+    private func measureRead(_ workload: Workload, _ workloadCase: WorkloadCase, _ layouts: [any StorageLayout],
+                             _ stores: [Store]) throws -> [WorkloadResult] {
+        var queries = try stores.map { try $0.queries(workloadCase) }
+        let name = caseName(workload, workloadCase.variant)
+        let reopen = { (_: Int) throws in
+            queries = []
+            for store in stores { try store.reopen() }
+            queries = try stores.map { try $0.queries(workloadCase) }
+        }
+        let samples = try interleave(name, workload, layouts, loopTarget: RunPlan.loopTarget, onBlock: reopen) { index, _, loops in
+            try stores[index].read(queries[index], counts: workloadCase.counts, ordered: workloadCase.ordered, loops: loops, caseName: name)
+        }
+        return makeResults(workload, workloadCase.variant, layouts, samples, bytes: stores.map(\.bytes))
     }
 
     /// Times an insert workload on a fresh store per repetition; with `keepLastStores`, hands back
@@ -399,12 +418,14 @@ public final class Runner {
     }
 
     private func interleave(_ caseName: String, _ workload: Workload, _ layouts: [any StorageLayout], loopTarget: UInt64? = nil,
+                            onBlock: (Int) throws -> Void = { _ in },
                             _ repetition: (_ strategy: Int, _ repetition: Int, _ loops: Int) throws -> Sample) throws -> Rounds {
         let names = layouts.map { $0.name }
         let share = timeShare?.next(weight: workload.budget, strategies: names.count)
-        return try interleaveRounds(caseName, names, warmups: workload.warmups, rule: plan.stoppingRule(for: workload, share: share),
+        let rule = plan.stoppingRule(for: workload, share: share)
+        return try interleaveRounds(caseName, names, warmups: workload.warmups, rule: rule,
                              seed: plan.seed, baseline: names.firstIndex { $0 == Strategies.baseline.name },
-                             loopTarget: loopTarget, onEvent: onEvent, repetition)
+                             loopTarget: loopTarget, blocks: rule.blocks(for: workload, plan: plan), onBlock: onBlock, onEvent: onEvent, repetition)
     }
 
     static let generateOnceLimit = 1_000_000

@@ -39,6 +39,14 @@ final class Store {
 
     deinit { if !closed { remove() } }
 
+    /// Closes the connection and opens the file again (a new measuring block): SQLite's page
+    /// cache starts empty and statements are prepared afresh; the file is untouched.
+    func reopen() throws {
+        _ = try opened
+        strategy = nil
+        strategy = LayoutStore(layout, database: try StoreFile.open(path))
+    }
+
     /// Closes the store and keeps its file (`bench generate`).
     func close() {
         strategy = nil

@@ -26,6 +26,11 @@ struct TimingOptions: ParsableArguments {
         valueName: "seconds"))
     var runTime: Double?
 
+    @Option(help: ArgumentHelp(
+        "Under the default rule, the blocks each case is measured in, each warmed up again with its stores reopened; a ratio's interval includes their spread (default \(RunPlan.defaultBlocks); 1 to 10; 1: the rounds' spread alone).",
+        valueName: "count"))
+    var blocks: Int?
+
     @Option(help: "Timed repetitions of every workload (1 to 100000), instead of repeating until precise.")
     var repetitions: Int?
 
@@ -63,6 +68,12 @@ struct TimingOptions: ParsableArguments {
                 throw ValidationError("--run-time conflicts with --\(other): a run time shares itself among the cases, which --\(other) times otherwise; give one of them")
             }
         }
+        if let blocks {
+            guard (1 ... 10).contains(blocks) else { throw ValidationError("--blocks must be from 1 to 10; got \(blocks)") }
+            if repetitions != nil || timeBudget != nil {
+                throw ValidationError("--blocks conflicts with --\(repetitions != nil ? "repetitions" : "time-budget"): blocks divide the default rule's rounds, which a fixed count or a time budget replaces; give one of them")
+            }
+        }
         if let repetitions, !(1 ... 100_000).contains(repetitions) {
             throw ValidationError("--repetitions must be between 1 and 100000; got \(repetitions)")
         }
@@ -86,9 +97,11 @@ struct TimingOptions: ParsableArguments {
     func plan(strategies: [String], workloads: [Workload], seed: UInt64, batchSize: Int, temporaryParent: URL,
               defaultRunTime: Double? = nil) -> RunPlan {
         let ruleIsDefault = caseTime == nil && repetitions == nil && timeBudget == nil
-        return RunPlan(strategies: strategies, workloads: workloads, seed: seed, batchSize: batchSize, repetitions: repetitions,
-                       timeBudget: timeBudget, minRepetitions: minRepetitions, maxRepetitions: maxRepetitions,
-                       precision: precision.map { $0 / 100 } ?? RunPlan.defaultPrecision, caseTime: caseTime,
-                       runTime: runTime ?? (ruleIsDefault ? defaultRunTime : nil), temporaryParent: temporaryParent)
+        var plan = RunPlan(strategies: strategies, workloads: workloads, seed: seed, batchSize: batchSize, repetitions: repetitions,
+                           timeBudget: timeBudget, minRepetitions: minRepetitions, maxRepetitions: maxRepetitions,
+                           precision: precision.map { $0 / 100 } ?? RunPlan.defaultPrecision, caseTime: caseTime,
+                           runTime: runTime ?? (ruleIsDefault ? defaultRunTime : nil), temporaryParent: temporaryParent)
+        plan.blocks = blocks ?? RunPlan.defaultBlocks
+        return plan
     }
 }

@@ -93,6 +93,48 @@ final class ObjectGeneratorTests: XCTestCase {
         XCTAssertTrue(objects.values.filter { $0.id.entity == model.index(of: "Visa")! }.allSatisfy { $0.toOne.isEmpty }, "a visa has no holder")
     }
 
+    /// A to-one under a uniqueness constraint of its own points each destination at most once:
+    /// with more owners than destinations the rest are NULL, spread over the owner's sub-entities;
+    /// with fewer, every owner outside the null share has a destination; a required one with more
+    /// owners is refused, and a constraint of booleans alone still is.
+    func testAUniqueToOneGivesEachDestinationOneOwnerAtMost() throws {
+        func model(members: Int, badges: Int, nullShare: Double?, optional: Bool = true) throws -> Model {
+            try Model(ModelDescription(name: "unique-to-one", entities: [
+                EntityDescription("Member", rows: members, attributes: [Attribute("handle", .string)],
+                                  relationships: [RelationshipDescription("badge", destination: "Badge", optional: optional, nullShare: nullShare)],
+                                  uniquenessConstraints: [["handle"], ["badge"]]),
+                EntityDescription("Moderator", parent: "Member", rows: members),
+                EntityDescription("Badge", rows: badges, attributes: [Attribute("title", .string)]),
+            ]))
+        }
+        func badges(_ model: Model) -> (pointed: [ObjectID], nulls: [Int: Int]) {
+            let generator = ObjectGenerator(model, seed: 7)
+            var pointed: [ObjectID] = [], nulls: [Int: Int] = [:]
+            for object in generator.objects(root: model.index(of: "Member")!, 0 ..< generator.count(root: model.index(of: "Member")!)) {
+                if let badge = object.toOne[0] { pointed.append(badge) } else { nulls[object.id.entity, default: 0] += 1 }
+            }
+            return (pointed, nulls)
+        }
+        let many = badges(try model(members: 150, badges: 200, nullShare: nil))
+        XCTAssertEqual(Set(many.pointed).count, many.pointed.count, "no badge has two owners")
+        XCTAssertGreaterThan(many.pointed.count, 170, "the 200 badges less about a tenth (the null share)")
+        XCTAssertLessThanOrEqual(many.pointed.count, 200)
+        XCTAssertEqual(many.nulls.count, 2, "the NULLs are spread over Member and Moderator")
+        XCTAssertGreaterThan(many.nulls.values.min() ?? 0, 30)
+        let few = badges(try model(members: 50, badges: 500, nullShare: 0.2))
+        XCTAssertEqual(Set(few.pointed).count, few.pointed.count)
+        XCTAssertGreaterThan(few.pointed.count, 65, "about 80 % of 100 owners")
+        XCTAssertLessThan(few.pointed.count, 95)
+        let required = badges(try model(members: 50, badges: 200, nullShare: nil, optional: false))
+        XCTAssertEqual(Set(required.pointed).count, 100, "a required one: every owner has a badge of its own")
+        XCTAssertThrowsError(try model(members: 100, badges: 150, nullShare: nil, optional: false)) { error in
+            XCTAssertEqual("\(error)", "relationship 'Member.badge' is unique (each 'Badge' pointed at by one object at most) and never NULL (required, or a null share of 0), but its 200 objects have 150 to point at; give 'Badge' at least 200 objects, or make the relationship optional")
+        }
+        XCTAssertThrowsError(try Model(ModelDescription(name: "flags", entities: [
+            EntityDescription("Flag", rows: 3, attributes: [Attribute("on", .boolean)], uniquenessConstraints: [["on"]]),
+        ]))) { error in XCTAssertTrue("\(error)".contains("has no attribute that can take a different value in each object and no to-one"), "\(error)") }
+    }
+
     /// An optional unique attribute that orders the reads has a value in every object; another
     /// optional attribute is NULL in about a tenth.
     func testTheOrderKeyHasAValueInEveryObject() throws {

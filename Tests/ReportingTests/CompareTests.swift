@@ -164,6 +164,8 @@ final class CompareTests: XCTestCase {
         let text = changed.render(.text, baseTitle: "base ratio", newTitle: "new ratio", threshold: 0.05)
         XCTAssertTrue(text.contains("base ratio and new ratio: each strategy's ratio to single-table in that run"), text)
         XCTAssertTrue(text.contains("3.000×"), text)
+        XCTAssertEqual(ratios.coverage?.inside, 4, "the host's step moves no ratio out of its interval")
+        XCTAssertTrue(text.contains("coverage: 2 of 4 ratios of the new run (50 %) inside the base run's 95 % intervals; 0 of 0 clear verdicts (faster or slower) reversed"), text)
         // Without the samples files: each run's ratio interval from its CSV columns, no test.
         let bare = try Comparison.ratios(base: try ResultsFile(url: writeRun("b2.csv", samples: false)),
                                          new: try ResultsFile(url: writeRun("l2.csv", factor: 3, slowed: "table-per-entity", samples: false)),
@@ -375,7 +377,7 @@ final class CompareTests: XCTestCase {
         XCTAssertTrue(rejection(String(good.dropLast(7))).contains("looks truncated"))
         XCTAssertTrue(rejection("name,size\nx,1\n").contains("no schema_version column"))
         XCTAssertTrue(rejection(header.replacingOccurrences(of: "median_ns", with: "median") + "\n" + row + "\n").contains("the column median_ns is missing"))
-        XCTAssertTrue(rejection(header + "\n" + replacing("schema_version", with: "1", in: row) + "\n").contains("schema version 1, this bench reads versions 2, 3, 4, 5 and 6"))
+        XCTAssertTrue(rejection(header + "\n" + replacing("schema_version", with: "1", in: row) + "\n").contains("schema version 1, this bench reads versions 2, 3, 4, 5, 6 and 7"))
         XCTAssertTrue(rejection(header + "\n" + replacing("median_ns", with: "fast", in: row) + "\n").contains("median_ns is 'fast', not a duration in nanoseconds"))
         XCTAssertTrue(rejection(header + "\n" + replacing("median_ns", with: "-3", in: row) + "\n").contains("line 2: median_ns is '-3'"))
         XCTAssertTrue(rejection(header + "\n" + row + "\n" + row + "\n").contains("line 3 repeats single-table count-all from line 2"))

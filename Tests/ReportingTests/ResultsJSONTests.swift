@@ -40,7 +40,7 @@ final class ResultsJSONTests: XCTestCase {
         let read = try ResultsJSON.read(url: url)
         XCTAssertEqual(read, document)
         XCTAssertEqual(read.schema, "inheritance-bench.results")
-        XCTAssertEqual(read.version, 2)
+        XCTAssertEqual(read.version, 3)
         XCTAssertEqual(read.plan.seed, UInt64.max, "64-bit seeds survive")
         XCTAssertEqual(read.context.memoryBytes, UInt64.max)
         XCTAssertEqual(read.plan.timeBudgetS, 0.5)
@@ -87,7 +87,7 @@ final class ResultsJSONTests: XCTestCase {
 
         let text = try String(contentsOf: url, encoding: .utf8)
         XCTAssertTrue(text.contains("\"ratio\":null"), "a missing ratio is null, not left out")
-        XCTAssertTrue(text.hasPrefix("{\n  \"schema\": \"inheritance-bench.results\",\n  \"version\": 2,\n"), text)
+        XCTAssertTrue(text.hasPrefix("{\n  \"schema\": \"inheritance-bench.results\",\n  \"version\": 3,\n"), text)
         XCTAssertTrue(text.contains("\"git_dirty\":true"))
         XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(text.utf8)), "plain JSON")
     }
@@ -103,10 +103,10 @@ final class ResultsJSONTests: XCTestCase {
     func testAnotherVersionOrAForeignFileIsRefusedWithOneSentence() throws {
         let document = ResultsJSON(results: [result("joined", samples: [5])], plan: RunPlan(), context: context(), csvName: "x.csv")
         let url = folder.appendingPathComponent("x.json")
-        try AtomicFile.write(try document.text().replacingOccurrences(of: "\"version\": 2,", with: "\"version\": 1,"), to: url)
+        try AtomicFile.write(try document.text().replacingOccurrences(of: "\"version\": 3,", with: "\"version\": 1,"), to: url)
         XCTAssertThrowsError(try ResultsJSON.read(url: url)) { error in
             let text = "\(error)"
-            XCTAssertEqual(text, "\(url.path) is results JSON version 1; this bench reads version 2 only; rerun the benchmark with this version, or read it with the bench that wrote it")
+            XCTAssertEqual(text, "\(url.path) is results JSON version 1; this bench reads version 3 only; rerun the benchmark with this version, or read it with the bench that wrote it")
             XCTAssertFalse(text.contains("\n"))
         }
         let cases: [(String, String)] = [
@@ -115,7 +115,7 @@ final class ResultsJSONTests: XCTestCase {
             (#"{"schema": "something.else", "version": 1}"#, "its schema is 'something.else', expected 'inheritance-bench.results'"),
             (#"{"version": 1}"#, "its schema is missing"),
             (#"{"schema": "inheritance-bench.results"}"#, "is results JSON version (missing)"),
-            (#"{"schema": "inheritance-bench.results", "version": 2, "csv": "x.csv"}"#, "context is missing"),
+            (#"{"schema": "inheritance-bench.results", "version": 3, "csv": "x.csv"}"#, "context is missing"),
         ]
         for (text, expected) in cases {
             try AtomicFile.write(text, to: url)

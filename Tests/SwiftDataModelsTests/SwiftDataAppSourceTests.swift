@@ -60,15 +60,23 @@ final class SwiftDataAppSourceTests: XCTestCase {
         XCTAssertNoThrow(try Model(model.description.sharing(300)))
     }
 
-    /// `@Attribute(.unique) let` is stored with its constraint; a unique to-one is read, with a warning.
+    /// `@Attribute(.unique) let` is stored with its constraint; a unique to-one is a constraint of
+    /// the relationship alone, inherited by a subclass; a required one with fewer destinations
+    /// than owners is refused.
     func testUniqueLetAndUniqueToOne() throws {
         let model = try read("SwiftDataUniqueToOne")
         let member = try XCTUnwrap(model.description.entities.first { $0.name == "Member" })
         XCTAssertEqual(try columns(model, "Member"), ["handle string", "joinedAt date"])
-        XCTAssertEqual(member.uniquenessConstraints, [["handle"]])
-        XCTAssertEqual(member.relationships.map { "\($0.name) → \($0.destination) \($0.deleteRule)" }, ["badge → Badge cascade"])
-        XCTAssertEqual(model.warnings, ["Member.badge is a relationship marked unique (each 'Badge' pointed at by one 'Member' at most); the suite generates and stores it without that uniqueness constraint and its unique index, which it cannot yet generate objects for"])
-        XCTAssertNoThrow(try Model(model.description.sharing(300)))
+        XCTAssertEqual(member.uniquenessConstraints, [["handle"], ["badge"]])
+        XCTAssertEqual(member.relationships.map { "\($0.name) → \($0.destination) \($0.deleteRule) \($0.optional)" }, ["badge → Badge cascade true"])
+        XCTAssertEqual(model.warnings, [])
+        let built = try Model(model.description.sharing(300))
+        XCTAssertTrue(built.generatesDistinctDestinations(try XCTUnwrap(built.entities.first { $0.name == "Moderator" }?.relationships.first)))
+        var required = try model.description.sharing(300)
+        required.entities[0].relationships[0].optional = false
+        XCTAssertThrowsError(try Model(required)) { error in
+            XCTAssertEqual("\(error)", "relationship 'Member.badge' is unique (each 'Badge' pointed at by one object at most) and never NULL (required, or a null share of 0), but its 200 objects have 100 to point at; give 'Badge' at least 200 objects, or make the relationship optional")
+        }
     }
 
     /// A type the sources do not declare is one BLOB, with one warning naming it; `.codable` keeps

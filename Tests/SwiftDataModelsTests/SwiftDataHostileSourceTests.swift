@@ -40,13 +40,13 @@ final class SwiftDataHostileSourceTests: XCTestCase {
     /// would be 400,000 deep).
     func testAWallOfOptionalsIsRefusedAtItsLine() {
         let message = failure("@Model class A {\n    var x: Int" + String(repeating: "?", count: 400_000) + "\n}\n")
-        XCTAssertEqual(message, "\(file):2: 400000 '?' or '!' in a row wrap a type in as many optionals; a model's source does not (the suite reads at most 256): give the files that declare your SwiftData models")
+        XCTAssertEqual(message, "\(file):2:15: 400000 '?' or '!' in a row wrap a type in as many optionals; a model's source does not (the suite reads at most 256): give the files that declare your SwiftData models")
     }
 
     /// `Optional<Optional<…>>` 150,000 deep: the run of `>` is refused before the parser splits it.
     func testGenericsNestedDeepAreRefusedAtTheirLine() {
         let message = failure("@Model class A {\n    var x: " + String(repeating: "Optional<", count: 150_000) + "Int" + String(repeating: ">", count: 150_000) + "\n}\n")
-        XCTAssertEqual(message, "\(file):2: 150000 '>' in a row close generic types nested as deep; a model's source does not nest types so deep (the suite reads at most 256): give the files that declare your SwiftData models")
+        XCTAssertEqual(message, "\(file):2:1350015: 150000 '>' in a row close generic types nested as deep; a model's source does not nest types so deep (the suite reads at most 256): give the files that declare your SwiftData models")
     }
 
     /// Codable structs 7 deep with 8 fields each would flatten into 2 million columns: the count
@@ -157,7 +157,28 @@ final class SwiftDataHostileSourceTests: XCTestCase {
         data += "@Model class A { var x: Int }\n".data(using: .utf16LittleEndian)!
         try data.write(to: URL(fileURLWithPath: file))
         XCTAssertThrowsError(try SwiftDataModelReader.read(path: file)) { error in
-            XCTAssertEqual("\(error)", "\(self.file):1: the file is in UTF-16, not UTF-8, the only encoding Swift source may have; save it as UTF-8")
+            XCTAssertEqual("\(error)", "\(self.file):1:1: the file is in UTF-16, not UTF-8, the only encoding Swift source may have; save it as UTF-8")
         }
+    }
+
+    /// A cycle of aliases (which Swift rejects: "type alias references itself") is refused at the
+    /// first alias of the cycle in source order, however it runs: through two aliases, an alias
+    /// of itself nested in a model, a cycle reached through an alias that is not part of it. An
+    /// alias of an alias that ends in a type is read.
+    func testAliasCyclesAreRefusedAtTheirAlias() throws {
+        XCTAssertEqual(failure("typealias Code = Label\ntypealias Label = Code\n@Model class A { var x: Code }\n"),
+                       "\(file):1:11: type alias 'Code' refers to itself (Code → Label → Code), which Swift rejects; make one of them name a type")
+        XCTAssertEqual(failure("@Model class A {\n    typealias Kind = Kind\n    var x: Int\n}\n"),
+                       "\(file):2:15: type alias 'A.Kind' refers to itself (A.Kind → A.Kind), which Swift rejects; make one of them name a type")
+        XCTAssertEqual(failure("typealias Entry = Loop\ntypealias Loop = Loop\n@Model class A { var x: Int }\n"),
+                       "\(file):2:11: type alias 'Loop' refers to itself (Loop → Loop), which Swift rejects; make one of them name a type")
+        XCTAssertEqual(columns(try read("typealias Code = Label\ntypealias Label = String\n@Model class A { var x: Code }\n"), "A"), ["x string"])
+    }
+
+    /// More opening brackets than any model's source holds (the parser's stack is sized from
+    /// them) are refused at the first one too many.
+    func testTooManyBracketsAreRefusedAtTheirPosition() {
+        let message = failure("@Model class A {\n    var x = " + String(repeating: "(", count: 300_000) + "1\n}\n")
+        XCTAssertEqual(message, "\(file):2:258060: the file holds more brackets than a model's source does (over 258048 '(', '[', '<' and '{'); give the files that declare your SwiftData models")
     }
 }

@@ -253,23 +253,32 @@ final class StoppingRuleTests: XCTestCase {
         }.run()
         XCTAssertEqual(results.count, 10)
         for (caseName, group) in Dictionary(grouping: results, by: \.caseName) {
-            guard case let .precision(target, budget, minimum, maximum) = rules[caseName]!.mode else { return XCTFail("\(caseName): not the default rule") }
-            let rounds = group[0].samples.count
-            XCTAssertTrue(group.allSatisfy { $0.samples.count == rounds && $0.positions.count == rounds }, caseName)
-            XCTAssertGreaterThanOrEqual(rounds, minimum, caseName)
-            XCTAssertLessThanOrEqual(rounds, maximum, caseName)
+            // Three blocks: the first under the rule with a third of its budget and minimum, the
+            // others as many rounds each.
+            let rounds = group[0].samples.count, starts = group[0].blockStarts
+            XCTAssertEqual(starts.count, 3, caseName)
+            let first = starts.count > 1 ? starts[1] : rounds
+            XCTAssertEqual(starts, starts.indices.map { $0 * first }, caseName)
+            XCTAssertEqual(rounds, first * starts.count, "\(caseName): every block runs as many rounds as the first")
+            guard case let .precision(target, budget, minimum, maximum) = rules[caseName]!.firstOf(blocks: starts.count).mode else {
+                return XCTFail("\(caseName): not the default rule")
+            }
+            XCTAssertTrue(group.allSatisfy { $0.samples.count == rounds && $0.positions.count == rounds && $0.blockStarts == starts }, caseName)
+            XCTAssertGreaterThanOrEqual(first, minimum, caseName)
+            XCTAssertLessThanOrEqual(first, maximum, caseName)
             // The rule reads the ratio to the baseline (single-table, first): paired round by round.
             func isPrecise(_ count: Int) -> Bool {
                 let ratio = RatioInterval(measured: Array(group[1].samples.prefix(count)), baseline: Array(group[0].samples.prefix(count)))
                 return (ratio?.relativeHalfWidth ?? .infinity) <= target
             }
-            // Not precise: the case must have reached the cap, or another round at its mean pace would
-            // have taken it past its budget (2 strategies); the test's clock started before the rule's.
-            let pastTheBudget = took[caseName]! * Double(rounds + 1) / Double(rounds) >= budget * 2
-            XCTAssertTrue(isPrecise(rounds) || rounds == maximum || pastTheBudget, "\(caseName): \(rounds) rounds in \(took[caseName]!) s")
-            // Precise before the last round would have stopped it earlier (below 64 rounds the rule reads every round).
-            if rounds > minimum, rounds < 64 {
-                XCTAssertFalse(isPrecise(rounds - 1), "\(caseName): precise one round earlier yet went on")
+            // Not precise: the first block must have reached the cap, or another round at its mean
+            // pace would have taken it past its budget (2 strategies); the test's clock ran for
+            // every block, so it bounds the first block's time from above.
+            let pastTheBudget = took[caseName]! * Double(first + 1) / Double(first) >= budget * 2
+            XCTAssertTrue(isPrecise(first) || first == maximum || pastTheBudget, "\(caseName): \(first) rounds a block in \(took[caseName]!) s")
+            // Precise before the first block's last round would have stopped it earlier (below 64 rounds the rule reads every round).
+            if first > minimum, first < 64 {
+                XCTAssertFalse(isPrecise(first - 1), "\(caseName): precise one round earlier yet went on")
             }
             for result in group { XCTAssertEqual(Set(result.positions).isSubset(of: [0, 1]), true) }
         }

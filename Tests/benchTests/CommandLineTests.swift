@@ -597,11 +597,14 @@ final class CommandLineTests: XCTestCase {
         try Data(("@Model class A {\n  var x: " + String(repeating: "Optional<", count: 150_000) + "Int" + String(repeating: ">", count: 150_000) + "\n}\n").utf8).write(to: generics)
         let cycle = folder.appendingPathComponent("Cycle.swift")
         try Data("@Model class A: B { var x: Int }\n@Model class B: A { var y: Int }\n".utf8).write(to: cycle)
+        let aliases = folder.appendingPathComponent("Aliases.swift")
+        try Data("typealias Code = Label\ntypealias Label = Code\n@Model class A { var x: Code }\n".utf8).write(to: aliases)
         let cases: [([String], String)] = [
             (["run", "--model", broken.path], "\(broken.path):2:15: Swift syntax error: expected expression in variable; fix the source so that it compiles"),
-            (["model", "--model", optionals.path], "\(optionals.path):2: 400000 '?' or '!' in a row"),
-            (["model", "--model", generics.path], "\(generics.path):2: 150000 '>' in a row"),
+            (["model", "--model", optionals.path], "\(optionals.path):2:13: 400000 '?' or '!' in a row"),
+            (["model", "--model", generics.path], "\(generics.path):2:1350013: 150000 '>' in a row"),
             (["model", "--model", cycle.path], "\(cycle.path):1:14: @Model class 'A' inherits from itself"),
+            (["model", "--model", aliases.path], "\(aliases.path):1:11: type alias 'Code' refers to itself (Code → Label → Code)"),
             (["storage", "--model", plain.path], "no @Model class in \(plain.path) (1 Swift file read)"),
             (["run", "--model", studio, "--model-version", "2"], "--model-version applies to an Xcode model bundle"),
         ]

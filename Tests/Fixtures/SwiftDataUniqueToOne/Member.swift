@@ -1,9 +1,10 @@
 import Foundation
 import SwiftData
 
-/// A unique to-one relationship, and a unique `let` identifier.
+/// A unique to-one (each badge held by one member at most), and a unique `let` identifier; a
+/// moderator (an iOS 26 subclass) inherits both.
 @Model
-final class Member {
+class Member {
     @Attribute(.unique) let handle: String
     var joinedAt: Date
     @Relationship(.unique, deleteRule: .cascade) var badge: Badge?
@@ -11,6 +12,17 @@ final class Member {
     init(handle: String) {
         self.handle = handle
         joinedAt = .now
+    }
+}
+
+@available(iOS 26, macOS 26, *)
+@Model
+final class Moderator: Member {
+    var area: String
+
+    init(handle: String, area: String) {
+        self.area = area
+        super.init(handle: handle)
     }
 }
 
