@@ -135,7 +135,8 @@ extension Model {
                 }
                 let (owners, destinations) = (objectCount(entity.index), objectCount(relationship.destination))
                 if generatesDistinctDestinations(relationship), owners > destinations {
-                    throw ModelError("relationship '\(entity.name).\(relationship.name)' is unique (each '\(entities[relationship.destination].name)' pointed at by one object at most) and never NULL (required, or a null share of 0), but its \(owners) objects have \(destinations) to point at; "
+                    throw ModelError("relationship '\(entity.name).\(relationship.name)' is unique (each '\(entities[relationship.destination].name)' pointed at by one object at most) and never NULL "
+                        + "(required, or a null share of 0), but its \(owners) objects have \(destinations) to point at; "
                         + "give '\(entities[relationship.destination].name)' at least \(owners) objects, or make the relationship optional")
                 }
             }
