@@ -15,7 +15,7 @@ public struct ObjectGenerator: Sendable {
     public let model: Model
     public let seed: UInt64
     /// Per entity: the stream of its root's hierarchy.
-    private let streams: [Stream]
+    let streams: [Stream]
     /// Per entity: the value maker of each attribute.
     private let makers: [[ValueMaker]]
     /// Per entity: each order key attribute's position and the position of its to-one.
@@ -126,9 +126,13 @@ public struct ObjectGenerator: Sendable {
         for relationship in entity.relationships {
             if relationship.isOneToOne {
                 toOne.append(partner(of: relationship, root: root, slot: slot))
+            } else if !relationship.toMany, let shape = shapedFanOut(of: relationship) {
+                toOne.append(shapedDestination(of: relationship, following: shape, root: root, slot: slot))
             } else if !relationship.toMany {
                 if relationship.nullShare > 0, rng.nextUnit() < relationship.nullShare { toOne.append(nil); continue }
                 toOne.append(destination(of: relationship, &rng))
+            } else if relationship.isManyToMany, relationship.generatesLinks, let shape = relationship.fanOut {
+                links.append(shapedLinks(of: relationship, following: shape, root: root, slot: slot))
             } else if relationship.isManyToMany, relationship.generatesLinks {
                 var counter = SplitMix64(seed: seed, stream: UInt64(root) << 40 ^ UInt64(position) ^ 0x5EED_11C5 << 44)
                 let count = linkCount(relationship, &counter)
