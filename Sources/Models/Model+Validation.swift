@@ -119,7 +119,8 @@ extension Model {
                     throw ModelError("a uniqueness constraint of '\(entity.name)' names a property twice")
                 }
                 if distinctAttribute(of: constraint, in: entity.index) == nil, entity.subtree.contains(where: { entities[$0].rows > 1 }) {
-                    throw ModelError("the uniqueness constraint (\(constraint.joined(separator: ", "))) of '\(entity.name)' has no attribute that can take a different value in each object (only booleans and relationships); the suite cannot generate objects that satisfy it: add an attribute to it")
+                    throw ModelError("the uniqueness constraint (\(constraint.joined(separator: ", "))) of '\(entity.name)' has no attribute that can take a different value in each object (only booleans and relationships); the "
+                        + "suite cannot generate objects that satisfy it: add an attribute to it")
                 }
             }
             var indexNames = Set<String>()

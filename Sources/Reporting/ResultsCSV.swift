@@ -10,7 +10,8 @@ public enum ResultsCSV {
 
     /// Column names and their meaning, in file order.
     public static let columns: [(name: String, meaning: String)] = [
-        ("schema_version", "version of this CSV layout (\(schemaVersion)); bench compare reads it, version 5 (the same without the work columns), version 4 (without work and ratio columns), version 3 (without work, ratios and loops) and version 2 (without work, loops, hierarchy and sweep columns)"),
+        ("schema_version", "version of this CSV layout (\(schemaVersion)); bench compare reads it, version 5 (the same without the work columns), version 4 (without work and ratio columns), version 3 (without work, ratios and "
+            + "loops) and version 2 (without work, loops, hierarchy and sweep columns)"),
         ("run_id", "unique id of the run: start time and a random suffix"),
         ("timestamp", "when the run started, ISO 8601 UTC"),
         ("git_commit", "commit of the suite the binary was built from (unknown for a build outside a git checkout)"),

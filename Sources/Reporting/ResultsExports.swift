@@ -33,7 +33,8 @@ public final class ResultsExports {
                 }
                 // X.json may well be a model description: --force replaces only what a run wrote.
                 guard Self.wasWrittenByARun(file) else {
-                    throw ResultsWriter.Error(description: "\(file.path) exists and was not written by a bench run (a model file?), and the run writes a file of that name beside \(csv.lastPathComponent); choose another --output (--force does not replace it)")
+                    throw ResultsWriter.Error(description: "\(file.path) exists and was not written by a bench run (a model file?), and the run writes a file of that name beside \(csv.lastPathComponent); choose another --output "
+                        + "(--force does not replace it)")
                 }
             }
             try AtomicFile.checkTemporaryName(for: file)

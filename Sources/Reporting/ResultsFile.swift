@@ -114,7 +114,8 @@ public struct ResultsFile {
         let fields = Dictionary(uniqueKeysWithValues: zip(header, record))
         let version = fields["schema_version"] ?? ""
         guard readableVersions.contains(version) else {
-            throw Error(description: "\(name): line \(line) has CSV schema version \(version), this bench reads versions \(readableVersions.dropLast().joined(separator: ", ")) and \(readableVersions.last ?? ""); rerun the benchmark with this version to compare")
+            throw Error(description: "\(name): line \(line) has CSV schema version \(version), this bench reads versions \(readableVersions.dropLast().joined(separator: ", ")) and \(readableVersions.last ?? ""); rerun the "
+                + "benchmark with this version to compare")
         }
         for (column, kind) in numericColumns {
             guard let text = fields[column] else { continue }

@@ -233,6 +233,14 @@ public struct CoreDataSchema: Sendable {
         return join
     }
 
+    /// Many-to-many `relationship`'s join table as its owner sees it: its name, the owner's column,
+    /// the other side's.
+    public func link(_ relationship: Model.Relationship) throws -> (name: String, this: String, other: String) {
+        let join = try join(relationship)
+        let (this, other) = join.columns(from: relationship.owner, relationship.name)
+        return (join.name, this, other)
+    }
+
     /// The column of a property (attribute or to-one) or of `entity` (Z_ENT) for a fetch index
     /// element. A validated model's index names only properties of its entity.
     func indexColumn(_ entity: Int, _ element: FetchIndex.Element) -> String {

@@ -32,7 +32,7 @@ public final class LayoutStore {
     private func insertPlan(_ entity: Int) throws -> InsertPlan {
         if let known = insertPlans[entity] { return known }
         guard let made = layout.insertPlan(entity) else {
-            throw LayoutError(layout.name, "\(model.entities[entity].name) is abstract; it has no objects to insert")
+            throw LayoutError.abstract(layout.name, model.entities[entity], "insert")
         }
         insertPlans[entity] = made
         return made

@@ -13,41 +13,24 @@ public final class SingleTable: StorageLayout {
 
     public let model: Model
     public let schema: CoreDataSchema
-    /// Per concrete entity: its INSERT (Z_PK, Z_ENT, Z_OPT, attributes, to-ones).
-    private var inserts: [Int: InsertStep] = [:]
+    /// Per concrete entity: its INSERT (Z_PK, Z_ENT, Z_OPT, attributes, to-ones) and its links'.
+    private var insertPlans: [Int: InsertPlan] = [:]
 
     public init(model: Model) throws {
         self.model = model
         schema = CoreDataSchema(model)
         for entity in model.entities where entity.isConcrete {
-            var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
-            var sources: [InsertStep.Source] = [.key, .entityNumber, .version]
-            for position in entity.attributes.indices {
-                columns.append(schema.column(entity.index, attributeAt: position))
-                sources.append(.value(position))
-            }
-            for (position, relationship) in entity.toOneRelationships.enumerated() {
-                let pair = try schema.toOneColumns(entity.index, relationship.name)
-                columns.append(pair.key)
-                sources.append(.toOneKey(position))
-                if let other = pair.entity { columns.append(other); sources.append(.toOneEntity(position)) }
-            }
-            let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-            inserts[entity.index] = InsertStep(sql: "INSERT INTO \(schema.table(of: entity.index).name) (\(columns.joined(separator: ", "))) VALUES (\(marks))", sources: sources)
+            let toOnes = try entity.toOneRelationships.map { try schema.toOneColumns(entity.index, $0.name) }
+            let columns = entity.attributes.indices.map { schema.column(entity.index, attributeAt: $0) }
+            let row = InsertStep.header() + InsertStep.values(columns) + InsertStep.toOnes(toOnes)
+            let links = entity.linkedRelationships.map { (try? schema.link($0)).map(LinkInsert.into) ?? .byDestination([:]) }
+            insertPlans[entity.index] = InsertPlan(keyEntity: entity.root, steps: [InsertStep(into: schema.table(of: entity.index).name, row)], links: links)
         }
     }
 
     public var schemaSQL: [String] { schema.schemaSQL }
 
-    public func insertPlan(_ entity: Int) -> InsertPlan? {
-        guard let insert = inserts[entity] else { return nil }
-        let links = model.entities[entity].relationships.filter { $0.isManyToMany && $0.generatesLinks }.map { relationship -> LinkInsert in
-            guard let join = schema.joinTable(relationship) else { return .byDestination([:]) }
-            let (this, other) = join.columns(from: relationship.owner, relationship.name)
-            return .one("INSERT INTO \(join.name) (\(this), \(other)) VALUES (?, ?)")
-        }
-        return InsertPlan(keyEntity: model.entities[entity].root, steps: [insert], links: links)
-    }
+    public func insertPlan(_ entity: Int) -> InsertPlan? { insertPlans[entity] }
 
     // MARK: Reads
 
@@ -70,9 +53,8 @@ public final class SingleTable: StorageLayout {
         let destination = schema.table(of: relationship.destination).name
         let column = try schema.attributeColumn(relationship.destination, attribute)
         if relationship.isManyToMany {
-            let join = try schema.join(relationship)
-            let (this, other) = join.columns(from: relationship.owner, relationship.name)
-            return ("JOIN \(join.name) t1 ON t0.Z_PK = t1.\(this) JOIN \(destination) t2 ON t2.Z_PK = t1.\(other)", "t2.\(column)")
+            let join = try schema.link(relationship)
+            return ("JOIN \(join.name) t1 ON t0.Z_PK = t1.\(join.this) JOIN \(destination) t2 ON t2.Z_PK = t1.\(join.other)", "t2.\(column)")
         }
         let key = try inverseKey(of: relationship).key
         return ("JOIN \(destination) t1 ON t1.\(key) = t0.Z_PK", "t1.\(column)")
@@ -123,11 +105,7 @@ public final class SingleTable: StorageLayout {
             schema.table(of: entity).name, model.entities[entity].relationships,
             destination: { (self.schema.table(of: $0.destination).name, "t1.Z_ENT") },
             toOneKey: { try self.schema.toOneColumns(entity, $0.name).key },
-            join: { relationship in
-                let join = try self.schema.join(relationship)
-                let (this, other) = join.columns(from: relationship.owner, relationship.name)
-                return (join.name, this, other)
-            },
+            join: schema.link,
             inverse: { ("t1.\(try self.inverseKey(of: $0).key) = ?1", self.clearInverse($0)) })
     }
 

@@ -71,10 +71,20 @@ public struct InsertPlan: Sendable {
     public init(keyEntity: Int, steps: [InsertStep], links: [LinkInsert]) { self.keyEntity = keyEntity; self.steps = steps; self.links = links }
 }
 
+extension Model.Entity {
+    /// The many-to-many relationships whose links this entity's objects generate (`ModelObject.links` order).
+    var linkedRelationships: [Model.Relationship] { relationships.filter { $0.isManyToMany && $0.generatesLinks } }
+}
+
 /// The INSERT of one link: one statement, or one per destination entity (a join table per pair).
 public enum LinkInsert: Sendable {
     case one(String)
     case byDestination([Int: String])
+
+    /// The INSERT of a link into a join table (its name, the owner's column, the other side's).
+    static func into(_ join: (name: String, this: String, other: String)) -> LinkInsert {
+        .one("INSERT INTO \(join.name) (\(join.this), \(join.other)) VALUES (?, ?)")
+    }
 
     func sql(to entity: Int) -> String? {
         switch self {
@@ -101,9 +111,25 @@ public struct InsertStep: Sendable, Equatable {
 
     public init(sql: String, sources: [Source]) { self.sql = sql; self.sources = sources }
 
-    /// Each to-one's key, then its destination's entity number where `withEntity` says it is stored.
-    static func toOnes(_ withEntity: [Bool]) -> [Source] {
-        withEntity.enumerated().flatMap { position, stored in [.toOneKey(position)] + (stored ? [.toOneEntity(position)] : []) }
+    /// The INSERT of one row into `table`: a `?` per column, bound from the column's source; then,
+    /// when given, a last column whose value is an expression binding `sources`.
+    init(into table: String, _ row: [(column: String, source: Source)], then last: (column: String, value: String, sources: [Source])? = nil) {
+        let columns = row.map(\.column) + (last.map { [$0.column] } ?? []), values = row.map { _ in "?" } + (last.map { [$0.value] } ?? [])
+        self.init(sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))",
+                  sources: row.map(\.source) + (last?.sources ?? []))
+    }
+
+    /// `Z_PK`, `Z_ENT` (the entity's number, or `stored`: the stored entity's), `Z_OPT`.
+    static func header(stored: Int? = nil) -> [(column: String, source: Source)] {
+        [("Z_PK", .key), ("Z_ENT", stored.map { .constant(Int64($0 + 1)) } ?? .entityNumber), ("Z_OPT", .version)]
+    }
+
+    /// Each attribute's column, bound from its value.
+    static func values(_ columns: [String]) -> [(column: String, source: Source)] { columns.enumerated().map { ($1, .value($0)) } }
+
+    /// Each to-one's key column, then its entity-number column when it has one.
+    static func toOnes(_ columns: [(key: String, entity: String?)]) -> [(column: String, source: Source)] {
+        columns.enumerated().flatMap { position, pair in [(pair.key, Source.toOneKey(position))] + (pair.entity.map { [($0, Source.toOneEntity(position))] } ?? []) }
     }
 
     /// The values of `object` for the statement's parameters.

@@ -55,7 +55,8 @@ struct SwiftDataInverses {
                     // `leadingPlants` and `trailingPlants`, both `inverse: \Plant.yard`): a
                     // Core Data relationship has one inverse, so the first declared is paired
                     // and this one is kept one-way.
-                    warnings.append("\(model.name).\(paired) and \(model.name).\(property.name) both name \(relationship.destination).\(inverse.property) as their inverse, which can pair with one; paired with \(model.name).\(paired), the first declared, and \(model.name).\(property.name) is stored one-way")
+                    warnings.append("\(model.name).\(paired) and \(model.name).\(property.name) both name \(relationship.destination).\(inverse.property) as their inverse, which can pair with one; paired with "
+                        + "\(model.name).\(paired), the first declared, and \(model.name).\(property.name) is stored one-way")
                     continue
                 }
                 entities[e].relationships[r].inverse = inverse.property
@@ -113,7 +114,8 @@ struct SwiftDataInverses {
         let rivals = unpaired(on: own, pointingAt: chosenLineage, except: place, entities)
         guard relationship.optional || other.optional else {
             if warned.insert([name(place, entities), name(chosen, entities)].sorted()).inserted {
-                warnings.append("\(name(place, entities)) and \(name(chosen, entities)) point at each other, but neither is optional, so SwiftData infers no inverse; they are stored as two one-way relationships (give @Relationship(inverse:) to pair them)")
+                warnings.append("\(name(place, entities)) and \(name(chosen, entities)) point at each other, but neither is optional, so SwiftData infers no inverse; they are stored as two one-way relationships (give "
+                    + "@Relationship(inverse:) to pair them)")
             }
             return
         }

@@ -48,7 +48,8 @@ extension SwiftDataModelBuilder {
             let parts = entry.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             let elements = parts.count == 2 ? parts[1].split(separator: ",").map { FetchIndex.Element(text: $0.trimmingCharacters(in: .whitespaces)) } : []
             guard parts.count == 2, !parts[0].isEmpty, !elements.isEmpty, elements.allSatisfy({ $0 != nil }) else {
-                throw ModelError("\(model.location): bench.index entry '\(entry.trimmingCharacters(in: .whitespaces))' of '\(model.name)' must be NAME = element, element …, each a property or 'entity', optionally followed by 'desc', such as byDate = entity, date desc")
+                throw ModelError("\(model.location): bench.index entry '\(entry.trimmingCharacters(in: .whitespaces))' of '\(model.name)' must be NAME = element, element …, each a property or 'entity', optionally followed by "
+                    + "'desc', such as byDate = entity, date desc")
             }
             made.append(FetchIndex(parts[0], elements.compactMap { $0 }))
         }

@@ -25,7 +25,8 @@ struct SwiftDataModelBuilder {
         var byEntity: [String: SwiftModelClass] = [:]
         for model in models {
             if let earlier = byClass[model.qualifiedName] {
-                throw ModelError("\(model.location): @Model class '\(model.name)' is declared twice (first at \(earlier.location)); give each class one declaration (a folder read whole may hold a file your app does not build: give --model a folder of the files it builds)")
+                throw ModelError("\(model.location): @Model class '\(model.name)' is declared twice (first at \(earlier.location)); give each class one declaration (a folder read whole may hold a file your app does not build: "
+                    + "give --model a folder of the files it builds)")
             }
             if let earlier = byEntity[model.entityName] {
                 throw ModelError("\(model.location): classes '\(earlier.name)' and '\(model.name)' both name the entity '\(model.entityName)'; give each its own schemaName")
@@ -76,7 +77,8 @@ struct SwiftDataModelBuilder {
                     throw ModelError("\(what) is a to-many relationship marked unique; SwiftData supports a uniqueness constraint on a relationship to a single model only (the #Unique documentation); drop .unique, or make it a to-one")
                 }
                 if property.unique {
-                    warnings.append("\(model.name).\(property.name) is a relationship marked unique (each '\(destination.entityName)' pointed at by one '\(model.entityName)' at most); the suite generates and stores it without that uniqueness constraint and its unique index, which it cannot yet generate objects for")
+                    warnings.append("\(model.name).\(property.name) is a relationship marked unique (each '\(destination.entityName)' pointed at by one '\(model.entityName)' at most); the suite generates and stores it without "
+                        + "that uniqueness constraint and its unique index, which it cannot yet generate objects for")
                 }
                 continue
             }
@@ -89,7 +91,8 @@ struct SwiftDataModelBuilder {
                 attributes = property.transformable ? [Attribute(property.name, .transformable, optional: type.unwrapped.optional)]
                     : try mapping.attributes(property.name, written, in: model.qualifiedName, owner: "\(model.name).\(property.name)")
             } catch let unsupported as SwiftDataAttributeMapping.Unsupported {
-                throw ModelError("\(what) has type \(Self.shortened(written.description)), which SwiftData cannot store: \(unsupported.reason ?? "'\(Self.shortened(unsupported.type))' is not a type it stores (String, Int, Double, Bool, Date, Data, UUID, URL, Decimal, a Codable struct or enum, an array or dictionary of those), nor a @Model class"); change the type, or mark the property @Transient")
+                throw ModelError("\(what) has type \(Self.shortened(written.description)), which SwiftData cannot store: "
+                    + "\(unsupported.reason ?? "'\(Self.shortened(unsupported.type))' is not a type it stores (String, Int, Double, Bool, Date, Data, UUID, URL, Decimal, a Codable struct or enum, an array or dictionary of those), nor a @Model class"); change the type, or mark the property @Transient")
             }
             for index in attributes.indices { try applyAttributeNotes(property, to: &attributes[index], what) }
             if property.externalStorage {

@@ -67,13 +67,16 @@ public enum SwiftDataModelReader {
     static func parse(_ source: String, file: String) throws -> SwiftDeclarationCollector {
         let shape = SourceShape(source)
         guard shape.deepest <= SourceShape.maximum else {
-            throw ModelError("\(file):\(shape.line): square brackets nest \(shape.deepest) deep; swift-syntax's parser takes twice as long for each level beyond about \(SourceShape.maximum), and a model's source does not nest so deep: give the files that declare your SwiftData models")
+            throw ModelError("\(file):\(shape.line): square brackets nest \(shape.deepest) deep; swift-syntax's parser takes twice as long for each level beyond about \(SourceShape.maximum), and a model's source does not nest so "
+                + "deep: give the files that declare your SwiftData models")
         }
         guard shape.longestAngles <= SourceShape.maximumRun else {
-            throw ModelError("\(file):\(shape.anglesLine): \(shape.longestAngles) '>' in a row close generic types nested as deep; a model's source does not nest types so deep (the suite reads at most \(SourceShape.maximumRun)): give the files that declare your SwiftData models")
+            throw ModelError("\(file):\(shape.anglesLine): \(shape.longestAngles) '>' in a row close generic types nested as deep; a model's source does not nest types so deep (the suite reads at most \(SourceShape.maximumRun)): "
+                + "give the files that declare your SwiftData models")
         }
         guard shape.longestMarks <= SourceShape.maximumRun else {
-            throw ModelError("\(file):\(shape.marksLine): \(shape.longestMarks) '?' or '!' in a row wrap a type in as many optionals; a model's source does not (the suite reads at most \(SourceShape.maximumRun)): give the files that declare your SwiftData models")
+            throw ModelError("\(file):\(shape.marksLine): \(shape.longestMarks) '?' or '!' in a row wrap a type in as many optionals; a model's source does not (the suite reads at most \(SourceShape.maximumRun)): give the files "
+                + "that declare your SwiftData models")
         }
         guard let stack = LargeStack.bytes(for: source) else {
             throw ModelError("\(file) holds more brackets than a model's source does (over \((LargeStack.maximumBytes - LargeStack.baseBytes) / LargeStack.bytesPerBracket)); give the files that declare your SwiftData models")

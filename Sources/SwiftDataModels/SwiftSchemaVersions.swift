@@ -22,7 +22,8 @@ enum SwiftSchemaVersions {
               named.values.filter({ $0 == most }).count == 1 else {
             let example = models.first { $0.container != nil && versions.contains($0.container ?? "") }
             let hint = example.map { "typealias \($0.name) = <current version>.\($0.name)" } ?? "typealias Model = <current version>.Model"
-            throw ModelError("\(example?.location ?? "the sources"): the same @Model classes are declared in \(listed) (versioned schemas); the suite reads one: name the current one with top-level aliases, such as `\(hint)`, or give --model the file of one version")
+            throw ModelError("\(example?.location ?? "the sources"): the same @Model classes are declared in \(listed) (versioned schemas); the suite reads one: name the current one with top-level aliases, such as `\(hint)`, or "
+                + "give --model the file of one version")
         }
         let kept = models.filter { model in model.container.map { $0 == chosen || !versions.contains($0) } ?? !versions.contains("the top level") }
         let others = versions.subtracting([chosen]).sorted().joined(separator: ", ")

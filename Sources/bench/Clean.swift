@@ -10,7 +10,8 @@ struct Clean: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clean",
         abstract: "Removes the store folders of bench processes that no longer run (killed with SIGKILL, or out of memory).",
-        discussion: "Looks in --store-folder, the temporary folder (TMPDIR or /tmp) and /dev/shm. A folder is removed only when bench provably made it (its exact name, this user's, holding the marker bench writes in it, or empty), its process has ended and no process holds its lock; run, sweep, storage and explain do this too when they start. A folder that cannot be removed is named, and the exit status is 1.")
+        discussion: "Looks in --store-folder, the temporary folder (TMPDIR or /tmp) and /dev/shm. A folder is removed only when bench provably made it (its exact name, this user's, holding the marker bench writes in it, or "
+            + "empty), its process has ended and no process holds its lock; run, sweep, storage and explain do this too when they start. A folder that cannot be removed is named, and the exit status is 1.")
 
     @OptionGroup var storeFolder: StoreFolderOptions
 

@@ -40,6 +40,7 @@ struct Explain: ParsableCommand {
     var analyze = false
 
     func validate() throws {
+        try model.check(scale: dataset.scale)
         if force, output == nil { throw ValidationError("--force only applies with --output") }
     }
 

@@ -27,6 +27,7 @@ struct Generate: ParsableCommand {
     var force = false
 
     func validate() throws {
+        try model.check(scale: dataset.scale)
         guard Strategies.named(strategy) != nil else {
             throw ValidationError(NameList.unknown(strategy, valid: Strategies.names, what: "strategy").description)
         }
@@ -57,8 +58,9 @@ struct Generate: ParsableCommand {
             // The partial store is already removed (StoreGeneration.generate); say which volume needs space.
             let url = URL(fileURLWithPath: output)
             exclusive.lock() // an interruption under way ends the process; its cleanup's errors are not reported
-            throw reportFailure(CommandFailure(description: storeFullMessage(error, store: url.path, folder: url.deletingLastPathComponent().path,
-                                                                                   fix: "free disk space in \(url.deletingLastPathComponent().path) or lower --scale")))
+            let folder = url.deletingLastPathComponent().path
+            throw reportFailure(CommandFailure(description: storeFullMessage(error, store: url.path, folder: folder,
+                                                                                   fix: "free disk space in \(folder) or lower --scale")))
         } catch {
             // An interruption under way holds the lock and ends the process: this error is then a
             // consequence of its cleanup (the stores vanished) and is not reported.

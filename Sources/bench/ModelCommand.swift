@@ -17,7 +17,10 @@ struct ModelCommand: ParsableCommand {
     var scale: Int?
     @OptionGroup var strategies: StrategyOptions
 
-    func validate() throws { try DatasetOptions.check(scale: scale) }
+    func validate() throws {
+        try DatasetOptions.check(scale: scale)
+        try model.check(scale: scale)
+    }
 
     func run() throws {
         let (model, warnings) = try self.model.loaded(scale: scale)
@@ -25,12 +28,14 @@ struct ModelCommand: ParsableCommand {
         print("Model \(model.name): \(model.entities.count) entities, main hierarchy \(model.entities[model.mainRoot].name)")
         if case let .xcode(path, version) = try self.model.source(), let bundle = try? XcodeModelBundle(path: path, version: version) {
             let version = bundle.version.map { ", version '\($0)' of \(bundle.versions.count)" } ?? ""
-            print("Read \(bundle.contents)\(version): \(model.concreteEntities.count) concrete entities sharing \(model.roots.reduce(0) { $0 + model.objectCount($1) }) objects; \(warnings.count) warning\(warnings.count == 1 ? "" : "s")\(warnings.isEmpty ? "" : " (on standard error)")")
+            print("Read \(bundle.contents)\(version): \(model.concreteEntities.count) concrete entities sharing \(model.roots.reduce(0) { $0 + model.objectCount($1) }) objects; \(warnings.count) "
+                + "warning\(warnings.count == 1 ? "" : "s")\(warnings.isEmpty ? "" : " (on standard error)")")
         }
         if let store = try self.model.storeFile() {
             let path = store.path.escapingControlCharacters
             let version = store.frameworkVersion.map { " (Core Data framework version \($0))" } ?? ""
-            print("Read the store \(path)\(version): \(store.description.entities.count) entities, \(store.description.entities.reduce(0) { $0 + ($1.rows ?? 0) }) objects; \(warnings.count) warning\(warnings.count == 1 ? "" : "s")\(warnings.isEmpty ? "" : " (on standard error)")")
+            print("Read the store \(path)\(version): \(store.description.entities.count) entities, \(store.description.entities.reduce(0) { $0 + ($1.rows ?? 0) }) objects; "
+                + "\(warnings.count) warning\(warnings.count == 1 ? "" : "s")\(warnings.isEmpty ? "" : " (on standard error)")")
             print(Self.shapeSummary(of: store))
             let proof = LayoutProof(model: model, store: store)
             print(proof.summary)

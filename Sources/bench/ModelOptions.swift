@@ -13,7 +13,8 @@ struct ModelOptions: ParsableArguments {
     @Option(help: "The model to measure: \(ModelPresets.names.joined(separator: ", ")) (default: publications, a Publication entity with 4 sub-entities and tags). See `bench list`.")
     var preset: String?
 
-    @Option(help: "A model to measure instead of a preset: a JSON description (see docs/model.md, \"The model language\"), an Xcode Core Data model (an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file), SwiftData @Model classes (a .swift file or a folder of them; see docs/model.md, \"Measure your SwiftData model\"), or a Core Data / SwiftData store file (App.sqlite, read-only; see docs/model.md, \"Measure your store\").")
+    @Option(help: ArgumentHelp("A model to measure instead of a preset: a JSON description (see docs/model.md, \"The model language\"), an Xcode Core Data model (an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file), SwiftData "
+        + "@Model classes (a .swift file or a folder of them; see docs/model.md, \"Measure your SwiftData model\"), or a Core Data / SwiftData store file (App.sqlite, read-only; see docs/model.md, \"Measure your store\")."))
     var model: String?
 
     @Option(name: .customLong("model-version"), help: "With an .xcdatamodeld bundle: the version to read (default: the current one).")
@@ -38,8 +39,13 @@ struct ModelOptions: ParsableArguments {
         }
         _ = try mixWeights()
         _ = try fanOutRange()
-        // A model file's mistakes are usage errors of every command that reads it.
-        if model != nil { _ = try loaded(scale: nil) }
+    }
+
+    /// A model file's mistakes are usage errors of every command that reads it: each command
+    /// checks its model in its own `validate()`, at the scale it runs, so that the model is read
+    /// and validated once and its run takes that model (`loaded(scale:)`).
+    func check(scale: Int?) throws {
+        if model != nil { _ = try loaded(scale: scale) }
     }
 
     /// `--mix` as weights by entity name; each mistake one sentence.

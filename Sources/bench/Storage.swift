@@ -27,6 +27,7 @@ struct Storage: ParsableCommand {
     var force = false
 
     func validate() throws {
+        try model.check(scale: dataset.scale)
         if force, output == nil { throw ValidationError("--force only applies with --output") }
     }
 

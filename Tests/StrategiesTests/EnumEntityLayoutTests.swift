@@ -2,7 +2,7 @@ import Models
 @testable import Strategies
 import XCTest
 
-/// `EnumEntityLayout` is a value derived from the model alone: these tests build it from models
+/// `EnumEntity` is a value derived from the model alone: these tests build it from models
 /// without opening a database, and pin its slots, names and statements.
 final class EnumEntityLayoutTests: XCTestCase {
     /// A small model: a hierarchy with a middle entity (an abstract `Polygon` with a to-one to a
@@ -28,7 +28,7 @@ final class EnumEntityLayoutTests: XCTestCase {
         EntityDescription("Colour", rows: 3, attributes: [Attribute("hex", .string)]),
     ])
 
-    func layout(_ description: ModelDescription) throws -> EnumEntityLayout { try EnumEntityLayout(model: try Model(description)) }
+    func layout(_ description: ModelDescription) throws -> EnumEntity { try EnumEntity(model: try Model(description)) }
 
     /// The whole DDL of the small model: `kind` and `text1` taken by root attributes (so `kind_` and
     /// `text1_`), the slots of every kind the hierarchy needs (Polygon's `fill` key `number2`,
@@ -62,18 +62,18 @@ final class EnumEntityLayoutTests: XCTestCase {
     /// then each to-one's key (and entity number); none for an abstract entity.
     func testInserts() throws {
         let model = try Model(Self.shapes)
-        let layout = try EnumEntityLayout(model: model)
+        let layout = try EnumEntity(model: model)
         let index = { (name: String) in try XCTUnwrap(model.index(of: name)) }
-        XCTAssertEqual(layout.inserts[try index("Square")]?.sql,
+        XCTAssertEqual(layout.insertPlan(try index("Square"))?.steps.first?.sql,
                        "INSERT INTO ZSHAPE (Z_PK, Z_ENT, Z_OPT, ZKIND_, ZNAME, ZKIND, ZTEXT1, ZNUMBER1, ZREAL1, ZTEXT1_, ZCANVAS, ZNUMBER2, ZNUMBER3, ZNUMBER4) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        XCTAssertEqual(layout.inserts[try index("Square")]?.storesEntityNumber, [false, false, true])
-        XCTAssertEqual(layout.inserts[try index("Circle")]?.sql,
+        XCTAssertEqual(layout.insertPlan(try index("Square"))?.steps.first?.sources.filter(\.isToOneEntity), [.toOneEntity(2)])
+        XCTAssertEqual(layout.insertPlan(try index("Circle"))?.steps.first?.sql,
                        "INSERT INTO ZSHAPE (Z_PK, Z_ENT, Z_OPT, ZKIND_, ZNAME, ZKIND, ZTEXT1, ZREAL1, ZTEXT1_, ZCANVAS) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        XCTAssertEqual(layout.inserts[try index("Canvas")]?.sql,
+        XCTAssertEqual(layout.insertPlan(try index("Canvas"))?.steps.first?.sql,
                        "INSERT INTO ZCANVAS (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZFAVOURITE, ZFAVOURITE_KIND) VALUES (?, ?, ?, ?, ?, ?)")
-        XCTAssertEqual(layout.inserts[try index("Canvas")]?.storesEntityNumber, [true])
-        XCTAssertNil(layout.inserts[try index("Shape")])
-        XCTAssertNil(layout.inserts[try index("Polygon")])
+        XCTAssertEqual(layout.insertPlan(try index("Canvas"))?.steps.first?.sources.filter(\.isToOneEntity), [.toOneEntity(0)])
+        XCTAssertNil(layout.insertPlan(try index("Shape")))
+        XCTAssertNil(layout.insertPlan(try index("Polygon")))
     }
 
     /// A sub-entity's attributes take the next free slot of their kind below their parent's; a
@@ -81,10 +81,10 @@ final class EnumEntityLayoutTests: XCTestCase {
     /// declaring subtree's.
     func testSlotsOfASubEntity() throws {
         let model = try Model(Self.shapes)
-        let layout = try EnumEntityLayout(model: model)
+        let layout = try EnumEntity(model: model)
         let circle = try XCTUnwrap(model.index(of: "Circle")), polygon = try XCTUnwrap(model.index(of: "Polygon"))
         let square = try XCTUnwrap(model.index(of: "Square")), shape = try XCTUnwrap(model.index(of: "Shape"))
-        typealias Slot = EnumEntityLayout.Slot
+        typealias Slot = EnumEntity.Slot
         XCTAssertEqual(layout.slots.attributes[circle], [Slot(kind: .real, number: 1), Slot(kind: .text, number: 1)])
         XCTAssertEqual(layout.slots.attributes[polygon], [Slot(kind: .number, number: 1)])
         // Square starts after Polygon's number1 (sides) and number2 (fill's key).
@@ -109,34 +109,34 @@ final class EnumEntityLayoutTests: XCTestCase {
     /// are both `text1`, and WebArticle's url too (BlogPost inherits it).
     func testSiblingsShareASlot() throws {
         let model = try Model(ModelPresets.publications)
-        let layout = try EnumEntityLayout(model: model)
+        let layout = try EnumEntity(model: model)
         let book = try XCTUnwrap(model.index(of: "Book")), paper = try XCTUnwrap(model.index(of: "AcademicPaper"))
         let article = try XCTUnwrap(model.index(of: "WebArticle")), post = try XCTUnwrap(model.index(of: "BlogPost"))
-        XCTAssertEqual(layout.slots.attributes[book].first, EnumEntityLayout.Slot(kind: .text, number: 1))
-        XCTAssertEqual(layout.slots.attributes[paper].first { $0.kind == .text }, EnumEntityLayout.Slot(kind: .text, number: 1))
+        XCTAssertEqual(layout.slots.attributes[book].first, EnumEntity.Slot(kind: .text, number: 1))
+        XCTAssertEqual(layout.slots.attributes[paper].first { $0.kind == .text }, EnumEntity.Slot(kind: .text, number: 1))
         XCTAssertEqual(try layout.column(book, "isbn"), "ZTEXT1")
         XCTAssertEqual(try layout.column(paper, "doi"), "ZTEXT1")
         XCTAssertEqual(try layout.column(article, "url"), "ZTEXT1")
         XCTAssertEqual(try layout.column(post, "url"), "ZTEXT1")
         XCTAssertEqual(try layout.column(post, "blogName"), "ZTEXT2")
-        XCTAssertEqual(layout.places[book].table, "ZPUBLICATION")
-        XCTAssertEqual(layout.places[book].kind, "ZKIND")
+        XCTAssertEqual(layout.hierarchies[book].table, "ZPUBLICATION")
+        XCTAssertEqual(layout.hierarchies[book].kind, "ZKIND")
     }
 
     /// A name the model already uses gets the next free spelling, without case: `kind_` for the
     /// kind, `text1_` for a slot; a root without sub-entities has no kind and no slots.
     func testNameClashes() throws {
         let model = try Model(Self.shapes)
-        let layout = try EnumEntityLayout(model: model)
+        let layout = try EnumEntity(model: model)
         let shape = try XCTUnwrap(model.index(of: "Shape")), canvas = try XCTUnwrap(model.index(of: "Canvas"))
         XCTAssertEqual(layout.names.kind[shape], "kind_")
         XCTAssertEqual(layout.names.slots[shape], [["text1_"], ["number1", "number2", "number3", "number4"], ["real1"], []])
         XCTAssertEqual(layout.names.toOneKind[PropertyKey(owner: canvas, name: "favourite")], "favourite_kind")
         XCTAssertNil(layout.names.kind[canvas])
-        XCTAssertNil(layout.places[canvas].kind)
+        XCTAssertNil(layout.hierarchies[canvas].kind)
         var used: Set<String> = ["KIND", "KIND_"]
-        XCTAssertEqual(EnumEntityLayout.StoredNames.allocate("Kind", &used), "Kind_2")
-        XCTAssertEqual(EnumEntityLayout.StoredNames.allocate("kind", &used), "kind_3")
+        XCTAssertEqual(EnumEntity.SlotNames.allocate("Kind", &used), "Kind_2")
+        XCTAssertEqual(EnumEntity.SlotNames.allocate("kind", &used), "kind_3")
         XCTAssertEqual(used, ["KIND", "KIND_", "KIND_2", "KIND_3"])
     }
 
@@ -145,12 +145,12 @@ final class EnumEntityLayoutTests: XCTestCase {
     func testPresetsAreLaidOutWithoutADatabase() throws {
         for description in ModelPresets.all {
             let model = try Model(description)
-            let layout = try EnumEntityLayout(model: model)
+            let layout = try EnumEntity(model: model)
             XCTAssertEqual(layout.storedModel.entities.map(\.name).sorted(), model.roots.map { model.entities[$0].name }.sorted(), description.name)
-            XCTAssertEqual(layout.places.count, model.entities.count, description.name)
+            XCTAssertEqual(layout.hierarchies.count, model.entities.count, description.name)
             for entity in model.entities {
                 XCTAssertEqual(layout.valueColumns[entity.index].count, entity.attributes.count, "\(description.name): \(entity.name)")
-                XCTAssertEqual(layout.inserts[entity.index] != nil, entity.isConcrete, "\(description.name): \(entity.name)")
+                XCTAssertEqual(layout.insertPlan(entity.index) != nil, entity.isConcrete, "\(description.name): \(entity.name)")
             }
             XCTAssertEqual(Array(layout.schemaSQL.suffix(3)), CoreDataSchema.bookkeepingSQL, description.name)
         }
@@ -158,4 +158,8 @@ final class EnumEntityLayoutTests: XCTestCase {
         XCTAssertThrowsError(try layout.column(0, "missing")) { XCTAssertTrue($0 is LayoutError, "\($0)") }
         XCTAssertThrowsError(try layout.toOne(0, "missing")) { XCTAssertTrue($0 is LayoutError, "\($0)") }
     }
+}
+
+extension InsertStep.Source {
+    var isToOneEntity: Bool { if case .toOneEntity = self { true } else { false } }
 }

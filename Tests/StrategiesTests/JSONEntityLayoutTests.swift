@@ -2,7 +2,7 @@ import Models
 @testable import Strategies
 import XCTest
 
-/// `JSONEntityLayout` is a value derived from the model alone: these tests build it from models
+/// `JSONEntity` is a value derived from the model alone: these tests build it from models
 /// without opening a database, and pin its stored model, where properties live, its statements
 /// and its reads.
 final class JSONEntityLayoutTests: XCTestCase {
@@ -14,7 +14,7 @@ final class JSONEntityLayoutTests: XCTestCase {
     /// `ZNEIGHBOURKIND`, Core Data's indexes of it, the kind index, and Square's constraints and
     /// fetch index as partial indexes on `ZKIND = 6` reading `details` with `->>`.
     func testTheSmallModelsStatements() throws {
-        let layout = try JSONEntityLayout(model: try Model(Self.shapes))
+        let layout = try JSONEntity(model: try Model(Self.shapes))
         XCTAssertEqual(layout.schemaSQL, [
             "CREATE TABLE ZCANVAS ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR )",
             "CREATE TABLE ZCOLOUR ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZHEX VARCHAR )",
@@ -36,7 +36,7 @@ final class JSONEntityLayoutTests: XCTestCase {
     /// The stored model: one entity per root, the hierarchy's relationships on its root's entity,
     /// `kind`, `details` and the to-one's `neighbourKind` added.
     func testTheStoredModel() throws {
-        let layout = try JSONEntityLayout(model: try Model(Self.shapes))
+        let layout = try JSONEntity(model: try Model(Self.shapes))
         XCTAssertEqual(layout.storedModel.entities.map(\.name), ["Canvas", "Colour", "Shape", "Tag"])
         XCTAssertEqual(layout.storedModel.entity("Shape")?.attributes.map(\.name), ["name", "created", "kind", "details", "neighbourKind"])
         XCTAssertEqual(layout.storedModel.entity("Shape")?.relationships.map(\.name), ["canvas", "tags", "fill", "neighbour"])
@@ -47,7 +47,7 @@ final class JSONEntityLayoutTests: XCTestCase {
     /// of the hierarchy shares its root's table.
     func testWherePropertiesLive() throws {
         let model = try Model(Self.shapes)
-        let layout = try JSONEntityLayout(model: model)
+        let layout = try JSONEntity(model: model)
         let index = { (name: String) in try XCTUnwrap(model.index(of: name)) }
         let square = try index("Square")
         XCTAssertEqual(layout.places[square], [.column("ZNAME"), .column("ZCREATED"), .detail("sides"), .detail("side"), .detail("label")])
@@ -71,43 +71,42 @@ final class JSONEntityLayoutTests: XCTestCase {
     /// `json_object` from the sub-entities' attributes in attribute order.
     func testInserts() throws {
         let model = try Model(Self.shapes)
-        let layout = try JSONEntityLayout(model: model)
+        let layout = try JSONEntity(model: model)
         let square = try XCTUnwrap(model.index(of: "Square"))
-        let insert = try XCTUnwrap(layout.inserts[square])
+        let insert = try XCTUnwrap(layout.insertPlan(square)?.steps.first)
         XCTAssertEqual(insert.sql, "INSERT INTO ZSHAPE (Z_PK, Z_ENT, Z_OPT, ZKIND, ZNAME, ZCREATED, ZCANVAS, ZFILL, ZNEIGHBOUR, ZNEIGHBOURKIND, ZDETAILS) "
             + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, json_object('sides', ?, 'side', ?, 'label', ?))")
-        XCTAssertEqual(insert.columnAttributes, [0, 1])
-        XCTAssertEqual(insert.detailAttributes, [2, 3, 4])
-        XCTAssertEqual(insert.toOneEntities, [false, false, true])
-        XCTAssertTrue(insert.hasKind)
-        XCTAssertNil(layout.inserts[try XCTUnwrap(model.index(of: "Polygon"))], "abstract")
+        // The typed columns' attributes, the to-ones (Square's neighbour with its kind), then the details' attributes.
+        XCTAssertEqual(insert.sources, [.key, .constant(Int64(layout.hierarchy(square).stored + 1)), .version, .entityNumber, .value(0), .value(1),
+                                        .toOneKey(0), .toOneKey(1), .toOneKey(2), .toOneEntity(2), .detail(2), .detail(3), .detail(4)])
+        XCTAssertNil(layout.insertPlan(try XCTUnwrap(model.index(of: "Polygon"))), "abstract")
     }
 
     /// More than 63 keys take several `json_object` calls patched together; optional keys start
     /// from `json_patch('{}', …)`, which drops NULLs.
     func testDetailsExpressions() {
-        XCTAssertEqual(JSONEntityLayout.detailsExpression([], dropsNulls: true), "'{}'")
-        XCTAssertEqual(JSONEntityLayout.detailsExpression(["a", "b"], dropsNulls: false), "json_object('a', ?, 'b', ?)")
-        XCTAssertEqual(JSONEntityLayout.detailsExpression(["a"], dropsNulls: true), "json_patch('{}', json_object('a', ?))")
+        XCTAssertEqual(JSONEntity.detailsExpression([], dropsNulls: true), "'{}'")
+        XCTAssertEqual(JSONEntity.detailsExpression(["a", "b"], dropsNulls: false), "json_object('a', ?, 'b', ?)")
+        XCTAssertEqual(JSONEntity.detailsExpression(["a"], dropsNulls: true), "json_patch('{}', json_object('a', ?))")
         let keys = (1 ... 64).map { "k\($0)" }
-        let expression = JSONEntityLayout.detailsExpression(keys, dropsNulls: false)
+        let expression = JSONEntity.detailsExpression(keys, dropsNulls: false)
         XCTAssertTrue(expression.hasPrefix("json_patch(json_object('k1', ?, "), expression)
         XCTAssertTrue(expression.hasSuffix("'k63', ?), json_object('k64', ?))"), expression)
-        XCTAssertEqual(JSONEntityLayout.kindTerm(3 ... 3, column: "t0.ZKIND"), "t0.ZKIND = 4")
-        XCTAssertEqual(JSONEntityLayout.kindTerm(2 ... 5, column: "ZKIND"), "ZKIND BETWEEN 3 AND 6")
+        XCTAssertEqual(JSONEntity.kindTerm(3 ... 3, column: "t0.ZKIND"), "t0.ZKIND = 4")
+        XCTAssertEqual(JSONEntity.kindTerm(2 ... 5, column: "ZKIND"), "ZKIND BETWEEN 3 AND 6")
     }
 
     /// A fetch selects the kind, the columns its subtree needs in Core Data's fetch order of the table (attributes, then to-ones) and
     /// `details` when an entity of it keeps a key there.
     func testReads() throws {
         let model = try Model(Self.shapes)
-        let layout = try JSONEntityLayout(model: model)
+        let layout = try JSONEntity(model: model)
         let shape = try XCTUnwrap(model.index(of: "Shape")), canvas = try XCTUnwrap(model.index(of: "Canvas"))
-        XCTAssertEqual(try layout.reader(shape).list,
+        XCTAssertEqual(try layout.makeReader(shape).list,
                        "t0.ZKIND, t0.Z_PK, t0.Z_OPT, t0.ZCREATED, t0.ZDETAILS, t0.ZNAME, t0.ZNEIGHBOURKIND, t0.ZCANVAS, t0.ZFILL, t0.ZNEIGHBOUR")
-        XCTAssertEqual(try layout.reader(try XCTUnwrap(model.index(of: "Circle"))).list,
+        XCTAssertEqual(try layout.makeReader(try XCTUnwrap(model.index(of: "Circle"))).list,
                        "t0.ZKIND, t0.Z_PK, t0.Z_OPT, t0.ZCREATED, t0.ZDETAILS, t0.ZNAME, t0.ZCANVAS")
-        XCTAssertEqual(try layout.reader(canvas).list, "0, t0.Z_PK, t0.Z_OPT, t0.ZTITLE")
+        XCTAssertEqual(try layout.makeReader(canvas).list, "0, t0.Z_PK, t0.Z_OPT, t0.ZTITLE")
     }
 
     /// Every preset is laid out without a database: one stored entity per root, an INSERT per
@@ -115,11 +114,11 @@ final class JSONEntityLayoutTests: XCTestCase {
     func testPresetsAreLaidOutWithoutADatabase() throws {
         for description in ModelPresets.all {
             let model = try Model(description)
-            let layout = try JSONEntityLayout(model: model)
+            let layout = try JSONEntity(model: model)
             XCTAssertEqual(layout.storedModel.entities.count, model.roots.count, description.name)
             for entity in model.entities {
                 XCTAssertEqual(layout.hierarchy(entity.index).root, entity.root, "\(description.name): \(entity.name)")
-                XCTAssertEqual(layout.inserts[entity.index]?.sql.hasPrefix("INSERT INTO \(layout.hierarchy(entity.index).table) "),
+                XCTAssertEqual(layout.insertPlan(entity.index)?.steps.first?.sql.hasPrefix("INSERT INTO \(layout.hierarchy(entity.index).table) "),
                                entity.isConcrete ? true : nil, "\(description.name): \(entity.name)")
             }
             XCTAssertEqual(Array(layout.schemaSQL.suffix(3)), CoreDataSchema.bookkeepingSQL, description.name)

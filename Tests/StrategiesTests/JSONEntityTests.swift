@@ -154,7 +154,7 @@ final class JSONEntityTests: XCTestCase {
 
     func testAwkwardLayoutNames() throws {
         let strategy = try JSONEntity(model: try Model(Self.awkward))
-        let item = strategy.schema.table(of: strategy.layout.storedModel.index(of: "Item")!)
+        let item = strategy.schema.table(of: strategy.storedModel.index(of: "Item")!)
         let names = item.tableOrder.map(\.name)
         XCTAssertTrue(names.contains("ZKIND") && names.contains("ZDETAILS"), "the model's own kind and details")
         XCTAssertTrue(names.contains("ZKIND1") && names.contains("ZDETAILS1"), "the layout's kind and details")

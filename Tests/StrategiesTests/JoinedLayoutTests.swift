@@ -2,7 +2,7 @@ import Models
 @testable import Strategies
 import XCTest
 
-/// `JoinedLayout` (and `JoinedReader`) are values derived from the model alone: these tests build
+/// `Joined` (and `JoinedReader`) are values derived from the model alone: these tests build
 /// them from models without opening a database, and pin their tables, statements and reads.
 final class JoinedLayoutTests: XCTestCase {
     /// A small model: a hierarchy with an abstract middle entity, two sub-entities both declaring
@@ -35,7 +35,7 @@ final class JoinedLayoutTests: XCTestCase {
     /// foreign key's index in the table holding it, a constraint across two tables as a plain index
     /// of its last property's table, a fetch index on a sub-entity keeping that table's columns only.
     func testTheSmallModelsStatements() throws {
-        let layout = try JoinedLayout(model: try Model(Self.shapes))
+        let layout = try Joined(model: try Model(Self.shapes))
         XCTAssertEqual(layout.schemaSQL, [
             "CREATE TABLE ZCANVAS ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR )",
             "CREATE TABLE ZCOLOUR ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZHEX VARCHAR )",
@@ -61,11 +61,12 @@ final class JoinedLayoutTests: XCTestCase {
     /// binding its columns in fetch order; its generated links go to the join table.
     func testInsertsFollowThePath() throws {
         let model = try Model(Self.shapes)
-        let layout = try JoinedLayout(model: model)
+        let layout = try Joined(model: model)
         let square = try XCTUnwrap(model.index(of: "Square")), shape = try XCTUnwrap(model.index(of: "Shape"))
         let polygon = try XCTUnwrap(model.index(of: "Polygon"))
         XCTAssertEqual(layout.paths[square], [shape, polygon, square])
-        let steps = try XCTUnwrap(layout.inserts[square])
+        let plan = try XCTUnwrap(layout.insertPlan(square))
+        let steps = plan.steps
         XCTAssertEqual(steps.map(\.sql), [
             "INSERT INTO ZSHAPE (Z_PK, Z_ENT, Z_OPT, ZCREATED, ZNAME, ZCANVAS) VALUES (?, ?, ?, ?, ?, ?)",
             "INSERT INTO ZPOLYGON (Z_PK, ZSIDES, ZFILL) VALUES (?, ?, ?)",
@@ -77,16 +78,15 @@ final class JoinedLayoutTests: XCTestCase {
             [.key, .value(2), .toOneKey(1)],
             [.key, .value(4), .value(3), .toOneKey(2), .toOneEntity(2)],
         ])
-        XCTAssertEqual(layout.linkSQL[square], ["INSERT INTO Z_3TAGS (Z_3SHAPES, Z_7TAGS) VALUES (?, ?)"])
-        XCTAssertNil(layout.inserts[polygon], "abstract")
-        XCTAssertEqual(layout.versionSQL[shape], "SELECT Z_OPT FROM ZSHAPE WHERE Z_PK = ?")
-        XCTAssertNil(layout.versionSQL[square], "a version lives on the root's row")
+        XCTAssertEqual(plan.links.map { $0.sql(to: 0) }, ["INSERT INTO Z_3TAGS (Z_3SHAPES, Z_7TAGS) VALUES (?, ?)"])
+        XCTAssertNil(layout.insertPlan(polygon), "abstract")
+        XCTAssertEqual(layout.versionSQL(square), "SELECT Z_OPT FROM ZSHAPE WHERE Z_PK = ?", "a version lives on the root's row")
     }
 
     /// A property is found in the table of the entity that declares it, from any descendant.
     func testPropertiesLiveInTheirDeclaringEntitysTable() throws {
         let model = try Model(Self.shapes)
-        let layout = try JoinedLayout(model: model)
+        let layout = try Joined(model: model)
         let index = { (name: String) in try XCTUnwrap(model.index(of: name)) }
         let square = try index("Square")
         XCTAssertEqual(layout.attributeColumn(square, "name")?.owner, try index("Shape"))
@@ -108,7 +108,7 @@ final class JoinedLayoutTests: XCTestCase {
     /// the descendants, selecting each table's columns and then each left-joined table's `Z_PK`.
     func testReads() throws {
         let model = try Model(Self.shapes)
-        let layout = try JoinedLayout(model: model)
+        let layout = try Joined(model: model)
         let polygon = try XCTUnwrap(model.index(of: "Polygon")), square = try XCTUnwrap(model.index(of: "Square"))
         let shape = try XCTUnwrap(model.index(of: "Shape")), canvas = try XCTUnwrap(model.index(of: "Canvas"))
         let withSquares = try JoinedReader(layout, entity: polygon, includesSubentities: true)
@@ -125,7 +125,7 @@ final class JoinedLayoutTests: XCTestCase {
     /// Above 64 tables a read is a union of one arm per concrete entity, the first naming the columns.
     func testAWideHierarchyIsReadAsAUnion() throws {
         let model = try Model(SyntheticModel.make(leaves: 80, attributes: 3, skew: 1, rows: 1_000, depth: 1))
-        let layout = try JoinedLayout(model: model)
+        let layout = try Joined(model: model)
         let reader = try JoinedReader(layout, entity: model.mainRoot, includesSubentities: true)
         XCTAssertTrue(reader.needsUnion)
         let (arms, values) = try reader.unionArms(layout)
@@ -141,11 +141,11 @@ final class JoinedLayoutTests: XCTestCase {
     func testPresetsAreLaidOutWithoutADatabase() throws {
         for description in ModelPresets.all {
             let model = try Model(description)
-            let layout = try JoinedLayout(model: model)
+            let layout = try Joined(model: model)
             XCTAssertEqual(layout.tables.map(\.name), model.entities.map { "Z" + $0.name.uppercased() }, description.name)
             for entity in model.entities {
                 XCTAssertEqual(layout.paths[entity.index].first, entity.root, "\(description.name): \(entity.name)")
-                XCTAssertEqual(layout.inserts[entity.index]?.count, entity.isConcrete ? entity.depth + 1 : nil, "\(description.name): \(entity.name)")
+                XCTAssertEqual(layout.insertPlan(entity.index)?.steps.count, entity.isConcrete ? entity.depth + 1 : nil, "\(description.name): \(entity.name)")
             }
             XCTAssertEqual(Array(layout.schemaSQL.suffix(3)), CoreDataSchema.bookkeepingSQL, description.name)
         }

@@ -2,7 +2,7 @@ import Models
 @testable import Strategies
 import XCTest
 
-/// `TablePerEntityLayout` is a value derived from the model alone: these tests build it from
+/// `TablePerEntity` is a value derived from the model alone: these tests build it from
 /// models without opening a database, and pin its flattened model, tables, statements and reads.
 final class TablePerEntityLayoutTests: XCTestCase {
     /// The small model of `JoinedLayoutTests`: a hierarchy with an abstract middle entity, two
@@ -15,7 +15,7 @@ final class TablePerEntityLayoutTests: XCTestCase {
     /// foreign key to a hierarchy of two tables, a join table per concrete entity Tag links to,
     /// Shape's fetch index copied to both tables, Square's `entity` element dropped.
     func testTheSmallModelsStatements() throws {
-        let layout = try TablePerEntityLayout(model: try Model(Self.shapes))
+        let layout = try TablePerEntity(model: try Model(Self.shapes))
         XCTAssertEqual(layout.schemaSQL, [
             "CREATE TABLE ZCANVAS ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR )",
             "CREATE TABLE ZCIRCLE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCANVAS INTEGER, ZCREATED TIMESTAMP, ZRADIUS FLOAT, ZLABEL VARCHAR, ZNAME VARCHAR )",
@@ -43,7 +43,7 @@ final class TablePerEntityLayoutTests: XCTestCase {
     /// abstract entities.
     func testTheFlattenedModel() throws {
         let model = try Model(Self.shapes)
-        let layout = try TablePerEntityLayout(model: model)
+        let layout = try TablePerEntity(model: model)
         let index = { (name: String) in try XCTUnwrap(model.index(of: name)) }
         XCTAssertEqual(layout.storedModel.entities.map(\.name), ["Canvas", "Circle", "Colour", "Square", "Tag"])
         XCTAssertEqual(layout.storedModel.entity("Tag")?.relationships.map(\.name), ["circles", "squares"])
@@ -60,7 +60,7 @@ final class TablePerEntityLayoutTests: XCTestCase {
     /// hierarchy keeping the destination's entity number, a to-one to one table naming it.
     func testColumnsAndJoinTables() throws {
         let model = try Model(Self.shapes)
-        let layout = try TablePerEntityLayout(model: model)
+        let layout = try TablePerEntity(model: model)
         let index = { (name: String) in try XCTUnwrap(model.index(of: name)) }
         let square = try index("Square"), tag = try index("Tag")
         XCTAssertEqual(try layout.column(square, "sides"), "ZSIDES")
@@ -81,24 +81,36 @@ final class TablePerEntityLayoutTests: XCTestCase {
         XCTAssertEqual(layout.links(from: tag, shapes).map(\.join), ["Z_2TAGS", "Z_4TAGS"], "one join table per partner table")
     }
 
+    /// An abstract entity has no table and no objects: deleting one is the `LayoutError` every
+    /// strategy's store throws for inserting one, naming the entity.
+    func testAnAbstractEntityHasNoObjectsToDelete() throws {
+        let model = try Model(Self.shapes)
+        let polygon = try XCTUnwrap(model.index(of: "Polygon"))
+        XCTAssertThrowsError(try TablePerEntity(model: model).deleteStatements(polygon)) { error in
+            XCTAssertTrue(error is LayoutError, "\(type(of: error))")
+            XCTAssertEqual("\(error)", "table-per-entity: Polygon is abstract; it has no objects to delete (its objects are stored as their concrete entities)")
+        }
+    }
+
     /// An object is one INSERT into its entity's table: `Z_PK, Z_ENT, Z_OPT`, its attributes in
     /// `attributes` order, then each to-one's key (and entity column); a version is read there.
     func testInserts() throws {
         let model = try Model(Self.shapes)
-        let layout = try TablePerEntityLayout(model: model)
+        let layout = try TablePerEntity(model: model)
         let square = try XCTUnwrap(model.index(of: "Square")), polygon = try XCTUnwrap(model.index(of: "Polygon"))
-        XCTAssertEqual(layout.inserts[square],
+        XCTAssertEqual(layout.insertPlan(square)?.steps.first?.sql,
                        "INSERT INTO ZSQUARE (Z_PK, Z_ENT, Z_OPT, ZNAME, ZCREATED, ZSIDES, ZSIDE, ZLABEL, ZCANVAS, ZFILL, ZNEIGHBOUR, Z3_NEIGHBOUR) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        XCTAssertNil(layout.inserts[polygon], "abstract")
-        XCTAssertEqual(layout.versionSQL[square], "SELECT Z_OPT FROM ZSQUARE WHERE Z_PK = ?")
-        XCTAssertNil(layout.versionSQL[polygon])
+        XCTAssertNil(layout.insertPlan(polygon), "abstract")
+        XCTAssertEqual(layout.versionSQL(square), "SELECT Z_OPT FROM ZSQUARE WHERE Z_PK = ?")
+        XCTAssertNil(layout.versionSQL(polygon))
         // Per generating relationship of a concrete entity: one link INSERT per partner table.
         var checked = 0
         for entity in model.entities where entity.isConcrete {
             let generating = entity.relationships.filter { $0.isManyToMany && $0.generatesLinks }
-            let byRelationship = try XCTUnwrap(layout.linkInserts[entity.index])
+            let byRelationship = try XCTUnwrap(layout.insertPlan(entity.index)?.links)
             XCTAssertEqual(byRelationship.count, generating.count, entity.name)
-            for (relationship, byPartner) in zip(generating, byRelationship) {
+            for (relationship, link) in zip(generating, byRelationship) {
+                guard case let .byDestination(byPartner) = link else { return XCTFail("one link INSERT per partner: \(entity.name)") }
                 XCTAssertEqual(byPartner.keys.sorted(), layout.links(from: entity.index, relationship).map(\.partner), entity.name)
                 checked += byPartner.count
             }
@@ -106,9 +118,9 @@ final class TablePerEntityLayoutTests: XCTestCase {
         XCTAssertEqual(checked, 2, "Circle–Tag and Square–Tag")
         let tag = try XCTUnwrap(model.index(of: "Tag"))
         if try XCTUnwrap(model.entities[square].relationship("tags")).generatesLinks {
-            XCTAssertEqual(layout.linkInserts[square], [[tag: "INSERT INTO Z_4TAGS (Z_4SQUARES, Z_5TAGS1) VALUES (?, ?)"]])
+            XCTAssertEqual(layout.insertPlan(square)?.links.map { $0.sql(to: tag) }, ["INSERT INTO Z_4TAGS (Z_4SQUARES, Z_5TAGS1) VALUES (?, ?)"])
         } else {
-            XCTAssertEqual(layout.linkInserts[tag]?.first?[square], "INSERT INTO Z_4TAGS (Z_5TAGS1, Z_4SQUARES) VALUES (?, ?)")
+            XCTAssertEqual(layout.insertPlan(tag)?.links.first?.sql(to: square), "INSERT INTO Z_4TAGS (Z_5TAGS1, Z_4SQUARES) VALUES (?, ?)")
         }
     }
 
@@ -117,7 +129,7 @@ final class TablePerEntityLayoutTests: XCTestCase {
     /// selects NULL for what its entity lacks and only the first arm names the columns.
     func testTheUnionList() throws {
         let model = try Model(Self.shapes)
-        let layout = try TablePerEntityLayout(model: model)
+        let layout = try TablePerEntity(model: model)
         let shape = try XCTUnwrap(model.index(of: "Shape")), circle = try XCTUnwrap(model.index(of: "Circle"))
         let square = try XCTUnwrap(model.index(of: "Square"))
         let list = layout.unionList(shape)
@@ -135,13 +147,13 @@ final class TablePerEntityLayoutTests: XCTestCase {
     func testPresetsAreLaidOutWithoutADatabase() throws {
         for description in ModelPresets.all {
             let model = try Model(description)
-            let layout = try TablePerEntityLayout(model: model)
+            let layout = try TablePerEntity(model: model)
             XCTAssertEqual(layout.storedModel.entities.count, model.concreteEntities.count, description.name)
             for entity in model.entities {
                 XCTAssertEqual(layout.tables[entity.index].isEmpty, !entity.isConcrete, "\(description.name): \(entity.name)")
                 guard entity.isConcrete else { continue }
                 let columns = 3 + entity.attributes.count + layout.toOneColumns[entity.index].reduce(0) { $0 + ($1.entity == nil ? 1 : 2) }
-                let marks = layout.inserts[entity.index]?.components(separatedBy: "?").count
+                let marks = layout.insertPlan(entity.index)?.steps.first?.sql.components(separatedBy: "?").count
                 XCTAssertEqual(marks, columns + 1, "\(description.name): \(entity.name)")
             }
             XCTAssertEqual(Array(layout.schemaSQL.suffix(3)), CoreDataSchema.bookkeepingSQL, description.name)

@@ -35,9 +35,9 @@ final class TablePerEntityTests: XCTestCase {
     func testEdgesLayout() throws {
         let strategy = try TablePerEntity(model: try Model(Self.edges))
         // A side reaching several tables names its relationships after them; a clash takes the original name plus the entity's.
-        XCTAssertEqual(strategy.layout.storedModel.entity("Note")!.relationships.map(\.name),
+        XCTAssertEqual(strategy.storedModel.entity("Note")!.relationships.map(\.name),
                        ["owner", "notes", "relatedByNote", "tasks", "subtasks", "relatedByTask", "relatedBySubtask"])
-        XCTAssertEqual(strategy.layout.storedModel.entity("Owner")!.relationships.map(\.name), ["favorite"])
+        XCTAssertEqual(strategy.storedModel.entity("Owner")!.relationships.map(\.name), ["favorite"])
         XCTAssertTrue(strategy.schemaSQL.contains(
             "CREATE TABLE ZOWNER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZFAVORITE INTEGER, Z1_FAVORITE INTEGER, ZNAME VARCHAR )"))
         // Two sides of one entity: the later by name names the join table (Core Data's rule).
@@ -92,8 +92,8 @@ final class TablePerEntityTests: XCTestCase {
     func testPublicationsLayout() throws {
         let model = try Model(ModelPresets.publications)
         let strategy = try TablePerEntity(model: model)
-        XCTAssertEqual(strategy.layout.storedModel.entities.map(\.name), ["AcademicPaper", "BlogPost", "Book", "Publication", "Tag", "WebArticle"])
-        XCTAssertEqual(strategy.layout.storedModel.entities[4].relationships.map(\.name), ["publications", "academicPapers", "blogPosts", "books", "webArticles"])
+        XCTAssertEqual(strategy.storedModel.entities.map(\.name), ["AcademicPaper", "BlogPost", "Book", "Publication", "Tag", "WebArticle"])
+        XCTAssertEqual(strategy.storedModel.entities[4].relationships.map(\.name), ["publications", "academicPapers", "blogPosts", "books", "webArticles"])
         let expected = [
             "CREATE TABLE ZACADEMICPAPER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPAPERTYPE INTEGER, ZCREATEDATE TIMESTAMP, ZPUBLISHDATE TIMESTAMP, ZUPDATEDATE TIMESTAMP, ZDOI VARCHAR, ZTITLE VARCHAR, ZUID BLOB )",
             "CREATE TABLE ZBLOGPOST ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCREATEDATE TIMESTAMP, ZPUBLISHDATE TIMESTAMP, ZUPDATEDATE TIMESTAMP, ZBLOGNAME VARCHAR, ZTITLE VARCHAR, ZURL VARCHAR, ZUID BLOB )",
@@ -156,8 +156,8 @@ final class TablePerEntityTests: XCTestCase {
         ] + CoreDataSchema.bookkeepingSQL
         XCTAssertEqual(strategy.schemaSQL.count, expected.count)
         for (actual, wanted) in zip(strategy.schemaSQL, expected) { XCTAssertEqual(actual, wanted) }
-        XCTAssertEqual(strategy.layout.storedModel.entities.map(\.name), ["Cat", "Dog", "FarmAnimal", "Human"])
-        XCTAssertEqual(strategy.layout.storedModel.entities[3].relationships.map(\.name), ["favoriteAnimal", "cats", "dogs"])
+        XCTAssertEqual(strategy.storedModel.entities.map(\.name), ["Cat", "Dog", "FarmAnimal", "Human"])
+        XCTAssertEqual(strategy.storedModel.entities[3].relationships.map(\.name), ["favoriteAnimal", "cats", "dogs"])
     }
 
     /// The reads docs/strategies.md describes: a middle entity's and the hierarchy's are one UNION ALL, ordered as a whole.

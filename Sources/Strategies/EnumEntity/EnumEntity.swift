@@ -2,7 +2,7 @@ import Generation
 import Models
 import SQLite
 
-/// `enum-entity` (one entity with a kind enum in place of sub-entities): every hierarchy with sub-entities is ONE Core Data entity
+/// `enum-entity` (one entity with a kind enum in hierarchy of sub-entities): every hierarchy with sub-entities is ONE Core Data entity
 /// named after its root, with no inheritance. A row's `kind` attribute (`ZKIND`) holds its concrete
 /// entity's number in the original model, and the sub-entities' attributes share generic typed
 /// slots: `text1, text2, …` (strings, URIs), `number1, …` (integers, booleans, to-one keys),
@@ -27,183 +27,301 @@ import SQLite
 /// slots), its fetch indexes on the slots, and `(slot, ZKIND)` on every to-one key slot. Reads
 /// write the kind numbers as literals, the same terms as the partial indexes, so SQLite uses them.
 ///
-/// `EnumEntityLayout` derives all of this from the model alone (slots, names, stored model,
-/// columns, DDL and INSERTs); this class derives each statement from it.
+/// Everything is derived from the model once, when the layout is built; the statements are
+/// derived from it in `EnumEntity+Statements.swift`.
 public final class EnumEntity: StorageLayout {
     public static let name = "enum-entity"
     public static let summary = "No inheritance: one entity per hierarchy, a kind column naming each row's sub-entity, the sub-entities' attributes in generic typed slots they share (text1, number1, …)"
 
     public let model: Model
-    /// Everything derived from the model: the stored model, the slots, the DDL and the INSERTs.
-    public let layout: EnumEntityLayout
+    /// The slot of each sub-entity's own attribute and to-one, and how many slots each table has.
+    let slots: SlotAssignment
+    /// The names of the properties the stored model adds or renames.
+    let names: SlotNames
+    /// The model as stored: one enum entity per hierarchy, the other roots as they are.
+    public let storedModel: Model
+    /// Core Data's layout of `storedModel`.
+    public let schema: CoreDataSchema
+    /// Per entity: where its rows live.
+    let hierarchies: [Hierarchy]
+    /// Per entity: the column of each of its attributes, and the declaring subtree's kinds when it is a slot.
+    let valueColumns: [[String]]
+    let valueKinds: [[ClosedRange<Int>?]]
+    /// Per entity: the columns of each of its to-one relationships (inherited ones included), by name.
+    let toOneColumns: [[String: ToOne]]
+    /// The stored model's relationship for each relationship kept as one.
+    private(set) var storedRelationships: [PropertyKey: Model.Relationship] = [:]
+    /// Per concrete entity: its INSERT statements.
+    private(set) var insertPlans: [Int: InsertPlan] = [:]
+    /// Every statement that creates an empty store, in order.
+    public private(set) var schemaSQL: [String] = []
 
-    public var storedModel: Model { layout.storedModel }
-    public var schema: CoreDataSchema { layout.schema }
-    public var schemaSQL: [String] { layout.schemaSQL }
-
+    /// Throws `ModelError` when the stored model is one SQLite cannot hold, `LayoutError` when a
+    /// lookup the layout makes fails (a validated model makes none fail).
     public init(model: Model) throws {
         self.model = model
-        layout = try EnumEntityLayout(model: model)
+        slots = SlotAssignment(model)
+        names = SlotNames(model, slots)
+        storedModel = try Self.storedModel(model, names)
+        schema = CoreDataSchema(storedModel)
+        let storedColumns = try Self.storedColumns(model, storedModel, schema)
+        hierarchies = try Self.hierarchies(model, storedModel, schema, names, storedColumns)
+        let columns = try Self.propertyColumns(model, storedModel, schema, names, slots, storedColumns)
+        valueColumns = columns.values
+        valueKinds = columns.kinds
+        toOneColumns = columns.toOnes
+        storedRelationships = try makeStoredRelationships()
+        insertPlans = try makeInsertPlans()
+        schemaSQL = schema.tableSQL + schema.indexSQL + (try keySlotIndexSQL()) + (try subEntityIndexSQL()) + CoreDataSchema.bookkeepingSQL
     }
 
-    public func insertPlan(_ entity: Int) -> InsertPlan? {
-        guard let insert = layout.inserts[entity] else { return nil }
-        let place = layout.places[entity]
-        var sources: [InsertStep.Source] = [.key, .constant(Int64(place.stored + 1)), .version] + (place.kind == nil ? [] : [.entityNumber])
-        sources += model.entities[entity].attributes.indices.map { .value($0) } + InsertStep.toOnes(insert.storesEntityNumber)
-        return InsertPlan(keyEntity: place.stored, steps: [InsertStep(sql: insert.sql, sources: sources)], links: insert.links.map { .one($0) })
+    // MARK: Lookups
+
+    /// The column of attribute `attribute` of `entity`.
+    func column(_ entity: Int, _ attribute: String) throws -> String {
+        valueColumns[entity][try EnumEntity.need(model.entities[entity].attributeIndex(attribute), "attribute '\(attribute)' of \(model.entities[entity].name)")]
     }
 
-    // MARK: Reads
-
-    private func sqlWhere(_ request: FetchRequest) throws -> SQLWhere {
-        let entity = request.entity
-        return SQLWhere(
-            attribute: { "t0." + (try self.layout.column(entity, $0)) },
-            toOne: { "t0." + (try self.layout.toOne(entity, $0).key) },
-            key: "t0.Z_PK",
-            related: { relationship, attribute in try self.relatedJoin(entity, relationship, attribute) },
-            sort: try request.sort.map { ("t0." + (try self.layout.column(entity, $0.attribute)), $0.ascending) })
+    /// The columns of to-one `name` of `entity`.
+    func toOne(_ entity: Int, _ name: String) throws -> ToOne {
+        try EnumEntity.need(toOneColumns[entity][name], "to-one '\(name)' of \(model.entities[entity].name)")
     }
 
-    /// The kind range both of two (possibly absent) ranges allow (they nest: both contain one entity's subtree).
-    private static func narrower(_ a: ClosedRange<Int>?, _ b: ClosedRange<Int>?) -> ClosedRange<Int>? {
-        guard let a else { return b }
-        guard let b else { return a }
-        return a.count <= b.count ? a : b
+    /// The stored model's relationship for `relationship`, kept as a relationship.
+    func storedRelationship(_ relationship: Model.Relationship) throws -> Model.Relationship {
+        try EnumEntity.need(storedRelationships[PropertyKey(relationship)], "stored relationship \(relationship.name)")
     }
 
-    /// The joins for `ANY relationship.attribute == ?`: through the join table (many-to-many) or the
-    /// destination's key (one-to-many; a key or attribute slot is read only in the kinds that own it).
-    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String) throws -> (joins: String, expression: String) {
-        let relationship = try Self.need(model.entities[entity].relationship(name), "relationship '\(name)' of \(model.entities[entity].name)")
-        let destination = relationship.destination
-        let table = layout.places[destination].table
-        let position = try Self.need(model.entities[destination].attributeIndex(attribute), "attribute '\(attribute)' of \(model.entities[destination].name)")
-        let column = layout.valueColumns[destination][position]
-        if relationship.isManyToMany {
-            let stored = try layout.storedRelationship(relationship)
-            let join = try schema.join(stored)
-            let (this, other) = join.columns(from: stored.owner, stored.name)
-            return ("JOIN \(join.name) t1 ON t0.Z_PK = t1.\(this) JOIN \(table) t2 ON t2.Z_PK = t1.\(other)", "t2.\(column)")
+    /// The join table of a many-to-many relationship: its name, this side's column and the other's.
+    func joinTable(_ relationship: Model.Relationship) throws -> (name: String, this: String, other: String) {
+        try schema.link(try storedRelationship(relationship))
+    }
+
+    /// `kind = n` for one entity (or an entity without sub-entities), `kind >= a AND kind <= b` for a
+    /// subtree. Entity numbers are the model's own constants, written into the SQL (never a user's
+    /// value), because SQLite matches a partial index's WHERE only against the same literal terms.
+    static func kindCondition(_ kind: String, _ entity: Model.Entity, includesSubentities: Bool) -> String {
+        includesSubentities && entity.hasSubentities ? "\(kind) >= \(entity.number) AND \(kind) <= \(entity.subtreeEnd + 1)" : "\(kind) = \(entity.number)"
+    }
+
+    // MARK: The stored model
+
+    /// The stored model: per root, its enum entity when it has sub-entities, else the root as it is.
+    private static func storedModel(_ model: Model, _ names: SlotNames) throws -> Model {
+        let descriptions = try model.roots.map { try storedEntity($0, model, names) }
+        do {
+            return try Model(ModelDescription(name: model.name, entities: descriptions))
+        } catch let error as ModelError {
+            throw ModelError("\(EnumEntity.name) cannot store the model '\(model.name)': \(error.description)")
         }
-        let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(name)")
-        let key = try layout.toOne(destination, inverse.name)
-        let kinds = Self.narrower(key.kinds, layout.valueKinds[destination][position])
-        let kind = layout.places[destination].kind.map { "t1." + $0 } ?? ""
-        let filter = kinds.map { " AND \(kind) >= \($0.lowerBound) AND \(kind) <= \($0.upperBound)" } ?? ""
-        return ("JOIN \(table) t1 ON t1.\(key.key) = t0.Z_PK\(filter)", "t1.\(column)")
     }
 
-    /// The kind filter of a request: none for a whole hierarchy or a table of one entity,
-    /// `ZKIND >= a AND ZKIND <= b` for a middle entity with its sub-entities, `ZKIND = n` for one entity.
-    private func kindFilter(_ request: FetchRequest) -> String? {
-        let entity = model.entities[request.entity]
-        guard let kind = layout.places[entity.index].kind else { return nil }
-        if request.includesSubentities, entity.hasSubentities, entity.isRoot { return nil }
-        return EnumEntityLayout.kindCondition("t0.\(kind)", entity, includesSubentities: request.includesSubentities)
-    }
-
-    public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        let read = try read(request)
-        let (list, decoder) = try selection(request)
-        return try read.fetch(request, list: list, decoder: decoder)
-    }
-
-    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try read(request).count(request) }
-
-    /// The read of `request` from its hierarchy's table, the kind filter after the predicate.
-    private func read(_ request: FetchRequest) throws -> OneTableRead {
-        OneTableRead(builder: try sqlWhere(request), table: layout.places[request.entity].table, predicate: request.predicate,
-                     terms: kindFilter(request).map { [$0] } ?? [])
-    }
-
-    /// The select list of a request (`ZKIND, Z_PK, Z_OPT`, then the columns its kinds use, in the
-    /// table's fetch order) and the decoder that switches on the kind.
-    private func selection(_ request: FetchRequest) throws -> (String, RowDecoder) {
-        let entity = model.entities[request.entity]
-        let place = layout.places[entity.index]
-        let kinds = request.includesSubentities ? model.concreteEntities(in: entity.subtree) : (entity.isConcrete ? [entity.index] : [])
-        var needed = Set<String>()
-        for kind in kinds {
-            needed.formUnion(layout.valueColumns[kind])
-            for toOne in layout.toOneColumns[kind].values { needed.insert(toOne.key); if let column = toOne.entity { needed.insert(column) } }
-        }
-        var items = [place.kind.map { "t0.\($0)" } ?? "0", "t0.Z_PK", "t0.Z_OPT"]
-        var positions: [String: Int32] = [:]
-        for column in schema.table(of: place.stored).fetchOrder where needed.contains(column.name) {
-            positions[column.name] = Int32(items.count)
-            items.append("t0.\(column.name)")
-        }
-        func at(_ column: String) throws -> Int32 { try Self.need(positions[column], "column \(column) in the select list of \(place.table)") }
-        let shapes = try kinds.map { kind in
-            let info = model.entities[kind]
-            return RowShape(
-                entity: kind, attributes: info.attributes,
-                positions: try layout.valueColumns[kind].map(at),
-                // A value in a shared slot is NULL in the other kinds' rows: a required one must not be.
-                required: info.attributes.indices.map { layout.valueKinds[kind][$0] != nil && !info.attributes[$0].optional },
-                toOne: try info.toOneRelationships.map { relationship in
-                    let columns = try layout.toOne(kind, relationship.name)
-                    return RowShape.ToOne(key: try at(columns.key), entity: try columns.entity.map(at), destination: relationship.destination)
-                })
-        }
-        let decoder = RowDecoder(shapes: shapes, fixed: place.kind == nil ? entity.index : nil, table: place.table)
-        return (items.joined(separator: ", "), decoder)
-    }
-
-    // MARK: Writes
-
-    public func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] {
-        UpdateStep.versioned(layout.places[entity].table, "\(try layout.column(entity, attribute)) = ?", [value])
-    }
-
-    public func versionSQL(_ entity: Int) -> String? { "SELECT Z_OPT FROM \(layout.places[entity].table) WHERE Z_PK = ?" }
-
-    private func entityNumber(_ entity: Int, alias: String) -> String {
-        layout.places[entity].kind.map { "\(alias).\($0)" } ?? "\(model.entities[entity].root + 1)"
-    }
-
-    public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
-        try DeleteStatements.oneRow(
-            layout.places[entity].table, model.entities[entity].relationships,
-            destination: { (self.layout.places[$0.destination].table, self.entityNumber($0.destination, alias: "t1")) },
-            toOneKey: { try self.layout.toOne(entity, $0.name).key },
-            join: { relationship in
-                let stored = try self.layout.storedRelationship(relationship)
-                let join = try self.schema.join(stored)
-                let (this, other) = join.columns(from: stored.owner, stored.name)
-                return (join.name, this, other)
-            },
-            inverse: { relationship in
-                let inverse = try self.clearInverse(relationship)
-                return (inverse.condition("t1."), inverse.clear)
-            })
-    }
-
-    /// The condition selecting the destinations that reference the deleted object (`?1`) through the
-    /// inverse to-one (the many side of a one-to-many, the other side of a one-to-one), and the
-    /// statements that drop those references. A key slot is read only in the kinds that own it; a
-    /// key column of its own needs no kind filter.
-    private func clearInverse(_ relationship: Model.Relationship) throws -> (condition: (String) -> String, clear: [String]) {
-        let destination = relationship.destination
-        guard let inverse = model.inverse(of: relationship), let columns = layout.toOneColumns[destination][inverse.name] else { return ({ _ in "0" }, []) }
-        let condition = { (alias: String) -> String in
-            let kinds: String
-            if let range = columns.kinds, let kind = self.layout.places[destination].kind.map({ alias + $0 }) {
-                kinds = " AND \(kind) >= \(range.lowerBound) AND \(kind) <= \(range.upperBound)"
-            } else {
-                kinds = ""
+    /// A root's stored entity: its own attributes, then (for a hierarchy) `kind` and the slots, then
+    /// the entity-number attributes of its to-ones; its fetch indexes (an `entity` element is `kind`)
+    /// and `byKind`; the kept relationships of its whole subtree, re-pointed at the destinations' roots.
+    private static func storedEntity(_ root: Int, _ model: Model, _ names: SlotNames) throws -> EntityDescription {
+        let entity = model.entities[root]
+        var attributes = entity.attributes
+        var fetchIndexes = entity.fetchIndexes
+        if let kind = names.kind[root] {
+            attributes.append(Attribute(kind, .integer64))
+            for (slot, slotNames) in zip(Slot.Kind.allCases, names.slots[root] ?? []) {
+                attributes += slotNames.map { Attribute($0, slot.type, optional: true) }
             }
-            return "\(alias)\(columns.key) = ?1\(kinds)"
+            fetchIndexes = fetchIndexes.map { index in
+                FetchIndex(index.name, index.elements.map { FetchIndex.Element(property: $0.property ?? kind, ascending: $0.ascending) })
+            }
+            var indexNames = Set(fetchIndexes.map { $0.name.uppercased() })
+            fetchIndexes.append(FetchIndex(SlotNames.allocate("byKind", &indexNames), [FetchIndex.Element(property: kind)]))
         }
-        let entityColumn = (columns.entity.map { ", \($0) = NULL" } ?? "")
-            + (try model.orderKey(of: inverse).map { ", \(try layout.column(destination, $0)) = NULL" } ?? "")
-        return (condition, ["UPDATE \(layout.places[destination].table) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(condition(""))"])
+        for relationship in entity.relationships {
+            if let name = names.toOneKind[PropertyKey(relationship)] { attributes.append(Attribute(name, .integer64, optional: true)) }
+        }
+        let relationships = try entity.subtree.flatMap { index in
+            try model.entities[index].ownRelationships.filter { names.kept[PropertyKey($0)] != nil }.map { try storedRelationship($0, model, names) }
+        }
+        let hierarchy = entity.hasSubentities
+        return EntityDescription(entity.name, abstract: hierarchy ? false : entity.isAbstract,
+                                 rows: hierarchy ? model.objectCount(root) : entity.rows, attributes: attributes,
+                                 relationships: relationships, uniquenessConstraints: entity.uniquenessConstraints,
+                                 fetchIndexes: fetchIndexes)
     }
 
-    public func linkCountSQL(_ relationship: Model.Relationship) -> [String] {
-        guard let stored = layout.storedRelationships[PropertyKey(relationship)], let join = schema.joinTable(stored) else { return [] }
-        return ["SELECT COUNT(*) FROM \(join.name)"]
+    /// A kept relationship as the stored model declares it: its kept name, the destination's root,
+    /// the inverse's kept name.
+    private static func storedRelationship(_ relationship: Model.Relationship, _ model: Model, _ names: SlotNames) throws -> RelationshipDescription {
+        RelationshipDescription(
+            try EnumEntity.need(names.kept[PropertyKey(relationship)], "stored name of \(relationship.name)"),
+            destination: model.entities[model.entities[relationship.destination].root].name,
+            inverse: model.inverse(of: relationship).flatMap { names.kept[PropertyKey($0)] }, toMany: relationship.toMany,
+            ordered: false, deleteRule: relationship.deleteRule, optional: relationship.nullShare > 0,
+            nullShare: relationship.nullShare > 0 ? relationship.nullShare : nil, hidden: relationship.isHidden)
+    }
+
+    // MARK: Columns
+
+    /// The index in the stored model of `root`'s stored entity.
+    private static func storedIndex(_ root: Int, _ model: Model, _ storedModel: Model) throws -> Int {
+        try EnumEntity.need(storedModel.index(of: model.entities[root].name), "stored entity \(model.entities[root].name)")
+    }
+
+    /// Per root: the column of each attribute of its stored entity, by the attribute's name.
+    private static func storedColumns(_ model: Model, _ storedModel: Model, _ schema: CoreDataSchema) throws -> [Int: [String: String]] {
+        var storedColumns: [Int: [String: String]] = [:]
+        for root in model.roots {
+            let index = try storedIndex(root, model, storedModel)
+            var columns: [String: String] = [:]
+            for position in storedModel.entities[index].attributes.indices {
+                columns[storedModel.entities[index].attributes[position].name] = schema.column(index, attributeAt: position)
+            }
+            storedColumns[root] = columns
+        }
+        return storedColumns
+    }
+
+    /// The column of the stored attribute `name` of `root`'s stored entity.
+    private static func column(_ name: String, of root: Int, _ model: Model, _ storedColumns: [Int: [String: String]]) throws -> String {
+        let columns = try EnumEntity.need(storedColumns[root], "columns of \(model.entities[root].name)")
+        return try EnumEntity.need(columns[name], "column of '\(name)' in \(model.entities[root].name)")
+    }
+
+    /// Per entity: its root's table and stored entity, and the `kind` column of a hierarchy.
+    private static func hierarchies(_ model: Model, _ storedModel: Model, _ schema: CoreDataSchema, _ names: SlotNames,
+                               _ storedColumns: [Int: [String: String]]) throws -> [Hierarchy] {
+        try model.entities.map { entity in
+            let index = try storedIndex(entity.root, model, storedModel)
+            let kind = try names.kind[entity.root].map { try column($0, of: entity.root, model, storedColumns) }
+            return Hierarchy(table: schema.table(of: index).name, stored: index, kind: kind)
+        }
+    }
+
+    /// Per entity: the column of each attribute (a root's own column, else the slot of the
+    /// declaring entity, with the kinds of the declaring subtree) and the columns of each to-one.
+    private static func propertyColumns(_ model: Model, _ storedModel: Model, _ schema: CoreDataSchema, _ names: SlotNames,
+                                        _ slots: SlotAssignment, _ storedColumns: [Int: [String: String]]) throws
+        -> (values: [[String]], kinds: [[ClosedRange<Int>?]], toOnes: [[String: ToOne]]) {
+        var values: [[String]] = []
+        var kinds: [[ClosedRange<Int>?]] = []
+        var toOnes: [[String: ToOne]] = []
+        for entity in model.entities {
+            func column(_ name: String) throws -> String { try Self.column(name, of: entity.root, model, storedColumns) }
+            if entity.isRoot {
+                let index = try storedIndex(entity.index, model, storedModel)
+                values.append(try entity.attributes.map { try column($0.name) })
+                kinds.append(entity.attributes.map { _ in nil })
+                var own: [String: ToOne] = [:]
+                for relationship in entity.relationships where !relationship.toMany {
+                    own[relationship.name] = ToOne(key: try schema.toOneColumns(index, relationship.name).key,
+                                                   entity: try names.toOneKind[PropertyKey(relationship)].map(column), kinds: nil)
+                }
+                toOnes.append(own)
+                continue
+            }
+            func slotColumn(_ slot: Slot) throws -> String {
+                try column(try EnumEntity.need(names.name(of: slot, in: entity.root), "slot \(slot.kind.prefix)\(slot.number) of \(model.entities[entity.root].name)"))
+            }
+            let parent = try EnumEntity.need(entity.parent, "parent of \(entity.name)")
+            let subtree = entity.number ... entity.subtreeEnd + 1
+            values.append(values[parent] + (try slots.attributes[entity.index].map(slotColumn)))
+            kinds.append(kinds[parent] + slots.attributes[entity.index].map { _ in subtree })
+            var own = toOnes[parent]
+            for (name, slot) in slots.toOnes[entity.index] {
+                own[name] = ToOne(key: try slotColumn(slot.key), entity: try slot.entity.map(slotColumn), kinds: subtree)
+            }
+            toOnes.append(own)
+        }
+        return (values, kinds, toOnes)
+    }
+
+    /// The stored model's relationship for each relationship kept as one.
+    private func makeStoredRelationships() throws -> [PropertyKey: Model.Relationship] {
+        var stored: [PropertyKey: Model.Relationship] = [:]
+        for entity in model.entities {
+            for relationship in entity.ownRelationships {
+                guard let name = names.kept[PropertyKey(relationship)] else { continue }
+                stored[PropertyKey(relationship)] = try EnumEntity.need(storedModel.entities[hierarchies[entity.index].stored].relationship(name), "stored relationship \(name)")
+            }
+        }
+        return stored
+    }
+
+    // MARK: Statements
+
+    /// Per concrete entity: its INSERT (`Z_PK, Z_ENT, Z_OPT`, the kind, its attributes, each to-one's
+    /// key and entity columns) and the INSERT of each generating many-to-many relationship's links.
+    private func makeInsertPlans() throws -> [Int: InsertPlan] {
+        var plans: [Int: InsertPlan] = [:]
+        for entity in model.entities where entity.isConcrete {
+            let hierarchy = hierarchies[entity.index]
+            let toOnes = try entity.toOneRelationships.map { try toOne(entity.index, $0.name) }
+            let row = InsertStep.header(stored: hierarchy.stored) + (hierarchy.kind.map { [($0, .entityNumber)] } ?? [])
+                + InsertStep.values(valueColumns[entity.index]) + InsertStep.toOnes(toOnes.map { ($0.key, $0.entity) })
+            let links = try entity.linkedRelationships.map { LinkInsert.into(try joinTable($0)) }
+            plans[entity.index] = InsertPlan(keyEntity: hierarchy.stored, steps: [InsertStep(into: hierarchy.table, row)], links: links)
+        }
+        return plans
+    }
+
+    /// The index the stored model cannot say on a to-one key slot: `(slot, kind)`, once per slot.
+    private func keySlotIndexSQL() throws -> [String] {
+        var sql: [String] = []
+        for root in model.roots where model.entities[root].hasSubentities {
+            let hierarchy = hierarchies[root]
+            var seen = Set<String>()
+            for index in model.entities[root].subtree.dropFirst() {
+                for relationship in model.entities[index].ownRelationships where !relationship.toMany {
+                    let key = try toOne(index, relationship.name).key
+                    if seen.insert(key).inserted, let kind = hierarchy.kind {
+                        sql.append("CREATE INDEX \(hierarchy.table)_\(key)_INDEX ON \(hierarchy.table) (\(key), \(kind))")
+                    }
+                }
+            }
+        }
+        return sql
+    }
+
+    /// The indexes the stored model cannot say of a sub-entity: its uniqueness constraints as
+    /// partial unique indexes on its slots, and its fetch indexes on the slots.
+    private func subEntityIndexSQL() throws -> [String] {
+        var sql: [String] = []
+        for entity in model.entities where !entity.isRoot {
+            let hierarchy = hierarchies[entity.index]
+            let kind = try EnumEntity.need(hierarchy.kind, "kind column of \(entity.name)'s table")
+            func column(_ name: String) throws -> String {
+                if let position = entity.attributeIndex(name) { return valueColumns[entity.index][position] }
+                return try EnumEntity.need(toOneColumns[entity.index][name], "property '\(name)' of \(entity.name)").key
+            }
+            for constraint in entity.uniquenessConstraints {
+                let columns = try constraint.map { try column($0) + " COLLATE BINARY ASC" }
+                let name = "Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_"))"
+                // Unique among the constrained entity's kinds only: other kinds store other
+                // attributes in the same slots. The kind filter of a read of that entity is written
+                // the same way, with the numbers in the SQL, so SQLite sees the partial index applies.
+                sql.append("CREATE UNIQUE INDEX \(name) ON \(hierarchy.table) (\(columns.joined(separator: ", "))) WHERE \(Self.kindCondition(kind, entity, includesSubentities: true))")
+            }
+            for index in entity.fetchIndexes {
+                let columns = try index.elements.map { (try $0.property.map(column) ?? kind) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
+                sql.append("CREATE INDEX Z_\(entity.name)_\(index.name) ON \(hierarchy.table) (\(columns.joined(separator: ", ")))")
+            }
+        }
+        return sql
+    }
+}
+
+extension EnumEntity {
+    /// Where an entity's rows live: its table, its stored entity, and the `kind` column (nil for a
+    /// root without sub-entities, whose table holds only its own objects).
+    struct Hierarchy: Sendable {
+        let table: String
+        let stored: Int
+        let kind: String?
+    }
+
+    /// A to-one relationship's columns; `kinds` is the entity-number range of its declaring subtree
+    /// when the key is a slot (other kinds use the slot for something else).
+    struct ToOne: Sendable {
+        let key: String
+        let entity: String?
+        let kinds: ClosedRange<Int>?
     }
 }

@@ -10,7 +10,7 @@ import Generation
 /// them (attribute order); any other order costs a dictionary lookup per key.
 enum FlatJSON {
     /// Reads `bytes` into `values` at the slots `details` gives; an absent optional key stays NULL.
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, _ details: JSONEntityLayout.Details, into values: inout [Value]) throws {
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, _ details: JSONEntity.Details, into values: inout [Value]) throws {
         var reader = Reader(bytes: bytes)
         var seen = [Bool](repeating: false, count: details.keys.count)
         var next = 0

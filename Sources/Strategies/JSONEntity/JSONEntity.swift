@@ -50,196 +50,306 @@ import SQLite
 /// A polymorphic fetch is `SELECT t0.ZKIND, t0.Z_PK, t0.Z_OPT, … FROM ZPUBLICATION t0`; a middle
 /// entity's adds `WHERE t0.ZKIND BETWEEN 2 AND 4`, one entity's `WHERE t0.ZKIND = 4`.
 ///
-/// `JSONEntityLayout` derives all of this from the model alone (stored names, stored model,
-/// where each property lives, DDL, INSERTs, each fetch's select list and decoder, with `FlatJSON`
-/// reading `details`); this class derives each statement from it.
+/// Everything is derived from the model once, when the layout is built; the statements are
+/// derived from it in `JSONEntity+Statements.swift`.
 public final class JSONEntity: StorageLayout {
     public static let name = "json-entity"
     public static let summary = "One entity per hierarchy: the root's attributes as columns, a kind column, every other attribute in one JSON details column"
 
     public let model: Model
-    /// Everything derived from the model: the stored model, the places, the DDL and the INSERTs.
-    public let layout: JSONEntityLayout
-    private var readers: [Int: (list: String, decoder: RowDecoder)] = [:]
+    /// The names of the relationships and attributes the stored model adds or renames.
+    let names: StoredNames
+    /// The model the store holds (one entity per root of `model`).
+    public let storedModel: Model
+    /// Core Data's layout of `storedModel`.
+    public let schema: CoreDataSchema
+    /// Per entity: its hierarchy's table and columns.
+    let hierarchies: [Hierarchy]
+    /// Per entity, per attribute (in `attributes` order).
+    let places: [[Place]]
+    /// Per entity: the columns of each to-one relationship (its own and inherited).
+    let toOneColumns: [[String: (key: String, entity: String?)]]
+    /// Per concrete entity: its INSERT.
+    private(set) var insertPlans: [Int: InsertPlan] = [:]
+    /// The partial indexes on sub-entities' subtrees.
+    private(set) var partialIndexes: [PartialIndex] = []
+    /// Every statement that creates an empty store, in order.
+    public private(set) var schemaSQL: [String] = []
 
-    public var storedModel: Model { layout.storedModel }
-    public var schema: CoreDataSchema { layout.schema }
-    public var schemaSQL: [String] { layout.schemaSQL }
+    /// SQLite allows 127 arguments per function call: 63 key-value pairs per `json_object`.
+    static let keysPerObject = 63
 
+    /// Throws `ModelError` when the stored model is one SQLite cannot hold, `LayoutError` when a
+    /// lookup the layout makes fails (a validated model makes none fail).
     public init(model: Model) throws {
         self.model = model
-        layout = try JSONEntityLayout(model: model)
+        names = try StoredNames(model)
+        storedModel = try Self.storedModel(model, names)
+        schema = CoreDataSchema(storedModel)
+        let (hierarchies, columnByAttribute) = try Self.hierarchies(model, storedModel, schema, names)
+        self.hierarchies = hierarchies
+        places = try Self.places(model, hierarchies, columnByAttribute)
+        toOneColumns = try Self.toOneColumns(model, schema, names, hierarchies, columnByAttribute)
+        for entity in model.entities where entity.isConcrete { insertPlans[entity.index] = try makeInsertPlan(entity) }
+        let extra = try subEntityIndexSQL()
+        partialIndexes = extra.partial
+        schemaSQL = schema.tableSQL + schema.indexSQL + extra.sql + CoreDataSchema.bookkeepingSQL
     }
 
-    public func insertPlan(_ entity: Int) -> InsertPlan? {
-        guard let plan = layout.inserts[entity] else { return nil }
-        var sources: [InsertStep.Source] = [.key, .constant(plan.storedNumber), .version] + (plan.hasKind ? [.entityNumber] : [])
-        sources += plan.columnAttributes.map { .value($0) } + InsertStep.toOnes(plan.toOneEntities) + plan.detailAttributes.map { .detail($0) }
-        let links = model.entities[entity].relationships.filter { $0.isManyToMany && $0.generatesLinks }.map { relationship -> LinkInsert in
-            guard let (join, this, other) = try? layout.joinTable(relationship) else { return .byDestination([:]) }
-            return .one("INSERT INTO \(join) (\(this), \(other)) VALUES (?, ?)")
+    // MARK: The stored model
+
+    /// Per root: the root's attributes (then `kind` and `details` for a hierarchy), the relationships
+    /// of its whole subtree re-pointed at the destinations' roots (each with its `<name>Kind`
+    /// attribute when it has one), the root's uniqueness constraints and fetch indexes (`entity` as `kind`).
+    private static func storedModel(_ model: Model, _ names: StoredNames) throws -> Model {
+        let entities = model.entities
+        var descriptions: [EntityDescription] = []
+        for root in model.roots {
+            let info = entities[root]
+            var attributes = Array(info.ownAttributes)
+            if let kind = names.kind[root], let details = names.details[root] {
+                attributes += [Attribute(kind, .integer64), Attribute(details, .string)]
+            }
+            var relationships: [RelationshipDescription] = []
+            for entity in info.hasSubentities ? info.subtree : root ... root {
+                for resolved in entities[entity].ownRelationships {
+                    var copy = model.declaration(of: resolved)
+                    copy.name = names.relationships[PropertyKey(resolved)] ?? resolved.name
+                    copy.destination = entities[entities[resolved.destination].root].name
+                    if let inverse = model.inverse(of: resolved) { copy.inverse = names.relationships[PropertyKey(inverse)] ?? inverse.name }
+                    relationships.append(copy)
+                    if let extra = names.entityAttributes[PropertyKey(resolved)] { attributes.append(Attribute(extra, .integer64, optional: true)) }
+                }
+            }
+            let fetchIndexes = info.fetchIndexes.map { index in
+                guard let kind = names.kind[root] else { return index }
+                return FetchIndex(index.name, index.elements.map { $0.property == nil ? FetchIndex.Element(property: kind, ascending: $0.ascending) : $0 })
+            }
+            descriptions.append(EntityDescription(info.name, rows: model.objectCount(root), attributes: attributes, relationships: relationships,
+                                                  uniquenessConstraints: info.uniquenessConstraints, fetchIndexes: fetchIndexes))
         }
-        return InsertPlan(keyEntity: layout.hierarchy(model.entities[entity].root).stored, steps: [InsertStep(sql: plan.sql, sources: sources)], links: links)
+        return try Model(ModelDescription(name: model.name, summary: model.description.summary, entities: descriptions))
     }
 
-    // MARK: Reads
+    // MARK: Where properties live
 
-    /// The predicate with every value compared with a hex-text expression given as hex text.
-    private func convert(_ predicate: FetchPredicate, _ request: FetchRequest) throws -> FetchPredicate {
-        let entity = request.entity
-        func converted(_ value: Value, _ hex: Bool) -> Value { hex ? value.jsonBindable : value }
-        switch predicate {
-        case let .equals(name, value):
-            return .equals(name, converted(value, try layout.expression(entity, name, alias: "t0").hex))
-        case let .range(name, lower, upper):
-            let hex = try layout.expression(entity, name, alias: "t0").hex
-            return .range(name, converted(lower, hex), converted(upper, hex))
-        case let .after(values):
-            return .after(try values.enumerated().map { index, value in
-                index < request.sort.count ? converted(value, try layout.expression(entity, request.sort[index].attribute, alias: "t0").hex) : value
-            })
-        case let .anyRelated(relationshipName, name, value):
-            let relationship = try Self.need(model.entities[entity].relationship(relationshipName), "relationship '\(relationshipName)'")
-            return .anyRelated(relationshipName, name, converted(value, try layout.expression(relationship.destination, name, alias: "t1").hex))
-        case let .and(predicates):
-            return .and(try predicates.map { try convert($0, request) })
-        case .all, .key, .toOne:
-            return predicate
+    /// Per entity: its root's table, `kind` and `details` columns; and per root, the column of each stored attribute by name.
+    private static func hierarchies(_ model: Model, _ storedModel: Model, _ schema: CoreDataSchema, _ names: StoredNames) throws
+        -> (hierarchies: [Hierarchy], columnByAttribute: [Int: [String: String]]) {
+        var hierarchies: [Int: Hierarchy] = [:]
+        var columnByAttribute: [Int: [String: String]] = [:]
+        for root in model.roots {
+            let stored = try JSONEntity.need(storedModel.index(of: model.entities[root].name), "stored entity \(model.entities[root].name)")
+            let storedEntity = storedModel.entities[stored]
+            let columns = Dictionary(storedEntity.attributes.indices.map { (storedEntity.attributes[$0].name, schema.column(stored, attributeAt: $0)) },
+                                     uniquingKeysWith: { first, _ in first })
+            columnByAttribute[root] = columns
+            hierarchies[root] = Hierarchy(root: root, stored: stored, table: schema.table(of: stored).name,
+                                          kind: try names.kind[root].map { try JSONEntity.need(columns[$0], "kind column") },
+                                          details: try names.details[root].map { try JSONEntity.need(columns[$0], "details column") })
+        }
+        return (try model.entities.map { try JSONEntity.need(hierarchies[$0.root], "hierarchy of \($0.name)") }, columnByAttribute)
+    }
+
+    /// Per entity, per attribute: the root's typed column, or (in a hierarchy) a key of `details`.
+    private static func places(_ model: Model, _ hierarchies: [Hierarchy], _ columnByAttribute: [Int: [String: String]]) throws -> [[Place]] {
+        try model.entities.map { entity in
+            let hierarchy = hierarchies[entity.index]
+            return try entity.attributes.indices.map { position in
+                let name = entity.attributes[position].name
+                if hierarchy.details != nil && entity.attributeOwners[position] != entity.root { return .detail(name) }
+                return .column(try JSONEntity.need(columnByAttribute[entity.root]?[name], "column of '\(name)' in \(entity.name)"))
+            }
         }
     }
 
-    /// The attributes a predicate compares (for the partial indexes it may use).
-    private static func properties(_ predicate: FetchPredicate, sort: [SortKey]) -> Set<String> {
-        switch predicate {
-        case let .equals(name, _), let .range(name, _, _): return [name]
-        case let .toOne(name, _): return [name]
-        case .after: return Set(sort.map(\.attribute))
-        case let .and(predicates): return predicates.reduce(into: Set<String>()) { $0.formUnion(properties($1, sort: sort)) }
-        case .all, .key, .anyRelated: return []
+    /// Per entity: the key column (and entity-number column) of each to-one, its own and inherited.
+    private static func toOneColumns(_ model: Model, _ schema: CoreDataSchema, _ names: StoredNames, _ hierarchies: [Hierarchy],
+                                     _ columnByAttribute: [Int: [String: String]]) throws -> [[String: (key: String, entity: String?)]] {
+        try model.entities.map { entity in
+            let hierarchy = hierarchies[entity.index]
+            var columns: [String: (key: String, entity: String?)] = [:]
+            for relationship in entity.relationships where !relationship.toMany {
+                let storedName = try JSONEntity.need(names.relationships[PropertyKey(relationship)], "stored name of \(relationship.name)")
+                let key = try schema.toOneColumns(hierarchy.stored, storedName).key
+                columns[relationship.name] = (key, try names.entityAttributes[PropertyKey(relationship)].map {
+                    try JSONEntity.need(columnByAttribute[entity.root]?[$0], "column of '\($0)'")
+                })
+            }
+            return columns
         }
     }
 
-    private func sqlWhere(_ request: FetchRequest) throws -> SQLWhere {
-        let entity = request.entity
-        return SQLWhere(
-            attribute: { try self.layout.expression(entity, $0, alias: "t0").sql },
-            toOne: { "t0." + (try self.layout.toOne(entity, $0).key) },
-            key: "t0.Z_PK",
-            related: { relationshipName, attribute in try self.relatedJoin(entity, relationshipName, attribute) },
-            sort: try request.sort.map { (try self.layout.expression(entity, $0.attribute, alias: "t0").sql, $0.ascending) })
+    // MARK: Lookups
+
+    /// The hierarchy (table and columns) `entity` is stored in.
+    func hierarchy(_ entity: Int) -> Hierarchy { hierarchies[entity] }
+
+    /// The columns of to-one `name` of `entity`.
+    func toOne(_ entity: Int, _ name: String) throws -> (key: String, entity: String?) {
+        try JSONEntity.need(toOneColumns[entity][name], "to-one '\(name)'")
     }
 
-    /// The joins for `ANY relationship.attribute == ?`: through the join table (many-to-many) or the
-    /// destination's foreign key (one-to-many).
-    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String) throws -> (joins: String, expression: String) {
-        let relationship = try Self.need(model.entities[entity].relationship(name), "relationship '\(name)' of \(model.entities[entity].name)")
-        let destination = layout.hierarchy(relationship.destination).table
-        if relationship.isManyToMany {
-            let (join, this, other) = try layout.joinTable(relationship)
-            return ("JOIN \(join) t1 ON t0.Z_PK = t1.\(this) JOIN \(destination) t2 ON t2.Z_PK = t1.\(other)",
-                    try layout.expression(relationship.destination, attribute, alias: "t2").sql)
-        }
-        let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(name)")
-        let key = try layout.toOne(inverse.owner, inverse.name).key
-        return ("JOIN \(destination) t1 ON t1.\(key) = t0.Z_PK", try layout.expression(relationship.destination, attribute, alias: "t1").sql)
+    /// The stored relationship of an original one.
+    func storedRelationship(_ relationship: Model.Relationship) throws -> Model.Relationship {
+        let hierarchy = hierarchy(relationship.owner)
+        let name = try JSONEntity.need(names.relationships[PropertyKey(relationship)], "stored name of \(relationship.name)")
+        return try JSONEntity.need(storedModel.entities[hierarchy.stored].relationship(name), "stored relationship \(name)")
     }
 
-    /// The entity filter: none for a whole table, `t0.ZKIND BETWEEN a AND b` for a subtree, `t0.ZKIND = n`
-    /// for one entity (literal numbers, so that SQLite can match partial indexes); then the `WHERE` of
-    /// every partial index on a wider subtree that covers a property the request compares or sorts by.
-    private func entityTerms(_ request: FetchRequest) -> [String] {
-        let info = model.entities[request.entity]
-        let hierarchy = layout.hierarchy(info.index)
-        guard let kind = hierarchy.kind else { return [] }
-        let range = request.includesSubentities ? info.subtree : info.index ... info.index
-        guard range != model.entities[info.root].subtree else { return [] }
-        var terms = [JSONEntityLayout.kindTerm(range, column: "t0.\(kind)")]
-        let used = Self.properties(request.predicate, sort: request.sort).union(request.sort.map(\.attribute))
-        guard !used.isEmpty else { return terms }
-        for index in layout.partialIndexes where index.root == info.root && index.subtree != range
-            && index.subtree.contains(range.lowerBound) && index.subtree.contains(range.upperBound) && !index.properties.isDisjoint(with: used) {
-            let term = JSONEntityLayout.kindTerm(index.subtree, column: "t0.\(kind)")
-            if !terms.contains(term) { terms.append(term) }
-        }
-        return terms
+    /// The join table of a many-to-many relationship: its name, this side's column and the other's.
+    func joinTable(_ relationship: Model.Relationship) throws -> (name: String, this: String, other: String) {
+        try schema.link(try storedRelationship(relationship))
     }
 
-    /// The read of `request` from its hierarchy's table: the predicate's values as the JSON holds
-    /// them, then the kind terms.
-    private func read(_ request: FetchRequest) throws -> OneTableRead {
-        OneTableRead(builder: try sqlWhere(request), table: layout.hierarchy(request.entity).table,
-                     predicate: try convert(request.predicate, request), terms: entityTerms(request))
-    }
-
-    public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        let read = try read(request)
-        let (list, decoder) = try reader(request.entity)
-        return try read.fetch(request, list: list, decoder: decoder)
-    }
-
-    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try read(request).count(request) }
-
-    /// The select list and decoder of a fetch of `entity` (made once per entity).
-    private func reader(_ entity: Int) throws -> (list: String, decoder: RowDecoder) {
-        if let known = readers[entity] { return known }
-        let made = try layout.reader(entity)
-        readers[entity] = made
-        return made
-    }
-
-    // MARK: Writes
-
-    /// Core Data's one statement, a typed column set or a key of `details` set (removed, for NULL
-    /// in an optional attribute) with `json_set`/`json_remove`.
-    public func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] {
+    /// The SQL expression of an attribute of `entity` on the row aliased `alias`, and whether its
+    /// bound values must be hex text (a UUID or binary attribute held in `details`).
+    func expression(_ entity: Int, _ attribute: String, alias: String) throws -> (sql: String, hex: Bool) {
         let info = model.entities[entity]
-        let table = layout.hierarchy(entity).table
-        let position = try Self.need(info.attributeIndex(attribute), "attribute '\(attribute)' of \(info.name)")
-        switch layout.places[entity][position] {
-        case let .column(name):
-            return UpdateStep.versioned(table, "\(name) = ?", [value])
+        let position = try JSONEntity.need(info.attributeIndex(attribute), "attribute '\(attribute)' of \(info.name)")
+        switch places[entity][position] {
+        case let .column(name): return ("\(alias).\(name)", false)
         case let .detail(key):
-            let details = try Self.need(layout.hierarchy(entity).details, "details column of \(table)")
-            if value.isNull, info.attributes[position].optional {
-                return UpdateStep.versioned(table, "\(details) = json_remove(\(details), '$.\(key)')", [])
-            }
-            return UpdateStep.versioned(table, "\(details) = json_set(\(details), '$.\(key)', ?)", [value.jsonBindable])
+            let details = try JSONEntity.need(hierarchy(info.index).details, "details column of \(info.name)'s table")
+            return ("\(alias).\(details) ->> '$.\(key)'", info.attributes[position].type.storage == .blob)
         }
     }
 
-    public func versionSQL(_ entity: Int) -> String? { "SELECT Z_OPT FROM \(layout.hierarchy(entity).table) WHERE Z_PK = ?" }
-
-    public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
-        func table(_ relationship: Model.Relationship) -> String { layout.hierarchy(model.entities[relationship.destination].root).table }
-        return try DeleteStatements.oneRow(
-            layout.hierarchy(entity).table, model.entities[entity].relationships,
-            destination: { (table($0), self.layout.kindExpression(self.model.entities[$0.destination].root, alias: "t1")) },
-            toOneKey: { try self.layout.toOne(entity, $0.name).key },
-            join: { try self.layout.joinTable($0) },
-            inverse: { relationship in
-                let inverse = try Self.need(self.model.inverse(of: relationship), "inverse of \(relationship.name)")
-                return ("t1.\(try self.layout.toOne(inverse.owner, inverse.name).key) = ?1", self.clearInverse(relationship, in: table(relationship)))
-            })
+    /// The row's original entity number: `ZKIND`, or the root's number for a table without sub-entities.
+    func kindExpression(_ root: Int, alias: String) -> String {
+        hierarchy(root).kind.map { "\(alias).\($0)" } ?? "\(root + 1)"
     }
 
-    /// The statements that drop the references to the deleted object (`?1`) that the destinations
-    /// (in `table`) hold through the inverse to-one (the many side of a one-to-many, the other side of a one-to-one).
-    private func clearInverse(_ relationship: Model.Relationship, in table: String) -> [String] {
-        guard let inverse = model.inverse(of: relationship), let columns = layout.toOneColumns[inverse.owner][inverse.name] else { return [] }
-        var entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
-        // The order key, declared with the to-one: a typed column, or a key of the details.
-        if let key = model.orderKey(of: inverse), let position = model.entities[inverse.owner].attributeIndex(key) {
-            switch layout.places[inverse.owner][position] {
-            case let .column(name): entityColumn += ", \(name) = NULL"
-            case let .detail(name):
-                if let details = layout.hierarchy(inverse.owner).details { entityColumn += ", \(details) = json_remove(\(details), '$.\(name)')" }
+    /// `ZKIND = 4` for a one-entity subtree, else `ZKIND BETWEEN 2 AND 4` (entity numbers).
+    static func kindTerm(_ subtree: ClosedRange<Int>, column: String) -> String {
+        subtree.count == 1 ? "\(column) = \(subtree.lowerBound + 1)" : "\(column) BETWEEN \(subtree.lowerBound + 1) AND \(subtree.upperBound + 1)"
+    }
+
+    // MARK: INSERTs
+
+    /// A concrete entity's INSERT: `Z_PK, Z_ENT, Z_OPT` (and `kind`), the typed columns, each
+    /// to-one's key (and entity number), then `details` built from one bound value per key.
+    private func makeInsertPlan(_ entity: Model.Entity) throws -> InsertPlan {
+        let hierarchy = hierarchies[entity.index]
+        var row = InsertStep.header(stored: hierarchy.stored) + (hierarchy.kind.map { [($0, .entityNumber)] } ?? [])
+        var details: [Int] = []
+        for (position, place) in places[entity.index].enumerated() {
+            switch place {
+            case let .column(name): row.append((name, .value(position)))
+            case .detail: details.append(position)
             }
         }
-        return ["UPDATE \(table) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"]
+        row += InsertStep.toOnes(try entity.toOneRelationships.map { try toOne(entity.index, $0.name) })
+        let json = hierarchy.details.map { column in
+            (column, Self.detailsExpression(details.map { entity.attributes[$0].name }, dropsNulls: details.contains { entity.attributes[$0].optional }),
+             details.map { InsertStep.Source.detail($0) })
+        }
+        let links = entity.linkedRelationships.map { relationship in
+            (try? joinTable(relationship)).map(LinkInsert.into) ?? .byDestination([:])
+        }
+        return InsertPlan(keyEntity: hierarchy.stored, steps: [InsertStep(into: hierarchy.table, row, then: json)], links: links)
     }
 
-    public func linkCountSQL(_ relationship: Model.Relationship) throws -> [String] {
-        guard relationship.isManyToMany else { return [] }
-        return ["SELECT COUNT(*) FROM \(try layout.joinTable(relationship).name)"]
+    /// The SQL that builds `details` from one bound value per key (see `JSONEntity`'s documentation).
+    static func detailsExpression(_ keys: [String], dropsNulls: Bool) -> String {
+        guard !keys.isEmpty else { return "'{}'" }
+        let pieces = stride(from: 0, to: keys.count, by: keysPerObject).map { start in
+            "json_object(" + keys[start ..< min(start + keysPerObject, keys.count)].map { "'\($0)', ?" }.joined(separator: ", ") + ")"
+        }
+        var expression = dropsNulls ? "json_patch('{}', \(pieces[0]))" : pieces[0]
+        for piece in pieces.dropFirst() { expression = "json_patch(\(expression), \(piece))" }
+        return expression
+    }
+
+    // MARK: Indexes
+
+    /// The kind column's index of each hierarchy, then each sub-entity's constraints and fetch
+    /// indexes, partial on its subtree; and those partial indexes.
+    private func subEntityIndexSQL() throws -> (sql: [String], partial: [PartialIndex]) {
+        var sql: [String] = []
+        var partial: [PartialIndex] = []
+        var indexNames = Set<String>()
+        for entity in storedModel.entities {
+            for constraint in entity.uniquenessConstraints { indexNames.insert("Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_"))".uppercased()) }
+            for index in entity.fetchIndexes { indexNames.insert("Z_\(entity.name)_\(index.name)".uppercased()) }
+        }
+        for root in model.roots {
+            let hierarchy = hierarchies[root]
+            guard let kind = hierarchy.kind else { continue }
+            sql.append("CREATE INDEX \(hierarchy.table)_\(kind)_INDEX ON \(hierarchy.table) (\(kind))")
+            for index in model.entities[root].subtree.dropFirst() {
+                let entity = model.entities[index]
+                let term = Self.kindTerm(entity.subtree, column: kind)
+                for constraint in entity.uniquenessConstraints {
+                    let columns = try constraint.map { try indexElement(index, $0, kind: kind) + " COLLATE BINARY ASC" }
+                    let name = Self.indexName("UNIQUE_" + constraint.joined(separator: "_"), model.entities[root].name, entity.name, &indexNames)
+                    sql.append("CREATE UNIQUE INDEX \(name) ON \(hierarchy.table) (\(columns.joined(separator: ", "))) WHERE \(term)")
+                    partial.append(PartialIndex(root: root, subtree: entity.subtree, properties: Set(constraint)))
+                }
+                for fetchIndex in entity.fetchIndexes {
+                    let columns = try fetchIndex.elements.map { try indexElement(index, $0.property, kind: kind) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
+                    let name = Self.indexName(fetchIndex.name, model.entities[root].name, entity.name, &indexNames)
+                    sql.append("CREATE INDEX \(name) ON \(hierarchy.table) (\(columns.joined(separator: ", "))) WHERE \(term)")
+                    partial.append(PartialIndex(root: root, subtree: entity.subtree, properties: Set(fetchIndex.elements.compactMap(\.property))))
+                }
+            }
+        }
+        return (sql, partial)
+    }
+
+    /// An index element of a sub-entity: the typed column, the expression reading a key of
+    /// `details`, the to-one's foreign key, or `kind` for `entity` (no property).
+    private func indexElement(_ entity: Int, _ property: String?, kind: String) throws -> String {
+        guard let property else { return kind }
+        let info = model.entities[entity]
+        if let position = info.attributeIndex(property) {
+            switch places[entity][position] {
+            case let .column(name): return name
+            case let .detail(key): return "(\(try JSONEntity.need(hierarchy(entity).details, "details column")) ->> '$.\(key)')"
+            }
+        }
+        return try JSONEntity.need(toOneColumns[entity][property], "property '\(property)' of \(info.name)").key
+    }
+
+    /// `Z_<Root>_<local>`, with the declaring entity's name inserted when that is taken, then a
+    /// counting suffix; the name returned is taken from then on.
+    private static func indexName(_ local: String, _ rootName: String, _ entityName: String, _ taken: inout Set<String>) -> String {
+        var candidate = "Z_\(rootName)_\(local)"
+        if taken.contains(candidate.uppercased()) { candidate = "Z_\(rootName)_\(entityName)_\(local)" }
+        var suffix = 1
+        let base = candidate
+        while taken.contains(candidate.uppercased()) { candidate = base + "_\(suffix)"; suffix += 1 }
+        taken.insert(candidate.uppercased())
+        return candidate
+    }
+    /// The select list and decoder of each entity's fetch, made once.
+    var readers: [Int: (list: String, decoder: RowDecoder)] = [:]
+}
+
+extension JSONEntity {
+    /// A root's table.
+    struct Hierarchy: Sendable {
+        let root: Int
+        /// The entity's index in `storedModel`.
+        let stored: Int
+        let table: String
+        /// `ZKIND` and `ZDETAILS` (nil for a root without sub-entities).
+        let kind: String?
+        let details: String?
+    }
+
+    /// Where an attribute of an entity is kept.
+    enum Place: Equatable, Sendable {
+        case column(String)
+        /// A key of `details`.
+        case detail(String)
+    }
+
+    /// A partial index on a sub-entity's subtree.
+    struct PartialIndex: Sendable {
+        let root: Int
+        let subtree: ClosedRange<Int>
+        /// The properties it indexes.
+        let properties: Set<String>
     }
 }

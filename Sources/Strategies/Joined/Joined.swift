@@ -19,7 +19,7 @@ import SQLite
 ///
 /// Indexes: `Z<ROOT>_Z_ENT_INDEX` on a root with sub-entities; `<TABLE>_<COLUMN>_INDEX` on every
 /// foreign key, in the table that holds it; each uniqueness constraint and fetch index on the
-/// table that holds its columns (see `JoinedLayout.indexSQL` for one mixing several tables);
+/// table that holds its columns (see `Joined.indexSQL` for one mixing several tables);
 /// each join table's reversed pair.
 ///
 /// Reads of entity E start from E's table (`t0`), `JOIN` the tables of its ancestors up to the
@@ -37,256 +37,223 @@ import SQLite
 /// `PRAGMA foreign_keys` off (as every strategy): a delete removes the sub-rows itself, deepest
 /// table first, then the base row.
 ///
-/// `JoinedLayout` derives the tables, their columns, the DDL and the INSERTs from the model alone,
-/// and `JoinedReader` each entity's read; this class derives each statement from them.
+/// Everything is derived from the model once, when the layout is built; the statements are
+/// derived from it in `Joined+Statements.swift`.
 public final class Joined: StorageLayout {
     public static let name = "joined"
     public static let summary = "Class-table inheritance: the root's table holds the shared columns and Z_ENT, every sub-entity a table of its own columns keyed by the base row's Z_PK"
 
     public let model: Model
-    /// Everything derived from the model: the tables, their columns, the DDL and the INSERTs.
-    public let layout: JoinedLayout
-    private var readers: [ReaderKey: JoinedReader] = [:]
-
     /// Core Data's layout of the model: the join tables and their names.
-    public var schema: CoreDataSchema { layout.schema }
-    public var schemaSQL: [String] { layout.schemaSQL }
+    public let schema: CoreDataSchema
+    /// Per entity (by index): its table.
+    let tables: [Table]
+    /// Per entity: the column of each attribute it declares, by position in its `attributes` (the
+    /// same position in every descendant); "" for inherited positions.
+    let attributeColumns: [[String]]
+    /// Per entity: the columns of each to-one relationship it declares.
+    let toOneColumns: [[String: (key: String, entity: String?)]]
+    /// Per entity: the entities from its root down to it.
+    let paths: [[Int]]
+    /// Every statement that creates an empty store, in order.
+    public private(set) var schemaSQL: [String] = []
+    /// Per concrete entity: one INSERT per table on its path, root first, and of its generated links.
+    private(set) var insertPlans: [Int: InsertPlan] = [:]
+    /// The reads made so far, by entity (`reader(_:includesSubentities:)`).
+    var readers: [ReaderKey: JoinedReader] = [:]
 
+    /// Throws `LayoutError` when a lookup the layout makes fails (a validated model makes none fail).
     public init(model: Model) throws {
         self.model = model
-        layout = try JoinedLayout(model: model)
-    }
-
-    public func insertPlan(_ entity: Int) -> InsertPlan? {
-        guard let steps = layout.inserts[entity] else { return nil }
-        return InsertPlan(keyEntity: model.entities[entity].root, steps: steps, links: (layout.linkSQL[entity] ?? []).map { .one($0) })
-    }
-
-    // MARK: Reads
-
-    private struct ReaderKey: Hashable { let entity: Int; let includesSubentities: Bool }
-
-    /// The read of `entity` (with its sub-entities when asked and it has any), made once.
-    private func reader(_ entity: Int, includesSubentities: Bool) throws -> JoinedReader {
-        let key = ReaderKey(entity: entity, includesSubentities: includesSubentities && model.entities[entity].hasSubentities)
-        if let known = readers[key] { return known }
-        let made = try JoinedReader(layout, entity: entity, includesSubentities: key.includesSubentities)
-        readers[key] = made
-        return made
-    }
-
-    /// The tables a condition reads, and the aliases its joins through to-many relationships took.
-    private final class Tracker {
-        var entities = Set<Int>()
-        var related = 0
-    }
-
-    /// The WHERE builder of a request over `reader`'s tables (`union`: over the `UNION ALL`
-    /// subquery `t0`, whose columns are named `c<position>`).
-    private func sqlWhere(_ request: FetchRequest, _ reader: JoinedReader, union: Bool, _ tracker: Tracker) throws -> SQLWhere {
-        let entity = request.entity
-        func expression(_ owner: Int, _ column: String) throws -> String {
-            tracker.entities.insert(owner)
-            guard union else { return "\(try Self.need(reader.alias[owner], "alias of \(model.entities[owner].name)")).\(column)" }
-            let start = try Self.need(reader.base[owner], "columns of \(model.entities[owner].name) in the union")
-            return "t0.c\(start + Int32(try Self.need(layout.tables[owner].index[column], "column \(column) of \(layout.tables[owner].name)")))"
+        schema = CoreDataSchema(model)
+        var tables: [Table] = []
+        var attributeColumns: [[String]] = []
+        var toOneColumns: [[String: (key: String, entity: String?)]] = []
+        var paths: [[Int]] = []
+        tables.reserveCapacity(model.entities.count)
+        for entity in model.entities {
+            paths.append((entity.parent.map { paths[$0] } ?? []) + [entity.index])
+            let own = Self.ownTable(entity, model)
+            tables.append(own.table)
+            attributeColumns.append(own.attributeColumns)
+            toOneColumns.append(own.toOneColumns)
         }
-        func attribute(_ name: String) throws -> String {
-            let (owner, column) = try Self.need(layout.attributeColumn(entity, name), "attribute '\(name)' of \(model.entities[entity].name)")
-            return try expression(owner, column)
+        self.tables = tables
+        self.attributeColumns = attributeColumns
+        self.toOneColumns = toOneColumns
+        self.paths = paths
+        schemaSQL = tableSQL + (try indexSQL()) + CoreDataSchema.bookkeepingSQL
+        for entity in model.entities where entity.isConcrete {
+            insertPlans[entity.index] = try insertPlan(entity)
         }
-        return SQLWhere(
-            attribute: attribute,
-            toOne: { name in
-                let columns = try Self.need(self.layout.toOneColumn(entity, name), "to-one '\(name)' of \(self.model.entities[entity].name)")
-                return try expression(columns.owner, columns.key)
-            },
-            key: "t0.Z_PK",
-            related: { relationship, name in try self.relatedJoin(entity, relationship, name, tracker) },
-            sort: try request.sort.map { (try attribute($0.attribute), $0.ascending) })
     }
 
-    /// The joins for `ANY relationship.attribute == ?`: through the join table (many-to-many) or the
-    /// table holding the inverse's foreign key (one-to-many), then the table holding the attribute.
-    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String, _ tracker: Tracker) throws -> (joins: String, expression: String) {
-        let relationship = try Self.need(model.entities[entity].relationship(name), "relationship '\(name)' of \(model.entities[entity].name)")
-        let (owner, column) = try Self.need(layout.attributeColumn(relationship.destination, attribute), "attribute '\(attribute)' of the destination of \(name)")
-        let target = layout.tables[owner].name
-        let first = "r\(tracker.related + 1)", second = "r\(tracker.related + 2)"
-        tracker.related += 2
-        if relationship.isManyToMany {
-            let join = try schema.join(relationship)
-            let (this, other) = join.columns(from: relationship.owner, relationship.name)
-            return ("JOIN \(join.name) \(first) ON \(first).\(this) = t0.Z_PK JOIN \(target) \(second) ON \(second).Z_PK = \(first).\(other)",
-                    "\(second).\(column)")
+    /// An entity's table and where its own properties are: Core Data's rules applied to the
+    /// entity's own attributes (by name) and to-ones (by name, each a key then, when the
+    /// destination has sub-entities, its entity number), stably sorted by type group.
+    private static func ownTable(_ entity: Model.Entity, _ model: Model)
+        -> (table: Table, attributeColumns: [String], toOneColumns: [String: (key: String, entity: String?)]) {
+        var names = UniqueNames(taken: ["Z_PK", "Z_ENT", "Z_OPT"])
+        var columns: [CoreDataSchema.Column] = []
+        var ownColumns = Array(repeating: "", count: entity.attributes.count)
+        let own = entity.attributes.indices.filter { entity.attributeOwners[$0] == entity.index }
+        for position in own.sorted(by: { entity.attributes[$0].name < entity.attributes[$1].name }) {
+            let attribute = entity.attributes[position]
+            let name = names.claim("Z" + attribute.name.uppercased())
+            columns.append(CoreDataSchema.Column(name: name, sqlType: attribute.type.sqlType, entity: entity.index,
+                                                 role: .attribute(position), group: attribute.type.columnGroup))
+            ownColumns[position] = name
         }
-        let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(name)")
-        let foreign = try Self.need(layout.toOneColumn(relationship.destination, inverse.name), "to-one '\(inverse.name)'")
-        let holder = layout.tables[foreign.owner].name
-        if foreign.owner == owner {
-            return ("JOIN \(holder) \(first) ON \(first).\(foreign.key) = t0.Z_PK", "\(first).\(column)")
+        var toOnes: [String: (key: String, entity: String?)] = [:]
+        for relationship in entity.ownRelationships.filter({ !$0.toMany }).sorted(by: { $0.name < $1.name }) {
+            let key = names.claim("Z" + relationship.name.uppercased())
+            columns.append(CoreDataSchema.Column(name: key, sqlType: "INTEGER", entity: entity.index,
+                                                 role: .foreignKey(relationship.name), group: 0))
+            var entityColumn: String?
+            if model.entities[relationship.destination].hasSubentities {
+                let name = names.claim("Z\(relationship.destination + 1)_" + relationship.name.uppercased())
+                columns.append(CoreDataSchema.Column(name: name, sqlType: "INTEGER", entity: entity.index,
+                                                     role: .foreignEntity(relationship.name), group: 0))
+                entityColumn = name
+            }
+            toOnes[relationship.name] = (key, entityColumn)
         }
-        return ("JOIN \(holder) \(first) ON \(first).\(foreign.key) = t0.Z_PK JOIN \(target) \(second) ON \(second).Z_PK = \(first).Z_PK",
-                "\(second).\(column)")
+        let tableOrder = columns.enumerated().sorted { ($0.element.group, $0.offset) < ($1.element.group, $1.offset) }.map(\.element)
+        let table = Table(name: "Z" + entity.name.uppercased(), entity: entity.index, fetchOrder: columns, tableOrder: tableOrder,
+                          index: Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) }))
+        return (table, ownColumns, toOnes)
     }
 
-    /// `Z_ENT = ?` on the root's table when the request reads one entity of a hierarchy (a leaf's
-    /// table, or a middle entity's with its sub-entities, holds exactly the objects asked for).
-    private func entityFilter(_ request: FetchRequest) -> Bool {
-        let info = model.entities[request.entity]
-        return info.hasSubentities && !request.includesSubentities
+    // MARK: Names
+
+    /// The declaring entity and column of an attribute of `entity`.
+    func attributeColumn(_ entity: Int, _ name: String) -> (owner: Int, column: String)? {
+        let info = model.entities[entity]
+        guard let position = info.attributeIndex(name) else { return nil }
+        let owner = info.attributeOwners[position]
+        return (owner, attributeColumns[owner][position])
     }
 
-    /// `FROM E t0 JOIN <ancestors> <joins> LEFT JOIN <descendants>`, keeping the ancestors in `only` when given.
-    private func fromClause(_ reader: JoinedReader, only: Set<Int>? = nil, joins: String, descendants: Bool) throws -> String {
-        let path = layout.paths[reader.entity]
-        var text = "FROM \(layout.tables[reader.entity].name) t0"
-        for ancestor in path.dropLast().reversed() where only?.contains(ancestor) ?? true {
-            let alias = try Self.need(reader.alias[ancestor], "alias of \(model.entities[ancestor].name)")
-            text += " JOIN \(layout.tables[ancestor].name) \(alias) ON \(alias).Z_PK = t0.Z_PK"
+    /// The declaring entity and columns of a to-one relationship of `entity`.
+    func toOneColumn(_ entity: Int, _ name: String) -> (owner: Int, key: String, entity: String?)? {
+        guard let relationship = model.entities[entity].relationship(name), !relationship.toMany,
+              let columns = toOneColumns[relationship.owner][name] else { return nil }
+        return (relationship.owner, columns.key, columns.entity)
+    }
+
+    /// The declaring entity and column of a property (attribute or to-one) of `entity`.
+    private func place(_ entity: Int, _ property: String) throws -> (owner: Int, column: String) {
+        let info = model.entities[entity]
+        if let position = info.attributeIndex(property) {
+            let owner = info.attributeOwners[position]
+            return (owner, attributeColumns[owner][position])
         }
-        text += joins
-        if descendants {
-            for descendant in reader.descendants {
-                let alias = try Self.need(reader.alias[descendant], "alias of \(model.entities[descendant].name)")
-                text += " LEFT JOIN \(layout.tables[descendant].name) \(alias) ON \(alias).Z_PK = t0.Z_PK"
+        let owner = try Joined.need(info.relationship(property), "property '\(property)' of \(info.name)").owner
+        return (owner, try Joined.need(toOneColumns[owner][property], "to-one column '\(property)'").key)
+    }
+
+    // MARK: DDL
+
+    var tableSQL: [String] {
+        model.entities.map { entity in
+            let table = tables[entity.index]
+            let key = entity.isRoot
+                ? ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+                : ["Z_PK INTEGER PRIMARY KEY REFERENCES \(tables[entity.root].name) (Z_PK) ON DELETE CASCADE"]
+            let columns = key + table.tableOrder.map { "\($0.name) \($0.sqlType)" }
+            return "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )"
+        } + schema.joinTables.map { join in
+            "CREATE TABLE \(join.name) ( \(join.first.column) INTEGER, \(join.second.column) INTEGER, PRIMARY KEY (\(join.first.column), \(join.second.column)) )"
+        }
+    }
+
+    /// Core Data's indexes, each on the table that holds its columns. A uniqueness constraint or
+    /// fetch index whose properties live in several tables (some inherited, some the entity's own)
+    /// cannot be one index: it goes on the table of its LAST property's declaring entity, with
+    /// that table's columns only (a fetch index keeps its `entity` element only on a root's
+    /// table, the one holding `Z_ENT`). Such a uniqueness constraint becomes a plain index (it
+    /// still serves lookups; one index cannot enforce uniqueness across two tables, and a
+    /// UNIQUE index on some of the columns would refuse valid rows).
+    func indexSQL() throws -> [String] {
+        var sql: [String] = []
+        for root in model.roots where model.entities[root].hasSubentities {
+            let table = tables[root].name
+            sql.append("CREATE INDEX \(table)_Z_ENT_INDEX ON \(table) (Z_ENT)")
+        }
+        for table in tables {
+            for column in table.fetchOrder { if case .foreignKey = column.role {
+                sql.append("CREATE INDEX \(table.name)_\(column.name)_INDEX ON \(table.name) (\(column.name))")
+            } }
+        }
+        for entity in model.entities {
+            for constraint in entity.uniquenessConstraints {
+                sql.append(try constraintSQL(entity, constraint))
+            }
+            for index in entity.fetchIndexes {
+                sql.append(try fetchIndexSQL(entity, index))
             }
         }
-        return text
-    }
-
-    public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        let reader = try reader(request.entity, includesSubentities: request.includesSubentities)
-        let tracker = Tracker()
-        let related = 2 * request.predicate.relatedCount
-        if reader.needsUnion || reader.entities.count + related > JoinedReader.maximumJoinedTables {
-            return try unionQuery(request, reader, tracker)
+        for join in schema.joinTables {
+            sql.append("CREATE INDEX \(join.name)_\(join.second.column)_INDEX ON \(join.name) (\(join.second.column), \(join.first.column))")
         }
-        var builder = try sqlWhere(request, reader, union: false, tracker)
-        var parts = [try builder.condition(request.predicate)].compactMap { $0 }
-        if entityFilter(request) {
-            let root = model.entities[request.entity].root
-            parts.append("\(try Self.need(reader.alias[root], "alias of \(model.entities[root].name)")).Z_ENT = ?")
-            builder.appendValues([.integer(Int64(request.entity + 1))])
+        return sql
+    }
+
+    /// A uniqueness constraint's index, on the table of its last property (UNIQUE only when every
+    /// property is in that table).
+    private func constraintSQL(_ entity: Model.Entity, _ constraint: [String]) throws -> String {
+        let places = try constraint.map { try place(entity.index, $0) }
+        let owner = try Joined.need(places.last, "property in a uniqueness constraint of \(entity.name)").owner
+        let mixed = places.contains { $0.owner != owner }
+        let columns = places.filter { $0.owner == owner }.map { $0.column + " COLLATE BINARY ASC" }
+        return "CREATE \(mixed ? "" : "UNIQUE ")INDEX Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_")) ON \(tables[owner].name) (\(columns.joined(separator: ", ")))"
+    }
+
+    /// A fetch index, on the table of its last property (the root's for `entity` alone), with that
+    /// table's columns.
+    private func fetchIndexSQL(_ entity: Model.Entity, _ index: FetchIndex) throws -> String {
+        let last = index.elements.last { $0.property != nil }?.property
+        let owner = try last.map { try place(entity.index, $0).owner } ?? entity.root
+        let columns = try index.elements.compactMap { element -> String? in
+            let direction = " COLLATE BINARY " + (element.ascending ? "ASC" : "DESC")
+            guard let property = element.property else { return owner == entity.root ? "Z_ENT" + direction : nil }
+            let place = try place(entity.index, property)
+            return place.owner == owner ? place.column + direction : nil
         }
-        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
-        let from = try fromClause(reader, joins: builder.joinClause, descendants: true)
-        let tail = (parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND ")) + builder.orderBy + builder.page(request)
-        return PreparedQuery(sql: "SELECT \(distinct)\(reader.selectList) \(from)\(tail)", values: builder.values, decoder: reader.decoder)
+        return "CREATE INDEX Z_\(entity.name)_\(index.name) ON \(tables[owner].name) (\(columns.joined(separator: ", ")))"
     }
 
-    /// A fetch of a subtree too wide to join: one arm per concrete entity (its path of inner joins,
-    /// `Z_ENT = ?` when it has sub-entities, NULL for the columns of entities off its path), the
-    /// union filtered, sorted and paged as a whole.
-    private func unionQuery(_ request: FetchRequest, _ reader: JoinedReader, _ tracker: Tracker) throws -> PreparedQuery {
-        let (arms, armValues) = try reader.unionArms(layout)
-        var builder = try sqlWhere(request, reader, union: true, tracker)
-        let condition = try builder.condition(request.predicate)
-        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
-        let from = "FROM (\(arms.joined(separator: " UNION ALL "))) t0" + builder.joinClause
-        let tail = (condition.map { " WHERE " + $0 } ?? "") + builder.orderBy + builder.page(request)
-        // The arms have no `Z_PK` markers (every table on an arm's path is inner-joined).
-        let decoder = reader.needsUnion ? reader.decoder : try JoinedReader.decoder(layout, reader.entity, concrete: reader.concrete, base: reader.base, markers: [:])
-        return PreparedQuery(sql: "SELECT \(distinct)t0.* \(from)\(tail)", values: armValues + builder.values, decoder: decoder)
-    }
+    // MARK: Inserts
 
-    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        let reader = try reader(request.entity, includesSubentities: request.includesSubentities)
-        let filter = entityFilter(request)
-        if request.predicate == .all, !filter {
-            return PreparedQuery(sql: "SELECT COUNT(*) FROM \(layout.tables[request.entity].name)", values: [], decoder: nil)
-        }
-        let tracker = Tracker()
-        var builder = try sqlWhere(request, reader, union: false, tracker)
-        var parts = [try builder.condition(request.predicate)].compactMap { $0 }
-        let root = model.entities[request.entity].root
-        if filter {
-            tracker.entities.insert(root)
-            parts.append("\(try Self.need(reader.alias[root], "alias of \(model.entities[root].name)")).Z_ENT = ?")
-            builder.appendValues([.integer(Int64(request.entity + 1))])
-        }
-        let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
-        let from = try fromClause(reader, only: tracker.entities, joins: builder.joinClause, descendants: false)
-        return PreparedQuery(sql: "SELECT \(count) \(from)" + (parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND ")),
-                             values: builder.values, decoder: nil)
-    }
-
-    // MARK: Writes
-
-    /// Core Data's `UPDATE … SET <col> = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?` on the root's
-    /// table; for a column of a sub-entity's table, the version is checked and bumped on the root's
-    /// row, then the column set on the sub-row.
-    public func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] {
-        let (owner, column) = try Self.need(layout.attributeColumn(entity, attribute), "attribute '\(attribute)' of \(model.entities[entity].name)")
-        let root = layout.tables[model.entities[owner].root].name
-        if model.entities[owner].isRoot { return UpdateStep.versioned(root, "\(column) = ?", [value]) }
-        return [UpdateStep("UPDATE \(root) SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", [.newVersion, .key, .oldVersion]),
-                UpdateStep("UPDATE \(layout.tables[owner].name) SET \(column) = ? WHERE Z_PK = ?", [.value(value), .key])]
-    }
-
-    public func versionSQL(_ entity: Int) -> String? { layout.versionSQL[model.entities[entity].root] }
-
-    public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
-        var related: [String] = []
-        var clear: [[String]] = []
-        for relationship in model.entities[entity].relationships {
-            let destination = layout.tables[model.entities[relationship.destination].root].name
-            if !relationship.toMany {
-                let columns = try Self.need(layout.toOneColumn(entity, relationship.name), "to-one '\(relationship.name)'")
-                related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(layout.tables[columns.owner].name) t0 JOIN \(destination) t1 ON t1.Z_PK = t0.\(columns.key) WHERE t0.Z_PK = ?1")
-                clear.append(relationship.isOneToOne ? clearInverse(relationship) : [])
-            } else if relationship.isManyToMany {
-                let join = try schema.join(relationship)
-                let (this, other) = join.columns(from: relationship.owner, relationship.name)
-                related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(join.name) j JOIN \(destination) t1 ON t1.Z_PK = j.\(other) WHERE j.\(this) = ?1")
-                clear.append(["DELETE FROM \(join.name) WHERE \(this) = ?1"])
-            } else {
-                let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(relationship.name)")
-                let columns = try Self.need(layout.toOneColumn(relationship.destination, inverse.name), "to-one '\(inverse.name)'")
-                let holder = layout.tables[columns.owner].name
-                related.append(holder == destination
-                    ? "SELECT t1.Z_ENT, t1.Z_PK FROM \(destination) t1 WHERE t1.\(columns.key) = ?1"
-                    : "SELECT t1.Z_ENT, t1.Z_PK FROM \(holder) t2 JOIN \(destination) t1 ON t1.Z_PK = t2.Z_PK WHERE t2.\(columns.key) = ?1")
-                clear.append(clearInverse(relationship))
+    /// The INSERTs of an object of `info`: the root's row, then one row per table down its path; and
+    /// the INSERT of each many-to-many relationship whose links its objects generate.
+    private func insertPlan(_ info: Model.Entity) throws -> InsertPlan {
+        let toOneIndex = Dictionary(uniqueKeysWithValues: info.toOneRelationships.enumerated().map { ($1.name, $0) })
+        let steps = try paths[info.index].map { owner in
+            let table = tables[owner]
+            var row: [(column: String, source: InsertStep.Source)] = owner == info.root ? InsertStep.header() : [("Z_PK", .key)]
+            for column in table.fetchOrder {
+                switch column.role {
+                case let .attribute(position): row.append((column.name, .value(position)))
+                case let .foreignKey(name): row.append((column.name, .toOneKey(try Joined.need(toOneIndex[name], "to-one '\(name)' of \(info.name)"))))
+                case let .foreignEntity(name): row.append((column.name, .toOneEntity(try Joined.need(toOneIndex[name], "to-one '\(name)' of \(info.name)"))))
+                }
             }
+            return InsertStep(into: table.name, row)
         }
-        // The deepest table first, the base row last (`PRAGMA foreign_keys` stays off).
-        let delete = layout.paths[entity].reversed().map { "DELETE FROM \(layout.tables[$0].name) WHERE Z_PK = ?1" }
-        return DeleteStatements(related: related, clear: clear, delete: delete)
-    }
-
-    /// The statements that drop the references to the deleted object (`?1`) that the destinations
-    /// hold through the inverse to-one (the many side of a one-to-many, the other side of a
-    /// one-to-one). When the foreign key is in a sub-entity's table and the version in the root's,
-    /// the version is bumped first, then the key cleared.
-    private func clearInverse(_ relationship: Model.Relationship) -> [String] {
-        guard let inverse = model.inverse(of: relationship), let columns = layout.toOneColumn(relationship.destination, inverse.name) else { return [] }
-        let destination = layout.tables[model.entities[relationship.destination].root].name
-        let holder = layout.tables[columns.owner].name
-        // The order key is declared with the to-one, so it is in the same table.
-        let entityColumn = (columns.entity.map { ", \($0) = NULL" } ?? "")
-            + (model.orderKey(of: inverse).flatMap { layout.attributeColumn(relationship.destination, $0) }.map { ", \($0.column) = NULL" } ?? "")
-        if holder == destination {
-            return ["UPDATE \(destination) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"]
-        }
-        return [
-            "UPDATE \(destination) SET Z_OPT = Z_OPT + 1 WHERE Z_PK IN (SELECT Z_PK FROM \(holder) WHERE \(columns.key) = ?1)",
-            "UPDATE \(holder) SET \(columns.key) = NULL\(entityColumn) WHERE \(columns.key) = ?1",
-        ]
-    }
-
-    public func linkCountSQL(_ relationship: Model.Relationship) -> [String] {
-        schema.joinTable(relationship).map { ["SELECT COUNT(*) FROM \($0.name)"] } ?? []
+        let links = try info.linkedRelationships.map { LinkInsert.into(try schema.link($0)) }
+        return InsertPlan(keyEntity: info.root, steps: steps, links: links)
     }
 }
 
-extension FetchPredicate {
-    /// How many `ANY relationship.attribute == value` conditions the predicate holds (each joins two tables).
-    var relatedCount: Int {
-        switch self {
-        case .anyRelated: 1
-        case let .and(predicates): predicates.reduce(0) { $0 + $1.relatedCount }
-        default: 0
-        }
+extension Joined {
+    /// One entity's table: its name and its own columns, in fetch order and in table order.
+    struct Table: Sendable {
+        let name: String
+        let entity: Int
+        let fetchOrder: [CoreDataSchema.Column]
+        let tableOrder: [CoreDataSchema.Column]
+        /// Index in `fetchOrder` of each column name.
+        let index: [String: Int]
     }
 }

@@ -24,7 +24,7 @@ struct JoinedReader {
     static let maximumJoinedTables = 64
 
     /// The read of `entity` in `layout`, with its sub-entities when `includesSubentities` and it has any.
-    init(_ layout: JoinedLayout, entity: Int, includesSubentities: Bool) throws {
+    init(_ layout: Joined, entity: Int, includesSubentities: Bool) throws {
         let model = layout.model
         let info = model.entities[entity]
         let path = layout.paths[entity]
@@ -63,7 +63,7 @@ struct JoinedReader {
 
     /// Materialises a row as its concrete entity (named by `Z_ENT`). A row whose entity is unknown
     /// to the read, or whose sub-row is missing on its path, throws `CorruptRow`.
-    static func decoder(_ layout: JoinedLayout, _ entity: Int, concrete: [Int], base: [Int: Int32], markers: [Int: Int32]) throws -> RowDecoder {
+    static func decoder(_ layout: Joined, _ entity: Int, concrete: [Int], base: [Int: Int32], markers: [Int: Int32]) throws -> RowDecoder {
         let model = layout.model
         func position(_ owner: Int, _ column: String) throws -> Int32 {
             let start = try Joined.need(base[owner], "columns of \(model.entities[owner].name) in the select list")
@@ -92,7 +92,7 @@ struct JoinedReader {
     /// inner joins, `Z_ENT = ?` when it has sub-entities, NULL for the columns of entities off its
     /// path), the first naming the columns (`Z_ENT, Z_PK, Z_OPT`, then `c<position>`), and the
     /// values their `Z_ENT = ?` bind.
-    func unionArms(_ layout: JoinedLayout) throws -> (arms: [String], values: [Value]) {
+    func unionArms(_ layout: Joined) throws -> (arms: [String], values: [Value]) {
         var armValues: [Value] = []
         var arms: [String] = []
         for (number, member) in concrete.enumerated() {

@@ -29,260 +29,189 @@ import SQLite
 ///   them), the predicate in every arm and `ORDER BY` / `LIMIT` / `OFFSET` on the whole union, so
 ///   SQLite merges the arms off each table's index. A count sums one `COUNT(*)` per arm.
 ///
-/// `TablePerEntityLayout` derives the flattened model, the tables, their columns, the DDL, the
-/// INSERTs and the reads' select lists from the model alone; this class derives each statement
-/// from them.
+/// Everything is derived from the model alone when the layout is built (the flattened model,
+/// the tables, their columns, the DDL, the INSERTs, the reads' select lists); the statements
+/// are derived from them (`TablePerEntity+Statements.swift`).
 public final class TablePerEntity: StorageLayout {
     public static let name = "table-per-entity"
     public static let summary = "The hierarchy flattened (EF Core's TPC): one dense table per concrete entity, reads across entities one UNION ALL"
 
     public let model: Model
-    /// Everything derived from the model: the flattened model, the tables, the DDL and the INSERTs.
-    public let layout: TablePerEntityLayout
+    /// Per original entity: its concrete entities (itself and descendants), in number order.
+    let concrete: [[Int]]
+    /// The flattened model Core Data stores (one root per concrete entity).
+    public let storedModel: Model
+    /// Core Data's layout of `storedModel`.
+    public let schema: CoreDataSchema
+    /// Per original entity: the flattened entity (`nil` when abstract).
+    let flat: [Int?]
+    /// Per original entity: its table (`""` when abstract).
+    let tables: [String]
+    /// Per original concrete entity: the column of each attribute, in `attributes` order.
+    let attributeColumns: [[String]]
+    /// Per original concrete entity: the columns of each to-one, in `toOneRelationships` order.
+    let toOneColumns: [[ToOneColumns]]
+    /// The join tables of each many-to-many relationship as held by each concrete entity, by partner.
+    let links: [Held: [Link]]
+    /// Every statement that creates an empty store, in order.
+    public let schemaSQL: [String]
+    /// Per concrete entity: how its objects are inserted.
+    private(set) var insertPlans: [Int: InsertPlan] = [:]
 
-    public var storedModel: Model { layout.storedModel }
-    public var schema: CoreDataSchema { layout.schema }
-    public var schemaSQL: [String] { layout.schemaSQL }
-
+    /// Throws `ModelError` when the flattened model is not valid, `LayoutError` when a lookup the
+    /// layout makes fails (a validated model makes none fail).
     public init(model: Model) throws {
         self.model = model
-        layout = try TablePerEntityLayout(model: model)
-    }
-
-    public func insertPlan(_ entity: Int) -> InsertPlan? {
-        guard let sql = layout.inserts[entity], let flat = layout.flat[entity] else { return nil }
-        let sources: [InsertStep.Source] = [.key, .constant(Int64(flat + 1)), .version] + model.entities[entity].attributes.indices.map { .value($0) }
-            + InsertStep.toOnes(layout.toOneColumns[entity].map { $0.entity != nil })
-        return InsertPlan(keyEntity: flat, steps: [InsertStep(sql: sql, sources: sources)], links: (layout.linkInserts[entity] ?? []).map { .byDestination($0) })
-    }
-
-    // MARK: Reads
-
-    /// The concrete entities a request reads, each one table.
-    private func entitiesRead(_ request: FetchRequest) -> [Int] {
-        request.readsOneEntity(model) ? (model.entities[request.entity].isConcrete ? [request.entity] : []) : layout.concrete[request.entity]
-    }
-
-    /// Checks that every name the request uses is a property of its entity.
-    private func check(_ request: FetchRequest) throws {
-        let entity = model.entities[request.entity]
-        func attribute(_ name: String) throws {
-            guard entity.attribute(name) != nil else { throw LayoutError(Self.name, "'\(name)' is not an attribute of '\(entity.name)'") }
+        let concrete = Self.concreteEntities(model)
+        self.concrete = concrete
+        let (description, records) = Self.flatten(model, concrete)
+        do { storedModel = try Model(description) } catch let error as ModelError {
+            throw ModelError("the flattened model of '\(model.name)' is not valid: \(error.description)")
         }
-        func check(_ predicate: FetchPredicate) throws {
-            switch predicate {
-            case .all, .key, .after: break
-            case let .equals(name, _), let .range(name, _, _): try attribute(name)
-            case let .toOne(name, _):
-                guard entity.relationship(name)?.toMany == false else { throw LayoutError(Self.name, "'\(name)' is not a to-one relationship of '\(entity.name)'") }
-            case let .anyRelated(name, attributeName, _):
-                guard let relationship = entity.relationship(name), relationship.toMany,
-                      model.entities[relationship.destination].attribute(attributeName) != nil else {
-                    throw LayoutError(Self.name, "'\(name).\(attributeName)' is not an attribute reached through a to-many relationship of '\(entity.name)'")
+        schema = CoreDataSchema(storedModel)
+        let columns = try Self.columns(model, storedModel, schema, concrete)
+        flat = columns.flat
+        tables = columns.tables
+        attributeColumns = columns.attributeColumns
+        toOneColumns = columns.toOneColumns
+        links = try Self.joinLinks(model, schema, records, columns.flat)
+        schemaSQL = Self.tableSQL(storedModel, schema, entityColumns: columns.entityColumns)
+            + schema.tableSQL.dropFirst(storedModel.roots.count) + schema.indexSQL + CoreDataSchema.bookkeepingSQL
+        for entity in model.entities where entity.isConcrete {
+            if let flat = flat[entity.index] { insertPlans[entity.index] = insertPlan(entity, flat: flat) }
+        }
+    }
+
+    // MARK: Names
+
+    /// Each concrete entity's flattened entity, table and columns; and the entity column of each
+    /// to-one that reaches several tables, by flattened entity and relationship.
+    private static func columns(_ model: Model, _ storedModel: Model, _ schema: CoreDataSchema, _ concrete: [[Int]]) throws
+        -> (flat: [Int?], tables: [String], attributeColumns: [[String]], toOneColumns: [[ToOneColumns]], entityColumns: [PropertyKey: String]) {
+        let entities = model.entities
+        var flat = [Int?](repeating: nil, count: entities.count)
+        var tables = Array(repeating: "", count: entities.count)
+        var attributeColumns = Array(repeating: [String](), count: entities.count)
+        var toOneColumns = Array(repeating: [ToOneColumns](), count: entities.count)
+        var entityColumns: [PropertyKey: String] = [:]
+        for entity in entities where entity.isConcrete {
+            let index = try TablePerEntity.need(storedModel.index(of: entity.name), "flattened entity \(entity.name)")
+            flat[entity.index] = index
+            let table = schema.table(of: index)
+            tables[entity.index] = table.name
+            attributeColumns[entity.index] = entity.attributes.indices.map { schema.column(index, attributeAt: $0) }
+            var names = UniqueNames(taken: ["Z_PK", "Z_ENT", "Z_OPT"] + table.fetchOrder.map(\.name))
+            toOneColumns[entity.index] = try entity.toOneRelationships.map { relationship in
+                let key = try schema.toOneColumns(index, relationship.name).key
+                let targets = concrete[relationship.destination]
+                guard targets.count > 1 else { return ToOneColumns(key: key, entity: nil, destination: targets.first ?? relationship.destination) }
+                let name = names.claim("Z\(relationship.destination + 1)_" + relationship.name.uppercased())
+                entityColumns[PropertyKey(owner: index, name: relationship.name)] = name
+                return ToOneColumns(key: key, entity: name, destination: relationship.destination)
+            }
+        }
+        return (flat, tables, attributeColumns, toOneColumns, entityColumns)
+    }
+
+    /// The join tables of each split many-to-many relationship, found by the flattened relationship
+    /// that names a side, sorted by partner.
+    private static func joinLinks(_ model: Model, _ schema: CoreDataSchema, _ records: [LinkRecord], _ flat: [Int?]) throws -> [Held: [Link]] {
+        var joinBySide: [PropertyKey: CoreDataSchema.JoinTable] = [:]
+        for join in schema.joinTables {
+            joinBySide[PropertyKey(owner: join.first.entity, name: join.first.relationship)] = join
+            joinBySide[PropertyKey(owner: join.second.entity, name: join.second.relationship)] = join
+        }
+        var links: [Held: [Int: Link]] = [:]
+        for record in records {
+            let index = try TablePerEntity.need(flat[record.held.entity], "flattened entity for \(model.entities[record.held.entity].name)")
+            let join = try TablePerEntity.need(joinBySide[PropertyKey(owner: index, name: record.flatName)], "join table for \(record.flatName)")
+            let (this, other) = join.columns(from: index, record.flatName)
+            links[record.held, default: [:]][record.partner] = Link(join: join.name, this: this, other: other, partner: record.partner)
+        }
+        return links.mapValues { $0.values.sorted { $0.partner < $1.partner } }
+    }
+
+    // MARK: Lookups
+
+    /// The column of attribute `attribute` of concrete `entity`.
+    func column(_ entity: Int, _ attribute: String) throws -> String {
+        attributeColumns[entity][try TablePerEntity.need(model.entities[entity].attributeIndex(attribute), "attribute '\(attribute)' of \(model.entities[entity].name)")]
+    }
+
+    /// The columns of to-one `name` of concrete `entity`.
+    func toOne(_ entity: Int, _ name: String) throws -> ToOneColumns {
+        let position = try TablePerEntity.need(model.entities[entity].toOneRelationships.firstIndex { $0.name == name }, "to-one '\(name)' of \(model.entities[entity].name)")
+        return toOneColumns[entity][position]
+    }
+
+    /// The join tables `relationship` reaches from concrete `entity`, by partner.
+    func links(from entity: Int, _ relationship: Model.Relationship) -> [Link] {
+        links[Held(entity: entity, relationship: PropertyKey(relationship))] ?? []
+    }
+
+    // MARK: DDL and INSERTs
+
+    /// Core Data's tables of the flattened model's roots, each entity column right after its foreign key.
+    private static func tableSQL(_ storedModel: Model, _ schema: CoreDataSchema, entityColumns: [PropertyKey: String]) -> [String] {
+        storedModel.roots.map { root in
+            let table = schema.table(of: root)
+            var columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+            for column in table.tableOrder {
+                columns.append("\(column.name) \(column.sqlType)")
+                if case let .foreignKey(name) = column.role, let entityColumn = entityColumns[PropertyKey(owner: root, name: name)] {
+                    columns.append("\(entityColumn) INTEGER")
                 }
-            case let .and(predicates): for predicate in predicates { try check(predicate) }
             }
-        }
-        for key in request.sort { try attribute(key.attribute) }
-        try check(request.predicate)
-    }
-
-    /// The WHERE builder of the arm reading `entity`'s table as `t0`.
-    private func sqlWhere(_ entity: Int, _ request: FetchRequest) throws -> SQLWhere {
-        var aliases = 0
-        return SQLWhere(
-            attribute: { "t0." + (try self.layout.column(entity, $0)) },
-            toOne: { "t0." + (try self.layout.toOne(entity, $0).key) },
-            key: "t0.Z_PK",
-            related: { name, attribute in
-                aliases += 2
-                return try self.relatedJoin(entity, name, attribute, aliases - 1)
-            },
-            sort: try request.sort.map { ("t0." + (try self.layout.column(entity, $0.attribute)), $0.ascending) })
-    }
-
-    /// The joins for `ANY relationship.attribute == ?` from `entity`'s table: through the join
-    /// table (many-to-many) or the destination's foreign key (one-to-many); through one `UNION ALL`
-    /// of the partners' tables when several hold the attribute.
-    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String, _ alias: Int) throws -> (joins: String, expression: String) {
-        let relationship = try Self.need(model.entities[entity].relationship(name), "relationship '\(name)' of \(model.entities[entity].name)")
-        let destination = model.entities[relationship.destination]
-        let owner = destination.attributeOwners[try Self.need(destination.attributeIndex(attribute), "attribute '\(attribute)' of \(destination.name)")]
-        let (first, second) = ("t\(alias)", "t\(alias + 1)")
-        /// (table, the column holding this entity's key, the attribute's column) per partner.
-        var partners: [(table: String, source: String, value: String, through: (join: String, other: String)?)] = []
-        if relationship.isManyToMany {
-            for link in layout.links(from: entity, relationship)
-            where model.entities[owner].subtree.contains(link.partner) {
-                partners.append((layout.tables[link.partner], link.this, try layout.column(link.partner, attribute), (link.join, link.other)))
-            }
-        } else {
-            let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(relationship.name)")
-            for holder in layout.concrete[inverse.owner] where model.entities[owner].subtree.contains(holder) {
-                partners.append((layout.tables[holder], try layout.toOne(holder, inverse.name).key, try layout.column(holder, attribute), nil))
-            }
-        }
-        guard partners.count == 1 else {
-            guard !partners.isEmpty else { return ("", "NULL") }
-            let arms = partners.map { partner in
-                if let through = partner.through {
-                    return "SELECT j.\(partner.source) AS Z_SOURCE, d.\(partner.value) AS Z_VALUE FROM \(through.join) j JOIN \(partner.table) d ON d.Z_PK = j.\(through.other)"
-                }
-                return "SELECT d.\(partner.source) AS Z_SOURCE, d.\(partner.value) AS Z_VALUE FROM \(partner.table) d"
-            }
-            return ("JOIN (\(arms.joined(separator: " UNION ALL "))) \(first) ON \(first).Z_SOURCE = t0.Z_PK", "\(first).Z_VALUE")
-        }
-        let partner = partners[0]
-        if let through = partner.through {
-            return ("JOIN \(through.join) \(first) ON t0.Z_PK = \(first).\(partner.source) JOIN \(partner.table) \(second) ON \(second).Z_PK = \(first).\(through.other)",
-                    "\(second).\(partner.value)")
-        }
-        return ("JOIN \(partner.table) \(first) ON \(first).\(partner.source) = t0.Z_PK", "\(first).\(partner.value)")
-    }
-
-    /// `FROM <table> t0 … WHERE …` of one arm; its values appended to `values`.
-    private func armFrom(_ entity: Int, _ request: FetchRequest, _ values: inout [Value]) throws -> String {
-        var builder = try sqlWhere(entity, request)
-        let condition = try builder.condition(request.predicate)
-        values += builder.values
-        return "FROM \(layout.tables[entity]) t0\(builder.joinClause)" + (condition.map { " WHERE " + $0 } ?? "")
-    }
-
-    public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        try check(request)
-        let entities = entitiesRead(request)
-        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
-        guard entities.count > 1 else {
-            guard let entity = entities.first else {
-                return PreparedQuery(sql: "SELECT 0, 0, 0 WHERE 0", values: [], decoder: RowDecoder { _ in throw CorruptRow("no table holds the request's entity") })
-            }
-            let (list, decoder) = try layout.tableList(entity)
-            var builder = try sqlWhere(entity, request)
-            var values: [Value] = []
-            let from = try armFrom(entity, request, &values)
-            let tail = builder.orderBy + builder.page(request)
-            return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: values + builder.values, decoder: decoder)
-        }
-        let list = layout.unionList(request.entity)
-        var values: [Value] = []
-        let arms = try entities.enumerated().map { offset, entity in
-            "SELECT \(distinct)\(try layout.armList(list, entity, first: offset == 0)) \(try armFrom(entity, request, &values))"
-        }
-        // The union is ordered by the first arm's names of the sort attributes.
-        let info = model.entities[request.entity]
-        var orderBy = ""
-        if !request.sort.isEmpty {
-            orderBy = " ORDER BY " + (try request.sort.map { key in
-                let position = try Self.need(info.attributeIndex(key.attribute), "sort attribute '\(key.attribute)'")
-                return list.aliases[position + 3] + (key.ascending ? " ASC" : " DESC")
-            }).joined(separator: ", ")
-        }
-        var pager = try sqlWhere(request.entity, FetchRequest(entity: request.entity))
-        let page = pager.page(request)
-        return PreparedQuery(sql: arms.joined(separator: " UNION ALL ") + orderBy + page, values: values + pager.values,
-                             decoder: try layout.unionDecoder(list, entities))
-    }
-
-    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        try check(request)
-        let entities = entitiesRead(request)
-        let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
-        var values: [Value] = []
-        let arms = try entities.enumerated().map { offset, entity in
-            let name = entities.count > 1 && offset == 0 ? " AS n" : ""
-            // Core Data counts a whole table without an alias.
-            return request.predicate == .all ? "SELECT COUNT(*)\(name) FROM \(layout.tables[entity])"
-                : "SELECT \(count)\(name) \(try armFrom(entity, request, &values))"
-        }
-        switch arms.count {
-        case 0: return PreparedQuery(sql: "SELECT 0", values: [], decoder: nil)
-        case 1: return PreparedQuery(sql: arms[0], values: values, decoder: nil)
-        default: return PreparedQuery(sql: "SELECT SUM(n) FROM (\(arms.joined(separator: " UNION ALL ")))", values: values, decoder: nil)
+            return "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )"
         }
     }
 
-    // MARK: Writes
-
-    public func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] {
-        guard layout.flat[entity] != nil, let position = model.entities[entity].attributeIndex(attribute) else {
-            throw LayoutError(Self.name, "'\(attribute)' is not an attribute of concrete entity '\(model.entities[entity].name)'")
+    /// A concrete entity's INSERT (`Z_PK, Z_ENT, Z_OPT`, its attributes, then each to-one's key and
+    /// entity column); per many-to-many relationship whose links its objects generate, the link
+    /// INSERT per partner.
+    private func insertPlan(_ entity: Model.Entity, flat: Int) -> InsertPlan {
+        let row = InsertStep.header(stored: flat) + InsertStep.values(attributeColumns[entity.index])
+            + InsertStep.toOnes(toOneColumns[entity.index].map { ($0.key, $0.entity) })
+        let linkInserts = entity.linkedRelationships.map { relationship in
+            LinkInsert.byDestination(Dictionary(links(from: entity.index, relationship).map { link in
+                (link.partner, "INSERT INTO \(link.join) (\(link.this), \(link.other)) VALUES (?, ?)")
+            }, uniquingKeysWith: { _, last in last }))
         }
-        return UpdateStep.versioned(layout.tables[entity], "\(layout.attributeColumns[entity][position]) = ?", [value])
+        return InsertPlan(keyEntity: flat, steps: [InsertStep(into: tables[entity.index], row)], links: linkInserts)
+    }
+}
+
+extension TablePerEntity {
+    /// A relationship (by its declaring entity and name) as held by one concrete entity.
+    struct Held: Hashable, Sendable {
+        var entity: Int
+        var relationship: PropertyKey
     }
 
-    public func versionSQL(_ entity: Int) -> String? { layout.versionSQL[entity] }
-
-    private static let noRelated = "SELECT 0, 0 WHERE 0 AND ?1"
-
-    public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
-        guard layout.flat[entity] != nil else { throw ModelError("'\(model.entities[entity].name)' is abstract: its objects are stored as their concrete entities") }
-        let table = layout.tables[entity]
-        var related: [String] = []
-        var clear: [[String]] = []
-        for relationship in model.entities[entity].relationships {
-            if !relationship.toMany {
-                let columns = try layout.toOne(entity, relationship.name)
-                let arms = layout.concrete[relationship.destination].map { target in
-                    "SELECT \(target + 1), t1.Z_PK FROM \(table) t0 JOIN \(layout.tables[target]) t1 ON t1.Z_PK = t0.\(columns.key) WHERE t0.Z_PK = ?1"
-                        + (columns.entity.map { " AND t0.\($0) = \(target + 1)" } ?? "")
-                }
-                related.append(arms.isEmpty ? Self.noRelated : arms.joined(separator: " UNION ALL "))
-                clear.append(relationship.isOneToOne ? try clearInverse(relationship) : [])
-            } else if relationship.isManyToMany {
-                let joins = layout.links(from: entity, relationship)
-                let arms = joins.map { link in
-                    "SELECT \(link.partner + 1), t1.Z_PK FROM \(link.join) j JOIN \(layout.tables[link.partner]) t1 ON t1.Z_PK = j.\(link.other) WHERE j.\(link.this) = ?1"
-                }
-                related.append(arms.isEmpty ? Self.noRelated : arms.joined(separator: " UNION ALL "))
-                var deletes: [String] = []
-                for link in joins {
-                    let sql = "DELETE FROM \(link.join) WHERE \(link.this) = ?1"
-                    if !deletes.contains(sql) { deletes.append(sql) }
-                }
-                clear.append(deletes)
-            } else {
-                let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(relationship.name)")
-                let holders = layout.concrete[inverse.owner]
-                let arms = try holders.map { holder in
-                    "SELECT \(holder + 1), t1.Z_PK FROM \(layout.tables[holder]) t1 WHERE t1.\(try layout.toOne(holder, inverse.name).key) = ?1"
-                }
-                related.append(arms.isEmpty ? Self.noRelated : arms.joined(separator: " UNION ALL "))
-                clear.append(try clearInverse(relationship))
-            }
-        }
-        return DeleteStatements(related: related, clear: clear, delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
+    /// A flattened many-to-many relationship: `held` (an original relationship as a concrete
+    /// entity holds it) reaching `partner` is `flatName` on the flattened entity.
+    struct LinkRecord: Sendable {
+        var held: Held
+        var partner: Int
+        var flatName: String
     }
 
-    /// The statements that drop the references to the deleted object (`?1`) that the destinations
-    /// hold through the inverse to-one (the many side of a one-to-many, the other side of a
-    /// one-to-one): one per concrete table holding that to-one.
-    private func clearInverse(_ relationship: Model.Relationship) throws -> [String] {
-        guard let inverse = model.inverse(of: relationship) else { return [] }
-        return try layout.concrete[inverse.owner].map { holder in
-            let columns = try layout.toOne(holder, inverse.name)
-            let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
-            let orderKey = try model.orderKey(of: inverse).map { ", \(try layout.column(holder, $0)) = NULL" } ?? ""
-            return "UPDATE \(layout.tables[holder]) SET \(columns.key) = NULL\(entityColumn)\(orderKey), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"
-        }
+    /// A to-one relationship's columns in one entity's table.
+    struct ToOneColumns: Sendable {
+        var key: String
+        /// The column holding the destination's original entity number (several concrete destinations).
+        var entity: String?
+        /// The destination's entity when there is no entity column.
+        var destination: Int
     }
 
-    /// SQLite allows 500 arms in one compound SELECT: link counts are summed in statements of this many.
-    static let armsPerStatement = 400
-
-    public func linkCountSQL(_ relationship: Model.Relationship) -> [String] {
-        guard relationship.isManyToMany else { return [] }
-        var joins: [String] = []
-        var seen = Set<String>()
-        for holder in layout.concrete[relationship.owner] {
-            for link in layout.links(from: holder, relationship) where seen.insert(link.join).inserted {
-                joins.append(link.join)
-            }
-        }
-        return stride(from: 0, to: joins.count, by: Self.armsPerStatement).map { start in
-            let arms = joins[start ..< min(start + Self.armsPerStatement, joins.count)].enumerated().map { offset, join in
-                "SELECT COUNT(*)\(offset == 0 ? " AS n" : "") FROM \(join)"
-            }
-            return "SELECT SUM(n) FROM (\(arms.joined(separator: " UNION ALL ")))"
-        }
+    /// One join table reached from an entity through a many-to-many relationship.
+    struct Link: Sendable {
+        var join: String
+        /// The join table's column for this entity's key, and for the partner's.
+        var this: String
+        var other: String
+        /// The partner's concrete entity (original index).
+        var partner: Int
     }
 }

@@ -1,6 +1,6 @@
 import Models
 
-extension JSONEntityLayout {
+extension JSONEntity {
     /// The names the stored model gives what it adds or renames: each relationship's stored name
     /// (a sub-entity's, when a sibling took it, with a counting suffix), each JSON entity's `kind`
     /// and `details` attributes, and the `<name>Kind` attribute of each to-one whose destination

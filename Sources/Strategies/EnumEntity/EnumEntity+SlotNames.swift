@@ -1,11 +1,11 @@
 import Models
 
-extension EnumEntityLayout {
+extension EnumEntity {
     /// The names of the properties the stored model adds or renames, each the first spelling no
     /// other property of its entity takes (`allocate`): an enum entity's `kind` attribute and its
     /// slots, a root's `<name>_kind` beside a to-one whose destination has sub-entities, and the
     /// sub-entities' relationships kept as the enum entity's.
-    struct StoredNames: Sendable {
+    struct SlotNames: Sendable {
         /// Per root with sub-entities: its `kind` attribute.
         let kind: [Int: String]
         /// Per root with sub-entities: its slots, per kind (in `Slot.Kind` order), slot `n` at `n - 1`.

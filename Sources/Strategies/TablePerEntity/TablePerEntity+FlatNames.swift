@@ -1,6 +1,6 @@
 import Models
 
-extension TablePerEntityLayout {
+extension TablePerEntity {
     /// The names the flattened entities give the many-to-many relationships split per pair of
     /// concrete entities: the original name when the relationship reaches one table (or its
     /// original destination), else the partner's plural (`books`, `blogPosts`), then the name
@@ -29,7 +29,7 @@ extension TablePerEntityLayout {
             if let known = assigned[held]?[partner] { return known }
             var candidates: [String] = []
             if concrete[relationship.destination].count == 1 || partner == relationship.destination { candidates.append(relationship.name) }
-            candidates += [TablePerEntityLayout.plural(model.entities[partner].name), relationship.name + model.entities[partner].name]
+            candidates += [TablePerEntity.plural(model.entities[partner].name), relationship.name + model.entities[partner].name]
             let (used, reserved) = (used[entity], reserved[entity])
             func free(_ candidate: String) -> Bool {
                 let upper = candidate.uppercased()

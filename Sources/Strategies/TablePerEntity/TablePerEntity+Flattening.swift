@@ -1,6 +1,6 @@
 import Models
 
-extension TablePerEntityLayout {
+extension TablePerEntity {
     /// Per entity: its concrete entities (itself and descendants), in number order.
     static func concreteEntities(_ model: Model) -> [[Int]] {
         let entities = model.entities

@@ -4,7 +4,7 @@ import SQLite
 
 /// The select lists and row decoders of reads: one entity's table alone (Core Data's query), or
 /// one arm per concrete entity of a subtree sharing one list (`UNION ALL`).
-extension TablePerEntityLayout {
+extension TablePerEntity {
     /// Core Data's select list of one entity's table (and its entity columns), with its decoder.
     func tableList(_ entity: Int) throws -> (sql: String, decoder: RowDecoder) {
         var (sql, positions) = schema.selectList(try TablePerEntity.need(flat[entity], "table for \(model.entities[entity].name)"))
@@ -100,7 +100,7 @@ extension TablePerEntityLayout {
     }
 }
 
-extension TablePerEntityLayout {
+extension TablePerEntity {
     /// The select list shared by every arm of a read of `entity`'s subtree: entity number, `Z_PK`,
     /// `Z_OPT`, the entity's attributes and to-ones, then each descendant's own; each item named as
     /// Core Data's single table would name its column.

@@ -1,6 +1,6 @@
 import Models
 
-extension EnumEntityLayout {
+extension EnumEntity {
     /// A generic typed column a sub-entity's property takes in its enum entity: `text1`, `number2`,
     /// …: the slot's kind and its number among the slots of that kind (from 1).
     struct Slot: Hashable, Sendable {

@@ -1,6 +1,6 @@
 import Models
 
-extension EnumEntityLayout {
+extension EnumEntity {
     /// The slots the sub-entities' own properties take: walking from the root's child down to an
     /// entity, each entity maps its own attributes (declaration order), then its own to-one
     /// relationships (the key, then the destination's entity number when the destination has

@@ -4,9 +4,9 @@ import SQLite
 
 /// A fetch's select list and row decoder: `kind` (or the root's number), `Z_PK`, `Z_OPT`, the
 /// typed columns the fetched subtree needs and `details`, each row decoded by its kind.
-extension JSONEntityLayout {
+extension JSONEntity {
     /// The select list and decoder of a fetch of `entity`.
-    func reader(_ entity: Int) throws -> (list: String, decoder: RowDecoder) {
+    func makeReader(_ entity: Int) throws -> (list: String, decoder: RowDecoder) {
         let info = model.entities[entity]
         let hierarchy = hierarchy(info.index)
         let concrete = model.concreteEntities(in: info.subtree)
@@ -78,7 +78,7 @@ extension JSONEntityLayout {
     }
 }
 
-extension JSONEntityLayout {
+extension JSONEntity {
     /// The keys of an entity's `details` and the value slot, storage and optionality of each.
     struct Details: Sendable {
         let column: Int32

@@ -1,0 +1,238 @@
+import Generation
+import Models
+import SQLite
+
+/// Each statement of `table-per-entity`, derived from its layout.
+extension TablePerEntity {
+    public func insertPlan(_ entity: Int) -> InsertPlan? { insertPlans[entity] }
+
+    // MARK: Reads
+
+    /// The concrete entities a request reads, each one table.
+    private func entitiesRead(_ request: FetchRequest) -> [Int] {
+        request.readsOneEntity(model) ? (model.entities[request.entity].isConcrete ? [request.entity] : []) : concrete[request.entity]
+    }
+
+    /// Checks that every name the request uses is a property of its entity.
+    private func check(_ request: FetchRequest) throws {
+        let entity = model.entities[request.entity]
+        func attribute(_ name: String) throws {
+            guard entity.attribute(name) != nil else { throw LayoutError(Self.name, "'\(name)' is not an attribute of '\(entity.name)'") }
+        }
+        func check(_ predicate: FetchPredicate) throws {
+            switch predicate {
+            case .all, .key, .after: break
+            case let .equals(name, _), let .range(name, _, _): try attribute(name)
+            case let .toOne(name, _):
+                guard entity.relationship(name)?.toMany == false else { throw LayoutError(Self.name, "'\(name)' is not a to-one relationship of '\(entity.name)'") }
+            case let .anyRelated(name, attributeName, _):
+                guard let relationship = entity.relationship(name), relationship.toMany,
+                      model.entities[relationship.destination].attribute(attributeName) != nil else {
+                    throw LayoutError(Self.name, "'\(name).\(attributeName)' is not an attribute reached through a to-many relationship of '\(entity.name)'")
+                }
+            case let .and(predicates): for predicate in predicates { try check(predicate) }
+            }
+        }
+        for key in request.sort { try attribute(key.attribute) }
+        try check(request.predicate)
+    }
+
+    /// The WHERE builder of the arm reading `entity`'s table as `t0`.
+    private func sqlWhere(_ entity: Int, _ request: FetchRequest) throws -> SQLWhere {
+        var aliases = 0
+        return SQLWhere(
+            attribute: { "t0." + (try self.column(entity, $0)) },
+            toOne: { "t0." + (try self.toOne(entity, $0).key) },
+            key: "t0.Z_PK",
+            related: { name, attribute in
+                aliases += 2
+                return try self.relatedJoin(entity, name, attribute, aliases - 1)
+            },
+            sort: try request.sort.map { ("t0." + (try self.column(entity, $0.attribute)), $0.ascending) })
+    }
+
+    /// The joins for `ANY relationship.attribute == ?` from `entity`'s table: through the join
+    /// table (many-to-many) or the destination's foreign key (one-to-many); through one `UNION ALL`
+    /// of the partners' tables when several hold the attribute.
+    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String, _ alias: Int) throws -> (joins: String, expression: String) {
+        let relationship = try Self.need(model.entities[entity].relationship(name), "relationship '\(name)' of \(model.entities[entity].name)")
+        let destination = model.entities[relationship.destination]
+        let owner = destination.attributeOwners[try Self.need(destination.attributeIndex(attribute), "attribute '\(attribute)' of \(destination.name)")]
+        let (first, second) = ("t\(alias)", "t\(alias + 1)")
+        /// (table, the column holding this entity's key, the attribute's column) per partner.
+        var partners: [(table: String, source: String, value: String, through: (join: String, other: String)?)] = []
+        if relationship.isManyToMany {
+            for link in links(from: entity, relationship)
+            where model.entities[owner].subtree.contains(link.partner) {
+                partners.append((tables[link.partner], link.this, try column(link.partner, attribute), (link.join, link.other)))
+            }
+        } else {
+            let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(relationship.name)")
+            for holder in concrete[inverse.owner] where model.entities[owner].subtree.contains(holder) {
+                partners.append((tables[holder], try toOne(holder, inverse.name).key, try column(holder, attribute), nil))
+            }
+        }
+        guard partners.count == 1 else {
+            guard !partners.isEmpty else { return ("", "NULL") }
+            let arms = partners.map { partner in
+                if let through = partner.through {
+                    return "SELECT j.\(partner.source) AS Z_SOURCE, d.\(partner.value) AS Z_VALUE FROM \(through.join) j JOIN \(partner.table) d ON d.Z_PK = j.\(through.other)"
+                }
+                return "SELECT d.\(partner.source) AS Z_SOURCE, d.\(partner.value) AS Z_VALUE FROM \(partner.table) d"
+            }
+            return ("JOIN (\(arms.joined(separator: " UNION ALL "))) \(first) ON \(first).Z_SOURCE = t0.Z_PK", "\(first).Z_VALUE")
+        }
+        let partner = partners[0]
+        if let through = partner.through {
+            return ("JOIN \(through.join) \(first) ON t0.Z_PK = \(first).\(partner.source) JOIN \(partner.table) \(second) ON \(second).Z_PK = \(first).\(through.other)",
+                    "\(second).\(partner.value)")
+        }
+        return ("JOIN \(partner.table) \(first) ON \(first).\(partner.source) = t0.Z_PK", "\(first).\(partner.value)")
+    }
+
+    /// `FROM <table> t0 … WHERE …` of one arm; its values appended to `values`.
+    private func armFrom(_ entity: Int, _ request: FetchRequest, _ values: inout [Value]) throws -> String {
+        var builder = try sqlWhere(entity, request)
+        let condition = try builder.condition(request.predicate)
+        values += builder.values
+        return "FROM \(tables[entity]) t0\(builder.joinClause)" + (condition.map { " WHERE " + $0 } ?? "")
+    }
+
+    public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
+        try check(request)
+        let entities = entitiesRead(request)
+        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
+        guard entities.count > 1 else {
+            guard let entity = entities.first else {
+                return PreparedQuery(sql: "SELECT 0, 0, 0 WHERE 0", values: [], decoder: RowDecoder { _ in throw CorruptRow("no table holds the request's entity") })
+            }
+            let (list, decoder) = try tableList(entity)
+            var builder = try sqlWhere(entity, request)
+            var values: [Value] = []
+            let from = try armFrom(entity, request, &values)
+            let tail = builder.orderBy + builder.page(request)
+            return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: values + builder.values, decoder: decoder)
+        }
+        let list = unionList(request.entity)
+        var values: [Value] = []
+        let arms = try entities.enumerated().map { offset, entity in
+            "SELECT \(distinct)\(try armList(list, entity, first: offset == 0)) \(try armFrom(entity, request, &values))"
+        }
+        // The union is ordered by the first arm's names of the sort attributes.
+        let info = model.entities[request.entity]
+        var orderBy = ""
+        if !request.sort.isEmpty {
+            orderBy = " ORDER BY " + (try request.sort.map { key in
+                let position = try Self.need(info.attributeIndex(key.attribute), "sort attribute '\(key.attribute)'")
+                return list.aliases[position + 3] + (key.ascending ? " ASC" : " DESC")
+            }).joined(separator: ", ")
+        }
+        var pager = try sqlWhere(request.entity, FetchRequest(entity: request.entity))
+        let page = pager.page(request)
+        return PreparedQuery(sql: arms.joined(separator: " UNION ALL ") + orderBy + page, values: values + pager.values,
+                             decoder: try unionDecoder(list, entities))
+    }
+
+    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
+        try check(request)
+        let entities = entitiesRead(request)
+        let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
+        var values: [Value] = []
+        let arms = try entities.enumerated().map { offset, entity in
+            let name = entities.count > 1 && offset == 0 ? " AS n" : ""
+            // Core Data counts a whole table without an alias.
+            return request.predicate == .all ? "SELECT COUNT(*)\(name) FROM \(tables[entity])"
+                : "SELECT \(count)\(name) \(try armFrom(entity, request, &values))"
+        }
+        switch arms.count {
+        case 0: return PreparedQuery(sql: "SELECT 0", values: [], decoder: nil)
+        case 1: return PreparedQuery(sql: arms[0], values: values, decoder: nil)
+        default: return PreparedQuery(sql: "SELECT SUM(n) FROM (\(arms.joined(separator: " UNION ALL ")))", values: values, decoder: nil)
+        }
+    }
+
+    // MARK: Writes
+
+    public func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] {
+        guard flat[entity] != nil, let position = model.entities[entity].attributeIndex(attribute) else {
+            throw LayoutError(Self.name, "'\(attribute)' is not an attribute of concrete entity '\(model.entities[entity].name)'")
+        }
+        return UpdateStep.versioned(tables[entity], "\(attributeColumns[entity][position]) = ?", [value])
+    }
+
+    public func versionSQL(_ entity: Int) -> String? { flat[entity] == nil ? nil : "SELECT Z_OPT FROM \(tables[entity]) WHERE Z_PK = ?" }
+
+    private static let noRelated = "SELECT 0, 0 WHERE 0 AND ?1"
+
+    public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
+        guard flat[entity] != nil else { throw LayoutError.abstract(Self.name, model.entities[entity], "delete") }
+        let table = tables[entity]
+        var related: [String] = []
+        var clear: [[String]] = []
+        for relationship in model.entities[entity].relationships {
+            if !relationship.toMany {
+                let columns = try toOne(entity, relationship.name)
+                let arms = concrete[relationship.destination].map { target in
+                    "SELECT \(target + 1), t1.Z_PK FROM \(table) t0 JOIN \(tables[target]) t1 ON t1.Z_PK = t0.\(columns.key) WHERE t0.Z_PK = ?1"
+                        + (columns.entity.map { " AND t0.\($0) = \(target + 1)" } ?? "")
+                }
+                related.append(arms.isEmpty ? Self.noRelated : arms.joined(separator: " UNION ALL "))
+                clear.append(relationship.isOneToOne ? try clearInverse(relationship) : [])
+            } else if relationship.isManyToMany {
+                let joins = links(from: entity, relationship)
+                let arms = joins.map { link in
+                    "SELECT \(link.partner + 1), t1.Z_PK FROM \(link.join) j JOIN \(tables[link.partner]) t1 ON t1.Z_PK = j.\(link.other) WHERE j.\(link.this) = ?1"
+                }
+                related.append(arms.isEmpty ? Self.noRelated : arms.joined(separator: " UNION ALL "))
+                var deletes: [String] = []
+                for link in joins {
+                    let sql = "DELETE FROM \(link.join) WHERE \(link.this) = ?1"
+                    if !deletes.contains(sql) { deletes.append(sql) }
+                }
+                clear.append(deletes)
+            } else {
+                let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(relationship.name)")
+                let holders = concrete[inverse.owner]
+                let arms = try holders.map { holder in
+                    "SELECT \(holder + 1), t1.Z_PK FROM \(tables[holder]) t1 WHERE t1.\(try toOne(holder, inverse.name).key) = ?1"
+                }
+                related.append(arms.isEmpty ? Self.noRelated : arms.joined(separator: " UNION ALL "))
+                clear.append(try clearInverse(relationship))
+            }
+        }
+        return DeleteStatements(related: related, clear: clear, delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
+    }
+
+    /// The statements that drop the references to the deleted object (`?1`) that the destinations
+    /// hold through the inverse to-one (the many side of a one-to-many, the other side of a
+    /// one-to-one): one per concrete table holding that to-one.
+    private func clearInverse(_ relationship: Model.Relationship) throws -> [String] {
+        guard let inverse = model.inverse(of: relationship) else { return [] }
+        return try concrete[inverse.owner].map { holder in
+            let columns = try toOne(holder, inverse.name)
+            let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
+            let orderKey = try model.orderKey(of: inverse).map { ", \(try column(holder, $0)) = NULL" } ?? ""
+            return "UPDATE \(tables[holder]) SET \(columns.key) = NULL\(entityColumn)\(orderKey), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"
+        }
+    }
+
+    /// SQLite allows 500 arms in one compound SELECT: link counts are summed in statements of this many.
+    static let armsPerStatement = 400
+
+    public func linkCountSQL(_ relationship: Model.Relationship) -> [String] {
+        guard relationship.isManyToMany else { return [] }
+        var joins: [String] = []
+        var seen = Set<String>()
+        for holder in concrete[relationship.owner] {
+            for link in links(from: holder, relationship) where seen.insert(link.join).inserted {
+                joins.append(link.join)
+            }
+        }
+        return stride(from: 0, to: joins.count, by: Self.armsPerStatement).map { start in
+            let arms = joins[start ..< min(start + Self.armsPerStatement, joins.count)].enumerated().map { offset, join in
+                "SELECT COUNT(*)\(offset == 0 ? " AS n" : "") FROM \(join)"
+            }
+            return "SELECT SUM(n) FROM (\(arms.joined(separator: " UNION ALL ")))"
+        }
+    }
+}
