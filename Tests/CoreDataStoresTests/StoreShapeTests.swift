@@ -80,6 +80,19 @@ final class StoreShapeTests: XCTestCase {
         try assertShape(generated.description, follows: scaled, fanOutScale: ["Folder.notes": 2, "Tag.notes": 2])
     }
 
+    /// Writes the store the shape's benchmark reads (docs/model.md, "Measure your store"): run with
+    /// `INHERITANCE_BENCH_LARGE_STORE=/tmp/Large.sqlite` (and `INHERITANCE_BENCH_LARGE_NOTES`, default
+    /// 75,000 notes: about 100 MB), then time `bench model --model /tmp/Large.sqlite` in a release
+    /// build. Skipped otherwise.
+    func testWriteTheLargeStoreOfTheBenchmark() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let path = environment["INHERITANCE_BENCH_LARGE_STORE"] else { throw XCTSkip("set INHERITANCE_BENCH_LARGE_STORE to write the large store") }
+        try? FileManager.default.removeItem(atPath: path)
+        try ShapedStoreFixture.write(to: path, notes: environment["INHERITANCE_BENCH_LARGE_NOTES"].flatMap { Int($0) } ?? 75_000)
+        let store = try CoreDataStoreFile.read(path: path)
+        XCTAssertGreaterThan(store.distributions.fanOuts, 0)
+    }
+
     /// Objects per entity and NULL shares within 1 % (of the objects, of the share), fan-out
     /// deciles and means within 10 % (after `fanOutScale`), lengths' deciles within 10 %.
     func assertShape(_ generated: ModelDescription, follows store: ModelDescription, fanOutScale: [String: Double],
