@@ -45,6 +45,10 @@ public struct CoreDataStoreFile: Sendable {
     public let legacyIndexes: Bool
     /// The optional attributes and to-ones whose NULL share was measured from the rows (`StoreShape`).
     public let nullSharesMeasured: Int
+    /// The fan-outs, lengths and distinct shares measured (`StoreShape.measureDistributions`).
+    public let distributions: StoreShape.Distributions
+    /// How long reading the model and the data's shape took, the private copy included (seconds).
+    public let readSeconds: Double
 
     /// The compressed model cache may be at most this large.
     public static let cacheLimit = 16 << 20
@@ -68,8 +72,13 @@ public struct CoreDataStoreFile: Sendable {
         isStore(path) || extensions.contains((path as NSString).pathExtension.lowercased())
     }
 
+    /// A store at least this large tells `progress` what its shape's pass is reading.
+    public static let progressSize = 32 << 20
+
     /// Reads the store at `path`; every problem is one `ModelError` sentence naming the file.
-    public static func read(path: String) throws -> CoreDataStoreFile {
+    /// `progress` hears each step of reading the data's shape when the store is large.
+    public static func read(path: String, progress: @escaping (String) -> Void = { _ in }) throws -> CoreDataStoreFile {
+        let started = DispatchTime.now().uptimeNanoseconds
         let say = { (what: String) in ModelError("\(path) \(what)") }
         guard FileManager.default.fileExists(atPath: path) else { throw say("does not exist; give the path of a Core Data or SwiftData store (App.sqlite)") }
         guard isStore(path) else {
@@ -96,7 +105,8 @@ public struct CoreDataStoreFile: Sendable {
         }
         do {
             let database = try Database(path: uri(opened, immutable: copyFolder == nil), readOnly: true, uri: true)
-            return try read(database, path: path)
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            return try read(database, path: path, progress: size >= progressSize ? progress : { _ in }, started: started)
         } catch let error as ModelError {
             throw error
         } catch let error as SQLiteError {
@@ -113,7 +123,7 @@ public struct CoreDataStoreFile: Sendable {
         return "file:\(encoded)?mode=ro" + (immutable ? "&immutable=1" : "")
     }
 
-    private static func read(_ database: Database, path: String) throws -> CoreDataStoreFile {
+    private static func read(_ database: Database, path: String, progress: (String) -> Void, started: UInt64) throws -> CoreDataStoreFile {
         let say = { (what: String) in ModelError("\(path) \(what)") }
         let schema = try entries(database)
         let tables = Set(schema.filter { $0.type == "table" }.map(\.name))
@@ -137,9 +147,11 @@ public struct CoreDataStoreFile: Sendable {
         let keys = try primaryKeys(database)
         try count(database, into: &decoded.description, keys: keys, tables: tables)
         let measured = try StoreShape.measureNullShares(database, &decoded.description, schema: schema)
+        let distributions = try StoreShape.measureDistributions(database, &decoded.description, schema: schema, progress: progress)
         return CoreDataStoreFile(path: path, description: decoded.description, warnings: decoded.warnings.map(\.escapingControlCharacters),
                                  schema: schema, primaryKeys: keys, frameworkVersion: try frameworkVersion(database), legacyIndexes: decoded.legacyIndexes,
-                                 nullSharesMeasured: measured)
+                                 nullSharesMeasured: measured, distributions: distributions,
+                                 readSeconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
     }
 
     private static func entries(_ database: Database) throws -> [SchemaEntry] {

@@ -6,7 +6,7 @@ import Strategies
 /// each optional attribute's and optional to-one's NULL share, over the rows of the entity that
 /// declares it and its sub-entities, from one `SELECT Z_ENT, COUNT(*), COUNT(<column>), … GROUP BY
 /// Z_ENT` per root entity's table. The generator follows the shares (`nullShare`).
-enum StoreShape {
+public enum StoreShape {
     /// Sets `nullShare` on every optional attribute and to-one of `description` (whose `rows` are
     /// the store's) that has a column in the store; returns how many it set. An attribute under a
     /// uniqueness constraint of its own is left alone (it may order the ordered reads, which read
@@ -74,7 +74,7 @@ enum StoreShape {
         }
     }
 
-    private static func ancestors(of entity: Model.Entity, in model: Model) -> [Int] {
+    static func ancestors(of entity: Model.Entity, in model: Model) -> [Int] {
         var chain: [Int] = []
         var current = entity.parent
         while let index = current { chain.append(index); current = model.entities[index].parent }

@@ -131,9 +131,13 @@ public struct ObjectGenerator: Sendable {
                 toOne.append(partner(of: relationship, root: root, slot: slot))
             } else if !relationship.toMany, distinctToOnes.contains("\(relationship.owner) \(relationship.name)") {
                 toOne.append(distinctDestination(of: relationship, slot: slot, &rng))
+            } else if !relationship.toMany, let shape = shapedFanOut(of: relationship) {
+                toOne.append(shapedDestination(of: relationship, following: shape, root: root, slot: slot))
             } else if !relationship.toMany {
                 if relationship.nullShare > 0, rng.nextUnit() < relationship.nullShare { toOne.append(nil); continue }
                 toOne.append(destination(of: relationship, &rng))
+            } else if relationship.isManyToMany, relationship.generatesLinks, let shape = relationship.fanOut {
+                links.append(shapedLinks(of: relationship, following: shape, root: root, slot: slot))
             } else if relationship.isManyToMany, relationship.generatesLinks {
                 var counter = SplitMix64(seed: seed, stream: UInt64(root) << 40 ^ UInt64(position) ^ 0x5EED_11C5 << 44)
                 let count = linkCount(relationship, &counter)

@@ -14,6 +14,8 @@ struct ValueMaker: Sendable {
     let choices: [String]
     let unique: Bool
     let nullShare: Double
+    /// A store's measured lengths (`Attribute.lengths`), followed where `values` says nothing.
+    let lengths: Quantiles?
 
     /// 2005-01-01 ..< 2025-01-01 in seconds since 2001.
     static let dateRange = (126_230_400.0, 757_382_400.0)
@@ -23,7 +25,8 @@ struct ValueMaker: Sendable {
         type = attribute.type
         self.unique = unique
         nullShare = neverNull ? 0 : attribute.effectiveNullShare
-        let spec = attribute.values ?? Self.defaultSpec(attribute)
+        lengths = attribute.values == nil ? attribute.lengths : nil
+        let spec = attribute.values ?? (lengths == nil ? Self.defaultSpec(attribute) : nil)
         kind = spec?.kind
         choices = spec?.choices ?? []
         let (low, high) = Self.defaultRange(attribute.type)
@@ -98,7 +101,7 @@ struct ValueMaker: Sendable {
             if unique { withUnsafeBytes(of: key.bigEndian) { bytes.replaceSubrange(10 ..< 16, with: $0.suffix(6)) } }
             return .blob(bytes)
         case .binary, .transformable:
-            let length = Int(min) + Int(rng.next() % UInt64(Swift.max(1, Int(max) - Int(min))))
+            let length = measuredLength(&rng) ?? Int(min) + Int(rng.next() % UInt64(Swift.max(1, Int(max) - Int(min))))
             var bytes = (0 ..< length).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             if unique { withUnsafeBytes(of: key.bigEndian) { bytes = Array($0) + bytes } }
             return .blob(bytes)
@@ -119,11 +122,16 @@ struct ValueMaker: Sendable {
         case .email: return "\(Self.slug(Self.name(&rng)))\(key)@example.org"
         case .choice: return choices[Int(rng.next() % UInt64(choices.count))] + suffix
         case .range, .sequence, .uuid, nil:
-            let length = 6 + Int(rng.next() % 19)
+            let length = measuredLength(&rng) ?? 6 + Int(rng.next() % 19)
             var bytes = (0 ..< length).map { _ in Self.letters[Int(rng.next() % UInt64(Self.letters.count))] }
-            bytes[0] = Self.letters[Int(rng.next() % 26)]
+            if !bytes.isEmpty { bytes[0] = Self.letters[Int(rng.next() % 26)] }
             return String(decoding: bytes, as: UTF8.self) + suffix
         }
+    }
+
+    /// A length drawn from the measured lengths, if there are any.
+    private func measuredLength(_ rng: inout SplitMix64) -> Int? {
+        lengths.map { Int($0.value(at: rng.nextUnit()).rounded()) }
     }
 
     static let letters = Array("abcdefghijklmnopqrstuvwxyz     ".utf8)

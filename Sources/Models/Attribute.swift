@@ -10,13 +10,18 @@ public struct Attribute: Codable, Equatable, Sendable {
     /// For the order key Core Data adds for an ordered to-many relationship (`Model.addOrderKeys`):
     /// the name of the to-one (the to-many's inverse) whose position it holds. Never in a model file.
     public var orderKeyOf: String?
+    /// A text's or binary's length (characters, bytes) as a store measured it (`StoreShape`); the
+    /// generator follows it where `values` says nothing.
+    public var lengths: Quantiles?
+    /// Distinct values among the non-NULL ones, as a store measured it (an indexed attribute).
+    public var distinctShare: Double?
     public var isOrderKey: Bool { orderKeyOf != nil }
 
     public init(_ name: String, _ type: AttributeType, optional: Bool = false, nullShare: Double? = nil, values: ValueSpec? = nil) {
         self.name = name; self.type = type; self.optional = optional; self.nullShare = nullShare; self.values = values
     }
 
-    enum CodingKeys: String, CodingKey { case name, type, optional, nullShare, values }
+    enum CodingKeys: String, CodingKey { case name, type, optional, nullShare, values, lengths, distinctShare }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -25,6 +30,8 @@ public struct Attribute: Codable, Equatable, Sendable {
         optional = try container.decodeIfPresent(Bool.self, forKey: .optional) ?? false
         nullShare = try container.decodeIfPresent(Double.self, forKey: .nullShare)
         values = try container.decodeIfPresent(ValueSpec.self, forKey: .values)
+        lengths = try container.decodeIfPresent(Quantiles.self, forKey: .lengths)
+        distinctShare = try container.decodeIfPresent(Double.self, forKey: .distinctShare)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -34,6 +41,8 @@ public struct Attribute: Codable, Equatable, Sendable {
         if optional { try container.encode(optional, forKey: .optional) }
         try container.encodeIfPresent(nullShare, forKey: .nullShare)
         try container.encodeIfPresent(values, forKey: .values)
+        try container.encodeIfPresent(lengths, forKey: .lengths)
+        try container.encodeIfPresent(distinctShare, forKey: .distinctShare)
     }
 
     /// The share of objects whose value is NULL.

@@ -160,7 +160,7 @@ extension Model {
             inverseIsToMany: inverse?.description.toMany, ordered: relationship.ordered, deleteRule: relationship.deleteRule,
             nullShare: relationship.effectiveNullShare, count: relationship.count ?? .default,
             popularity: relationship.popularity ?? 0, generatesLinks: generatesLinks(relationship, of: index, inverse: inverse),
-            isHidden: relationship.hidden)
+            isHidden: relationship.hidden, fanOut: relationship.fanOut)
     }
 
     /// A relationship's order, count, popularity and share of NULLs.
@@ -174,6 +174,12 @@ extension Model {
             }
             guard count.min >= 0, count.min <= count.max, count.max <= maximumFanOut else {
                 throw ModelError("\(what): count must satisfy 0 <= min <= max <= \(maximumFanOut); got \(count.min) ... \(count.max)")
+            }
+        }
+        if let fanOut = relationship.fanOut {
+            guard relationship.toMany else { throw ModelError("\(what) gives \"fanOut\", which applies to to-many relationships only") }
+            guard fanOut.isValid else {
+                throw ModelError("\(what): fanOut must give \(Quantiles.steps + 1) ascending quantiles of at least 0 and a mean between the first and the last")
             }
         }
         if let popularity = relationship.popularity, !(popularity.isFinite && popularity >= 0 && popularity <= 10) {

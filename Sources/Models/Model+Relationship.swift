@@ -20,6 +20,8 @@ extension Model {
         /// The to-one Core Data keeps for a to-many relationship without an inverse, on its
         /// destination (`Model.hiddenInverse`): not in the model file, but a column of the store.
         public let isHidden: Bool
+        /// To-many: the measured fan-out the generator follows (`RelationshipDescription.fanOut`).
+        public var fanOut: Quantiles? = nil
 
         public var isManyToMany: Bool { toMany && inverseIsToMany == true }
         /// A to-one whose inverse is to-one: each side keeps a foreign key, and A.b is B exactly when B.a is A.
@@ -41,6 +43,7 @@ extension Model {
             toMany: relationship.toMany, ordered: false, deleteRule: relationship.deleteRule,
             optional: relationship.nullShare > 0, nullShare: relationship.nullShare > 0 ? relationship.nullShare : nil,
             count: relationship.isManyToMany && relationship.generatesLinks ? relationship.count : nil,
-            popularity: relationship.popularity > 0 ? relationship.popularity : nil, hidden: relationship.isHidden)
+            popularity: relationship.popularity > 0 ? relationship.popularity : nil, hidden: relationship.isHidden,
+            fanOut: relationship.fanOut)
     }
 }

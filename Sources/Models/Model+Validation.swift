@@ -60,6 +60,17 @@ extension Model {
         if let share = attribute.nullShare, !(share >= 0 && share <= 1) {
             throw ModelError("\(what): nullShare must be between 0 and 1; got \(share)")
         }
+        if let lengths = attribute.lengths {
+            guard [.string, .uri, .binary, .transformable].contains(attribute.type) else {
+                throw ModelError("\(what) gives \"lengths\", which applies to string, URI and binary attributes only")
+            }
+            guard lengths.isValid, lengths.maximum <= Double(maximumLength) else {
+                throw ModelError("\(what): lengths must give \(Quantiles.steps + 1) ascending quantiles from 0 to \(maximumLength) and a mean between the first and the last")
+            }
+        }
+        if let share = attribute.distinctShare, !(share >= 0 && share <= 1) {
+            throw ModelError("\(what): distinctShare must be between 0 and 1; got \(share)")
+        }
         guard let spec = attribute.values else { return }
         let textual: Set<AttributeType> = [.string, .uri]
         let numeric: Set<AttributeType> = [.integer16, .integer32, .integer64, .double, .float, .decimal, .date, .boolean]

@@ -27,6 +27,8 @@ public struct Model: Sendable {
     public static let maximumColumns = 1_900
     public static let maximumDepth = 32
     public static let maximumFanOut = 1_000
+    /// The longest text or binary value (characters, bytes) a shape's `lengths` may ask the generator for.
+    public static let maximumLength = 1 << 20
 
     public init(_ description: ModelDescription) throws {
         self.description = description

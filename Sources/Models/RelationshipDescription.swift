@@ -22,17 +22,20 @@ public struct RelationshipDescription: Codable, Equatable, Sendable {
     /// A to-one Core Data adds on the destination of a to-many relationship without an inverse (see
     /// `Model.hiddenInverse`); never written in a model file.
     public var hidden: Bool = false
+    /// To-many: how many destinations each object links to, as a store measured it (`StoreShape`);
+    /// the generator follows it in place of `count` and `popularity`.
+    public var fanOut: Quantiles?
 
     public init(_ name: String, destination: String, inverse: String? = nil, toMany: Bool = false, ordered: Bool = false,
                 deleteRule: DeleteRule = .nullify, optional: Bool = false, nullShare: Double? = nil,
-                count: FanOut? = nil, popularity: Double? = nil, hidden: Bool = false) {
+                count: FanOut? = nil, popularity: Double? = nil, hidden: Bool = false, fanOut: Quantiles? = nil) {
         self.name = name; self.destination = destination; self.inverse = inverse; self.toMany = toMany; self.ordered = ordered
         self.deleteRule = deleteRule; self.optional = optional; self.nullShare = nullShare; self.count = count
-        self.popularity = popularity; self.hidden = hidden
+        self.popularity = popularity; self.hidden = hidden; self.fanOut = fanOut
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, destination, inverse, toMany, ordered, deleteRule, optional, nullShare, count, popularity
+        case name, destination, inverse, toMany, ordered, deleteRule, optional, nullShare, count, popularity, fanOut
     }
 
     public init(from decoder: Decoder) throws {
@@ -47,6 +50,7 @@ public struct RelationshipDescription: Codable, Equatable, Sendable {
         nullShare = try c.decodeIfPresent(Double.self, forKey: .nullShare)
         count = try c.decodeIfPresent(FanOut.self, forKey: .count)
         popularity = try c.decodeIfPresent(Double.self, forKey: .popularity)
+        fanOut = try c.decodeIfPresent(Quantiles.self, forKey: .fanOut)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -61,6 +65,7 @@ public struct RelationshipDescription: Codable, Equatable, Sendable {
         try c.encodeIfPresent(nullShare, forKey: .nullShare)
         try c.encodeIfPresent(count, forKey: .count)
         try c.encodeIfPresent(popularity, forKey: .popularity)
+        try c.encodeIfPresent(fanOut, forKey: .fanOut)
     }
 
     public var effectiveNullShare: Double { optional ? nullShare ?? 0.1 : 0 }

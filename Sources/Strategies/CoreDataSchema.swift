@@ -19,8 +19,8 @@ import Models
 ///   (sub-entities inheriting) is walked in case-insensitive name order (of two sides of one
 ///   entity, the later by name); a relationship that is its own inverse has `REFLEXIVE` as its
 ///   second column; an ordered side adds its order key `Z_FOK_…`;
-/// - indexes: `<TABLE>_Z_ENT_INDEX` on a root with sub-entities, `<TABLE>_<COLUMN>_INDEX` on
-///   every foreign key, `Z_<Entity>_UNIQUE_<a>_<b>` for a uniqueness constraint and
+/// - indexes, table by table: `<TABLE>_<COLUMN>_INDEX` on every foreign key, then
+///   `<TABLE>_Z_ENT_INDEX` on a root with sub-entities; then `Z_<Entity>_UNIQUE_<a>_<b>` for a uniqueness constraint and
 ///   `Z_<Entity>_<name>` for a fetch index (`COLLATE BINARY ASC|DESC` on every column; none for
 ///   an index of one to-one), the reversed pair of every join table; then `Z_PRIMARYKEY`,
 ///   `Z_METADATA`, `Z_MODELCACHE`.
@@ -272,15 +272,14 @@ public struct CoreDataSchema: Sendable {
 
     public var indexSQL: [String] {
         var sql: [String] = []
-        for root in model.roots where model.entities[root].hasSubentities {
-            let table = self.table(of: root).name
-            sql.append("CREATE INDEX \(table)_Z_ENT_INDEX ON \(table) (Z_ENT)")
-        }
+        // Table by table: the to-one keys' indexes, then the Z_ENT index (real stores' order; it
+        // decides SQLite's tie between the two without statistics: see docs/strategies.md).
         for root in model.roots {
             let table = self.table(of: root)
             for column in table.fetchOrder { if case .foreignKey = column.role {
                 sql.append("CREATE INDEX \(table.name)_\(column.name)_INDEX ON \(table.name) (\(column.name))")
             } }
+            if model.entities[root].hasSubentities { sql.append("CREATE INDEX \(table.name)_Z_ENT_INDEX ON \(table.name) (Z_ENT)") }
         }
         for entity in model.entities {
             let table = self.table(of: entity.index).name

@@ -34,8 +34,9 @@ struct ModelCommand: ParsableCommand {
         if let store = try self.model.storeFile() {
             let path = store.path.escapingControlCharacters
             let version = store.frameworkVersion.map { " (Core Data framework version \($0))" } ?? ""
-            print("Read the store \(path)\(version): \(store.description.entities.count) entities, \(store.description.entities.reduce(0) { $0 + ($1.rows ?? 0) }) objects, the NULL shares of \(store.nullSharesMeasured) optional "
-                + "properties; \(warnings.count) warning\(warnings.count == 1 ? "" : "s")\(warnings.isEmpty ? "" : " (on standard error)")")
+            print("Read the store \(path)\(version): \(store.description.entities.count) entities, \(store.description.entities.reduce(0) { $0 + ($1.rows ?? 0) }) objects; "
+                + "\(warnings.count) warning\(warnings.count == 1 ? "" : "s")\(warnings.isEmpty ? "" : " (on standard error)")")
+            print(Self.shapeSummary(of: store))
             let proof = LayoutProof(model: model, store: store)
             print(proof.summary)
             for difference in proof.differences { print("  \(difference.escapingControlCharacters)") }
@@ -50,6 +51,7 @@ struct ModelCommand: ParsableCommand {
         for entity in model.entities {
             let kind = entity.isAbstract ? "abstract" : "\(entity.rows) objects"
             print(String(repeating: "  ", count: entity.depth + 1) + "\(entity.number) \(entity.name) (\(kind); \(entity.ownAttributes.count) attributes, \(entity.ownRelationships.count) relationships)")
+            for line in Self.shapeLines(of: entity) { print(String(repeating: "  ", count: entity.depth + 3) + line.escapingControlCharacters) }
         }
         for type in try strategies.names().compactMap(Strategies.named) {
             do {

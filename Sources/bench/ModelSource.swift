@@ -55,7 +55,7 @@ enum ModelSource: Hashable {
             let read = try SwiftDataModelReader.read(path: path)
             return Read(description: read.description, warnings: read.warnings)
         case let .store(path):
-            let read = try CoreDataStoreFile.read(path: path)
+            let read = try CoreDataStoreFile.read(path: path, progress: { printError($0) })
             return Read(description: read.description, warnings: read.warnings, store: read)
         }
     }
