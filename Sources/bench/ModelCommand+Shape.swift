@@ -22,8 +22,10 @@ extension ModelCommand {
     static func shapeSummary(of store: CoreDataStoreFile) -> String {
         let shape = store.distributions
         let sampled = shape.sampled.isEmpty ? "" : " (a sample of \(shape.sampled.joined(separator: ", ")))"
-        return "Shape: the NULL shares of \(store.nullSharesMeasured) optional properties, the fan-outs of \(shape.fanOuts) to-manys, "
-            + "the lengths of \(shape.lengths) text and binary attributes, the distinct shares of \(shape.distinctShares) indexed attributes\(sampled); "
+        func counted(_ number: Int, _ one: String, _ many: String) -> String { "\(number) \(number == 1 ? one : many)" }
+        return "Shape: the NULL shares of \(counted(store.nullSharesMeasured, "optional property", "optional properties")), "
+            + "the fan-outs of \(counted(shape.fanOuts, "to-many", "to-manys")), the lengths of \(counted(shape.lengths, "text or binary attribute", "text and binary attributes")), "
+            + "the distinct shares of \(counted(shape.distinctShares, "indexed attribute", "indexed attributes"))\(sampled); "
             + "model and shape read in \(String(format: "%.2f", store.readSeconds)) s"
     }
 
