@@ -6,7 +6,7 @@ import Workloads
 /// context, the plan, and every result row with every statistic of the CSV and every timed
 /// repetition. Keys are the CSV's column names (snake_case); durations are nanoseconds.
 ///
-///     { "schema": "inheritance-bench.results", "version": 2, "csv": "X.csv",
+///     { "schema": "inheritance-bench.results", "version": 3, "csv": "X.csv",
 ///       "context": { "run_id": …, "git_dirty": true | false | null, … },
 ///       "plan": { "seed": 42, "batch": 1000, "repetitions": null, "time_budget_s": 2, … },
 ///       "results": [ { "strategy": …, "workload": …, "median_ns": 1234.5, …, "ratio": 1.08, "ratio_low": 1.05, …,
