@@ -1,7 +1,7 @@
 import Models
 import Strategies
 
-/// The workloads of what a Core Data app does besides one fetch request (issue 29): each strategy
+/// The workloads of what a Core Data app does besides one fetch request: each strategy
 /// answers the same requests, single-table as Core Data sends them (docs/strategies.md, "Core
 /// Data's statements").
 extension Workloads {
