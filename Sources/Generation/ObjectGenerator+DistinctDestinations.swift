@@ -8,13 +8,6 @@ import Models
 /// destinations every owner that is not NULL points somewhere; with more, the rest are NULL
 /// (validation refuses a required one with more owners than destinations).
 extension ObjectGenerator {
-    /// Every to-one whose destinations the model asks to be distinct, as "owner name".
-    static func distinctToOnes(of model: Model) -> Set<String> {
-        Set(model.entities.flatMap { entity in
-            entity.ownRelationships.filter(model.generatesDistinctDestinations).map { "\(entity.index) \($0.name)" }
-        })
-    }
-
     /// The destination of the owner in `slot` of its hierarchy's stream, distinct from every other
     /// owner's, or `nil`.
     func distinctDestination(of relationship: Model.Relationship, slot: Int, _ rng: inout SplitMix64) -> ObjectID? {

@@ -20,8 +20,9 @@ public struct ObjectGenerator: Sendable {
     private let makers: [[ValueMaker]]
     /// Per entity: each order key attribute's position and the position of its to-one.
     private let orderKeys: [[(attribute: Int, toOne: Int)]]
-    /// The to-ones whose owners each get a destination of their own (`distinctDestination`), as "owner name".
-    private let distinctToOnes: Set<String>
+    /// Per entity, per relationship (`relationships` order): whether it is a to-one whose owners
+    /// each get a destination of their own (`distinctDestination`).
+    private let distinctToOnes: [[Bool]]
 
     struct Stream: Sendable {
         /// Concrete entities of the hierarchy, in entity-number order, and the first slot of each.
@@ -93,7 +94,7 @@ public struct ObjectGenerator: Sendable {
                 return ValueMaker(attribute, unique: model.generatesDistinctValues(attribute.name, of: entity.index), neverNull: orderKey)
             }
         }
-        distinctToOnes = Self.distinctToOnes(of: model)
+        distinctToOnes = model.entities.map { $0.relationships.map(model.generatesDistinctDestinations) }
         orderKeys = model.entities.map { entity in
             entity.attributes.indices.compactMap { position in
                 guard let toOne = entity.attributes[position].orderKeyOf,
@@ -126,10 +127,10 @@ public struct ObjectGenerator: Sendable {
         var values = makers[entityIndex].map { $0.make(key: key, &rng) }
         var toOne: [ObjectID?] = []
         var links: [[ObjectID]] = []
-        for relationship in entity.relationships {
+        for (index, relationship) in entity.relationships.enumerated() {
             if relationship.isOneToOne {
                 toOne.append(partner(of: relationship, root: root, slot: slot))
-            } else if !relationship.toMany, distinctToOnes.contains("\(relationship.owner) \(relationship.name)") {
+            } else if distinctToOnes[entityIndex][index] {
                 toOne.append(distinctDestination(of: relationship, slot: slot, &rng))
             } else if !relationship.toMany, let shape = shapedFanOut(of: relationship) {
                 toOne.append(shapedDestination(of: relationship, following: shape, root: root, slot: slot))
