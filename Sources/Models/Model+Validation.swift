@@ -24,20 +24,38 @@ extension Model {
     static let longestIndexName = 255
 
     /// Property names no model may use, each with the reason: `entity` means the entity column in
-    /// the suite's fetch indexes; the others are `NSManagedObject` methods without parameters, which
-    /// Core Data forbids as property names ("you cannot give a property the name `description`",
-    /// Core Data Programming Guide) because the generated accessor would replace the method.
+    /// the suite's fetch indexes; the others are `NSManagedObject`'s identity, which Core Data
+    /// forbids as property names ("you cannot give a property the name `description`", Core Data
+    /// Programming Guide) because the generated accessor would replace the method.
     static let reservedPropertyNames: [String: String] = [
         "entity": "'entity' means the entity column in a fetch index",
         "description": "Core Data reserves the names of NSManagedObject's methods (description is NSObject's)",
         "objectID": "Core Data reserves the names of NSManagedObject's methods (objectID is the object's identity)",
         "managedObjectContext": "Core Data reserves the names of NSManagedObject's methods",
-        "isFault": "Core Data reserves the names of NSManagedObject's methods",
-        "isDeleted": "Core Data reserves the names of NSManagedObject's methods",
-        "isInserted": "Core Data reserves the names of NSManagedObject's methods",
-        "isUpdated": "Core Data reserves the names of NSManagedObject's methods",
-        "hasChanges": "Core Data reserves the names of NSManagedObject's methods",
     ]
+
+    /// Names an object's own state goes by (`NSManagedObject`'s `isDeleted`, `isInserted`,
+    /// `isUpdated`, `isFault`, `hasChanges`, and the keys `deleted`, `inserted`, `updated`, `fault`
+    /// that key-value coding answers with them; SwiftData's `PersistentModel` has `isDeleted` and
+    /// `hasChanges` too). Core Data and SwiftData accept them: Xcode only warns, SwiftData compiles
+    /// them, and the store has the column (`ZISDELETED`). So a model may use them, with a warning,
+    /// since key-value access to such a property reads the state instead of the stored value (a
+    /// SwiftData app's `deleted` property never changed until it was renamed).
+    static let stateNames: Set<String> = ["isDeleted", "isInserted", "isUpdated", "isFault", "hasChanges", "deleted", "inserted", "updated", "fault"]
+
+    /// The warning for a property named as an object's state, or nil.
+    public static func stateNameWarning(entity: String, property name: String) -> String? {
+        guard stateNames.contains(name) else { return nil }
+        return "\(entity).\(name) has the name of an object's own state in Core Data and SwiftData; it is stored as any attribute (column Z\(name.uppercased())), "
+            + "but an app reading it by key-value coding gets the object's state instead of the stored value: consider renaming it"
+    }
+
+    /// The state-name warnings of a description's properties (`stateNameWarning`), in entity order.
+    public static func stateNameWarnings(_ description: ModelDescription) -> [String] {
+        description.entities.flatMap { entity in
+            (entity.attributes.map(\.name) + entity.relationships.filter { !$0.hidden }.map(\.name)).compactMap { stateNameWarning(entity: entity.name, property: $0) }
+        }
+    }
 
     /// Xcode's editor asks for a lower-case first letter, but Core Data reads a model whose
     /// property names start with a capital or with '_' (real stores have them:

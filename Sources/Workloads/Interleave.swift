@@ -71,7 +71,9 @@ package func interleaveRounds(
             case .round: break
             case .block:
                 try onBlock(schedule.starts.count - 1)
-                // Its warm-ups are single executions again, and size its loops afresh.
+                // Its warm-ups are single executions again, and size its loops afresh; a case whose
+                // every execution is long has no loops to size and is not warmed up again.
+                guard rewarms(fastestWarmup: fastestWarmup, loops: loops) else { continue rounds }
                 (warmupsLeft, fastestWarmup, loops) = (warmups, Array(repeating: UInt64.max, count: names.count), Array(repeating: 1, count: names.count))
                 continue rounds
             }
@@ -159,6 +161,19 @@ private struct BlockSchedule {
         return .block
     }
 }
+
+/// Whether a later block warms up again, from the first block's fastest warm-ups and loops: not
+/// when every strategy ran single executions of at least `rewarmLimit`. Such a read has no loop
+/// count to size, and a warm-up leaves it nothing the timed rounds keep (its rows pass through
+/// SQLite's page cache, which holds 2,000 pages, and are read again from the file system's cache
+/// in every round), so the reopened store's first round is timed as any other, and the block
+/// spares the seconds a warm-up of each strategy takes (`fetch-polymorphic`: about a second).
+func rewarms(fastestWarmup: [UInt64], loops: [Int]) -> Bool {
+    !(loops.allSatisfy { $0 == 1 } && fastestWarmup.allSatisfy { $0 != .max && $0 >= rewarmLimit })
+}
+
+/// The shortest single execution that a later block does not warm up again (`rewarms`): 50 ms.
+package let rewarmLimit: UInt64 = 50_000_000
 
 /// The most executions one looped sample is made of.
 package let maximumLoops = 1_000

@@ -47,16 +47,17 @@ enum ModelSource: Hashable {
             guard let named = ModelPresets.named(name) else { throw NameList.unknown(name, valid: ModelPresets.names, what: "preset") }
             return Read(description: named, warnings: [])
         case let .json(path):
-            return Read(description: try ModelDescription.load(path: path), warnings: [])
+            let description = try ModelDescription.load(path: path)
+            return Read(description: description, warnings: Model.stateNameWarnings(description))
         case let .xcode(path, version):
             let read = try XcodeModelReader.read(path: path, version: version)
-            return Read(description: read.description, warnings: read.warnings)
+            return Read(description: read.description, warnings: read.warnings + Model.stateNameWarnings(read.description))
         case let .swiftData(path):
             let read = try SwiftDataModelReader.read(path: path)
             return Read(description: read.description, warnings: read.warnings)
         case let .store(path):
             let read = try CoreDataStoreFile.read(path: path, progress: { printError($0) })
-            return Read(description: read.description, warnings: read.warnings, store: read)
+            return Read(description: read.description, warnings: read.warnings + Model.stateNameWarnings(read.description), store: read)
         }
     }
 

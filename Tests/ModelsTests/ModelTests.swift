@@ -75,6 +75,19 @@ final class ModelTests: XCTestCase {
         fails([EntityDescription("A", rows: 1, attributes: (0 ..< 1_901).map { Attribute("a\($0)", .integer16) })], "columns")
     }
 
+    /// A property named as an object's state is not refused (Core Data and SwiftData store it) but
+    /// warned about; the names of NSManagedObject's identity still are refused.
+    func testStateNamesAreWarnedAboutNotRefused() throws {
+        let description = ModelDescription(name: "m", entities: [
+            EntityDescription("A", rows: 2, attributes: [Attribute("isDeleted", .boolean), Attribute("fault", .string), Attribute("isDeletedLocally", .boolean)],
+                              relationships: [RelationshipDescription("hasChanges", destination: "A")]),
+        ])
+        let model = try Model(description)
+        XCTAssertEqual(model.entities[0].attributes.map(\.name), ["isDeleted", "fault", "isDeletedLocally"])
+        XCTAssertEqual(Model.stateNameWarnings(description).map { $0.prefix { $0 != " " } }, ["A.isDeleted", "A.fault", "A.hasChanges"])
+        XCTAssertTrue(Model.stateNameWarnings(description)[1].contains("(column ZFAULT)"))
+    }
+
     func testJSONMistakesNameTheField() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("models-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -32,6 +32,26 @@ final class RatioBlocksTests: XCTestCase {
         XCTAssertEqual(rounds.stop, .count, "the first block's decision")
     }
 
+    /// A case whose every execution is long (single executions of 50 ms or more) is warmed up
+    /// before its first block only; the later blocks still reopen its stores. One strategy under
+    /// the limit, or any loops, and every block warms up again.
+    func testLongExecutionsAreWarmedUpBeforeTheFirstBlockOnly() throws {
+        let rule = StoppingRule(.precision(target: 0.0001, budget: 1_000, minimum: 6, maximum: 6))
+        for (fastest, warmUps) in [(rewarmLimit, 1), (rewarmLimit - 1, 3)] {
+            var (reopened, calls) = (0, 0)
+            let rounds = try interleaveRounds("case", ["a", "b"], warmups: 1, rule: rule, seed: 1, loopTarget: 1_000_000, blocks: 3,
+                                              onBlock: { _ in reopened += 1 }, onEvent: { _ in }) { strategy, _, _ in
+                calls += 1
+                return Sample(nanoseconds: strategy == 0 ? fastest : rewarmLimit * 3, rows: 1, digest: AnswerDigest(.ordered, of: [1]))
+            }
+            XCTAssertEqual(reopened, 2)
+            XCTAssertEqual(rounds.blockStarts, [0, 2, 4])
+            XCTAssertEqual(calls, 2 * (warmUps + 6), "\(warmUps) warm-up round(s) for a fastest execution of \(fastest) ns")
+        }
+        XCTAssertTrue(rewarms(fastestWarmup: [rewarmLimit, rewarmLimit], loops: [1, 2]), "a looped strategy's loops are sized again")
+        XCTAssertTrue(rewarms(fastestWarmup: [.max, .max], loops: [1, 1]), "no warm-ups (none ran) change nothing")
+    }
+
     /// One block (the default for `--repetitions`, `--time-budget` and `insert-bulk`) is the
     /// rounds as before, and a workload with a one-round minimum is never split.
     func testOneBlockIsTheRoundsAsBefore() throws {
