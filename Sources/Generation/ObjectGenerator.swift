@@ -154,10 +154,14 @@ public struct ObjectGenerator: Sendable {
         // An ordered to-many's order key: the members in the order they were added (by key), spaced
         // 1024 apart from 2048 as Core Data spaces them; NULL when the object is in no set.
         for (attribute, position) in orderKeys[entityIndex] {
-            values[attribute] = toOne[position] == nil ? .null : .integer(1_024 * (key + 1))
+            values[attribute] = toOne[position] == nil ? .null : .integer(Self.orderKey(key))
         }
         return ModelObject(id: ObjectID(entity: entityIndex, key: key), values: values, toOne: toOne, links: links)
     }
+
+    /// The order key of the member with `key` in an ordered relationship (a to-one's `Z_FOK_`
+    /// column, an ordered many-to-many's join table): by key, 1024 apart from 2048 (key 1).
+    public static func orderKey(_ key: Int64) -> Int64 { 1_024 * (key + 1) }
 
     public func objects(root: Int, _ range: Range<Int>) -> [ModelObject] { range.map { object(root: root, at: $0) } }
 

@@ -59,8 +59,8 @@ public struct CoreDataSchema: Sendable {
         /// The side that names the table: its declaring entity, its relationship and its column.
         public let first: (entity: Int, relationship: String, column: String)
         public let second: (entity: Int, relationship: String, column: String)
-        /// An ordered side's order key, `Z_FOK_` + the column of its members without `Z_` (the
-        /// suite leaves it NULL: the relationship is stored unordered).
+        /// An ordered side's order key, `Z_FOK_` + the column of its members without `Z_` (each
+        /// link's member's order key: `linkInsert`).
         public let orderColumn: String?
 
         public static func == (a: JoinTable, b: JoinTable) -> Bool {
@@ -233,6 +233,16 @@ public struct CoreDataSchema: Sendable {
         return join
     }
 
+    /// The INSERT of one link of many-to-many `relationship` (declared by the generating side),
+    /// with the member's order key when the join table has an order column.
+    public func linkInsert(_ relationship: Model.Relationship) throws -> LinkInsert {
+        let join = try join(relationship)
+        let (this, other) = join.columns(from: relationship.owner, relationship.name)
+        guard let order = join.orderColumn else { return .into((join.name, this, other)) }
+        let member = "Z_" + order.dropFirst("Z_FOK_".count)
+        return .ordered("INSERT INTO \(join.name) (\(this), \(other), \(order)) VALUES (?, ?, ?)", memberIsOwner: member == this)
+    }
+
     /// Many-to-many `relationship`'s join table as its owner sees it: its name, the owner's column,
     /// the other side's.
     public func link(_ relationship: Model.Relationship) throws -> (name: String, this: String, other: String) {
@@ -245,6 +255,7 @@ public struct CoreDataSchema: Sendable {
     /// element. A validated model's index names only properties of its entity.
     func indexColumn(_ entity: Int, _ element: FetchIndex.Element) -> String {
         guard let property = element.property else { return "Z_ENT" }
+        if element.isPrimaryKey { return "Z_PK" }
         return column(entity, attribute: property) ?? columns(entity, toOne: property)?.key ?? "Z" + property.uppercased()
     }
 
@@ -292,7 +303,9 @@ public struct CoreDataSchema: Sendable {
             // has an index in its store).
             for index in entity.fetchIndexes where !(index.elements.count == 1 && index.elements[0].property.flatMap { self.columns(entity.index, toOne: $0) } != nil) {
                 let columns = index.elements.map { indexColumn(entity.index, $0) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
-                sql.append("CREATE INDEX Z_\(entity.name)_\(index.name) ON \(table) (\(columns.joined(separator: ", ")))")
+                // A partial index's condition as Core Data writes it: the columns unqualified, the constants in the SQL.
+                let condition = index.condition?.sql { indexColumn(entity.index, FetchIndex.Element(property: $0)) }.map { " WHERE " + $0 } ?? ""
+                sql.append("CREATE INDEX Z_\(entity.name)_\(index.name) ON \(table) (\(columns.joined(separator: ", ")))" + condition)
             }
         }
         for join in joinTables {

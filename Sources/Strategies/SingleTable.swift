@@ -23,7 +23,7 @@ public final class SingleTable: StorageLayout {
             let toOnes = try entity.toOneRelationships.map { try schema.toOneColumns(entity.index, $0.name) }
             let columns = entity.attributes.indices.map { schema.column(entity.index, attributeAt: $0) }
             let row = InsertStep.header() + InsertStep.values(columns) + InsertStep.toOnes(toOnes)
-            let links = entity.linkedRelationships.map { (try? schema.link($0)).map(LinkInsert.into) ?? .byDestination([:]) }
+            let links = entity.linkedRelationships.map { (try? schema.linkInsert($0)) ?? .byDestination([:]) }
             insertPlans[entity.index] = InsertPlan(keyEntity: entity.root, steps: [InsertStep(into: schema.table(of: entity.index).name, row)], links: links)
         }
     }

@@ -256,7 +256,7 @@ public final class EnumEntity: StorageLayout {
             let toOnes = try entity.toOneRelationships.map { try toOne(entity.index, $0.name) }
             let row = InsertStep.header(stored: hierarchy.stored) + (hierarchy.kind.map { [($0, .entityNumber)] } ?? [])
                 + InsertStep.values(valueColumns[entity.index]) + InsertStep.toOnes(toOnes.map { ($0.key, $0.entity) })
-            let links = try entity.linkedRelationships.map { LinkInsert.into(try joinTable($0)) }
+            let links = try entity.linkedRelationships.map { try schema.linkInsert(try storedRelationship($0)) }
             plans[entity.index] = InsertPlan(keyEntity: hierarchy.stored, steps: [InsertStep(into: hierarchy.table, row)], links: links)
         }
         return plans
@@ -300,7 +300,7 @@ public final class EnumEntity: StorageLayout {
                 sql.append("CREATE UNIQUE INDEX \(name) ON \(hierarchy.table) (\(columns.joined(separator: ", "))) WHERE \(Self.kindCondition(kind, entity, includesSubentities: true))")
             }
             for index in entity.fetchIndexes {
-                let columns = try index.elements.map { (try $0.property.map(column) ?? kind) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
+                let columns = try index.elements.map { (try $0.isPrimaryKey ? "Z_PK" : $0.property.map(column) ?? kind) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
                 sql.append("CREATE INDEX Z_\(entity.name)_\(index.name) ON \(hierarchy.table) (\(columns.joined(separator: ", ")))")
             }
         }

@@ -122,7 +122,7 @@ public final class JSONEntity: StorageLayout {
                 }
             }
             let fetchIndexes = info.fetchIndexes.map { index in
-                guard let kind = names.kind[root] else { return index }
+                guard let kind = names.kind[root] else { return FetchIndex(index.name, index.elements) }
                 return FetchIndex(index.name, index.elements.map { $0.property == nil ? FetchIndex.Element(property: kind, ascending: $0.ascending) : $0 })
             }
             descriptions.append(EntityDescription(info.name, rows: model.objectCount(root), attributes: attributes, relationships: relationships,
@@ -245,7 +245,7 @@ public final class JSONEntity: StorageLayout {
              details.map { InsertStep.Source.detail($0) })
         }
         let links = entity.linkedRelationships.map { relationship in
-            (try? joinTable(relationship)).map(LinkInsert.into) ?? .byDestination([:])
+            (try? schema.linkInsert(try storedRelationship(relationship))) ?? .byDestination([:])
         }
         return InsertPlan(keyEntity: hierarchy.stored, steps: [InsertStep(into: hierarchy.table, row, then: json)], links: links)
     }
@@ -301,6 +301,7 @@ public final class JSONEntity: StorageLayout {
     /// `details`, the to-one's foreign key, or `kind` for `entity` (no property).
     private func indexElement(_ entity: Int, _ property: String?, kind: String) throws -> String {
         guard let property else { return kind }
+        if property == FetchIndex.primaryKeyName { return "Z_PK" }
         let info = model.entities[entity]
         if let position = info.attributeIndex(property) {
             switch places[entity][position] {
