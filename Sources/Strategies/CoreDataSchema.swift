@@ -120,8 +120,9 @@ public struct CoreDataSchema: Sendable {
         // (`_generateInverseRelationshipsAndMore`); a real Photos store shows `Z_FOK_PARENTFOLDER`
         // after the last sub-entity's integers, before the first timestamp. Every hidden to-one
         // comes before every order key (a real Reminders store: `Z4REMINDERS`, then
-        // `Z_FOK_REMINDER`); within each kind, entity by entity and by name (the order keys'
-        // order is inferred: real stores show it is not by name, and the rule is open).
+        // `Z_FOK_REMINDER`); within each kind, entity by entity and by name. Within one entity
+        // Core Data adds the order keys in a private hash table's order of its property names,
+        // which the suite does not reproduce (docs/strategies.md, "Several order keys").
         for index in model.entities[root].subtree {
             let entity = model.entities[index]
             for relationship in entity.ownRelationships.filter({ $0.isHidden }).sorted(by: { $0.name < $1.name }) {
