@@ -23,6 +23,8 @@ public struct ObjectGenerator: Sendable {
     /// Per entity, per relationship (`relationships` order): whether it is a to-one whose owners
     /// each get a destination of their own (`distinctDestination`).
     private let distinctToOnes: [[Bool]]
+    /// Per entity, per attribute: the groups that follow a measured distinct share (`valueGroups`).
+    private let valueGroups: [[ValueGroups?]]
 
     struct Stream: Sendable {
         /// Concrete entities of the hierarchy, in entity-number order, and the first slot of each.
@@ -95,6 +97,7 @@ public struct ObjectGenerator: Sendable {
             }
         }
         distinctToOnes = model.entities.map { $0.relationships.map(model.generatesDistinctDestinations) }
+        valueGroups = Self.valueGroups(model, streams: streams)
         orderKeys = model.entities.map { entity in
             entity.attributes.indices.compactMap { position in
                 guard let toOne = entity.attributes[position].orderKeyOf,
@@ -124,7 +127,9 @@ public struct ObjectGenerator: Sendable {
         let entity = model.entities[entityIndex]
         let key = Int64(position + 1)
         var rng = SplitMix64(seed: seed, stream: UInt64(root) << 40 ^ UInt64(position))
-        var values = makers[entityIndex].map { $0.make(key: key, &rng) }
+        var values = zip(makers[entityIndex], valueGroups[entityIndex]).map { maker, groups in
+            groups.map { groupedValue(maker, $0, key: key, slot: slot, &rng) } ?? maker.make(key: key, &rng)
+        }
         var toOne: [ObjectID?] = []
         var links: [[ObjectID]] = []
         for (index, relationship) in entity.relationships.enumerated() {

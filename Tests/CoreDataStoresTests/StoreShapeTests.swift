@@ -94,7 +94,7 @@ final class StoreShapeTests: XCTestCase {
     }
 
     /// Objects per entity and NULL shares within 1 % (of the objects, of the share), fan-out
-    /// deciles and means within 10 % (after `fanOutScale`), lengths' deciles within 10 %.
+    /// deciles and means within 10 % (after `fanOutScale`), lengths' deciles and distinct shares within 10 %.
     func assertShape(_ generated: ModelDescription, follows store: ModelDescription, fanOutScale: [String: Double],
                      file: StaticString = #filePath, line: UInt = #line) throws {
         for expected in store.entities {
@@ -107,6 +107,9 @@ final class StoreShapeTests: XCTestCase {
                 }
                 if let lengths = attribute.lengths {
                     assertClose(try XCTUnwrap(found.lengths), lengths, scale: 1, "\(expected.name).\(attribute.name) lengths", file: file, line: line)
+                }
+                if let share = attribute.distinctShare {
+                    XCTAssertEqual(try XCTUnwrap(found.distinctShare), share, accuracy: share / 10, "\(expected.name).\(attribute.name) distinct share", file: file, line: line)
                 }
             }
             for relationship in expected.relationships {
