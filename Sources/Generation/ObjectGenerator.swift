@@ -258,10 +258,14 @@ public struct ObjectGenerator: Sendable {
         return min(n - 1, max(0, Int(x) - 1))
     }
 
-    /// The rank of the most popular and the least popular destination of a relationship.
-    public func popularDestination(_ relationship: Model.Relationship) -> ObjectID? { destinationAt(rank: 0, relationship) }
+    /// The most popular and the least popular destination of a relationship: of a many-to-many
+    /// that follows measured fan-outs, the one with the most links and the one with the fewest
+    /// (`shapedDestination`); else the first and the last rank of its popularity.
+    public func popularDestination(_ relationship: Model.Relationship) -> ObjectID? {
+        shapedDestination(of: relationship, busiest: true) ?? destinationAt(rank: 0, relationship)
+    }
     public func rareDestination(_ relationship: Model.Relationship) -> ObjectID? {
-        destinationAt(rank: destinationCount(relationship) - 1, relationship)
+        shapedDestination(of: relationship, busiest: false) ?? destinationAt(rank: destinationCount(relationship) - 1, relationship)
     }
 
     private func destinationAt(rank: Int, _ relationship: Model.Relationship) -> ObjectID? {
