@@ -78,7 +78,10 @@ public struct CoreDataStoreFile: Sendable {
     /// Reads the store at `path`; every problem is one `ModelError` sentence naming the file.
     /// `progress` hears each step of reading the data's shape when the store is large; a hierarchy
     /// of more than `sampleLimit` objects has its shape read from a sample (`StoreShape.Sample`).
-    public static func read(path: String, sampleLimit: Int = StoreShape.sampleLimit, progress: @escaping (String) -> Void = { _ in }) throws -> CoreDataStoreFile {
+    /// A store in use (with a `-wal` beside it) is read from a private copy, which `privateCopy`
+    /// shares with an interruption handler (`StorePrivateCopy.cancel`).
+    public static func read(path: String, sampleLimit: Int = StoreShape.sampleLimit, privateCopy: StorePrivateCopy = StorePrivateCopy(),
+                            progress: @escaping (String) -> Void = { _ in }) throws -> CoreDataStoreFile {
         let started = DispatchTime.now().uptimeNanoseconds
         let say = { (what: String) in ModelError("\(path) \(what)") }
         guard FileManager.default.fileExists(atPath: path) else { throw say("does not exist; give the path of a Core Data or SwiftData store (App.sqlite)") }
@@ -88,24 +91,24 @@ public struct CoreDataStoreFile: Sendable {
         }
         let wal = path + "-wal"
         let walSize = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
-        var copyFolder: PrivateStoreFolder?
-        defer { copyFolder?.remove() }
+        defer { privateCopy.remove() }
         var opened = path
         if walSize > 0 {
             let folder = PrivateStoreFolder(command: "store", in: FileManager.default.temporaryDirectory)
             do {
-                try folder.make()
-                copyFolder = folder
+                guard try privateCopy.make(folder) else { throw say("was not read: interrupted") }
                 let copy = folder.url.appendingPathComponent("store.sqlite").path
                 try FileManager.default.copyItem(atPath: path, toPath: copy)
                 try FileManager.default.copyItem(atPath: wal, toPath: copy + "-wal")
                 opened = copy
+            } catch let error as ModelError {
+                throw error
             } catch {
                 throw say("has a -wal file beside it, and copying both to read them failed: \(error.localizedDescription)")
             }
         }
         do {
-            let database = try Database(path: uri(opened, immutable: copyFolder == nil), readOnly: true, uri: true)
+            let database = try Database(path: uri(opened, immutable: opened == path), readOnly: true, uri: true)
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             return try read(database, path: path, sampleLimit: sampleLimit, progress: size >= progressSize ? progress : { _ in }, started: started)
         } catch let error as ModelError {
