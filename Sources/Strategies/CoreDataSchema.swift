@@ -234,14 +234,12 @@ public struct CoreDataSchema: Sendable {
         return join
     }
 
-    /// The INSERT of one link of many-to-many `relationship` (declared by the generating side),
-    /// with the member's order key when the join table has an order column.
-    public func linkInsert(_ relationship: Model.Relationship) throws -> LinkInsert {
-        let join = try join(relationship)
-        let (this, other) = join.columns(from: relationship.owner, relationship.name)
-        guard let order = join.orderColumn else { return .into((join.name, this, other)) }
+    /// The INSERT of one link into join table `link` (its name, the owner's column, the other
+    /// side's; see `link`), with the member's order key when the table has an order column.
+    public func linkInsert(_ link: (name: String, this: String, other: String)) -> LinkInsert {
+        guard let order = joinTables.first(where: { $0.name == link.name })?.orderColumn else { return .into(link) }
         let member = "Z_" + order.dropFirst("Z_FOK_".count)
-        return .ordered("INSERT INTO \(join.name) (\(this), \(other), \(order)) VALUES (?, ?, ?)", memberIsOwner: member == this)
+        return .ordered("INSERT INTO \(link.name) (\(link.this), \(link.other), \(order)) VALUES (?, ?, ?)", memberIsOwner: member == link.this)
     }
 
     /// Many-to-many `relationship`'s join table as its owner sees it: its name, the owner's column,

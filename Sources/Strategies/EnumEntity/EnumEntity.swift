@@ -28,8 +28,8 @@ import SQLite
 /// write the kind numbers as literals, the same terms as the partial indexes, so SQLite uses them.
 ///
 /// Everything is derived from the model once, when the layout is built; the statements are
-/// derived from it in `EnumEntity+Statements.swift`.
-public final class EnumEntity: StorageLayout {
+/// derived from it by `OneRowLayout` with what `EnumEntity+Statements.swift` says.
+public final class EnumEntity: OneRowLayout {
     public static let name = "enum-entity"
     public static let summary = "No inheritance: one entity per hierarchy, a kind column naming each row's sub-entity, the sub-entities' attributes in generic typed slots they share (text1, number1, …)"
 
@@ -48,7 +48,7 @@ public final class EnumEntity: StorageLayout {
     let valueColumns: [[String]]
     let valueKinds: [[ClosedRange<Int>?]]
     /// Per entity: the columns of each of its to-one relationships (inherited ones included), by name.
-    let toOneColumns: [[String: ToOne]]
+    let toOneColumns: [[String: RowToOne]]
     /// The stored model's relationship for each relationship kept as one.
     private(set) var storedRelationships: [PropertyKey: Model.Relationship] = [:]
     /// Per concrete entity: its INSERT statements.
@@ -61,40 +61,22 @@ public final class EnumEntity: StorageLayout {
     public init(model: Model) throws {
         self.model = model
         slots = SlotAssignment(model)
-        names = SlotNames(model, slots)
+        let names = SlotNames(model, slots)
+        self.names = names
         storedModel = try Self.storedModel(model, names)
-        schema = CoreDataSchema(storedModel)
-        let storedColumns = try Self.storedColumns(model, storedModel, schema)
-        hierarchies = try Self.hierarchies(model, storedModel, schema, names, storedColumns)
-        let columns = try Self.propertyColumns(model, storedModel, schema, names, slots, storedColumns)
+        let schema = CoreDataSchema(storedModel)
+        self.schema = schema
+        let roots = try StoredRoot.all(model, schema, layout: Self.name)
+        hierarchies = try roots.map { root in
+            Hierarchy(table: schema.table(of: root.stored).name, stored: root.stored, kind: try names.kind[root.root].map { try root.column($0, layout: Self.name) })
+        }
+        let columns = try Self.propertyColumns(model, schema, names, slots, roots)
         valueColumns = columns.values
         valueKinds = columns.kinds
         toOneColumns = columns.toOnes
         storedRelationships = try makeStoredRelationships()
         insertPlans = try makeInsertPlans()
         schemaSQL = schema.tableSQL + schema.indexSQL + (try keySlotIndexSQL()) + (try subEntityIndexSQL()) + CoreDataSchema.bookkeepingSQL
-    }
-
-    // MARK: Lookups
-
-    /// The column of attribute `attribute` of `entity`.
-    func column(_ entity: Int, _ attribute: String) throws -> String {
-        valueColumns[entity][try EnumEntity.need(model.entities[entity].attributeIndex(attribute), "attribute '\(attribute)' of \(model.entities[entity].name)")]
-    }
-
-    /// The columns of to-one `name` of `entity`.
-    func toOne(_ entity: Int, _ name: String) throws -> ToOne {
-        try EnumEntity.need(toOneColumns[entity][name], "to-one '\(name)' of \(model.entities[entity].name)")
-    }
-
-    /// The stored model's relationship for `relationship`, kept as a relationship.
-    func storedRelationship(_ relationship: Model.Relationship) throws -> Model.Relationship {
-        try EnumEntity.need(storedRelationships[PropertyKey(relationship)], "stored relationship \(relationship.name)")
-    }
-
-    /// The join table of a many-to-many relationship: its name, this side's column and the other's.
-    func joinTable(_ relationship: Model.Relationship) throws -> (name: String, this: String, other: String) {
-        try schema.link(try storedRelationship(relationship))
     }
 
     /// `kind = n` for one entity (or an entity without sub-entities), `kind >= a AND kind <= b` for a
@@ -160,58 +142,22 @@ public final class EnumEntity: StorageLayout {
 
     // MARK: Columns
 
-    /// The index in the stored model of `root`'s stored entity.
-    private static func storedIndex(_ root: Int, _ model: Model, _ storedModel: Model) throws -> Int {
-        try EnumEntity.need(storedModel.index(of: model.entities[root].name), "stored entity \(model.entities[root].name)")
-    }
-
-    /// Per root: the column of each attribute of its stored entity, by the attribute's name.
-    private static func storedColumns(_ model: Model, _ storedModel: Model, _ schema: CoreDataSchema) throws -> [Int: [String: String]] {
-        var storedColumns: [Int: [String: String]] = [:]
-        for root in model.roots {
-            let index = try storedIndex(root, model, storedModel)
-            var columns: [String: String] = [:]
-            for position in storedModel.entities[index].attributes.indices {
-                columns[storedModel.entities[index].attributes[position].name] = schema.column(index, attributeAt: position)
-            }
-            storedColumns[root] = columns
-        }
-        return storedColumns
-    }
-
-    /// The column of the stored attribute `name` of `root`'s stored entity.
-    private static func column(_ name: String, of root: Int, _ model: Model, _ storedColumns: [Int: [String: String]]) throws -> String {
-        let columns = try EnumEntity.need(storedColumns[root], "columns of \(model.entities[root].name)")
-        return try EnumEntity.need(columns[name], "column of '\(name)' in \(model.entities[root].name)")
-    }
-
-    /// Per entity: its root's table and stored entity, and the `kind` column of a hierarchy.
-    private static func hierarchies(_ model: Model, _ storedModel: Model, _ schema: CoreDataSchema, _ names: SlotNames,
-                               _ storedColumns: [Int: [String: String]]) throws -> [Hierarchy] {
-        try model.entities.map { entity in
-            let index = try storedIndex(entity.root, model, storedModel)
-            let kind = try names.kind[entity.root].map { try column($0, of: entity.root, model, storedColumns) }
-            return Hierarchy(table: schema.table(of: index).name, stored: index, kind: kind)
-        }
-    }
-
     /// Per entity: the column of each attribute (a root's own column, else the slot of the
     /// declaring entity, with the kinds of the declaring subtree) and the columns of each to-one.
-    private static func propertyColumns(_ model: Model, _ storedModel: Model, _ schema: CoreDataSchema, _ names: SlotNames,
-                                        _ slots: SlotAssignment, _ storedColumns: [Int: [String: String]]) throws
-        -> (values: [[String]], kinds: [[ClosedRange<Int>?]], toOnes: [[String: ToOne]]) {
+    private static func propertyColumns(_ model: Model, _ schema: CoreDataSchema, _ names: SlotNames, _ slots: SlotAssignment, _ roots: [StoredRoot]) throws
+        -> (values: [[String]], kinds: [[ClosedRange<Int>?]], toOnes: [[String: RowToOne]]) {
         var values: [[String]] = []
         var kinds: [[ClosedRange<Int>?]] = []
-        var toOnes: [[String: ToOne]] = []
+        var toOnes: [[String: RowToOne]] = []
         for entity in model.entities {
-            func column(_ name: String) throws -> String { try Self.column(name, of: entity.root, model, storedColumns) }
+            func column(_ name: String) throws -> String { try roots[entity.index].column(name, layout: EnumEntity.name) }
             if entity.isRoot {
-                let index = try storedIndex(entity.index, model, storedModel)
+                let index = roots[entity.index].stored
                 values.append(try entity.attributes.map { try column($0.name) })
                 kinds.append(entity.attributes.map { _ in nil })
-                var own: [String: ToOne] = [:]
+                var own: [String: RowToOne] = [:]
                 for relationship in entity.relationships where !relationship.toMany {
-                    own[relationship.name] = ToOne(key: try schema.toOneColumns(index, relationship.name).key,
+                    own[relationship.name] = RowToOne(key: try schema.toOneColumns(index, relationship.name).key,
                                                    entity: try names.toOneKind[PropertyKey(relationship)].map(column), kinds: nil)
                 }
                 toOnes.append(own)
@@ -226,7 +172,7 @@ public final class EnumEntity: StorageLayout {
             kinds.append(kinds[parent] + slots.attributes[entity.index].map { _ in subtree })
             var own = toOnes[parent]
             for (name, slot) in slots.toOnes[entity.index] {
-                own[name] = ToOne(key: try slotColumn(slot.key), entity: try slot.entity.map(slotColumn), kinds: subtree)
+                own[name] = RowToOne(key: try slotColumn(slot.key), entity: try slot.entity.map(slotColumn), kinds: subtree)
             }
             toOnes.append(own)
         }
@@ -253,11 +199,8 @@ public final class EnumEntity: StorageLayout {
         var plans: [Int: InsertPlan] = [:]
         for entity in model.entities where entity.isConcrete {
             let hierarchy = hierarchies[entity.index]
-            let toOnes = try entity.toOneRelationships.map { try toOne(entity.index, $0.name) }
-            let row = InsertStep.header(stored: hierarchy.stored) + (hierarchy.kind.map { [($0, .entityNumber)] } ?? [])
-                + InsertStep.values(valueColumns[entity.index]) + InsertStep.toOnes(toOnes.map { ($0.key, $0.entity) })
-            let links = try entity.linkedRelationships.map { try schema.linkInsert(try storedRelationship($0)) }
-            plans[entity.index] = InsertPlan(keyEntity: hierarchy.stored, steps: [InsertStep(into: hierarchy.table, row)], links: links)
+            let row = InsertStep.header(stored: hierarchy.stored) + (hierarchy.kind.map { [($0, .entityNumber)] } ?? []) + (try insertRow(entity).row)
+            plans[entity.index] = InsertPlan(keyEntity: hierarchy.stored, steps: [InsertStep(into: hierarchy.table, row)], links: linkInserts(entity))
         }
         return plans
     }
@@ -315,13 +258,5 @@ extension EnumEntity {
         let table: String
         let stored: Int
         let kind: String?
-    }
-
-    /// A to-one relationship's columns; `kinds` is the entity-number range of its declaring subtree
-    /// when the key is a slot (other kinds use the slot for something else).
-    struct ToOne: Sendable {
-        let key: String
-        let entity: String?
-        let kinds: ClosedRange<Int>?
     }
 }

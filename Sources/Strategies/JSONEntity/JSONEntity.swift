@@ -51,8 +51,8 @@ import SQLite
 /// entity's adds `WHERE t0.ZKIND BETWEEN 2 AND 4`, one entity's `WHERE t0.ZKIND = 4`.
 ///
 /// Everything is derived from the model once, when the layout is built; the statements are
-/// derived from it in `JSONEntity+Statements.swift`.
-public final class JSONEntity: StorageLayout {
+/// derived from it by `OneRowLayout` with what `JSONEntity+Statements.swift` says.
+public final class JSONEntity: OneRowLayout {
     public static let name = "json-entity"
     public static let summary = "One entity per hierarchy: the root's attributes as columns, a kind column, every other attribute in one JSON details column"
 
@@ -66,9 +66,9 @@ public final class JSONEntity: StorageLayout {
     /// Per entity: its hierarchy's table and columns.
     let hierarchies: [Hierarchy]
     /// Per entity, per attribute (in `attributes` order).
-    let places: [[Place]]
+    let places: [[RowPlace]]
     /// Per entity: the columns of each to-one relationship (its own and inherited).
-    let toOneColumns: [[String: (key: String, entity: String?)]]
+    let toOneColumns: [[String: RowToOne]]
     /// Per concrete entity: its INSERT.
     private(set) var insertPlans: [Int: InsertPlan] = [:]
     /// The partial indexes on sub-entities' subtrees.
@@ -83,13 +83,19 @@ public final class JSONEntity: StorageLayout {
     /// lookup the layout makes fails (a validated model makes none fail).
     public init(model: Model) throws {
         self.model = model
-        names = try StoredNames(model)
+        let names = try StoredNames(model)
+        self.names = names
         storedModel = try Self.storedModel(model, names)
-        schema = CoreDataSchema(storedModel)
-        let (hierarchies, columnByAttribute) = try Self.hierarchies(model, storedModel, schema, names)
-        self.hierarchies = hierarchies
-        places = try Self.places(model, hierarchies, columnByAttribute)
-        toOneColumns = try Self.toOneColumns(model, schema, names, hierarchies, columnByAttribute)
+        let schema = CoreDataSchema(storedModel)
+        self.schema = schema
+        let roots = try StoredRoot.all(model, schema, layout: Self.name)
+        hierarchies = try roots.map { root in
+            Hierarchy(root: root.root, stored: root.stored, table: schema.table(of: root.stored).name,
+                      kind: try names.kind[root.root].map { try root.column($0, layout: Self.name) },
+                      details: try names.details[root.root].map { try root.column($0, layout: Self.name) })
+        }
+        places = try Self.places(model, hierarchies, roots)
+        toOneColumns = try Self.toOneColumns(model, schema, names, hierarchies, roots)
         for entity in model.entities where entity.isConcrete { insertPlans[entity.index] = try makeInsertPlan(entity) }
         let extra = try subEntityIndexSQL()
         partialIndexes = extra.partial
@@ -133,47 +139,29 @@ public final class JSONEntity: StorageLayout {
 
     // MARK: Where properties live
 
-    /// Per entity: its root's table, `kind` and `details` columns; and per root, the column of each stored attribute by name.
-    private static func hierarchies(_ model: Model, _ storedModel: Model, _ schema: CoreDataSchema, _ names: StoredNames) throws
-        -> (hierarchies: [Hierarchy], columnByAttribute: [Int: [String: String]]) {
-        var hierarchies: [Int: Hierarchy] = [:]
-        var columnByAttribute: [Int: [String: String]] = [:]
-        for root in model.roots {
-            let stored = try JSONEntity.need(storedModel.index(of: model.entities[root].name), "stored entity \(model.entities[root].name)")
-            let storedEntity = storedModel.entities[stored]
-            let columns = Dictionary(storedEntity.attributes.indices.map { (storedEntity.attributes[$0].name, schema.column(stored, attributeAt: $0)) },
-                                     uniquingKeysWith: { first, _ in first })
-            columnByAttribute[root] = columns
-            hierarchies[root] = Hierarchy(root: root, stored: stored, table: schema.table(of: stored).name,
-                                          kind: try names.kind[root].map { try JSONEntity.need(columns[$0], "kind column") },
-                                          details: try names.details[root].map { try JSONEntity.need(columns[$0], "details column") })
-        }
-        return (try model.entities.map { try JSONEntity.need(hierarchies[$0.root], "hierarchy of \($0.name)") }, columnByAttribute)
-    }
-
     /// Per entity, per attribute: the root's typed column, or (in a hierarchy) a key of `details`.
-    private static func places(_ model: Model, _ hierarchies: [Hierarchy], _ columnByAttribute: [Int: [String: String]]) throws -> [[Place]] {
+    private static func places(_ model: Model, _ hierarchies: [Hierarchy], _ roots: [StoredRoot]) throws -> [[RowPlace]] {
         try model.entities.map { entity in
             let hierarchy = hierarchies[entity.index]
             return try entity.attributes.indices.map { position in
                 let name = entity.attributes[position].name
-                if hierarchy.details != nil && entity.attributeOwners[position] != entity.root { return .detail(name) }
-                return .column(try JSONEntity.need(columnByAttribute[entity.root]?[name], "column of '\(name)' in \(entity.name)"))
+                if let details = hierarchy.details, entity.attributeOwners[position] != entity.root { return RowPlace(column: details, key: name) }
+                return RowPlace(column: try roots[entity.index].column(name, layout: JSONEntity.name))
             }
         }
     }
 
     /// Per entity: the key column (and entity-number column) of each to-one, its own and inherited.
     private static func toOneColumns(_ model: Model, _ schema: CoreDataSchema, _ names: StoredNames, _ hierarchies: [Hierarchy],
-                                     _ columnByAttribute: [Int: [String: String]]) throws -> [[String: (key: String, entity: String?)]] {
+                                     _ roots: [StoredRoot]) throws -> [[String: RowToOne]] {
         try model.entities.map { entity in
             let hierarchy = hierarchies[entity.index]
-            var columns: [String: (key: String, entity: String?)] = [:]
+            var columns: [String: RowToOne] = [:]
             for relationship in entity.relationships where !relationship.toMany {
                 let storedName = try JSONEntity.need(names.relationships[PropertyKey(relationship)], "stored name of \(relationship.name)")
                 let key = try schema.toOneColumns(hierarchy.stored, storedName).key
-                columns[relationship.name] = (key, try names.entityAttributes[PropertyKey(relationship)].map {
-                    try JSONEntity.need(columnByAttribute[entity.root]?[$0], "column of '\($0)'")
+                columns[relationship.name] = RowToOne(key: key, entity: try names.entityAttributes[PropertyKey(relationship)].map {
+                    try roots[entity.index].column($0, layout: JSONEntity.name)
                 })
             }
             return columns
@@ -184,41 +172,6 @@ public final class JSONEntity: StorageLayout {
 
     /// The hierarchy (table and columns) `entity` is stored in.
     func hierarchy(_ entity: Int) -> Hierarchy { hierarchies[entity] }
-
-    /// The columns of to-one `name` of `entity`.
-    func toOne(_ entity: Int, _ name: String) throws -> (key: String, entity: String?) {
-        try JSONEntity.need(toOneColumns[entity][name], "to-one '\(name)'")
-    }
-
-    /// The stored relationship of an original one.
-    func storedRelationship(_ relationship: Model.Relationship) throws -> Model.Relationship {
-        let hierarchy = hierarchy(relationship.owner)
-        let name = try JSONEntity.need(names.relationships[PropertyKey(relationship)], "stored name of \(relationship.name)")
-        return try JSONEntity.need(storedModel.entities[hierarchy.stored].relationship(name), "stored relationship \(name)")
-    }
-
-    /// The join table of a many-to-many relationship: its name, this side's column and the other's.
-    func joinTable(_ relationship: Model.Relationship) throws -> (name: String, this: String, other: String) {
-        try schema.link(try storedRelationship(relationship))
-    }
-
-    /// The SQL expression of an attribute of `entity` on the row aliased `alias`, and whether its
-    /// bound values must be hex text (a UUID or binary attribute held in `details`).
-    func expression(_ entity: Int, _ attribute: String, alias: String) throws -> (sql: String, hex: Bool) {
-        let info = model.entities[entity]
-        let position = try JSONEntity.need(info.attributeIndex(attribute), "attribute '\(attribute)' of \(info.name)")
-        switch places[entity][position] {
-        case let .column(name): return ("\(alias).\(name)", false)
-        case let .detail(key):
-            let details = try JSONEntity.need(hierarchy(info.index).details, "details column of \(info.name)'s table")
-            return ("\(alias).\(details) ->> '$.\(key)'", info.attributes[position].type.storage == .blob)
-        }
-    }
-
-    /// The row's original entity number: `ZKIND`, or the root's number for a table without sub-entities.
-    func kindExpression(_ root: Int, alias: String) -> String {
-        hierarchy(root).kind.map { "\(alias).\($0)" } ?? "\(root + 1)"
-    }
 
     /// `ZKIND = 4` for a one-entity subtree, else `ZKIND BETWEEN 2 AND 4` (entity numbers).
     static func kindTerm(_ subtree: ClosedRange<Int>, column: String) -> String {
@@ -231,23 +184,13 @@ public final class JSONEntity: StorageLayout {
     /// to-one's key (and entity number), then `details` built from one bound value per key.
     private func makeInsertPlan(_ entity: Model.Entity) throws -> InsertPlan {
         let hierarchy = hierarchies[entity.index]
-        var row = InsertStep.header(stored: hierarchy.stored) + (hierarchy.kind.map { [($0, .entityNumber)] } ?? [])
-        var details: [Int] = []
-        for (position, place) in places[entity.index].enumerated() {
-            switch place {
-            case let .column(name): row.append((name, .value(position)))
-            case .detail: details.append(position)
-            }
-        }
-        row += InsertStep.toOnes(try entity.toOneRelationships.map { try toOne(entity.index, $0.name) })
+        let (row, details) = try insertRow(entity)
         let json = hierarchy.details.map { column in
             (column, Self.detailsExpression(details.map { entity.attributes[$0].name }, dropsNulls: details.contains { entity.attributes[$0].optional }),
              details.map { InsertStep.Source.detail($0) })
         }
-        let links = entity.linkedRelationships.map { relationship in
-            (try? schema.linkInsert(try storedRelationship(relationship))) ?? .byDestination([:])
-        }
-        return InsertPlan(keyEntity: hierarchy.stored, steps: [InsertStep(into: hierarchy.table, row, then: json)], links: links)
+        let header = InsertStep.header(stored: hierarchy.stored) + (hierarchy.kind.map { [($0, .entityNumber)] } ?? [])
+        return InsertPlan(keyEntity: hierarchy.stored, steps: [InsertStep(into: hierarchy.table, header + row, then: json)], links: linkInserts(entity))
     }
 
     /// The SQL that builds `details` from one bound value per key (see `JSONEntity`'s documentation).
@@ -304,10 +247,8 @@ public final class JSONEntity: StorageLayout {
         if property == FetchIndex.primaryKeyName { return "Z_PK" }
         let info = model.entities[entity]
         if let position = info.attributeIndex(property) {
-            switch places[entity][position] {
-            case let .column(name): return name
-            case let .detail(key): return "(\(try JSONEntity.need(hierarchy(entity).details, "details column")) ->> '$.\(key)')"
-            }
+            let place = places[entity][position]
+            return place.key.map { "(\(place.column) ->> '$.\($0)')" } ?? place.column
         }
         return try JSONEntity.need(toOneColumns[entity][property], "property '\(property)' of \(info.name)").key
     }
@@ -337,13 +278,6 @@ extension JSONEntity {
         /// `ZKIND` and `ZDETAILS` (nil for a root without sub-entities).
         let kind: String?
         let details: String?
-    }
-
-    /// Where an attribute of an entity is kept.
-    enum Place: Equatable, Sendable {
-        case column(String)
-        /// A key of `details`.
-        case detail(String)
     }
 
     /// A partial index on a sub-entity's subtree.
