@@ -36,7 +36,8 @@ extension FetchIndex.Element {
 
 extension FetchIndex.Condition {
     /// The condition as Core Data writes it after `WHERE` in a partial index: `ZTITLE IS NOT NULL`,
-    /// `ZCOUNT > 5`, `ZKIND = 'note'`, `( ZA = 1 AND ZB IS NULL)`; `column` names each property's
+    /// `ZCOUNT > 5`, `ZKIND = 'note'`, `(ZA = 1 AND ZB IS NULL)`, ` NOT (ZA = 1)` (with its leading
+    /// space, as `NSSQLCompoundWhereIntermediate` writes it); `column` names each property's
     /// column (`SELF` included), `nil` when the layout has none (then the whole condition is `nil`).
     public func sql(column: (String) -> String?) -> String? {
         switch self {
@@ -57,7 +58,7 @@ extension FetchIndex.Condition {
             guard !parts.isEmpty, written.allSatisfy({ $0 != nil }) else { return nil }
             return "(" + written.compactMap { $0 }.joined(separator: joiner) + ")"
         case let .not(part):
-            return part.sql(column: column).map { "NOT (" + $0 + ")" }
+            return part.sql(column: column).map { " NOT (" + $0 + ")" }
         }
     }
 

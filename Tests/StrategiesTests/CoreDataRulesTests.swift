@@ -190,7 +190,7 @@ final class CoreDataRulesTests: XCTestCase {
         XCTAssertEqual(indexes, [
             "CREATE INDEX ZNOTE_ZFOLDER_INDEX ON ZNOTE (ZFOLDER)",
             "CREATE INDEX Z_Note_byTitledOnly ON ZNOTE (ZTITLE COLLATE BINARY ASC) WHERE ZTITLE IS NOT NULL",
-            "CREATE INDEX Z_Note_byRank ON ZNOTE (ZRANK COLLATE BINARY ASC, Z_PK COLLATE BINARY ASC) WHERE (ZFOLDER IS NULL AND ZRANK >= 3 AND NOT (ZKIND = 'it''s'))",
+            "CREATE INDEX Z_Note_byRank ON ZNOTE (ZRANK COLLATE BINARY ASC, Z_PK COLLATE BINARY ASC) WHERE (ZFOLDER IS NULL AND ZRANK >= 3 AND  NOT (ZKIND = 'it''s'))",
         ])
         XCTAssertEqual(FetchIndex.Condition.or([.compare(property: "a", .less, .real(1.5)), .compare(property: "b", .greater, .date(86_400))]).sql { "Z" + $0.uppercased() },
                        "(ZA < 1.5 OR ZB > 86400.000000)")
