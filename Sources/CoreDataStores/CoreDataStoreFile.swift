@@ -76,8 +76,12 @@ public struct CoreDataStoreFile: Sendable {
     public static let progressSize = 32 << 20
 
     /// Reads the store at `path`; every problem is one `ModelError` sentence naming the file.
-    /// `progress` hears each step of reading the data's shape when the store is large.
-    public static func read(path: String, progress: @escaping (String) -> Void = { _ in }) throws -> CoreDataStoreFile {
+    /// `progress` hears each step of reading the data's shape when the store is large; a hierarchy
+    /// of more than `sampleLimit` objects has its shape read from a sample (`StoreShape.Sample`).
+    /// A store in use (with a `-wal` beside it) is read from a private copy, which `privateCopy`
+    /// shares with an interruption handler (`StorePrivateCopy.cancel`).
+    public static func read(path: String, sampleLimit: Int = StoreShape.sampleLimit, privateCopy: StorePrivateCopy = StorePrivateCopy(),
+                            progress: @escaping (String) -> Void = { _ in }) throws -> CoreDataStoreFile {
         let started = DispatchTime.now().uptimeNanoseconds
         let say = { (what: String) in ModelError("\(path) \(what)") }
         guard FileManager.default.fileExists(atPath: path) else { throw say("does not exist; give the path of a Core Data or SwiftData store (App.sqlite)") }
@@ -87,26 +91,26 @@ public struct CoreDataStoreFile: Sendable {
         }
         let wal = path + "-wal"
         let walSize = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
-        var copyFolder: PrivateStoreFolder?
-        defer { copyFolder?.remove() }
+        defer { privateCopy.remove() }
         var opened = path
         if walSize > 0 {
             let folder = PrivateStoreFolder(command: "store", in: FileManager.default.temporaryDirectory)
             do {
-                try folder.make()
-                copyFolder = folder
+                guard try privateCopy.make(folder) else { throw say("was not read: interrupted") }
                 let copy = folder.url.appendingPathComponent("store.sqlite").path
                 try FileManager.default.copyItem(atPath: path, toPath: copy)
                 try FileManager.default.copyItem(atPath: wal, toPath: copy + "-wal")
                 opened = copy
+            } catch let error as ModelError {
+                throw error
             } catch {
                 throw say("has a -wal file beside it, and copying both to read them failed: \(error.localizedDescription)")
             }
         }
         do {
-            let database = try Database(path: uri(opened, immutable: copyFolder == nil), readOnly: true, uri: true)
+            let database = try Database(path: uri(opened, immutable: opened == path), readOnly: true, uri: true)
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            return try read(database, path: path, progress: size >= progressSize ? progress : { _ in }, started: started)
+            return try read(database, path: path, sampleLimit: sampleLimit, progress: size >= progressSize ? progress : { _ in }, started: started)
         } catch let error as ModelError {
             throw error
         } catch let error as SQLiteError {
@@ -123,7 +127,7 @@ public struct CoreDataStoreFile: Sendable {
         return "file:\(encoded)?mode=ro" + (immutable ? "&immutable=1" : "")
     }
 
-    private static func read(_ database: Database, path: String, progress: (String) -> Void, started: UInt64) throws -> CoreDataStoreFile {
+    private static func read(_ database: Database, path: String, sampleLimit: Int, progress: (String) -> Void, started: UInt64) throws -> CoreDataStoreFile {
         let say = { (what: String) in ModelError("\(path) \(what)") }
         let schema = try entries(database)
         let tables = Set(schema.filter { $0.type == "table" }.map(\.name))
@@ -146,8 +150,8 @@ public struct CoreDataStoreFile: Sendable {
         catch let failure as ModelCache.Failure { throw say("\(failure); the store may be damaged: give the app's Xcode model (.xcdatamodeld) instead") }
         let keys = try primaryKeys(database)
         try count(database, into: &decoded.description, keys: keys, tables: tables)
-        let measured = try StoreShape.measureNullShares(database, &decoded.description, schema: schema)
-        let distributions = try StoreShape.measureDistributions(database, &decoded.description, schema: schema, progress: progress)
+        let measured = try StoreShape.measureNullShares(database, &decoded.description, schema: schema, sampleLimit: sampleLimit)
+        let distributions = try StoreShape.measureDistributions(database, &decoded.description, schema: schema, sampleLimit: sampleLimit, progress: progress)
         return CoreDataStoreFile(path: path, description: decoded.description, warnings: decoded.warnings.map(\.escapingControlCharacters),
                                  schema: schema, primaryKeys: keys, frameworkVersion: try frameworkVersion(database), legacyIndexes: decoded.legacyIndexes,
                                  nullSharesMeasured: measured, distributions: distributions,

@@ -71,7 +71,8 @@ public struct KeyedArchive {
         return found
     }
 
-    private func entry(_ uid: Int) throws -> BinaryPropertyList.Value {
+    /// The entry `uid` refers to, as stored: an inline value (number, string) or a dictionary.
+    public func entry(_ uid: Int) throws -> BinaryPropertyList.Value {
         guard objects.indices.contains(uid) else { throw Failure("refers to object \(uid) of \(objects.count)") }
         return try plist.value(objects[uid])
     }
@@ -83,6 +84,12 @@ public struct KeyedArchive {
         guard let ref = object.fields[key] else { return nil }
         guard case let .uid(uid) = try plist.value(ref) else { throw Failure("has \(object.className).\(key) that is not a reference") }
         return uid == 0 ? nil : uid
+    }
+
+    /// The value stored in field `key` itself (`encodeInteger:`, `encodeDouble:` write it inline).
+    public func field(_ object: Object, _ key: String) throws -> BinaryPropertyList.Value? {
+        guard let ref = object.fields[key] else { return nil }
+        return try plist.value(ref)
     }
 
     public func integer(_ object: Object, _ key: String) throws -> Int64? {

@@ -15,7 +15,8 @@ import Models
 /// - `NSRelationshipDescription`: `NSDestinationEntity`/`_NSDestinationEntityName`,
 ///   `NSInverseRelationship`/`_NSInverseRelationshipName`, `NSMaxCount` (1: to-one), `NSDeleteRule`;
 /// - `NSFetchIndexDescription`: `NSIndexName`, `NSIndexElements` (`NSPropertyName`, `NSAscending`,
-///   `NSFetchIndexElementType`), `NSPartialIndexPredicate`.
+///   `NSFetchIndexElementType`, or `NSIndexedProperty`: `SELF`, `entity`), `NSPartialIndexPredicate`
+///   (an `NSPredicate`: ModelCache+Predicate.swift).
 public enum ModelCache {
     /// The most the cache may inflate to (the largest real model cache seen is well under 2 MiB).
     public static let inflatedLimit = 64 << 20
@@ -173,7 +174,10 @@ struct ModelCacheDecoder {
                     warnings.append("fetch index '\(name).\(index.name)' names the to-many relationship '\(property)'; left out of the index, as Core Data does")
                     return false
                 }
-                return kept.isEmpty ? nil : FetchIndex(index.name, kept)
+                guard !kept.isEmpty else { return nil }
+                let unknown = (index.condition?.properties ?? []).sorted().first { $0 != FetchIndex.primaryKeyName && !declares(name, $0, toMany: false) }
+                if let unknown { warnings.append("fetch index '\(name).\(index.name)' is a partial index whose predicate names '\(unknown)', not an attribute or to-one; the suite indexes every row") }
+                return FetchIndex(index.name, kept, condition: unknown == nil ? index.condition : nil)
             }
         }
     }
@@ -260,8 +264,13 @@ struct ModelCacheDecoder {
             let index = try archive.object(uid, of: ["NSFetchIndexDescription"], what: "a fetch index of '\(name)'")
             let indexName = try archive.string(index, "NSIndexName") ?? ""
             let what = "fetch index '\(name).\(indexName)'"
-            if try archive.reference(index, "NSPartialIndexPredicate") != nil {
-                warnings.append("\(what) is a partial index (it has a predicate); the suite indexes every row")
+            var condition: FetchIndex.Condition?
+            if let predicate = try archive.reference(index, "NSPartialIndexPredicate") {
+                do { condition = try self.condition(predicate) } catch let untranslatable as Untranslatable {
+                    warnings.append("\(what) is a partial index whose predicate \(untranslatable.why); the suite indexes every row")
+                } catch {
+                    warnings.append("\(what) is a partial index whose predicate \(error); the suite indexes every row")
+                }
             }
             var elements: [FetchIndex.Element] = []
             for elementUID in try archive.array(index, "NSIndexElements") ?? [] {
@@ -274,7 +283,7 @@ struct ModelCacheDecoder {
                 if let expression = try archive.reference(element, "NSIndexedProperty") {
                     switch try indexedExpression(expression) {
                     case "entity"?: elements.append(.entity(ascending: ascending))
-                    case "SELF"?: warnings.append("\(what) has the element SELF (Z_PK); left out of the index")
+                    case "SELF"?: elements.append(.primaryKey(ascending: ascending))
                     case let name?: elements.append(FetchIndex.Element(property: name, ascending: ascending))
                     case nil: warnings.append("\(what) has an expression element; left out of the index")
                     }
@@ -284,7 +293,7 @@ struct ModelCacheDecoder {
                 elements.append(FetchIndex.Element(property: property, ascending: ascending))
             }
             guard !elements.isEmpty else { warnings.append("\(what) has no element the suite can index; left out"); return nil }
-            return FetchIndex(indexName, elements)
+            return FetchIndex(indexName, elements, condition: condition)
         }
     }
 

@@ -19,15 +19,15 @@ extension StoreShape {
         public var sampled: [String] = []
     }
 
-    /// Objects of a hierarchy above which it is sampled.
-    static let sampleLimit = 200_000
+    /// Objects of a hierarchy above which it is sampled (by default; `CoreDataStoreFile.read` takes another).
+    public static let sampleLimit = 200_000
     static let windows = 16
 
     /// Sets `fanOut` on every to-many, `lengths` on every text and binary attribute and
     /// `distinctShare` on every attribute a fetch index names (not unique alone), as the store holds
     /// them; `progress` hears each step.
     static func measureDistributions(_ database: Database, _ description: inout ModelDescription, schema: [CoreDataStoreFile.SchemaEntry],
-                                     progress: (String) -> Void) throws -> Distributions {
+                                     sampleLimit: Int = sampleLimit, progress: (String) -> Void) throws -> Distributions {
         guard description.entities.contains(where: { ($0.rows ?? 0) > 0 }), let model = try? Model(description) else { return Distributions() }
         let layout = CoreDataSchema(model)
         let tables = Dictionary(schema.filter { $0.type == "table" }.map { ($0.name, $0.sql ?? "") }, uniquingKeysWith: { first, _ in first })
@@ -39,7 +39,7 @@ extension StoreShape {
         var result = Distributions()
         var samples: [Int: Sample] = [:]
         for root in model.roots where tables[layout.table(of: root).name] != nil {
-            let sample = try Sample(database, table: layout.table(of: root).name, objects: model.objectCount(root))
+            let sample = try Sample(database, table: layout.table(of: root).name, objects: model.objectCount(root), limit: sampleLimit)
             samples[root] = sample
             if !sample.ranges.isEmpty { result.sampled.append(layout.table(of: root).name) }
         }
@@ -87,16 +87,16 @@ extension StoreShape {
     }
 
     /// The keys a hierarchy is read by: all (`ranges` empty), or `windows` ranges of keys spread
-    /// over `1 ... MAX(Z_PK)` that hold about `sampleLimit` objects together.
+    /// over `1 ... MAX(Z_PK)` that hold about `limit` objects together.
     struct Sample {
         let ranges: [ClosedRange<Int64>]
 
-        init(_ database: Database, table: String, objects: Int) throws {
-            guard objects > StoreShape.sampleLimit, let highest = try database.scalarInt("SELECT MAX(Z_PK) FROM \"\(table)\""), highest > 0 else {
+        init(_ database: Database, table: String, objects: Int, limit: Int) throws {
+            guard objects > limit, let highest = try database.scalarInt("SELECT MAX(Z_PK) FROM \"\(table)\""), highest > 0 else {
                 ranges = []
                 return
             }
-            let width = max(1, highest * Int64(StoreShape.sampleLimit) / Int64(objects) / Int64(StoreShape.windows))
+            let width = max(1, highest * Int64(limit) / Int64(objects) / Int64(StoreShape.windows))
             let spacing = highest / Int64(StoreShape.windows)
             ranges = (0 ..< Int64(StoreShape.windows)).map { window in
                 let low = 1 + window * spacing

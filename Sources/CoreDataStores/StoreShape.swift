@@ -5,13 +5,15 @@ import Strategies
 /// The data's shape a store holds, read as aggregates only (no value of a row leaves SQLite):
 /// each optional attribute's and optional to-one's NULL share, over the rows of the entity that
 /// declares it and its sub-entities, from one `SELECT Z_ENT, COUNT(*), COUNT(<column>), … GROUP BY
-/// Z_ENT` per root entity's table. The generator follows the shares (`nullShare`).
+/// Z_ENT` per root entity's table (of a large hierarchy, over the keys of its sample, as the
+/// distributions are read). The generator follows the shares (`nullShare`).
 public enum StoreShape {
     /// Sets `nullShare` on every optional attribute and to-one of `description` (whose `rows` are
     /// the store's) that has a column in the store; returns how many it set. An attribute under a
     /// uniqueness constraint of its own is left alone (it may order the ordered reads, which read
     /// no NULL). A model the suite cannot validate is left as it is (its refusal comes later).
-    static func measureNullShares(_ database: Database, _ description: inout ModelDescription, schema: [CoreDataStoreFile.SchemaEntry]) throws -> Int {
+    static func measureNullShares(_ database: Database, _ description: inout ModelDescription, schema: [CoreDataStoreFile.SchemaEntry],
+                                  sampleLimit: Int = sampleLimit) throws -> Int {
         guard description.entities.contains(where: { ($0.rows ?? 0) > 0 }), let model = try? Model(description) else { return 0 }
         let layout = CoreDataSchema(model)
         let tables = Dictionary(schema.filter { $0.type == "table" }.map { ($0.name, $0.sql ?? "") }, uniquingKeysWith: { first, _ in first })
@@ -30,7 +32,8 @@ public enum StoreShape {
                 }
             }
             guard !columns.isEmpty else { continue }
-            let counts = try nonNullCounts(database, table: table.name, columns: columns.map(\.name))
+            let sample = try Sample(database, table: table.name, objects: model.objectCount(root), limit: sampleLimit)
+            let counts = try nonNullCounts(database, table: table.name, columns: columns.map(\.name), sample: sample)
             for (position, column) in columns.enumerated() {
                 let entity = model.entities[column.entity]
                 let rows = entity.subtree.reduce(0) { $0 + (counts[$1 + 1]?.rows ?? 0) }
@@ -44,8 +47,10 @@ public enum StoreShape {
     }
 
     /// Per entity number: its rows and each column's non-NULL values.
-    private static func nonNullCounts(_ database: Database, table: String, columns: [String]) throws -> [Int: (rows: Int, filled: [Int])] {
-        let statement = try database.prepare("SELECT Z_ENT, COUNT(*), \(columns.map { "COUNT(\"\($0)\")" }.joined(separator: ", ")) FROM \"\(table)\" GROUP BY Z_ENT")
+    private static func nonNullCounts(_ database: Database, table: String, columns: [String], sample: Sample) throws -> [Int: (rows: Int, filled: [Int])] {
+        let filter = sample.filter("Z_PK", joiner: "WHERE")
+        let statement = try database.prepare("SELECT Z_ENT, COUNT(*), \(columns.map { "COUNT(\"\($0)\")" }.joined(separator: ", ")) FROM \"\(table)\"\(filter.sql) GROUP BY Z_ENT")
+        try statement.bind(filter.values)
         var counts: [Int: (rows: Int, filled: [Int])] = [:]
         while try statement.step() {
             counts[statement.int(at: 0)] = (statement.int(at: 1), columns.indices.map { statement.int(at: Int32($0 + 2)) })

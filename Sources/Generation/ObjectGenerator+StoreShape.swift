@@ -71,7 +71,7 @@ extension ObjectGenerator {
         return chosen
     }
 
-    private func object(_ stream: Stream, slot: Int) -> ObjectID {
+    func object(_ stream: Stream, slot: Int) -> ObjectID {
         ObjectID(entity: stream.entities[stream.entityIndex(ofSlot: slot)], key: Int64(stream.position(ofSlot: slot) + 1))
     }
 

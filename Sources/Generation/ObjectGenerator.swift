@@ -23,6 +23,8 @@ public struct ObjectGenerator: Sendable {
     /// Per entity, per relationship (`relationships` order): whether it is a to-one whose owners
     /// each get a destination of their own (`distinctDestination`).
     private let distinctToOnes: [[Bool]]
+    /// Per entity, per attribute: the groups that follow a measured distinct share (`valueGroups`).
+    private let valueGroups: [[ValueGroups?]]
 
     struct Stream: Sendable {
         /// Concrete entities of the hierarchy, in entity-number order, and the first slot of each.
@@ -95,6 +97,7 @@ public struct ObjectGenerator: Sendable {
             }
         }
         distinctToOnes = model.entities.map { $0.relationships.map(model.generatesDistinctDestinations) }
+        valueGroups = Self.valueGroups(model, streams: streams)
         orderKeys = model.entities.map { entity in
             entity.attributes.indices.compactMap { position in
                 guard let toOne = entity.attributes[position].orderKeyOf,
@@ -124,7 +127,9 @@ public struct ObjectGenerator: Sendable {
         let entity = model.entities[entityIndex]
         let key = Int64(position + 1)
         var rng = SplitMix64(seed: seed, stream: UInt64(root) << 40 ^ UInt64(position))
-        var values = makers[entityIndex].map { $0.make(key: key, &rng) }
+        var values = zip(makers[entityIndex], valueGroups[entityIndex]).map { maker, groups in
+            groups.map { groupedValue(maker, $0, key: key, slot: slot, &rng) } ?? maker.make(key: key, &rng)
+        }
         var toOne: [ObjectID?] = []
         var links: [[ObjectID]] = []
         for (index, relationship) in entity.relationships.enumerated() {
@@ -154,10 +159,14 @@ public struct ObjectGenerator: Sendable {
         // An ordered to-many's order key: the members in the order they were added (by key), spaced
         // 1024 apart from 2048 as Core Data spaces them; NULL when the object is in no set.
         for (attribute, position) in orderKeys[entityIndex] {
-            values[attribute] = toOne[position] == nil ? .null : .integer(1_024 * (key + 1))
+            values[attribute] = toOne[position] == nil ? .null : .integer(Self.orderKey(key))
         }
         return ModelObject(id: ObjectID(entity: entityIndex, key: key), values: values, toOne: toOne, links: links)
     }
+
+    /// The order key of the member with `key` in an ordered relationship (a to-one's `Z_FOK_`
+    /// column, an ordered many-to-many's join table): by key, 1024 apart from 2048 (key 1).
+    public static func orderKey(_ key: Int64) -> Int64 { 1_024 * (key + 1) }
 
     public func objects(root: Int, _ range: Range<Int>) -> [ModelObject] { range.map { object(root: root, at: $0) } }
 
@@ -249,10 +258,14 @@ public struct ObjectGenerator: Sendable {
         return min(n - 1, max(0, Int(x) - 1))
     }
 
-    /// The rank of the most popular and the least popular destination of a relationship.
-    public func popularDestination(_ relationship: Model.Relationship) -> ObjectID? { destinationAt(rank: 0, relationship) }
+    /// The most popular and the least popular destination of a relationship: of a many-to-many
+    /// that follows measured fan-outs, the one with the most links and the one with the fewest
+    /// (`shapedDestination`); else the first and the last rank of its popularity.
+    public func popularDestination(_ relationship: Model.Relationship) -> ObjectID? {
+        shapedDestination(of: relationship, busiest: true) ?? destinationAt(rank: 0, relationship)
+    }
     public func rareDestination(_ relationship: Model.Relationship) -> ObjectID? {
-        destinationAt(rank: destinationCount(relationship) - 1, relationship)
+        shapedDestination(of: relationship, busiest: false) ?? destinationAt(rank: destinationCount(relationship) - 1, relationship)
     }
 
     private func destinationAt(rank: Int, _ relationship: Model.Relationship) -> ObjectID? {

@@ -72,6 +72,9 @@ struct ValueMaker: Sendable {
         return isNull ? .null : value
     }
 
+    /// A value drawn from `draws` (a group's own stream), never NULL.
+    func value(key: Int64, from draws: inout SplitMix64) -> Value { makeValue(key: key, &draws) }
+
     private func uniform(_ rng: inout SplitMix64) -> Double { min + rng.nextUnit() * (max - min) }
 
     private func makeValue(key: Int64, _ rng: inout SplitMix64) -> Value {

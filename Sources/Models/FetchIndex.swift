@@ -1,5 +1,6 @@
-/// A compound fetch index. Each element is a property (attribute or to-one relationship) or
-/// `entity` (the entity column, `Z_ENT`), ascending unless it says `desc`.
+/// A compound fetch index. Each element is a property (attribute or to-one relationship),
+/// `entity` (the entity column, `Z_ENT`) or `SELF` (the object's key, `Z_PK`), ascending unless it
+/// says `desc`.
 /// In JSON: `{ "name": "byPublishDate", "elements": ["publishDate desc", "uid desc"] }`.
 public struct FetchIndex: Codable, Equatable, Sendable {
     public struct Element: Equatable, Sendable, CustomStringConvertible {
@@ -22,7 +23,7 @@ public struct FetchIndex: Codable, Equatable, Sendable {
             } else {
                 ascending = true
             }
-            property = parts[0] == "entity" ? nil : parts[0]
+            property = parts[0] == "entity" ? nil : parts[0].caseInsensitiveCompare(FetchIndex.primaryKeyName) == .orderedSame ? FetchIndex.primaryKeyName : parts[0]
         }
 
         public var description: String { (property ?? "entity") + (ascending ? "" : " desc") }
@@ -30,8 +31,11 @@ public struct FetchIndex: Codable, Equatable, Sendable {
 
     public var name: String
     public var elements: [Element]
+    /// A partial index's condition (`NSFetchIndexDescription.partialIndexPredicate`), read from a
+    /// store's model; `nil` indexes every row. Not part of the JSON form.
+    public var condition: Condition?
 
-    public init(_ name: String, _ elements: [Element]) { self.name = name; self.elements = elements }
+    public init(_ name: String, _ elements: [Element], condition: Condition? = nil) { self.name = name; self.elements = elements; self.condition = condition }
 
     /// `FetchIndex("byTitle", "title")`, `FetchIndex("byDate", "publishDate desc", "uid desc")`.
     public init(_ name: String, _ elements: String...) {

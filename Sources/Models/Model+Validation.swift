@@ -152,10 +152,13 @@ extension Model {
                     throw ModelError("entity '\(entity.name)' declares fetch index '\(index.name)' twice")
                 }
                 guard !index.elements.isEmpty else { throw ModelError("fetch index '\(index.name)' of '\(entity.name)' has no elements") }
-                for element in index.elements {
+                for element in index.elements where !element.isPrimaryKey {
                     if let name = element.property, !attributeOrToOne.contains(name) {
                         throw ModelError("fetch index '\(index.name)' of '\(entity.name)' names '\(name)', which is not one of its attributes or to-one relationships")
                     }
+                }
+                for name in (index.condition?.properties ?? []).sorted() where name != FetchIndex.primaryKeyName && !attributeOrToOne.contains(name) {
+                    throw ModelError("the condition of fetch index '\(index.name)' of '\(entity.name)' names '\(name)', which is not one of its attributes or to-one relationships")
                 }
             }
             for relationship in entity.ownRelationships where !relationship.toMany && relationship.nullShare == 0 && !relationship.isHidden && !relationship.isOneToOne {

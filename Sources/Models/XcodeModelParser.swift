@@ -221,6 +221,8 @@ final class XcodeModelParser: NSObject, XMLParserDelegate {
             let bare = expression.trimmingCharacters(in: CharacterSet(charactersIn: " $()")).lowercased()
             if bare == "entity" {
                 index?.elements.append(.entity(ascending: ascending))
+            } else if bare == "self" {
+                index?.elements.append(.primaryKey(ascending: ascending))
             } else if current.keep {
                 warnings.append("\(what) has the expression element '\(expression)'; the suite leaves the index out (only properties and the entity are modelled)")
                 index?.keep = false

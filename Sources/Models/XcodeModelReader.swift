@@ -90,7 +90,7 @@ public enum XcodeModelReader {
         }
         if relationship.ordered, relationship.toMany, let inverseName = inverse,
            let found = declared(inverseName, from: relationship.inverseEntity ?? destination, in: raw, byName: byName), found.relationship.toMany {
-            warnings.append("\(what) is an ordered many-to-many relationship; the suite stores it unordered (its join table has Core Data's Z_FOK_ order column, which the suite leaves NULL)")
+            warnings.append("\(what) is an ordered many-to-many relationship; its join table's Z_FOK_ order column holds each member's order key, but no workload reads the relationship in order")
         }
         var description = RelationshipDescription(relationship.name, destination: destination, inverse: inverse, toMany: relationship.toMany,
                                                   ordered: relationship.ordered && relationship.toMany, deleteRule: rule, optional: relationship.optional)

@@ -59,8 +59,8 @@ public struct CoreDataSchema: Sendable {
         /// The side that names the table: its declaring entity, its relationship and its column.
         public let first: (entity: Int, relationship: String, column: String)
         public let second: (entity: Int, relationship: String, column: String)
-        /// An ordered side's order key, `Z_FOK_` + the column of its members without `Z_` (the
-        /// suite leaves it NULL: the relationship is stored unordered).
+        /// An ordered side's order key, `Z_FOK_` + the column of its members without `Z_` (each
+        /// link's member's order key: `linkInsert`).
         public let orderColumn: String?
 
         public static func == (a: JoinTable, b: JoinTable) -> Bool {
@@ -120,8 +120,9 @@ public struct CoreDataSchema: Sendable {
         // (`_generateInverseRelationshipsAndMore`); a real Photos store shows `Z_FOK_PARENTFOLDER`
         // after the last sub-entity's integers, before the first timestamp. Every hidden to-one
         // comes before every order key (a real Reminders store: `Z4REMINDERS`, then
-        // `Z_FOK_REMINDER`); within each kind, entity by entity and by name (the order keys'
-        // order is inferred: real stores show it is not by name, and the rule is open).
+        // `Z_FOK_REMINDER`); within each kind, entity by entity and by name. Within one entity
+        // Core Data adds the order keys in a private hash table's order of its property names,
+        // which the suite does not reproduce (docs/strategies.md, "Several order keys").
         for index in model.entities[root].subtree {
             let entity = model.entities[index]
             for relationship in entity.ownRelationships.filter({ $0.isHidden }).sorted(by: { $0.name < $1.name }) {
@@ -233,6 +234,14 @@ public struct CoreDataSchema: Sendable {
         return join
     }
 
+    /// The INSERT of one link into join table `link` (its name, the owner's column, the other
+    /// side's; see `link`), with the member's order key when the table has an order column.
+    public func linkInsert(_ link: (name: String, this: String, other: String)) -> LinkInsert {
+        guard let order = joinTables.first(where: { $0.name == link.name })?.orderColumn else { return .into(link) }
+        let member = "Z_" + order.dropFirst("Z_FOK_".count)
+        return .ordered("INSERT INTO \(link.name) (\(link.this), \(link.other), \(order)) VALUES (?, ?, ?)", memberIsOwner: member == link.this)
+    }
+
     /// Many-to-many `relationship`'s join table as its owner sees it: its name, the owner's column,
     /// the other side's.
     public func link(_ relationship: Model.Relationship) throws -> (name: String, this: String, other: String) {
@@ -245,6 +254,7 @@ public struct CoreDataSchema: Sendable {
     /// element. A validated model's index names only properties of its entity.
     func indexColumn(_ entity: Int, _ element: FetchIndex.Element) -> String {
         guard let property = element.property else { return "Z_ENT" }
+        if element.isPrimaryKey { return "Z_PK" }
         return column(entity, attribute: property) ?? columns(entity, toOne: property)?.key ?? "Z" + property.uppercased()
     }
 
@@ -292,7 +302,9 @@ public struct CoreDataSchema: Sendable {
             // has an index in its store).
             for index in entity.fetchIndexes where !(index.elements.count == 1 && index.elements[0].property.flatMap { self.columns(entity.index, toOne: $0) } != nil) {
                 let columns = index.elements.map { indexColumn(entity.index, $0) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
-                sql.append("CREATE INDEX Z_\(entity.name)_\(index.name) ON \(table) (\(columns.joined(separator: ", ")))")
+                // A partial index's condition as Core Data writes it: the columns unqualified, the constants in the SQL.
+                let condition = index.condition?.sql { indexColumn(entity.index, FetchIndex.Element(property: $0)) }.map { " WHERE " + $0 } ?? ""
+                sql.append("CREATE INDEX Z_\(entity.name)_\(index.name) ON \(table) (\(columns.joined(separator: ", ")))" + condition)
             }
         }
         for join in joinTables {

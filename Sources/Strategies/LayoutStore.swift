@@ -56,7 +56,7 @@ public final class LayoutStore {
                             throw CorruptRow("no join table links \(model.entities[object.id.entity].name) to \(model.entities[destination.entity].name)")
                         }
                         let statement = try database.cachedStatement(sql)
-                        try statement.bind(values: [.integer(object.id.key), .integer(destination.key)])
+                        try statement.bind(values: link.values(owner: object.id.key, destination: destination.key))
                         try statement.run()
                     }
                 }

@@ -16,9 +16,10 @@ extension OneRowLayout {
         return (row, document)
     }
 
-    /// The INSERT of each generating many-to-many relationship's links.
+    /// The INSERT of each generating many-to-many relationship's links (with each member's order
+    /// key where the join table has an order column).
     func linkInserts(_ entity: Model.Entity) -> [LinkInsert] {
-        entity.linkedRelationships.map { (try? link($0)).map(LinkInsert.into) ?? .byDestination([:]) }
+        entity.linkedRelationships.map { (try? link($0)).map(schema.linkInsert) ?? .byDestination([:]) }
     }
 
     /// Core Data's one statement: a column set, or a key of a JSON object set with `json_set`

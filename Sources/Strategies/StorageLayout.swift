@@ -80,6 +80,9 @@ extension Model.Entity {
 public enum LinkInsert: Sendable {
     case one(String)
     case byDestination([Int: String])
+    /// Into a join table with an order column (an ordered many-to-many): its third value is the
+    /// member's order key, the member being the owner or the destination.
+    case ordered(String, memberIsOwner: Bool)
 
     /// The INSERT of a link into a join table (its name, the owner's column, the other side's).
     static func into(_ join: (name: String, this: String, other: String)) -> LinkInsert {
@@ -88,9 +91,16 @@ public enum LinkInsert: Sendable {
 
     func sql(to entity: Int) -> String? {
         switch self {
-        case let .one(sql): sql
+        case let .one(sql), let .ordered(sql, _): sql
         case let .byDestination(statements): statements[entity]
         }
+    }
+
+    /// The values of one link's INSERT: the owner's key, the destination's, and for an ordered
+    /// join table the member's order key, spaced as a to-one's order key (`ObjectGenerator.orderKey`).
+    func values(owner: Int64, destination: Int64) -> [Value] {
+        guard case let .ordered(_, memberIsOwner) = self else { return [.integer(owner), .integer(destination)] }
+        return [.integer(owner), .integer(destination), .integer(ObjectGenerator.orderKey(memberIsOwner ? owner : destination))]
     }
 }
 

@@ -56,8 +56,28 @@ enum ModelSource: Hashable {
             let read = try SwiftDataModelReader.read(path: path)
             return Read(description: read.description, warnings: read.warnings)
         case let .store(path):
-            let read = try CoreDataStoreFile.read(path: path, progress: { printError($0) })
+            let read = try Self.readStore(path)
             return Read(description: read.description, warnings: read.warnings + Model.stateNameWarnings(read.description), store: read)
+        }
+    }
+
+    /// Reads a store; Ctrl-C, SIGTERM or SIGHUP meanwhile removes its private copy (a store in use
+    /// is copied with its `-wal` to be read as committed) and ends with 128 + the signal. A failure
+    /// is reported only when no interruption is under way (the handler keeps `exclusive`).
+    private static func readStore(_ path: String) throws -> CoreDataStoreFile {
+        let copy = StorePrivateCopy()
+        let exclusive = NSRecursiveLock()
+        let interruption = InterruptionHandler(exclusive: exclusive) {
+            copy.cancel()
+            return "\(path.escapingControlCharacters) was not read; nothing was written (a private copy of it, if one was being made, was removed)"
+        }
+        defer { interruption.cancel() }
+        do {
+            return try CoreDataStoreFile.read(path: path, privateCopy: copy, progress: { printError($0) })
+        } catch {
+            exclusive.lock()
+            exclusive.unlock()
+            throw error
         }
     }
 

@@ -57,6 +57,37 @@ final class StoreShapeTests: XCTestCase {
         XCTAssertGreaterThan(fanOut.maximum, 5 * fanOut.median)
     }
 
+    /// A hierarchy above the sample limit (lowered here from 200,000 to 3,000 objects) is read in
+    /// windows of keys: objects per entity still exact, the NULL shares, fan-outs and lengths close
+    /// to the whole store's.
+    func testALargeHierarchyIsReadFromASample() throws {
+        let path = folder.appendingPathComponent("Notes.sqlite").path
+        try ShapedStoreFixture.write(to: path, notes: Self.notes)
+        let whole = try CoreDataStoreFile.read(path: path)
+        var heard: [String] = []
+        let sampled = try CoreDataStoreFile.read(path: path, sampleLimit: 3_000) { heard.append($0) }
+        XCTAssertEqual(whole.distributions.sampled, [])
+        XCTAssertEqual(sampled.distributions.sampled, ["ZNOTE"])
+        XCTAssertEqual(sampled.nullSharesMeasured, whole.nullSharesMeasured)
+        XCTAssertEqual([sampled.distributions.fanOuts, sampled.distributions.lengths], [whole.distributions.fanOuts, whole.distributions.lengths])
+        for expected in whole.description.entities {
+            let found = try entity(sampled.description, expected.name)
+            XCTAssertEqual(found.rows, expected.rows, "\(expected.name): objects are counted, not sampled")
+            for attribute in expected.attributes {
+                let read = try XCTUnwrap(found.attributes.first { $0.name == attribute.name })
+                if let share = attribute.nullShare { XCTAssertEqual(try XCTUnwrap(read.nullShare), share, accuracy: 0.03, "\(expected.name).\(attribute.name)") }
+                if let lengths = attribute.lengths { assertClose(try XCTUnwrap(read.lengths), lengths, scale: 1, "\(expected.name).\(attribute.name) lengths") }
+            }
+            for relationship in expected.relationships {
+                let read = try XCTUnwrap(found.relationships.first { $0.name == relationship.name })
+                if let share = relationship.nullShare, !relationship.toMany { XCTAssertEqual(try XCTUnwrap(read.nullShare), share, accuracy: 0.03, relationship.name) }
+            }
+        }
+        let tags = try XCTUnwrap(try entity(sampled.description, "Note").relationships.first { $0.name == "tags" }?.fanOut)
+        assertClose(tags, try XCTUnwrap(try entity(whole.description, "Note").relationships.first { $0.name == "tags" }?.fanOut), scale: 1, "Note.tags fan-out")
+        XCTAssertTrue(heard.isEmpty, "a store under 32 MiB reads without progress lines: \(heard)")
+    }
+
     func testTheGeneratorFollowsTheShapeAtTheStoresScale() throws {
         let path = folder.appendingPathComponent("Notes.sqlite").path
         try ShapedStoreFixture.write(to: path, notes: Self.notes)
@@ -94,7 +125,7 @@ final class StoreShapeTests: XCTestCase {
     }
 
     /// Objects per entity and NULL shares within 1 % (of the objects, of the share), fan-out
-    /// deciles and means within 10 % (after `fanOutScale`), lengths' deciles within 10 %.
+    /// deciles and means within 10 % (after `fanOutScale`), lengths' deciles and distinct shares within 10 %.
     func assertShape(_ generated: ModelDescription, follows store: ModelDescription, fanOutScale: [String: Double],
                      file: StaticString = #filePath, line: UInt = #line) throws {
         for expected in store.entities {
@@ -107,6 +138,9 @@ final class StoreShapeTests: XCTestCase {
                 }
                 if let lengths = attribute.lengths {
                     assertClose(try XCTUnwrap(found.lengths), lengths, scale: 1, "\(expected.name).\(attribute.name) lengths", file: file, line: line)
+                }
+                if let share = attribute.distinctShare {
+                    XCTAssertEqual(try XCTUnwrap(found.distinctShare), share, accuracy: share / 10, "\(expected.name).\(attribute.name) distinct share", file: file, line: line)
                 }
             }
             for relationship in expected.relationships {
@@ -122,7 +156,7 @@ final class StoreShapeTests: XCTestCase {
         }
     }
 
-    func assertClose(_ actual: Quantiles, _ expected: Quantiles, scale: Double, _ what: String, file: StaticString, line: UInt) {
+    func assertClose(_ actual: Quantiles, _ expected: Quantiles, scale: Double, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
         for step in stride(from: 2, through: Quantiles.steps - 2, by: 2) {
             let wanted = expected.quantiles[step] * scale
             XCTAssertEqual(actual.quantiles[step], wanted, accuracy: max(wanted * 0.1, 0.5),

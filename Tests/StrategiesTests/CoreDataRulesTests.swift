@@ -1,7 +1,9 @@
 import Foundation
+import Generation
 import Models
 import SQLite
 import Strategies
+import TestSupport
 import XCTest
 
 /// Core Data's layout rules that real stores showed the suite lacked, one small model each
@@ -144,5 +146,81 @@ final class CoreDataRulesTests: XCTestCase {
         XCTAssertEqual(tables, ["CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, Z_CDENTITYMETADATAKEY__BESTLANGUAGE VARCHAR, ZTITLE VARCHAR )"])
         XCTAssertEqual(indexes, ["CREATE INDEX Z_Item_\(long) ON ZITEM (Z_CDENTITYMETADATAKEY__BESTLANGUAGE COLLATE BINARY ASC, ZTITLE COLLATE BINARY ASC)"])
         XCTAssertThrowsError(try Model(ModelDescription(name: "rules", entities: [EntityDescription("Item", rows: 1, attributes: [Attribute("_a-b", .string)])])))
+    }
+
+    /// A fetch index element `SELF` is the key column `Z_PK` in every strategy's index; the
+    /// strategies still agree on every read.
+    func testTheElementSELFIsTheKeyColumn() throws {
+        let entities = [
+            EntityDescription("Note", rows: 20, attributes: [Attribute("date", .date), Attribute("title", .string)],
+                              fetchIndexes: [FetchIndex("byDateAndSelf", [FetchIndex.Element(property: "date", ascending: false), .primaryKey()])]),
+            EntityDescription("Memo", parent: "Note", rows: 10, attributes: [Attribute("pinned", .boolean)],
+                              fetchIndexes: [FetchIndex("bySelf", "SELF desc")]),
+        ]
+        XCTAssertEqual(try schema(entities).indexes, [
+            "CREATE INDEX ZNOTE_Z_ENT_INDEX ON ZNOTE (Z_ENT)",
+            "CREATE INDEX Z_Note_byDateAndSelf ON ZNOTE (ZDATE COLLATE BINARY DESC, Z_PK COLLATE BINARY ASC)",
+            "CREATE INDEX Z_Memo_bySelf ON ZNOTE (Z_PK COLLATE BINARY DESC)",
+        ])
+        let description = ModelDescription(name: "rules", entities: entities)
+        let model = try Model(description)
+        for type in Strategies.all {
+            let indexes = try type.init(model: model).schemaSQL.filter { $0.contains("byDateAndSelf") || $0.contains("bySelf") }
+            XCTAssertFalse(indexes.isEmpty, "\(type.name) has no index with SELF")
+            XCTAssertTrue(indexes.allSatisfy { $0.contains("Z_PK COLLATE BINARY") }, "\(type.name): \(indexes)")
+        }
+        let reads = try StrategyAgreement(Strategies.all, description)
+        try reads.checkReads()
+    }
+
+    /// A partial index's condition, written as Core Data writes it: the columns unqualified, nil as
+    /// `IS NULL` / `IS NOT NULL`, numbers as they print, strings quoted, AND/OR in parentheses.
+    func testAPartialIndexHasItsCondition() throws {
+        let draft = FetchIndex.Condition.compare(property: "title", .notEqual, .null)
+        let recent = FetchIndex.Condition.and([.compare(property: "folder", .equal, .null), .compare(property: "rank", .greaterOrEqual, .integer(3)),
+                                               .not(.compare(property: "kind", .equal, .text("it's")))])
+        let (_, indexes) = try schema([
+            EntityDescription("Note", rows: 10, attributes: [Attribute("title", .string, optional: true), Attribute("rank", .integer16), Attribute("kind", .string)],
+                              relationships: [RelationshipDescription("folder", destination: "Folder", inverse: "notes", optional: true)],
+                              fetchIndexes: [FetchIndex("byTitledOnly", [FetchIndex.Element(property: "title")], condition: draft),
+                                             FetchIndex("byRank", [FetchIndex.Element(property: "rank"), .primaryKey()], condition: recent),
+                                             FetchIndex("byFolder", [FetchIndex.Element(property: "folder")], condition: draft)]),
+            EntityDescription("Folder", rows: 2, relationships: [RelationshipDescription("notes", destination: "Note", inverse: "folder", toMany: true)]),
+        ])
+        XCTAssertEqual(indexes, [
+            "CREATE INDEX ZNOTE_ZFOLDER_INDEX ON ZNOTE (ZFOLDER)",
+            "CREATE INDEX Z_Note_byTitledOnly ON ZNOTE (ZTITLE COLLATE BINARY ASC) WHERE ZTITLE IS NOT NULL",
+            "CREATE INDEX Z_Note_byRank ON ZNOTE (ZRANK COLLATE BINARY ASC, Z_PK COLLATE BINARY ASC) WHERE (ZFOLDER IS NULL AND ZRANK >= 3 AND  NOT (ZKIND = 'it''s'))",
+        ])
+        XCTAssertEqual(FetchIndex.Condition.or([.compare(property: "a", .less, .real(1.5)), .compare(property: "b", .greater, .date(86_400))]).sql { "Z" + $0.uppercased() },
+                       "(ZA < 1.5 OR ZB > 86400.000000)")
+        XCTAssertNil(FetchIndex.Condition.compare(property: "a", .less, .null).sql { $0 }, "nil is only equal or not")
+        XCTAssertThrowsError(try Model(ModelDescription(name: "rules", entities: [EntityDescription("Note", rows: 1, attributes: [Attribute("title", .string)], fetchIndexes: [
+            FetchIndex("byTitle", [FetchIndex.Element(property: "title")], condition: .compare(property: "missing", .equal, .null)),
+        ])])))
+    }
+
+    /// An ordered many-to-many's join table holds each member's order key, spaced as a to-one's
+    /// order keys are (1024 apart, from 2048 for key 1), whichever side generates the links.
+    func testAnOrderedManyToManyFillsItsOrderColumn() throws {
+        for orderedSideCounts in [true, false] {
+            let count = FanOut(min: 1, max: 3)
+            let entities = [
+                EntityDescription("Album", rows: 4, relationships: [RelationshipDescription("assets", destination: "Asset", inverse: "albums", toMany: true, ordered: true,
+                                                                                               count: orderedSideCounts ? count : nil)]),
+                EntityDescription("Asset", rows: 9, relationships: [RelationshipDescription("albums", destination: "Album", inverse: "assets", toMany: true,
+                                                                                               count: orderedSideCounts ? nil : count)]),
+            ]
+            let generator = ObjectGenerator(try Model(ModelDescription(name: "rules", entities: entities)), seed: 3)
+            let store = try StrategyAgreement.open(SingleTable.self, generator)
+            let rows = try store.database.strings("SELECT Z_2ASSETS || ' ' || IFNULL(Z_FOK_2ASSETS, 'NULL') FROM Z_1ASSETS")
+            XCTAssertGreaterThan(rows.count, 3)
+            for row in rows {
+                let parts = row.split(separator: " ").compactMap { Int64($0) }
+                XCTAssertEqual(parts.count, 2, row)
+                XCTAssertEqual(parts.last, parts.first.map(ObjectGenerator.orderKey), row)
+            }
+            XCTAssertEqual(ObjectGenerator.orderKey(1), 2_048)
+        }
     }
 }

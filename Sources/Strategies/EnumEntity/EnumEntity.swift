@@ -243,7 +243,7 @@ public final class EnumEntity: OneRowLayout {
                 sql.append("CREATE UNIQUE INDEX \(name) ON \(hierarchy.table) (\(columns.joined(separator: ", "))) WHERE \(Self.kindCondition(kind, entity, includesSubentities: true))")
             }
             for index in entity.fetchIndexes {
-                let columns = try index.elements.map { (try $0.property.map(column) ?? kind) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
+                let columns = try index.elements.map { (try $0.isPrimaryKey ? "Z_PK" : $0.property.map(column) ?? kind) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
                 sql.append("CREATE INDEX Z_\(entity.name)_\(index.name) ON \(hierarchy.table) (\(columns.joined(separator: ", ")))")
             }
         }

@@ -128,7 +128,7 @@ public final class JSONEntity: OneRowLayout {
                 }
             }
             let fetchIndexes = info.fetchIndexes.map { index in
-                guard let kind = names.kind[root] else { return index }
+                guard let kind = names.kind[root] else { return FetchIndex(index.name, index.elements) }
                 return FetchIndex(index.name, index.elements.map { $0.property == nil ? FetchIndex.Element(property: kind, ascending: $0.ascending) : $0 })
             }
             descriptions.append(EntityDescription(info.name, rows: model.objectCount(root), attributes: attributes, relationships: relationships,
@@ -244,6 +244,7 @@ public final class JSONEntity: OneRowLayout {
     /// `details`, the to-one's foreign key, or `kind` for `entity` (no property).
     private func indexElement(_ entity: Int, _ property: String?, kind: String) throws -> String {
         guard let property else { return kind }
+        if property == FetchIndex.primaryKeyName { return "Z_PK" }
         let info = model.entities[entity]
         if let position = info.attributeIndex(property) {
             let place = places[entity][position]

@@ -212,11 +212,12 @@ public final class Joined: StorageLayout {
     /// A fetch index, on the table of its last property (the root's for `entity` alone), with that
     /// table's columns.
     private func fetchIndexSQL(_ entity: Model.Entity, _ index: FetchIndex) throws -> String {
-        let last = index.elements.last { $0.property != nil }?.property
+        let last = index.elements.last { $0.property != nil && !$0.isPrimaryKey }?.property
         let owner = try last.map { try place(entity.index, $0).owner } ?? entity.root
         let columns = try index.elements.compactMap { element -> String? in
             let direction = " COLLATE BINARY " + (element.ascending ? "ASC" : "DESC")
             guard let property = element.property else { return owner == entity.root ? "Z_ENT" + direction : nil }
+            if element.isPrimaryKey { return "Z_PK" + direction }
             let place = try place(entity.index, property)
             return place.owner == owner ? place.column + direction : nil
         }
