@@ -61,7 +61,7 @@ public final class SingleTable: StorageLayout {
     }
 
     /// The read of `request` from its entity's root table: Core Data's entity filter after the predicate.
-    private func read(_ request: FetchRequest) throws -> OneTableRead {
+    func read(_ request: FetchRequest) throws -> OneTableRead {
         let filter = schema.entityFilter(request.entity, includesSubentities: request.includesSubentities)
         return OneTableRead(builder: try sqlWhere(request), table: schema.table(of: request.entity).name, predicate: request.predicate,
                             terms: filter.map { [$0.sql] } ?? [], termValues: (filter?.values ?? []).map { .integer($0) })

@@ -30,6 +30,10 @@ public protocol StorageLayout: AnyObject {
     func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery
     /// The statement counting the objects `request` selects (no sort, no page).
     func countQuery(_ request: FetchRequest) throws -> PreparedQuery
+    /// Core Data's partial fetch (`propertiesToFetch`) of `request`: per object, in its order, the
+    /// values of the attributes `properties` names, then its entity number and key
+    /// (`RowDecoder.partial`); with no property, the ID pass of a batched fetch.
+    func partialQuery(_ request: FetchRequest, properties: [String]) throws -> PreparedQuery
 
     /// The statements setting `attribute` to `value` on an object of `entity` whose version is
     /// checked and bumped, as Core Data's `UPDATE … SET …, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?`.

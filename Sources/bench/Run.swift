@@ -42,7 +42,7 @@ struct Run: ParsableCommand {
     }
 
     private func selectedWorkloads(_ model: Model) throws -> [Workload] {
-        guard let workloads else { return Workloads.applicable(to: model) }
+        guard let workloads else { return Workloads.defaultRun(on: model) }
         do { return try Workloads.parseList(workloads, for: model) }
         catch { throw ValidationError("\(error)") }
     }

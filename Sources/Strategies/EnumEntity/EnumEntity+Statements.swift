@@ -63,7 +63,7 @@ extension EnumEntity {
     public func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try read(request).count(request) }
 
     /// The read of `request` from its hierarchy's table, the kind filter after the predicate.
-    private func read(_ request: FetchRequest) throws -> OneTableRead {
+    func read(_ request: FetchRequest) throws -> OneTableRead {
         OneTableRead(builder: try sqlWhere(request), table: hierarchies[request.entity].table, predicate: request.predicate,
                      terms: kindFilter(request).map { [$0] } ?? [])
     }

@@ -27,7 +27,7 @@ extension JSONEntity {
             return .anyRelated(relationshipName, name, converted(value, try expression(relationship.destination, name, alias: "t1").hex))
         case let .and(predicates):
             return .and(try predicates.map { try convert($0, request) })
-        case .all, .key, .toOne:
+        case .all, .key, .toOne, .keyInList, .toOneInList:
             return predicate
         }
     }
@@ -36,10 +36,10 @@ extension JSONEntity {
     private static func properties(_ predicate: FetchPredicate, sort: [SortKey]) -> Set<String> {
         switch predicate {
         case let .equals(name, _), let .range(name, _, _): return [name]
-        case let .toOne(name, _): return [name]
+        case let .toOne(name, _), let .toOneInList(name): return [name]
         case .after: return Set(sort.map(\.attribute))
         case let .and(predicates): return predicates.reduce(into: Set<String>()) { $0.formUnion(properties($1, sort: sort)) }
-        case .all, .key, .anyRelated: return []
+        case .all, .key, .anyRelated, .keyInList: return []
         }
     }
 
@@ -90,7 +90,7 @@ extension JSONEntity {
 
     /// The read of `request` from its hierarchy's table: the predicate's values as the JSON holds
     /// them, then the kind terms.
-    private func read(_ request: FetchRequest) throws -> OneTableRead {
+    func read(_ request: FetchRequest) throws -> OneTableRead {
         OneTableRead(builder: try sqlWhere(request), table: hierarchy(request.entity).table,
                      predicate: try convert(request.predicate, request), terms: entityTerms(request))
     }
