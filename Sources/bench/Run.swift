@@ -25,7 +25,7 @@ struct Run: ParsableCommand {
 
     @OptionGroup var strategies: StrategyOptions
 
-    @Option(help: "Comma-separated workloads to run (default: every one that applies to the model). See `bench list`.")
+    @Option(help: "Comma-separated workloads to run (default: every one of the default run that applies to the model; `bench list` marks the others). See `bench list`.")
     var workloads: String?
 
     @OptionGroup var timing: TimingOptions
