@@ -13,6 +13,6 @@ extension SingleTable {
         let root = schema.table(of: request.entity).root
         let read = OneTableRead(builder: try sqlWhere(request), table: schema.table(of: root).name, predicate: request.predicate)
         let (list, positions) = schema.selectList(root)
-        return try read.fetch(request, list: list, decoder: try decoder(root, positions))
+        return try read.fetch(request, list: list, decoder: try decoder(root, model.concreteEntities(in: model.entities[root].subtree), positions))
     }
 }

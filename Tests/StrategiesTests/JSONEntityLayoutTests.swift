@@ -50,8 +50,9 @@ final class JSONEntityLayoutTests: XCTestCase {
         let layout = try JSONEntity(model: model)
         let index = { (name: String) in try XCTUnwrap(model.index(of: name)) }
         let square = try index("Square")
-        XCTAssertEqual(layout.places[square], [.column("ZNAME"), .column("ZCREATED"), .detail("sides"), .detail("side"), .detail("label")])
-        XCTAssertEqual(layout.places[try index("Canvas")], [.column("ZTITLE")])
+        XCTAssertEqual(layout.places[square].map { $0.sql("t0") },
+                       ["t0.ZNAME", "t0.ZCREATED", "t0.ZDETAILS ->> '$.sides'", "t0.ZDETAILS ->> '$.side'", "t0.ZDETAILS ->> '$.label'"])
+        XCTAssertEqual(layout.places[try index("Canvas")].map { $0.sql("t0") }, ["t0.ZTITLE"])
         XCTAssertEqual(layout.hierarchy(square).table, "ZSHAPE")
         XCTAssertEqual(layout.hierarchy(square).kind, "ZKIND")
         XCTAssertEqual(layout.hierarchy(square).details, "ZDETAILS")
@@ -60,9 +61,9 @@ final class JSONEntityLayoutTests: XCTestCase {
         XCTAssertEqual(try layout.expression(square, "name", alias: "t1").sql, "t1.ZNAME")
         XCTAssertEqual(try layout.toOne(square, "neighbour").entity, "ZNEIGHBOURKIND")
         XCTAssertNil(try layout.toOne(square, "fill").entity)
-        XCTAssertEqual(layout.kindExpression(try index("Shape"), alias: "t1"), "t1.ZKIND")
-        XCTAssertEqual(layout.kindExpression(try index("Canvas"), alias: "t1"), "\(try index("Canvas") + 1)")
-        XCTAssertEqual(try layout.joinTable(try XCTUnwrap(model.entities[square].relationship("tags"))).name, "Z_3TAGS")
+        XCTAssertEqual(layout.entityNumber(try index("Shape"), alias: "t1"), "t1.ZKIND")
+        XCTAssertEqual(layout.entityNumber(try index("Canvas"), alias: "t1"), "\(try index("Canvas") + 1)")
+        XCTAssertEqual(try layout.link(try XCTUnwrap(model.entities[square].relationship("tags"))).name, "Z_3TAGS")
         XCTAssertEqual(layout.partialIndexes.map(\.subtree), [square ... square, square ... square, square ... square])
         XCTAssertEqual(layout.partialIndexes.map(\.properties), [["label"], ["name", "side"], ["sides", "side"]])
     }
@@ -102,11 +103,11 @@ final class JSONEntityLayoutTests: XCTestCase {
         let model = try Model(Self.shapes)
         let layout = try JSONEntity(model: model)
         let shape = try XCTUnwrap(model.index(of: "Shape")), canvas = try XCTUnwrap(model.index(of: "Canvas"))
-        XCTAssertEqual(try layout.makeReader(shape).list,
+        XCTAssertEqual(try layout.selection(FetchRequest(entity: shape)).list,
                        "t0.ZKIND, t0.Z_PK, t0.Z_OPT, t0.ZCREATED, t0.ZDETAILS, t0.ZNAME, t0.ZNEIGHBOURKIND, t0.ZCANVAS, t0.ZFILL, t0.ZNEIGHBOUR")
-        XCTAssertEqual(try layout.makeReader(try XCTUnwrap(model.index(of: "Circle"))).list,
+        XCTAssertEqual(try layout.selection(FetchRequest(entity: try XCTUnwrap(model.index(of: "Circle")))).list,
                        "t0.ZKIND, t0.Z_PK, t0.Z_OPT, t0.ZCREATED, t0.ZDETAILS, t0.ZNAME, t0.ZCANVAS")
-        XCTAssertEqual(try layout.makeReader(canvas).list, "0, t0.Z_PK, t0.Z_OPT, t0.ZTITLE")
+        XCTAssertEqual(try layout.selection(FetchRequest(entity: canvas)).list, "0, t0.Z_PK, t0.Z_OPT, t0.ZTITLE")
     }
 
     /// Every preset is laid out without a database: one stored entity per root, an INSERT per

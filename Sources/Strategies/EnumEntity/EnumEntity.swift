@@ -29,7 +29,7 @@ import SQLite
 ///
 /// Everything is derived from the model once, when the layout is built; the statements are
 /// derived from it in `EnumEntity+Statements.swift`.
-public final class EnumEntity: StorageLayout {
+public final class EnumEntity: OneRowLayout {
     public static let name = "enum-entity"
     public static let summary = "No inheritance: one entity per hierarchy, a kind column naming each row's sub-entity, the sub-entities' attributes in generic typed slots they share (text1, number1, …)"
 
@@ -48,7 +48,7 @@ public final class EnumEntity: StorageLayout {
     let valueColumns: [[String]]
     let valueKinds: [[ClosedRange<Int>?]]
     /// Per entity: the columns of each of its to-one relationships (inherited ones included), by name.
-    let toOneColumns: [[String: ToOne]]
+    let toOneColumns: [[String: RowToOne]]
     /// The stored model's relationship for each relationship kept as one.
     private(set) var storedRelationships: [PropertyKey: Model.Relationship] = [:]
     /// Per concrete entity: its INSERT statements.
@@ -73,28 +73,6 @@ public final class EnumEntity: StorageLayout {
         storedRelationships = try makeStoredRelationships()
         insertPlans = try makeInsertPlans()
         schemaSQL = schema.tableSQL + schema.indexSQL + (try keySlotIndexSQL()) + (try subEntityIndexSQL()) + CoreDataSchema.bookkeepingSQL
-    }
-
-    // MARK: Lookups
-
-    /// The column of attribute `attribute` of `entity`.
-    func column(_ entity: Int, _ attribute: String) throws -> String {
-        valueColumns[entity][try EnumEntity.need(model.entities[entity].attributeIndex(attribute), "attribute '\(attribute)' of \(model.entities[entity].name)")]
-    }
-
-    /// The columns of to-one `name` of `entity`.
-    func toOne(_ entity: Int, _ name: String) throws -> ToOne {
-        try EnumEntity.need(toOneColumns[entity][name], "to-one '\(name)' of \(model.entities[entity].name)")
-    }
-
-    /// The stored model's relationship for `relationship`, kept as a relationship.
-    func storedRelationship(_ relationship: Model.Relationship) throws -> Model.Relationship {
-        try EnumEntity.need(storedRelationships[PropertyKey(relationship)], "stored relationship \(relationship.name)")
-    }
-
-    /// The join table of a many-to-many relationship: its name, this side's column and the other's.
-    func joinTable(_ relationship: Model.Relationship) throws -> (name: String, this: String, other: String) {
-        try schema.link(try storedRelationship(relationship))
     }
 
     /// `kind = n` for one entity (or an entity without sub-entities), `kind >= a AND kind <= b` for a
@@ -199,19 +177,19 @@ public final class EnumEntity: StorageLayout {
     /// declaring entity, with the kinds of the declaring subtree) and the columns of each to-one.
     private static func propertyColumns(_ model: Model, _ storedModel: Model, _ schema: CoreDataSchema, _ names: SlotNames,
                                         _ slots: SlotAssignment, _ storedColumns: [Int: [String: String]]) throws
-        -> (values: [[String]], kinds: [[ClosedRange<Int>?]], toOnes: [[String: ToOne]]) {
+        -> (values: [[String]], kinds: [[ClosedRange<Int>?]], toOnes: [[String: RowToOne]]) {
         var values: [[String]] = []
         var kinds: [[ClosedRange<Int>?]] = []
-        var toOnes: [[String: ToOne]] = []
+        var toOnes: [[String: RowToOne]] = []
         for entity in model.entities {
             func column(_ name: String) throws -> String { try Self.column(name, of: entity.root, model, storedColumns) }
             if entity.isRoot {
                 let index = try storedIndex(entity.index, model, storedModel)
                 values.append(try entity.attributes.map { try column($0.name) })
                 kinds.append(entity.attributes.map { _ in nil })
-                var own: [String: ToOne] = [:]
+                var own: [String: RowToOne] = [:]
                 for relationship in entity.relationships where !relationship.toMany {
-                    own[relationship.name] = ToOne(key: try schema.toOneColumns(index, relationship.name).key,
+                    own[relationship.name] = RowToOne(key: try schema.toOneColumns(index, relationship.name).key,
                                                    entity: try names.toOneKind[PropertyKey(relationship)].map(column), kinds: nil)
                 }
                 toOnes.append(own)
@@ -226,7 +204,7 @@ public final class EnumEntity: StorageLayout {
             kinds.append(kinds[parent] + slots.attributes[entity.index].map { _ in subtree })
             var own = toOnes[parent]
             for (name, slot) in slots.toOnes[entity.index] {
-                own[name] = ToOne(key: try slotColumn(slot.key), entity: try slot.entity.map(slotColumn), kinds: subtree)
+                own[name] = RowToOne(key: try slotColumn(slot.key), entity: try slot.entity.map(slotColumn), kinds: subtree)
             }
             toOnes.append(own)
         }
@@ -253,11 +231,8 @@ public final class EnumEntity: StorageLayout {
         var plans: [Int: InsertPlan] = [:]
         for entity in model.entities where entity.isConcrete {
             let hierarchy = hierarchies[entity.index]
-            let toOnes = try entity.toOneRelationships.map { try toOne(entity.index, $0.name) }
-            let row = InsertStep.header(stored: hierarchy.stored) + (hierarchy.kind.map { [($0, .entityNumber)] } ?? [])
-                + InsertStep.values(valueColumns[entity.index]) + InsertStep.toOnes(toOnes.map { ($0.key, $0.entity) })
-            let links = try entity.linkedRelationships.map { LinkInsert.into(try joinTable($0)) }
-            plans[entity.index] = InsertPlan(keyEntity: hierarchy.stored, steps: [InsertStep(into: hierarchy.table, row)], links: links)
+            let row = InsertStep.header(stored: hierarchy.stored) + (hierarchy.kind.map { [($0, .entityNumber)] } ?? []) + (try insertRow(entity).row)
+            plans[entity.index] = InsertPlan(keyEntity: hierarchy.stored, steps: [InsertStep(into: hierarchy.table, row)], links: linkInserts(entity))
         }
         return plans
     }
@@ -315,13 +290,5 @@ extension EnumEntity {
         let table: String
         let stored: Int
         let kind: String?
-    }
-
-    /// A to-one relationship's columns; `kinds` is the entity-number range of its declaring subtree
-    /// when the key is a slot (other kinds use the slot for something else).
-    struct ToOne: Sendable {
-        let key: String
-        let entity: String?
-        let kinds: ClosedRange<Int>?
     }
 }

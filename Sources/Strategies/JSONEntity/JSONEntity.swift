@@ -52,7 +52,7 @@ import SQLite
 ///
 /// Everything is derived from the model once, when the layout is built; the statements are
 /// derived from it in `JSONEntity+Statements.swift`.
-public final class JSONEntity: StorageLayout {
+public final class JSONEntity: OneRowLayout {
     public static let name = "json-entity"
     public static let summary = "One entity per hierarchy: the root's attributes as columns, a kind column, every other attribute in one JSON details column"
 
@@ -66,9 +66,9 @@ public final class JSONEntity: StorageLayout {
     /// Per entity: its hierarchy's table and columns.
     let hierarchies: [Hierarchy]
     /// Per entity, per attribute (in `attributes` order).
-    let places: [[Place]]
+    let places: [[RowPlace]]
     /// Per entity: the columns of each to-one relationship (its own and inherited).
-    let toOneColumns: [[String: (key: String, entity: String?)]]
+    let toOneColumns: [[String: RowToOne]]
     /// Per concrete entity: its INSERT.
     private(set) var insertPlans: [Int: InsertPlan] = [:]
     /// The partial indexes on sub-entities' subtrees.
@@ -152,27 +152,27 @@ public final class JSONEntity: StorageLayout {
     }
 
     /// Per entity, per attribute: the root's typed column, or (in a hierarchy) a key of `details`.
-    private static func places(_ model: Model, _ hierarchies: [Hierarchy], _ columnByAttribute: [Int: [String: String]]) throws -> [[Place]] {
+    private static func places(_ model: Model, _ hierarchies: [Hierarchy], _ columnByAttribute: [Int: [String: String]]) throws -> [[RowPlace]] {
         try model.entities.map { entity in
             let hierarchy = hierarchies[entity.index]
             return try entity.attributes.indices.map { position in
                 let name = entity.attributes[position].name
-                if hierarchy.details != nil && entity.attributeOwners[position] != entity.root { return .detail(name) }
-                return .column(try JSONEntity.need(columnByAttribute[entity.root]?[name], "column of '\(name)' in \(entity.name)"))
+                if let details = hierarchy.details, entity.attributeOwners[position] != entity.root { return RowPlace(column: details, key: name) }
+                return RowPlace(column: try JSONEntity.need(columnByAttribute[entity.root]?[name], "column of '\(name)' in \(entity.name)"))
             }
         }
     }
 
     /// Per entity: the key column (and entity-number column) of each to-one, its own and inherited.
     private static func toOneColumns(_ model: Model, _ schema: CoreDataSchema, _ names: StoredNames, _ hierarchies: [Hierarchy],
-                                     _ columnByAttribute: [Int: [String: String]]) throws -> [[String: (key: String, entity: String?)]] {
+                                     _ columnByAttribute: [Int: [String: String]]) throws -> [[String: RowToOne]] {
         try model.entities.map { entity in
             let hierarchy = hierarchies[entity.index]
-            var columns: [String: (key: String, entity: String?)] = [:]
+            var columns: [String: RowToOne] = [:]
             for relationship in entity.relationships where !relationship.toMany {
                 let storedName = try JSONEntity.need(names.relationships[PropertyKey(relationship)], "stored name of \(relationship.name)")
                 let key = try schema.toOneColumns(hierarchy.stored, storedName).key
-                columns[relationship.name] = (key, try names.entityAttributes[PropertyKey(relationship)].map {
+                columns[relationship.name] = RowToOne(key: key, entity: try names.entityAttributes[PropertyKey(relationship)].map {
                     try JSONEntity.need(columnByAttribute[entity.root]?[$0], "column of '\($0)'")
                 })
             }
@@ -185,41 +185,6 @@ public final class JSONEntity: StorageLayout {
     /// The hierarchy (table and columns) `entity` is stored in.
     func hierarchy(_ entity: Int) -> Hierarchy { hierarchies[entity] }
 
-    /// The columns of to-one `name` of `entity`.
-    func toOne(_ entity: Int, _ name: String) throws -> (key: String, entity: String?) {
-        try JSONEntity.need(toOneColumns[entity][name], "to-one '\(name)'")
-    }
-
-    /// The stored relationship of an original one.
-    func storedRelationship(_ relationship: Model.Relationship) throws -> Model.Relationship {
-        let hierarchy = hierarchy(relationship.owner)
-        let name = try JSONEntity.need(names.relationships[PropertyKey(relationship)], "stored name of \(relationship.name)")
-        return try JSONEntity.need(storedModel.entities[hierarchy.stored].relationship(name), "stored relationship \(name)")
-    }
-
-    /// The join table of a many-to-many relationship: its name, this side's column and the other's.
-    func joinTable(_ relationship: Model.Relationship) throws -> (name: String, this: String, other: String) {
-        try schema.link(try storedRelationship(relationship))
-    }
-
-    /// The SQL expression of an attribute of `entity` on the row aliased `alias`, and whether its
-    /// bound values must be hex text (a UUID or binary attribute held in `details`).
-    func expression(_ entity: Int, _ attribute: String, alias: String) throws -> (sql: String, hex: Bool) {
-        let info = model.entities[entity]
-        let position = try JSONEntity.need(info.attributeIndex(attribute), "attribute '\(attribute)' of \(info.name)")
-        switch places[entity][position] {
-        case let .column(name): return ("\(alias).\(name)", false)
-        case let .detail(key):
-            let details = try JSONEntity.need(hierarchy(info.index).details, "details column of \(info.name)'s table")
-            return ("\(alias).\(details) ->> '$.\(key)'", info.attributes[position].type.storage == .blob)
-        }
-    }
-
-    /// The row's original entity number: `ZKIND`, or the root's number for a table without sub-entities.
-    func kindExpression(_ root: Int, alias: String) -> String {
-        hierarchy(root).kind.map { "\(alias).\($0)" } ?? "\(root + 1)"
-    }
-
     /// `ZKIND = 4` for a one-entity subtree, else `ZKIND BETWEEN 2 AND 4` (entity numbers).
     static func kindTerm(_ subtree: ClosedRange<Int>, column: String) -> String {
         subtree.count == 1 ? "\(column) = \(subtree.lowerBound + 1)" : "\(column) BETWEEN \(subtree.lowerBound + 1) AND \(subtree.upperBound + 1)"
@@ -231,23 +196,13 @@ public final class JSONEntity: StorageLayout {
     /// to-one's key (and entity number), then `details` built from one bound value per key.
     private func makeInsertPlan(_ entity: Model.Entity) throws -> InsertPlan {
         let hierarchy = hierarchies[entity.index]
-        var row = InsertStep.header(stored: hierarchy.stored) + (hierarchy.kind.map { [($0, .entityNumber)] } ?? [])
-        var details: [Int] = []
-        for (position, place) in places[entity.index].enumerated() {
-            switch place {
-            case let .column(name): row.append((name, .value(position)))
-            case .detail: details.append(position)
-            }
-        }
-        row += InsertStep.toOnes(try entity.toOneRelationships.map { try toOne(entity.index, $0.name) })
+        let (row, details) = try insertRow(entity)
         let json = hierarchy.details.map { column in
             (column, Self.detailsExpression(details.map { entity.attributes[$0].name }, dropsNulls: details.contains { entity.attributes[$0].optional }),
              details.map { InsertStep.Source.detail($0) })
         }
-        let links = entity.linkedRelationships.map { relationship in
-            (try? joinTable(relationship)).map(LinkInsert.into) ?? .byDestination([:])
-        }
-        return InsertPlan(keyEntity: hierarchy.stored, steps: [InsertStep(into: hierarchy.table, row, then: json)], links: links)
+        let header = InsertStep.header(stored: hierarchy.stored) + (hierarchy.kind.map { [($0, .entityNumber)] } ?? [])
+        return InsertPlan(keyEntity: hierarchy.stored, steps: [InsertStep(into: hierarchy.table, header + row, then: json)], links: linkInserts(entity))
     }
 
     /// The SQL that builds `details` from one bound value per key (see `JSONEntity`'s documentation).
@@ -303,10 +258,8 @@ public final class JSONEntity: StorageLayout {
         guard let property else { return kind }
         let info = model.entities[entity]
         if let position = info.attributeIndex(property) {
-            switch places[entity][position] {
-            case let .column(name): return name
-            case let .detail(key): return "(\(try JSONEntity.need(hierarchy(entity).details, "details column")) ->> '$.\(key)')"
-            }
+            let place = places[entity][position]
+            return place.key.map { "(\(place.column) ->> '$.\($0)')" } ?? place.column
         }
         return try JSONEntity.need(toOneColumns[entity][property], "property '\(property)' of \(info.name)").key
     }
@@ -336,13 +289,6 @@ extension JSONEntity {
         /// `ZKIND` and `ZDETAILS` (nil for a root without sub-entities).
         let kind: String?
         let details: String?
-    }
-
-    /// Where an attribute of an entity is kept.
-    enum Place: Equatable, Sendable {
-        case column(String)
-        /// A key of `details`.
-        case detail(String)
     }
 
     /// A partial index on a sub-entity's subtree.

@@ -1,0 +1,135 @@
+import Generation
+import Models
+import SQLite
+
+/// A one-row layout's fetches and counts: its table read as Core Data reads one (`OneTableRead`),
+/// the entity terms after the predicate, rows decoded by their entity number.
+extension OneRowLayout {
+    public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery { try rowFetch(request) }
+
+    /// The fetch of `request` from its entity's table.
+    func rowFetch(_ request: FetchRequest) throws -> PreparedQuery {
+        let read = try read(request)
+        let (list, decoder) = try selection(request)
+        return try read.fetch(request, list: list, decoder: decoder)
+    }
+
+    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try read(request).count(request) }
+
+    /// The read of `request` from its entity's table: the predicate (its values as the table holds
+    /// them), then the entity terms.
+    func read(_ request: FetchRequest) throws -> OneTableRead {
+        let terms = entityTerms(request)
+        return OneTableRead(builder: try sqlWhere(request), table: table(request.entity), predicate: try bound(request.predicate, request),
+                            terms: terms.sql, termValues: terms.values)
+    }
+
+    func sqlWhere(_ request: FetchRequest) throws -> SQLWhere {
+        let entity = request.entity
+        return SQLWhere(
+            attribute: { try self.expression(entity, $0, alias: "t0").sql },
+            toOne: { "t0." + (try self.toOne(entity, $0).key) },
+            key: "t0.Z_PK",
+            related: { relationship, attribute in try self.relatedJoin(entity, relationship, attribute) },
+            sort: try request.sort.map { (try self.expression(entity, $0.attribute, alias: "t0").sql, $0.ascending) })
+    }
+
+    /// Core Data's joins for `ANY relationship.attribute == ?`: through the join table
+    /// (many-to-many) or the destination's foreign key (one-to-many; a shared slot read only in
+    /// the kinds that own it).
+    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String) throws -> (joins: String, expression: String) {
+        let relationship = try Self.need(model.entities[entity].relationship(name), "relationship '\(name)' of \(model.entities[entity].name)")
+        let destination = relationship.destination
+        let table = table(destination)
+        if relationship.isManyToMany {
+            let join = try link(relationship)
+            return ("JOIN \(join.name) t1 ON t0.Z_PK = t1.\(join.this) JOIN \(table) t2 ON t2.Z_PK = t1.\(join.other)",
+                    try expression(destination, attribute, alias: "t2").sql)
+        }
+        let key = try inverseKey(of: relationship)
+        let place = try self.attribute(destination, attribute).place
+        // The narrower of the key's and the value's kinds (they nest: both hold one entity's subtree).
+        let kinds = [key.kinds, place.kinds].compactMap { $0 }.min { $0.count < $1.count }
+        let kind = kindColumn(destination).map { "t1." + $0 } ?? ""
+        let filter = kinds.map { " AND \(kind) >= \($0.lowerBound) AND \(kind) <= \($0.upperBound)" } ?? ""
+        return ("JOIN \(table) t1 ON t1.\(key.key) = t0.Z_PK\(filter)", place.sql("t1"))
+    }
+
+    /// The predicate with every value compared with a hex-text expression given as hex text.
+    private func bound(_ predicate: FetchPredicate, _ request: FetchRequest) throws -> FetchPredicate {
+        let entity = request.entity
+        func converted(_ value: Value, _ hex: Bool) -> Value { hex ? value.jsonBindable : value }
+        switch predicate {
+        case let .equals(name, value):
+            return .equals(name, converted(value, try expression(entity, name, alias: "t0").hex))
+        case let .range(name, lower, upper):
+            let hex = try expression(entity, name, alias: "t0").hex
+            return .range(name, converted(lower, hex), converted(upper, hex))
+        case let .after(values):
+            return .after(try values.enumerated().map { index, value in
+                index < request.sort.count ? converted(value, try expression(entity, request.sort[index].attribute, alias: "t0").hex) : value
+            })
+        case let .anyRelated(relationshipName, name, value):
+            let relationship = try Self.need(model.entities[entity].relationship(relationshipName), "relationship '\(relationshipName)' of \(model.entities[entity].name)")
+            return .anyRelated(relationshipName, name, converted(value, try expression(relationship.destination, name, alias: "t1").hex))
+        case let .and(predicates):
+            return .and(try predicates.map { try bound($0, request) })
+        case .all, .key, .toOne, .keyInList, .toOneInList:
+            return predicate
+        }
+    }
+
+    // MARK: Rows
+
+    /// `kind` (or `0`), `Z_PK`, `Z_OPT`, then the columns any of `concrete` reads, in the table's
+    /// fetch order; and the decoder of those rows as a fetch of `entity`.
+    func compactSelection(_ entity: Int, _ concrete: [Int]) throws -> (list: String, decoder: RowDecoder) {
+        var needed = Set<String>()
+        for index in concrete {
+            let info = model.entities[index]
+            for position in info.attributes.indices { needed.insert(place(index, position).column) }
+            for relationship in info.toOneRelationships {
+                let columns = try toOne(index, relationship.name)
+                needed.insert(columns.key)
+                if let other = columns.entity { needed.insert(other) }
+            }
+        }
+        var items = [kindColumn(entity).map { "t0.\($0)" } ?? "0", "t0.Z_PK", "t0.Z_OPT"]
+        var positions: [String: Int32] = [:]
+        for column in schema.table(of: storedEntity(entity)).fetchOrder where needed.contains(column.name) {
+            positions[column.name] = Int32(items.count)
+            items.append("t0.\(column.name)")
+        }
+        return (items.joined(separator: ", "), try decoder(entity, concrete, positions))
+    }
+
+    /// Decodes rows of a fetch of `entity` as the concrete entities `concrete`, each column at its
+    /// position in `positions`.
+    func decoder(_ entity: Int, _ concrete: [Int], _ positions: [String: Int32]) throws -> RowDecoder {
+        let table = table(entity)
+        func at(_ column: String) throws -> Int32 { try Self.need(positions[column], "column \(column) in the select list of \(table)") }
+        let shapes = try concrete.map { index in
+            let info = model.entities[index]
+            var columns: [RowShape.Column] = [], keys: [(slot: Int, key: String)] = [], document: String?
+            for (position, attribute) in info.attributes.enumerated() {
+                let place = place(index, position)
+                if let key = place.key {
+                    keys.append((position, key))
+                    document = place.column
+                } else {
+                    // A value in a shared slot is NULL in the other kinds' rows: a required one must not be.
+                    columns.append(RowShape.Column(slot: position, position: try at(place.column), storage: attribute.type.storage,
+                                                   required: place.kinds != nil && !attribute.optional))
+                }
+            }
+            return RowShape(
+                entity: index, valueCount: info.attributes.count, columns: columns,
+                toOne: try info.toOneRelationships.map { relationship in
+                    let columns = try toOne(index, relationship.name)
+                    return RowShape.ToOne(key: try at(columns.key), entity: try columns.entity.map(at), destination: relationship.destination)
+                },
+                rest: try document.flatMap { documentReader(index, keys, column: try at($0)) })
+        }
+        return RowDecoder(shapes: shapes, fixed: kindColumn(entity) == nil ? entity : nil, table: table)
+    }
+}

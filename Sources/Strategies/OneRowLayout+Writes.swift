@@ -1,0 +1,68 @@
+import Generation
+import Models
+
+/// A one-row layout's inserts, updates, versions, deletes and link counts.
+extension OneRowLayout {
+    /// The columns of an INSERT of an object of `entity` after its header: each attribute's column
+    /// (bound from its value), each to-one's; and the positions of the attributes kept in a JSON
+    /// object, in order.
+    func insertRow(_ entity: Model.Entity) throws -> (row: [(column: String, source: InsertStep.Source)], document: [Int]) {
+        var row: [(column: String, source: InsertStep.Source)] = [], document: [Int] = []
+        for position in entity.attributes.indices {
+            let place = place(entity.index, position)
+            if place.key == nil { row.append((place.column, .value(position))) } else { document.append(position) }
+        }
+        row += InsertStep.toOnes(try entity.toOneRelationships.map { let columns = try toOne(entity.index, $0.name); return (columns.key, columns.entity) })
+        return (row, document)
+    }
+
+    /// The INSERT of each generating many-to-many relationship's links.
+    func linkInserts(_ entity: Model.Entity) -> [LinkInsert] {
+        entity.linkedRelationships.map { (try? link($0)).map(LinkInsert.into) ?? .byDestination([:]) }
+    }
+
+    /// Core Data's one statement: a column set, or a key of a JSON object set with `json_set`
+    /// (removed with `json_remove`, for NULL in an optional attribute).
+    public func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] {
+        let (position, place) = try self.attribute(entity, attribute)
+        let table = table(entity), column = place.column
+        guard let key = place.key else { return UpdateStep.versioned(table, "\(column) = ?", [value]) }
+        if value.isNull, model.entities[entity].attributes[position].optional {
+            return UpdateStep.versioned(table, "\(column) = json_remove(\(column), '$.\(key)')", [])
+        }
+        return UpdateStep.versioned(table, "\(column) = json_set(\(column), '$.\(key)', ?)", [value.jsonBindable])
+    }
+
+    public func versionSQL(_ entity: Int) -> String? { "SELECT Z_OPT FROM \(table(entity)) WHERE Z_PK = ?" }
+
+    public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
+        try DeleteStatements.oneRow(
+            table(entity), model.entities[entity].relationships,
+            destination: { (self.table($0.destination), self.entityNumber($0.destination, alias: "t1")) },
+            toOneKey: { try self.toOne(entity, $0.name).key },
+            join: { try self.link($0) },
+            inverse: { relationship in
+                let key = try self.inverseKey(of: relationship)
+                return (key.condition("t1.", kind: self.kindColumn(relationship.destination)), self.clearInverse(relationship, key))
+            })
+    }
+
+    /// The statements that drop the references to the deleted object (`?1`) that the destinations
+    /// hold through the inverse to-one `key` (the many side of a one-to-many, the other side of a
+    /// one-to-one): its key and entity number, and its order key, set to NULL.
+    private func clearInverse(_ relationship: Model.Relationship, _ key: RowToOne) -> [String] {
+        guard let inverse = model.inverse(of: relationship) else { return [] }
+        let destination = relationship.destination
+        var cleared = key.entity.map { ", \($0) = NULL" } ?? ""
+        if let orderKey = model.orderKey(of: inverse), let position = model.entities[destination].attributeIndex(orderKey) {
+            let place = place(destination, position), column = place.column
+            cleared += place.key.map { ", \(column) = json_remove(\(column), '$.\($0)')" } ?? ", \(column) = NULL"
+        }
+        return ["UPDATE \(table(destination)) SET \(key.key) = NULL\(cleared), Z_OPT = Z_OPT + 1 WHERE \(key.condition("", kind: kindColumn(destination)))"]
+    }
+
+    public func linkCountSQL(_ relationship: Model.Relationship) -> [String] {
+        guard relationship.isManyToMany, let join = try? link(relationship) else { return [] }
+        return ["SELECT COUNT(*) FROM \(join.name)"]
+    }
+}
