@@ -18,23 +18,36 @@ extension StorageLayout {
         }
     }
 
+    public var batchesByEntity: Bool { false }
+
     /// `fetchBatchSize`: the ID pass (`partialQuery` with no properties: entity number and key, in
     /// the request's order), then per batch `<key> IN (SELECT * FROM _Z_intarray0) LIMIT <size>`
-    /// with the batch's keys bound, its rows put back in the ID pass's order, until `objects` are read.
+    /// with the batch's keys bound (per entity, when `batchesByEntity`), its rows put back in the ID
+    /// pass's order, until `objects` are read.
     private func batchedQuery(_ request: FetchRequest, size: Int, objects: Int) throws -> PreparedQuery {
         guard size > 0 else { throw LayoutError(name, "a batch size must be positive, not \(size)") }
         let ids = try partialQuery(request, properties: [])
-        let batch = try fetchQuery(FetchRequest(entity: request.entity, includesSubentities: request.includesSubentities, predicate: .keyInList, limit: size))
-        return Self.program([ids, batch]) { database in
-            var keys = try database.rows(ids.sql, ids.values) { $0.int64(at: 1) }
-            keys = Array(keys.prefix(objects))
+        func batch(_ entity: Int, _ includesSubentities: Bool) throws -> PreparedQuery {
+            try fetchQuery(FetchRequest(entity: entity, includesSubentities: includesSubentities, predicate: .keyInList, limit: size))
+        }
+        let entities = request.includesSubentities ? model.concreteEntities(in: model.entities[request.entity].subtree) : [request.entity]
+        // Per entity number (1-based, as the ID pass reads it), or all under 0.
+        let batches: [Int64: PreparedQuery] = batchesByEntity ? Dictionary(uniqueKeysWithValues: try entities.map { (Int64($0 + 1), try batch($0, false)) })
+                                                              : [0: try batch(request.entity, request.includesSubentities)]
+        let byEntity = batchesByEntity
+        return Self.program([ids] + batches.sorted { $0.key < $1.key }.map(\.value)) { database in
+            let pairs = try database.rows(ids.sql, ids.values) { (entity: byEntity ? $0.int64(at: 0) : 0, key: $0.int64(at: 1)) }.prefix(objects)
+            let keys = pairs.map(\.key)
             var result: [ModelObject] = []
             result.reserveCapacity(keys.count)
             for start in stride(from: 0, to: keys.count, by: size) {
                 let slice = keys[start ..< min(keys.count, start + size)]
-                try KeyList.bind(slice, in: database)
                 var byKey: [Int64: ModelObject] = [:]
-                for object in try database.objects(batch) { byKey[object.id.key] = object }
+                for (entity, members) in Self.grouped(pairs[(pairs.startIndex + start) ..< (pairs.startIndex + start + slice.count)]) {
+                    guard let query = batches[entity] else { throw CorruptRow("the ID pass lists an object of entity number \(entity), which the fetch does not read") }
+                    try KeyList.bind(members, in: database)
+                    for object in try database.objects(query) { byKey[object.id.key] = object }
+                }
                 for key in slice {
                     guard let object = byKey[key] else { throw CorruptRow("the batch of keys \(slice.first ?? 0)… has no object \(key), which the ID pass listed") }
                     result.append(object)
@@ -86,6 +99,15 @@ extension StorageLayout {
             for batch in batches { result += try database.objects(batch) }
             return result
         }
+    }
+
+    /// The keys of a batch by entity number, in the order each number first appears.
+    static func grouped<Pairs: Collection>(_ pairs: Pairs) -> [(Int64, [Int64])] where Pairs.Element == (entity: Int64, key: Int64) {
+        var groups: [(Int64, [Int64])] = []
+        for pair in pairs {
+            if let index = groups.firstIndex(where: { $0.0 == pair.entity }) { groups[index].1.append(pair.key) } else { groups.append((pair.entity, [pair.key])) }
+        }
+        return groups
     }
 
     /// A query running `run`, its first statement's SQL its own.

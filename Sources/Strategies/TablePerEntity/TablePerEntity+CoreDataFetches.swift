@@ -34,3 +34,8 @@ extension TablePerEntity {
         return PreparedQuery(sql: arms.joined(separator: " UNION ALL ") + orderBy + page, values: values + pager.values, decoder: decoder)
     }
 }
+
+extension TablePerEntity {
+    /// Its fetch by key of a hierarchy asks every table; the ID pass says each object's table.
+    public var batchesByEntity: Bool { true }
+}
