@@ -61,12 +61,16 @@ public final class EnumEntity: OneRowLayout {
     public init(model: Model) throws {
         self.model = model
         slots = SlotAssignment(model)
-        names = SlotNames(model, slots)
+        let names = SlotNames(model, slots)
+        self.names = names
         storedModel = try Self.storedModel(model, names)
-        schema = CoreDataSchema(storedModel)
-        let storedColumns = try Self.storedColumns(model, storedModel, schema)
-        hierarchies = try Self.hierarchies(model, storedModel, schema, names, storedColumns)
-        let columns = try Self.propertyColumns(model, storedModel, schema, names, slots, storedColumns)
+        let schema = CoreDataSchema(storedModel)
+        self.schema = schema
+        let roots = try StoredRoot.all(model, schema, layout: Self.name)
+        hierarchies = try roots.map { root in
+            Hierarchy(table: schema.table(of: root.stored).name, stored: root.stored, kind: try names.kind[root.root].map { try root.column($0, layout: Self.name) })
+        }
+        let columns = try Self.propertyColumns(model, schema, names, slots, roots)
         valueColumns = columns.values
         valueKinds = columns.kinds
         toOneColumns = columns.toOnes
@@ -138,53 +142,17 @@ public final class EnumEntity: OneRowLayout {
 
     // MARK: Columns
 
-    /// The index in the stored model of `root`'s stored entity.
-    private static func storedIndex(_ root: Int, _ model: Model, _ storedModel: Model) throws -> Int {
-        try EnumEntity.need(storedModel.index(of: model.entities[root].name), "stored entity \(model.entities[root].name)")
-    }
-
-    /// Per root: the column of each attribute of its stored entity, by the attribute's name.
-    private static func storedColumns(_ model: Model, _ storedModel: Model, _ schema: CoreDataSchema) throws -> [Int: [String: String]] {
-        var storedColumns: [Int: [String: String]] = [:]
-        for root in model.roots {
-            let index = try storedIndex(root, model, storedModel)
-            var columns: [String: String] = [:]
-            for position in storedModel.entities[index].attributes.indices {
-                columns[storedModel.entities[index].attributes[position].name] = schema.column(index, attributeAt: position)
-            }
-            storedColumns[root] = columns
-        }
-        return storedColumns
-    }
-
-    /// The column of the stored attribute `name` of `root`'s stored entity.
-    private static func column(_ name: String, of root: Int, _ model: Model, _ storedColumns: [Int: [String: String]]) throws -> String {
-        let columns = try EnumEntity.need(storedColumns[root], "columns of \(model.entities[root].name)")
-        return try EnumEntity.need(columns[name], "column of '\(name)' in \(model.entities[root].name)")
-    }
-
-    /// Per entity: its root's table and stored entity, and the `kind` column of a hierarchy.
-    private static func hierarchies(_ model: Model, _ storedModel: Model, _ schema: CoreDataSchema, _ names: SlotNames,
-                               _ storedColumns: [Int: [String: String]]) throws -> [Hierarchy] {
-        try model.entities.map { entity in
-            let index = try storedIndex(entity.root, model, storedModel)
-            let kind = try names.kind[entity.root].map { try column($0, of: entity.root, model, storedColumns) }
-            return Hierarchy(table: schema.table(of: index).name, stored: index, kind: kind)
-        }
-    }
-
     /// Per entity: the column of each attribute (a root's own column, else the slot of the
     /// declaring entity, with the kinds of the declaring subtree) and the columns of each to-one.
-    private static func propertyColumns(_ model: Model, _ storedModel: Model, _ schema: CoreDataSchema, _ names: SlotNames,
-                                        _ slots: SlotAssignment, _ storedColumns: [Int: [String: String]]) throws
+    private static func propertyColumns(_ model: Model, _ schema: CoreDataSchema, _ names: SlotNames, _ slots: SlotAssignment, _ roots: [StoredRoot]) throws
         -> (values: [[String]], kinds: [[ClosedRange<Int>?]], toOnes: [[String: RowToOne]]) {
         var values: [[String]] = []
         var kinds: [[ClosedRange<Int>?]] = []
         var toOnes: [[String: RowToOne]] = []
         for entity in model.entities {
-            func column(_ name: String) throws -> String { try Self.column(name, of: entity.root, model, storedColumns) }
+            func column(_ name: String) throws -> String { try roots[entity.index].column(name, layout: EnumEntity.name) }
             if entity.isRoot {
-                let index = try storedIndex(entity.index, model, storedModel)
+                let index = roots[entity.index].stored
                 values.append(try entity.attributes.map { try column($0.name) })
                 kinds.append(entity.attributes.map { _ in nil })
                 var own: [String: RowToOne] = [:]

@@ -83,13 +83,19 @@ public final class JSONEntity: OneRowLayout {
     /// lookup the layout makes fails (a validated model makes none fail).
     public init(model: Model) throws {
         self.model = model
-        names = try StoredNames(model)
+        let names = try StoredNames(model)
+        self.names = names
         storedModel = try Self.storedModel(model, names)
-        schema = CoreDataSchema(storedModel)
-        let (hierarchies, columnByAttribute) = try Self.hierarchies(model, storedModel, schema, names)
-        self.hierarchies = hierarchies
-        places = try Self.places(model, hierarchies, columnByAttribute)
-        toOneColumns = try Self.toOneColumns(model, schema, names, hierarchies, columnByAttribute)
+        let schema = CoreDataSchema(storedModel)
+        self.schema = schema
+        let roots = try StoredRoot.all(model, schema, layout: Self.name)
+        hierarchies = try roots.map { root in
+            Hierarchy(root: root.root, stored: root.stored, table: schema.table(of: root.stored).name,
+                      kind: try names.kind[root.root].map { try root.column($0, layout: Self.name) },
+                      details: try names.details[root.root].map { try root.column($0, layout: Self.name) })
+        }
+        places = try Self.places(model, hierarchies, roots)
+        toOneColumns = try Self.toOneColumns(model, schema, names, hierarchies, roots)
         for entity in model.entities where entity.isConcrete { insertPlans[entity.index] = try makeInsertPlan(entity) }
         let extra = try subEntityIndexSQL()
         partialIndexes = extra.partial
@@ -133,39 +139,21 @@ public final class JSONEntity: OneRowLayout {
 
     // MARK: Where properties live
 
-    /// Per entity: its root's table, `kind` and `details` columns; and per root, the column of each stored attribute by name.
-    private static func hierarchies(_ model: Model, _ storedModel: Model, _ schema: CoreDataSchema, _ names: StoredNames) throws
-        -> (hierarchies: [Hierarchy], columnByAttribute: [Int: [String: String]]) {
-        var hierarchies: [Int: Hierarchy] = [:]
-        var columnByAttribute: [Int: [String: String]] = [:]
-        for root in model.roots {
-            let stored = try JSONEntity.need(storedModel.index(of: model.entities[root].name), "stored entity \(model.entities[root].name)")
-            let storedEntity = storedModel.entities[stored]
-            let columns = Dictionary(storedEntity.attributes.indices.map { (storedEntity.attributes[$0].name, schema.column(stored, attributeAt: $0)) },
-                                     uniquingKeysWith: { first, _ in first })
-            columnByAttribute[root] = columns
-            hierarchies[root] = Hierarchy(root: root, stored: stored, table: schema.table(of: stored).name,
-                                          kind: try names.kind[root].map { try JSONEntity.need(columns[$0], "kind column") },
-                                          details: try names.details[root].map { try JSONEntity.need(columns[$0], "details column") })
-        }
-        return (try model.entities.map { try JSONEntity.need(hierarchies[$0.root], "hierarchy of \($0.name)") }, columnByAttribute)
-    }
-
     /// Per entity, per attribute: the root's typed column, or (in a hierarchy) a key of `details`.
-    private static func places(_ model: Model, _ hierarchies: [Hierarchy], _ columnByAttribute: [Int: [String: String]]) throws -> [[RowPlace]] {
+    private static func places(_ model: Model, _ hierarchies: [Hierarchy], _ roots: [StoredRoot]) throws -> [[RowPlace]] {
         try model.entities.map { entity in
             let hierarchy = hierarchies[entity.index]
             return try entity.attributes.indices.map { position in
                 let name = entity.attributes[position].name
                 if let details = hierarchy.details, entity.attributeOwners[position] != entity.root { return RowPlace(column: details, key: name) }
-                return RowPlace(column: try JSONEntity.need(columnByAttribute[entity.root]?[name], "column of '\(name)' in \(entity.name)"))
+                return RowPlace(column: try roots[entity.index].column(name, layout: JSONEntity.name))
             }
         }
     }
 
     /// Per entity: the key column (and entity-number column) of each to-one, its own and inherited.
     private static func toOneColumns(_ model: Model, _ schema: CoreDataSchema, _ names: StoredNames, _ hierarchies: [Hierarchy],
-                                     _ columnByAttribute: [Int: [String: String]]) throws -> [[String: RowToOne]] {
+                                     _ roots: [StoredRoot]) throws -> [[String: RowToOne]] {
         try model.entities.map { entity in
             let hierarchy = hierarchies[entity.index]
             var columns: [String: RowToOne] = [:]
@@ -173,7 +161,7 @@ public final class JSONEntity: OneRowLayout {
                 let storedName = try JSONEntity.need(names.relationships[PropertyKey(relationship)], "stored name of \(relationship.name)")
                 let key = try schema.toOneColumns(hierarchy.stored, storedName).key
                 columns[relationship.name] = RowToOne(key: key, entity: try names.entityAttributes[PropertyKey(relationship)].map {
-                    try JSONEntity.need(columnByAttribute[entity.root]?[$0], "column of '\($0)'")
+                    try roots[entity.index].column($0, layout: JSONEntity.name)
                 })
             }
             return columns
