@@ -17,7 +17,7 @@ public struct FetchRequest: Hashable, Sendable {
     /// an attribute only `entity` and its sub-entities have (no other object has a value). A layout
     /// may send it so; the others read `entity` as the request says.
     public var asRootFetch: Bool
-    /// How Core Data runs the fetch when it is more than one statement (`FetchRequest+CoreData.swift`):
+    /// How Core Data runs the fetch when it is more than one statement (`FetchMode`):
     /// in batches, partly (`propertiesToFetch`), in sections by entity. `.plain` is one statement.
     public var mode: FetchMode
 
