@@ -28,7 +28,7 @@ import SQLite
 /// write the kind numbers as literals, the same terms as the partial indexes, so SQLite uses them.
 ///
 /// Everything is derived from the model once, when the layout is built; the statements are
-/// derived from it in `EnumEntity+Statements.swift`.
+/// derived from it by `OneRowLayout` with what `EnumEntity+Statements.swift` says.
 public final class EnumEntity: OneRowLayout {
     public static let name = "enum-entity"
     public static let summary = "No inheritance: one entity per hierarchy, a kind column naming each row's sub-entity, the sub-entities' attributes in generic typed slots they share (text1, number1, …)"

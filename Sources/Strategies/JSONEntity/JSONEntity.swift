@@ -51,7 +51,7 @@ import SQLite
 /// entity's adds `WHERE t0.ZKIND BETWEEN 2 AND 4`, one entity's `WHERE t0.ZKIND = 4`.
 ///
 /// Everything is derived from the model once, when the layout is built; the statements are
-/// derived from it in `JSONEntity+Statements.swift`.
+/// derived from it by `OneRowLayout` with what `JSONEntity+Statements.swift` says.
 public final class JSONEntity: OneRowLayout {
     public static let name = "json-entity"
     public static let summary = "One entity per hierarchy: the root's attributes as columns, a kind column, every other attribute in one JSON details column"
