@@ -17,11 +17,14 @@ public struct FetchRequest: Hashable, Sendable {
     /// an attribute only `entity` and its sub-entities have (no other object has a value). A layout
     /// may send it so; the others read `entity` as the request says.
     public var asRootFetch: Bool
+    /// How Core Data runs the fetch when it is more than one statement (`FetchMode`):
+    /// in batches, partly (`propertiesToFetch`), in sections by entity. `.plain` is one statement.
+    public var mode: FetchMode
 
     public init(entity: Int, includesSubentities: Bool = true, predicate: FetchPredicate = .all, sort: [SortKey] = [],
-                limit: Int? = nil, offset: Int? = nil, asRootFetch: Bool = false) {
+                limit: Int? = nil, offset: Int? = nil, asRootFetch: Bool = false, mode: FetchMode = .plain) {
         self.entity = entity; self.includesSubentities = includesSubentities; self.predicate = predicate; self.sort = sort
-        self.limit = limit; self.offset = offset; self.asRootFetch = asRootFetch
+        self.limit = limit; self.offset = offset; self.asRootFetch = asRootFetch; self.mode = mode
     }
 
     /// Firing the fault of object `id`: Core Data's read of one object by its object ID.
@@ -65,6 +68,12 @@ public indirect enum FetchPredicate: Hashable, Sendable {
     case toOne(String, ObjectID)
     /// `ANY relationship.attribute == value` through a to-many relationship.
     case anyRelated(String, String, Value)
+    /// The objects whose key is in the key list bound before the statement (Core Data's
+    /// `t0.Z_PK IN (SELECT * FROM _Z_intarray0)`, `KeyList`).
+    case keyInList
+    /// The objects whose to-one relationship's key is in the bound key list (a prefetch of the
+    /// inverse to-many's destinations).
+    case toOneInList(String)
     case and([FetchPredicate])
 
     var shape: FetchPredicate {
@@ -76,6 +85,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         case .key: .key(0)
         case let .toOne(name, object): .toOne(name, ObjectID(entity: object.entity, key: 0))
         case let .anyRelated(relationship, attribute, _): .anyRelated(relationship, attribute, .null)
+        case .keyInList, .toOneInList: self
         case let .and(predicates): .and(predicates.map(\.shape))
         }
     }

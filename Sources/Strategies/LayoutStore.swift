@@ -65,7 +65,7 @@ public final class LayoutStore {
     }
 
     /// The layout's statements for `request`, as a fetch or a count runs them.
-    public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery { try layout.fetchQuery(request) }
+    public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery { try layout.readQuery(request) }
     public func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try layout.countQuery(request) }
 
     /// Every object `request` selects.

@@ -18,7 +18,7 @@ extension OneRowLayout {
 
     /// The read of `request` from its entity's table: the predicate (its values as the table holds
     /// them), then the entity terms.
-    private func read(_ request: FetchRequest) throws -> OneTableRead {
+    func read(_ request: FetchRequest) throws -> OneTableRead {
         let terms = entityTerms(request)
         return OneTableRead(builder: try sqlWhere(request), table: table(request.entity), predicate: try bound(request.predicate, request),
                             terms: terms.sql, termValues: terms.values)
@@ -74,7 +74,7 @@ extension OneRowLayout {
             return .anyRelated(relationshipName, name, converted(value, try expression(relationship.destination, name, alias: "t1").hex))
         case let .and(predicates):
             return .and(try predicates.map { try bound($0, request) })
-        case .all, .key, .toOne:
+        case .all, .key, .toOne, .keyInList, .toOneInList:
             return predicate
         }
     }

@@ -7,8 +7,12 @@ public struct PreparedQuery: Sendable {
     public var values: [Value]
     /// Turns a row into an object (fetches); `nil` for a count, whose one row holds the number.
     public var decoder: RowDecoder?
+    /// A fetch of several statements (`FetchMode`), run in its place; `sql` is then its first statement.
+    public var program: QueryProgram?
 
-    public init(sql: String, values: [Value], decoder: RowDecoder?) { self.sql = sql; self.values = values; self.decoder = decoder }
+    public init(sql: String, values: [Value], decoder: RowDecoder?, program: QueryProgram? = nil) {
+        self.sql = sql; self.values = values; self.decoder = decoder; self.program = program
+    }
 }
 
 /// How a result row becomes an object: a closure built once per statement shape.

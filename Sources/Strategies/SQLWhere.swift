@@ -19,6 +19,9 @@ struct SQLWhere {
 
     private(set) var values: [Value] = []
     private(set) var joins: [String] = []
+    /// A to-one's key bound as a key list (`.toOneInList`): without sort keys, the rows come ordered
+    /// by it, as Core Data's prefetch orders them.
+    private(set) var listOrder: String?
 
     /// The condition for `predicate`, or `nil` for `.all`.
     mutating func condition(_ predicate: FetchPredicate) throws -> String? {
@@ -51,6 +54,12 @@ struct SQLWhere {
             joins.append(join)
             values.append(value)
             return "\(expression) = ?"
+        case .keyInList:
+            return "\(key) IN \(KeyList.subquery)"
+        case let .toOneInList(name):
+            let expression = try toOne(name)
+            listOrder = expression
+            return "\(expression) IN \(KeyList.subquery)"
         case let .and(predicates):
             let parts = try predicates.compactMap { try condition($0) }
             return parts.isEmpty ? nil : parts.joined(separator: " AND ")
@@ -65,7 +74,8 @@ struct SQLWhere {
 
     /// ` ORDER BY …` for the request's sort keys, or "".
     var orderBy: String {
-        sort.isEmpty ? "" : " ORDER BY " + sort.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+        if sort.isEmpty, let listOrder { return " ORDER BY \(listOrder)" }
+        return sort.isEmpty ? "" : " ORDER BY " + sort.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
     }
 
     /// ` LIMIT ? OFFSET ?` as the request asks, its values appended.

@@ -30,6 +30,14 @@ public protocol StorageLayout: AnyObject {
     func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery
     /// The statement counting the objects `request` selects (no sort, no page).
     func countQuery(_ request: FetchRequest) throws -> PreparedQuery
+    /// Core Data's partial fetch (`propertiesToFetch`) of `request`: per object, in its order, the
+    /// values of the attributes `properties` names, then its entity number and key
+    /// (`RowDecoder.partial`); with no property, the ID pass of a batched fetch.
+    func partialQuery(_ request: FetchRequest, properties: [String]) throws -> PreparedQuery
+    /// Whether a batched fetch reads each batch entity by entity (each concrete entity's own fetch
+    /// with its keys, by the ID pass's entity numbers) rather than as one fetch of the request's
+    /// entity: for a layout whose fetch by key asks every table of a hierarchy. False by default.
+    var batchesByEntity: Bool { get }
 
     /// The statements setting `attribute` to `value` on an object of `entity` whose version is
     /// checked and bumped, as Core Data's `UPDATE … SET …, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?`.

@@ -27,7 +27,7 @@ public struct QueryPlan: Sendable {
 
     /// A `SCAN t` line without an index: every row of a table read.
     public static func isFullTableScan(_ line: String) -> Bool {
-        line.hasPrefix("SCAN ") && !line.contains("USING") && line != "SCAN CONSTANT ROW" && !line.hasPrefix("SCAN (")
+        line.hasPrefix("SCAN ") && !line.contains("USING") && line != "SCAN CONSTANT ROW" && !line.hasPrefix("SCAN (") && !line.hasPrefix("SCAN _Z_intarray")
     }
 
     /// Scans the rule forbids: none, scans of a table read whole (no WHERE, no ORDER BY), or any.
@@ -158,8 +158,10 @@ public struct QueryPlan: Sendable {
             for workloadCase in workload.cases(inputs) {
                 // One statement per distinct shape: 1,000 lookups share one.
                 var seen = Set<String>()
-                for request in workloadCase.requests {
-                    let query = workloadCase.counts ? try strategy.layout.countQuery(request) : try strategy.layout.fetchQuery(request)
+                let queries = try workloadCase.requests.map { workloadCase.counts ? try strategy.layout.countQuery($0) : try strategy.layout.readQuery($0) }
+                // A fetch of several statements (a batched fetch) reads a key list: its table must exist.
+                if queries.contains(where: { $0.program != nil }) { try strategy.database.execute(KeyList.create) }
+                for query in queries.flatMap(\.statements) {
                     guard seen.insert(query.sql).inserted else { continue }
                     let caseName = workloadCase.variant.isEmpty ? workload.name : "\(workload.name)/\(workloadCase.variant)"
                     let plan = try strategy.database.queryPlan(query.sql, query.values)

@@ -157,7 +157,7 @@ final class Store {
 
     func queries(_ workloadCase: WorkloadCase) throws -> [PreparedQuery] {
         let strategy = try opened
-        return try workloadCase.requests.map { workloadCase.counts ? try strategy.layout.countQuery($0) : try strategy.layout.fetchQuery($0) }
+        return try workloadCase.requests.map { workloadCase.counts ? try strategy.layout.countQuery($0) : try strategy.layout.readQuery($0) }
     }
 }
 

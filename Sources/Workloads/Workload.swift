@@ -51,12 +51,15 @@ public struct Workload: Sendable {
     public let needs: @Sendable (Model) -> String?
     /// The cases the workload measures (one CSV row each) on a model: variants and their requests.
     public let cases: @Sendable (WorkloadInputs) -> [WorkloadCase]
+    /// Whether `bench run` without `--workloads` runs it where it applies: a workload that adds
+    /// little to the others' answers is left to be asked for by name (docs/workloads.md).
+    public let inDefaultRun: Bool
 
     public init(name: String, summary: String, kind: Kind = .read, warmups: Int, budget: Double, minimumRounds: Int = 6, planRule: PlanRule = .any,
-                needs: @escaping @Sendable (Model) -> String? = { _ in nil },
+                inDefaultRun: Bool = true, needs: @escaping @Sendable (Model) -> String? = { _ in nil },
                 cases: @escaping @Sendable (WorkloadInputs) -> [WorkloadCase] = { _ in [WorkloadCase()] }) {
         self.name = name; self.summary = summary; self.kind = kind; self.warmups = warmups; self.budget = budget
-        self.minimumRounds = minimumRounds
+        self.minimumRounds = minimumRounds; self.inDefaultRun = inDefaultRun
         self.planRule = planRule; self.needs = needs; self.cases = cases
     }
 

@@ -51,3 +51,72 @@ extension Model {
         return found.first { $0 != mainRoot } ?? found.first
     }
 }
+
+/// The Core Data workloads that take more than one statement (`FetchMode`): each strategy runs the
+/// same steps, each step its own statement.
+extension Workloads {
+    /// `fetch-batched`'s `fetchBatchSize`, Core Data's usual 20, and the objects it reads.
+    public static let batchSize = 20
+    public static let batchedObjects = 1_000
+
+    /// `fetch-batched`: a fetched results controller scrolled through its first objects.
+    static let fetchBatched = Workload(
+        name: "fetch-batched",
+        summary: "the main hierarchy in the model's order with fetchBatchSize \(batchSize): the ID pass, then batches by a key list (Core Data's _Z_intarray0) until \(batchedObjects) objects are read",
+        warmups: 1, budget: 1, planRule: .any, needs: needsOrder) { inputs in
+            [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot, sort: inputs.sort, mode: .batched(size: batchSize, objects: batchedObjects))],
+                          ordered: true)]
+        }
+
+    /// `prefetch`: `fetch-page`'s page with its to-many relationships prefetched.
+    static let prefetch = Workload(
+        name: "prefetch",
+        summary: "fetch-page's \(WorkloadInputs.pageSize) objects, then per to-many relationship of the main root with a to-one inverse its destinations in one batch by the page's keys",
+        warmups: 5, budget: 0.25, planRule: .noScan, inDefaultRun: false,
+        needs: { needsOrder($0) ?? ($0.prefetchedRelationships.isEmpty ? "the main root has no to-many relationship whose inverse is to-one" : nil) }) { inputs in
+            [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot, sort: inputs.sort, limit: WorkloadInputs.pageSize,
+                                                  mode: .prefetching(inputs.model.prefetchedRelationships))])]
+        }
+
+    /// `fetch-partial`: `propertiesToFetch` of two attributes, of the hierarchy and of the leaf.
+    static let fetchPartial = Workload(
+        name: "fetch-partial",
+        summary: "two attributes and the object ID of every object (propertiesToFetch): of the main hierarchy, and of the leaf entity",
+        warmups: 1, budget: 1, planRule: .noScanUnlessWholeTable,
+        needs: { $0.partialProperties($0.mainRoot).isEmpty ? "the main root has no attribute that is not binary" : nil }) { inputs in
+            let model = inputs.model
+            let hierarchy = WorkloadCase(variant: "hierarchy", requests: [FetchRequest(entity: model.mainRoot, mode: .partial(model.partialProperties(model.mainRoot)))])
+            guard let leaf = model.leaf else { return [hierarchy] }
+            return [hierarchy, WorkloadCase(variant: "leaf", requests: [FetchRequest(entity: leaf, mode: .partial(model.partialProperties(leaf)))])]
+        }
+
+    /// `fetch-sectioned`: a fetched results controller sectioned by entity.
+    static let fetchSectioned = Workload(
+        name: "fetch-sectioned",
+        summary: "every object of the main hierarchy sectioned by entity: per concrete entity its count and its own objects in the model's order",
+        warmups: 1, budget: 1, planRule: .any, inDefaultRun: false, needs: needsOrder) { inputs in
+            [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot, sort: inputs.sort, mode: .sectionedByEntity)], ordered: true)]
+        }
+}
+
+extension Model {
+    /// `prefetch`: the main root's to-many relationships whose inverse is to-one, by name.
+    public var prefetchedRelationships: [String] {
+        entities[mainRoot].relationships.filter { $0.toMany && !$0.isManyToMany && inverse(of: $0) != nil }.map(\.name)
+    }
+
+    /// `fetch-partial`: the two attributes asked of `entity` (fewer if it has fewer), none binary:
+    /// for the main root its title-like attribute, then its first sort key, then its others in
+    /// order; for another entity the root's first, then its own first attribute (Book: title, isbn).
+    public func partialProperties(_ entity: Int) -> [String] {
+        func readable(_ owner: Int) -> [String] { entities[owner].attributes.filter { $0.type.storage != .blob }.map(\.name) }
+        let root = entities[entity].root
+        let rootNames = readable(root)
+        let preferred = ([titleAttribute] + (sortKeys ?? []).map { Optional($0.attribute) }).compactMap { $0 }.filter(rootNames.contains)
+        var names: [String] = []
+        let own = entity == root ? [] : readable(entity).filter { !rootNames.contains($0) }
+        for name in preferred + rootNames where !names.contains(name) { names.append(name) }
+        if let first = own.first { names = Array(names.prefix(1)) + [first] }
+        return Array(names.prefix(2))
+    }
+}

@@ -104,6 +104,10 @@ public enum Workloads {
         fault,
         fetchOwn,
         filterSubAttribute,
+        fetchBatched,
+        prefetch,
+        fetchPartial,
+        fetchSectioned,
         Workload(name: "search-title", summary: "every object of the main hierarchy whose title-like attribute starts with a prefix (a range on its fetch index)",
                  warmups: 5, budget: 0.25, planRule: .noScan,
                  needs: { $0.titleAttribute == nil ? "no string attribute of the main root leads one of its fetch indexes" : nil }) { inputs in
@@ -136,6 +140,9 @@ public enum Workloads {
 
     /// The workloads that apply to `model`, in order.
     public static func applicable(to model: Model) -> [Workload] { all.filter { $0.applies(to: model) } }
+
+    /// The workloads `bench run` runs on `model` without `--workloads`: those that apply and are in the default run.
+    public static func defaultRun(on model: Model) -> [Workload] { applicable(to: model).filter(\.inDefaultRun) }
 
     /// Parses `--workloads` for a model: unknown names, and names that do not apply, are one line each.
     public static func parseList(_ text: String, for model: Model) throws -> [Workload] {

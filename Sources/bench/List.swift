@@ -15,7 +15,8 @@ struct List: ParsableCommand {
         print("\nWorkloads (each runs on the models that have what it needs; `bench model` says which):")
         let workloadWidth = Workloads.names.map(\.count).max() ?? 0
         for workload in Workloads.all {
-            print("  " + workload.name.padding(toLength: workloadWidth, withPad: " ", startingAt: 0) + "  " + workload.summary)
+            let summary = workload.inDefaultRun ? workload.summary : workload.summary + " (not in the default run)"
+            print("  " + workload.name.padding(toLength: workloadWidth, withPad: " ", startingAt: 0) + "  " + summary)
         }
         print("\nPresets (--preset; the default is publications):")
         let presetWidth = ModelPresets.names.map(\.count).max() ?? 0

@@ -65,14 +65,16 @@ struct ModelCommand: ParsableCommand {
         print("\nWorkloads:")
         let width = Workloads.names.map(\.count).max() ?? 0
         for workload in Workloads.all {
-            print("  " + workload.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + (workload.needs(model).map { "does not apply: \($0)" } ?? "applies"))
+            let applies = workload.inDefaultRun ? "applies" : "applies (not in the default run: name it in --workloads)"
+            print("  " + workload.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + (workload.needs(model).map { "does not apply: \($0)" } ?? applies))
         }
         let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: RunPlan.defaultSeed))
-        let several = Workloads.all.filter { $0.applies(to: model) }.compactMap { workload -> String? in
+        let defaultRun = Workloads.defaultRun(on: model)
+        let several = defaultRun.compactMap { workload -> String? in
             let variants = workload.variants(on: inputs)
             return variants.count > 1 ? "\(workload.name)'s \(variants.count): \(variants.joined(separator: ", "))" : nil
         }
-        print("\nCases a run measures: \(Workload.caseCount(Workloads.all, on: inputs)) (one per workload that applies"
+        print("\nCases a run measures: \(Workload.caseCount(defaultRun, on: inputs)) (one per workload of the default run that applies"
               + several.map { ", but " + $0 }.joined() + "), each one result row per strategy")
     }
 }

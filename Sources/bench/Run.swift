@@ -25,7 +25,7 @@ struct Run: ParsableCommand {
 
     @OptionGroup var strategies: StrategyOptions
 
-    @Option(help: "Comma-separated workloads to run (default: every one that applies to the model). See `bench list`.")
+    @Option(help: "Comma-separated workloads to run (default: every one of the default run that applies to the model; `bench list` marks the others). See `bench list`.")
     var workloads: String?
 
     @OptionGroup var timing: TimingOptions
@@ -42,7 +42,7 @@ struct Run: ParsableCommand {
     }
 
     private func selectedWorkloads(_ model: Model) throws -> [Workload] {
-        guard let workloads else { return Workloads.applicable(to: model) }
+        guard let workloads else { return Workloads.defaultRun(on: model) }
         do { return try Workloads.parseList(workloads, for: model) }
         catch { throw ValidationError("\(error)") }
     }

@@ -50,3 +50,27 @@ extension CoreDataWorkloadTests {
         XCTAssertNotNil(workload.needs(try Model(ModelPresets.codingMilitia)))
     }
 }
+
+extension CoreDataWorkloadTests {
+    /// The fetches of several statements: what each asks of the publication model, and which are in the default run.
+    func testTheFetchesOfSeveralStatementsAskWhatTheySay() throws {
+        let model = try Model(ModelPresets.publications.scaled(to: 2_000))
+        let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: 3))
+        let book = try XCTUnwrap(model.index(of: "Book"))
+        XCTAssertEqual(model.partialProperties(model.mainRoot), ["title", "publishDate"])
+        XCTAssertEqual(model.partialProperties(book), ["title", "isbn"])
+        let partial = try XCTUnwrap(Workloads.named("fetch-partial")).cases(inputs)
+        XCTAssertEqual(partial.map(\.variant), ["hierarchy", "leaf"])
+        XCTAssertEqual(partial.map(\.requests), [[FetchRequest(entity: model.mainRoot, mode: .partial(["title", "publishDate"]))],
+                                                 [FetchRequest(entity: book, mode: .partial(["title", "isbn"]))]])
+        XCTAssertEqual(try XCTUnwrap(Workloads.named("fetch-batched")).cases(inputs).map(\.requests),
+                       [[FetchRequest(entity: model.mainRoot, sort: inputs.sort, mode: .batched(size: 20, objects: 1_000))]])
+        XCTAssertEqual(try XCTUnwrap(Workloads.named("fetch-sectioned")).cases(inputs).map(\.requests),
+                       [[FetchRequest(entity: model.mainRoot, sort: inputs.sort, mode: .sectionedByEntity)]])
+        // Tags are many-to-many: nothing to prefetch by an inverse key.
+        XCTAssertEqual(Workloads.named("prefetch")?.needs(model), "the main root has no to-many relationship whose inverse is to-one")
+        XCTAssertEqual(Workloads.defaultRun(on: model).map(\.name).filter { ["fetch-batched", "fetch-partial", "fetch-sectioned", "prefetch"].contains($0) },
+                       ["fetch-batched", "fetch-partial"])
+        XCTAssertEqual(Workloads.applicable(to: model).count - Workloads.defaultRun(on: model).count, 1, "fetch-sectioned applies, but only when named")
+    }
+}

@@ -220,7 +220,7 @@ final class CommandLineTests: XCTestCase {
         let stem = files[0].replacingOccurrences(of: ".csv", with: "")
         XCTAssertEqual(all, [files[0], stem + ".json", stem + ".md", stem + ".samples.csv"], "\(all)")
         let json = try ResultsJSON.read(url: results.appendingPathComponent(stem + ".json"))
-        XCTAssertEqual(json.results.count, 5 * 21, "the JSON holds the CSV's rows")
+        XCTAssertEqual(json.results.count, 5 * 24, "the JSON holds the CSV's rows")
         XCTAssertTrue(json.results.allSatisfy { $0.samplesNs.count == 1 })
         XCTAssertTrue(json.results.allSatisfy { ($0.work?.vmSteps ?? 0) > 0 && ($0.work?.statementRuns ?? 0) > 0 }, "SQLite's work is counted in every case")
         XCTAssertTrue(json.results.allSatisfy { ($0.strategy == "single-table") == ($0.work?.vmStepsRatio == nil) }, "every strategy but the baseline has its work ratio")
@@ -229,10 +229,11 @@ final class CommandLineTests: XCTestCase {
         let csv = try String(contentsOf: results.appendingPathComponent(files[0]), encoding: .utf8)
         let samples = try String(contentsOf: results.appendingPathComponent(files[1]), encoding: .utf8)
         // Every workload applies to the publication model but fetch-branch and count-branch (depth 1);
-        // fetch-by-relationship has two cases: 21 cases.
-        XCTAssertEqual(samples.split(separator: "\n").count, 1 + 5 * 21, "one repetition per row, as asked")
+        // fetch-by-relationship and fetch-partial have two cases each; prefetch and fetch-sectioned
+        // are not in the default run: 24 cases.
+        XCTAssertEqual(samples.split(separator: "\n").count, 1 + 5 * 24, "one repetition per row, as asked")
         let lines = csv.split(separator: "\n")
-        XCTAssertEqual(lines.count, 1 + 5 * 21, "a header, one row per strategy and workload case")
+        XCTAssertEqual(lines.count, 1 + 5 * 24, "a header, one row per strategy and workload case")
         XCTAssertTrue(lines[0].hasPrefix("schema_version,run_id,timestamp,git_commit"))
         // Run outside the checkout, the binary still names the commit it was built from.
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -252,8 +253,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         let rows = try ResultsFile(url: folder.appendingPathComponent("m.csv")).rows
         // Not fetch-branch, count-branch (depth 1), fetch-by-relationship (no to-many into a unique string), lookup-composite, search-title,
-        // fetch-own (an abstract base), filter-sub-attribute (the unique attribute is the base's).
-        XCTAssertEqual(rows.count, 5 * 16, "five strategies × sixteen workloads")
+        // fetch-own (an abstract base), filter-sub-attribute (the unique attribute is the base's), and not
+        // fetch-sectioned or prefetch (outside the default run); fetch-partial's two cases: 19.
+        XCTAssertEqual(rows.count, 5 * 19, "five strategies × nineteen cases")
         XCTAssertEqual(Set(rows.map { $0.fields["hierarchy"]! }), ["codingmilitia"])
         XCTAssertEqual(Set(rows.map { $0.fields["scale"]! }), ["1300"], "300 objects in the hierarchy and its 1,000 owners")
         XCTAssertTrue(run.stdout.contains("codingmilitia: filter-fk"), run.stdout)
@@ -482,7 +484,7 @@ final class CommandLineTests: XCTestCase {
             })
         }
         let expected = try answers("preset.csv")
-        XCTAssertEqual(expected.count, 2 * 21, "two strategies × the 21 cases of the publication model")
+        XCTAssertEqual(expected.count, 2 * 24, "two strategies × the 24 cases of the publication model's default run")
         for (position, file) in ["Publications.xcdatamodel", "SwiftDataPublications"].enumerated() {
             let run = try bench(["run", "--model", Self.fixtures.appendingPathComponent(file).path,
                                  "--mix", "Publication=100,Book=300,AcademicPaper=200,WebArticle=200,BlogPost=200,Tag=200", "--scale", "1200",

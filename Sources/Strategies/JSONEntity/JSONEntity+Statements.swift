@@ -26,10 +26,10 @@ extension JSONEntity {
     private static func properties(_ predicate: FetchPredicate, sort: [SortKey]) -> Set<String> {
         switch predicate {
         case let .equals(name, _), let .range(name, _, _): return [name]
-        case let .toOne(name, _): return [name]
+        case let .toOne(name, _), let .toOneInList(name): return [name]
         case .after: return Set(sort.map(\.attribute))
         case let .and(predicates): return predicates.reduce(into: Set<String>()) { $0.formUnion(properties($1, sort: sort)) }
-        case .all, .key, .anyRelated: return []
+        case .all, .key, .anyRelated, .keyInList: return []
         }
     }
 

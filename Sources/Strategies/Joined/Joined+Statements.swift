@@ -11,7 +11,7 @@ extension Joined {
     struct ReaderKey: Hashable { let entity: Int; let includesSubentities: Bool }
 
     /// The read of `entity` (with its sub-entities when asked and it has any), made once.
-    private func reader(_ entity: Int, includesSubentities: Bool) throws -> JoinedReader {
+    func reader(_ entity: Int, includesSubentities: Bool) throws -> JoinedReader {
         let key = ReaderKey(entity: entity, includesSubentities: includesSubentities && model.entities[entity].hasSubentities)
         if let known = readers[key] { return known }
         let made = try JoinedReader(self, entity: entity, includesSubentities: key.includesSubentities)
@@ -20,14 +20,14 @@ extension Joined {
     }
 
     /// The tables a condition reads, and the aliases its joins through to-many relationships took.
-    private final class Tracker {
+    final class Tracker {
         var entities = Set<Int>()
         var related = 0
     }
 
     /// The WHERE builder of a request over `reader`'s tables (`union`: over the `UNION ALL`
     /// subquery `t0`, whose columns are named `c<position>`).
-    private func sqlWhere(_ request: FetchRequest, _ reader: JoinedReader, union: Bool, _ tracker: Tracker) throws -> SQLWhere {
+    func sqlWhere(_ request: FetchRequest, _ reader: JoinedReader, union: Bool, _ tracker: Tracker) throws -> SQLWhere {
         let entity = request.entity
         func expression(_ owner: Int, _ column: String) throws -> String {
             tracker.entities.insert(owner)
@@ -76,13 +76,13 @@ extension Joined {
 
     /// `Z_ENT = ?` on the root's table when the request reads one entity of a hierarchy (a leaf's
     /// table, or a middle entity's with its sub-entities, holds exactly the objects asked for).
-    private func entityFilter(_ request: FetchRequest) -> Bool {
+    func entityFilter(_ request: FetchRequest) -> Bool {
         let info = model.entities[request.entity]
         return info.hasSubentities && !request.includesSubentities
     }
 
     /// `FROM E t0 JOIN <ancestors> <joins> LEFT JOIN <descendants>`, keeping the ancestors in `only` when given.
-    private func fromClause(_ reader: JoinedReader, only: Set<Int>? = nil, joins: String, descendants: Bool) throws -> String {
+    func fromClause(_ reader: JoinedReader, only: Set<Int>? = nil, joins: String, descendants: Bool) throws -> String {
         let path = paths[reader.entity]
         var text = "FROM \(tables[reader.entity].name) t0"
         for ancestor in path.dropLast().reversed() where only?.contains(ancestor) ?? true {

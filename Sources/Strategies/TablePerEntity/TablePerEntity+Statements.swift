@@ -9,21 +9,21 @@ extension TablePerEntity {
     // MARK: Reads
 
     /// The concrete entities a request reads, each one table.
-    private func entitiesRead(_ request: FetchRequest) -> [Int] {
+    func entitiesRead(_ request: FetchRequest) -> [Int] {
         request.readsOneEntity(model) ? (model.entities[request.entity].isConcrete ? [request.entity] : []) : concrete[request.entity]
     }
 
     /// Checks that every name the request uses is a property of its entity.
-    private func check(_ request: FetchRequest) throws {
+    func check(_ request: FetchRequest) throws {
         let entity = model.entities[request.entity]
         func attribute(_ name: String) throws {
             guard entity.attribute(name) != nil else { throw LayoutError(Self.name, "'\(name)' is not an attribute of '\(entity.name)'") }
         }
         func check(_ predicate: FetchPredicate) throws {
             switch predicate {
-            case .all, .key, .after: break
+            case .all, .key, .after, .keyInList: break
             case let .equals(name, _), let .range(name, _, _): try attribute(name)
-            case let .toOne(name, _):
+            case let .toOne(name, _), let .toOneInList(name):
                 guard entity.relationship(name)?.toMany == false else { throw LayoutError(Self.name, "'\(name)' is not a to-one relationship of '\(entity.name)'") }
             case let .anyRelated(name, attributeName, _):
                 guard let relationship = entity.relationship(name), relationship.toMany,
@@ -38,7 +38,7 @@ extension TablePerEntity {
     }
 
     /// The WHERE builder of the arm reading `entity`'s table as `t0`.
-    private func sqlWhere(_ entity: Int, _ request: FetchRequest) throws -> SQLWhere {
+    func sqlWhere(_ entity: Int, _ request: FetchRequest) throws -> SQLWhere {
         var aliases = 0
         return SQLWhere(
             attribute: { "t0." + (try self.column(entity, $0)) },
@@ -91,7 +91,7 @@ extension TablePerEntity {
     }
 
     /// `FROM <table> t0 … WHERE …` of one arm; its values appended to `values`.
-    private func armFrom(_ entity: Int, _ request: FetchRequest, _ values: inout [Value]) throws -> String {
+    func armFrom(_ entity: Int, _ request: FetchRequest, _ values: inout [Value]) throws -> String {
         var builder = try sqlWhere(entity, request)
         let condition = try builder.condition(request.predicate)
         values += builder.values

@@ -1,0 +1,57 @@
+import Generation
+import SQLite
+
+/// How Core Data runs a fetch that takes more than one statement (docs/strategies.md, "Core
+/// Data's statements"). Every layout runs each mode with the same steps (`StorageLayout.readQuery`);
+/// what differs is each step's statement, the layout's own.
+public enum FetchMode: Hashable, Sendable {
+    /// One statement.
+    case plain
+    /// `fetchBatchSize`: the ID pass (entity numbers and keys in the request's order), then the
+    /// objects in batches of `size` by key list until `objects` have been read, each batch put
+    /// back in the ID pass's order in memory.
+    case batched(size: Int, objects: Int)
+    /// `propertiesToFetch`: the attributes named, in order, then each object's entity number and key.
+    case partial([String])
+    /// A fetched results controller sectioned by entity: per concrete entity of the request, in
+    /// entity-number order, the count of its section and its objects in the request's order.
+    case sectionedByEntity
+    /// `relationshipKeyPathsForPrefetching`: the request's objects, then per to-many relationship
+    /// named (one whose inverse is to-one) its destinations, the objects' keys bound as a key list.
+    case prefetching([String])
+}
+
+/// A list of keys bound for one statement as Core Data binds an integer array (`_Z_intarray0`,
+/// a virtual table of its own; SQLite 3.40 as the system has it has no `carray`): a temporary
+/// table of that name, emptied and filled before each statement that reads it. The statements
+/// read it as `IN (SELECT * FROM _Z_intarray0)`, as Core Data's do.
+public enum KeyList {
+    public static let create = "CREATE TEMP TABLE IF NOT EXISTS _Z_intarray0 (value INTEGER)"
+    static let subquery = "(SELECT * FROM _Z_intarray0)"
+    static let clear = "DELETE FROM _Z_intarray0"
+    static let insert = "INSERT INTO _Z_intarray0 (value) VALUES (?)"
+
+    /// Makes the list `keys` (the table made on first use, on a read-only connection too: a
+    /// temporary table is not in the store's file).
+    public static func bind<Keys: Sequence>(_ keys: Keys, in database: Database) throws where Keys.Element == Int64 {
+        try database.cachedStatement(create).run()
+        try database.cachedStatement(clear).run()
+        let statement = try database.cachedStatement(insert)
+        for key in keys {
+            try statement.bind(values: [.integer(key)])
+            try statement.run()
+        }
+    }
+}
+
+/// The steps of a fetch Core Data runs as several statements: every SELECT it runs (for `bench
+/// explain` and the tests that pin them), and the run itself, which binds key lists between them.
+public struct QueryProgram: @unchecked Sendable {
+    public let statements: [PreparedQuery]
+    let run: (Database) throws -> [ModelObject]
+}
+
+extension PreparedQuery {
+    /// The SELECTs the query runs: its program's, or itself.
+    public var statements: [PreparedQuery] { program?.statements ?? [self] }
+}

@@ -1,0 +1,21 @@
+import Models
+
+extension OneRowLayout {
+    /// A partial fetch from the entity's table, read as a full fetch reads it: the asked
+    /// attributes (a column, or a key of a JSON column), then the entity number (`0` for a table
+    /// of one entity, as Core Data selects it) and `Z_PK`, no `Z_OPT`; with no property, a batched
+    /// fetch's ID pass. single-table's is Core Data's (docs/strategies.md, "Core Data's
+    /// statements"): `SELECT t0.ZTITLE, t0.ZPUBLISHDATE, t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0`.
+    /// A binary value kept in a JSON document (hex text there) is refused: no workload asks for one.
+    public func partialQuery(_ request: FetchRequest, properties: [String]) throws -> PreparedQuery {
+        let attributes = try model.partialAttributes(request.entity, properties, layout: Self.name)
+        let columns = try properties.map { name in
+            let expression = try expression(request.entity, name, alias: "t0")
+            guard !expression.hex else { throw LayoutError(Self.name, "a partial fetch of '\(name)', a binary value in a JSON document, is not supported") }
+            return expression.sql
+        }
+        let kind = kindColumn(request.entity)
+        let list = (columns + [kind.map { "t0.\($0)" } ?? "0", "t0.Z_PK"]).joined(separator: ", ")
+        return try read(request).fetch(request, list: list, decoder: .partial(attributes, fixed: kind == nil ? request.entity : nil, table: table(request.entity)))
+    }
+}

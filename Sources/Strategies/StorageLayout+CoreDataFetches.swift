@@ -1,0 +1,146 @@
+import Generation
+import Models
+import SQLite
+
+extension StorageLayout {
+    /// The query answering `request` as Core Data runs it: one statement (`fetchQuery`), or the
+    /// steps of its mode (`FetchMode`), each step the layout's own statement. Every layout runs a
+    /// mode with the same steps, so that their costs compare.
+    public func readQuery(_ request: FetchRequest) throws -> PreparedQuery {
+        var plain = request
+        plain.mode = .plain
+        switch request.mode {
+        case .plain: return try fetchQuery(request)
+        case let .partial(properties): return try partialQuery(plain, properties: properties)
+        case let .batched(size, objects): return try batchedQuery(plain, size: size, objects: objects)
+        case .sectionedByEntity: return try sectionedQuery(plain)
+        case let .prefetching(names): return try prefetchQuery(plain, names)
+        }
+    }
+
+    public var batchesByEntity: Bool { false }
+
+    /// `fetchBatchSize`: the ID pass (`partialQuery` with no properties: entity number and key, in
+    /// the request's order), then per batch `<key> IN (SELECT * FROM _Z_intarray0) LIMIT <size>`
+    /// with the batch's keys bound (per entity, when `batchesByEntity`), its rows put back in the ID
+    /// pass's order, until `objects` are read.
+    private func batchedQuery(_ request: FetchRequest, size: Int, objects: Int) throws -> PreparedQuery {
+        guard size > 0 else { throw LayoutError(name, "a batch size must be positive, not \(size)") }
+        let ids = try partialQuery(request, properties: [])
+        func batch(_ entity: Int, _ includesSubentities: Bool) throws -> PreparedQuery {
+            try fetchQuery(FetchRequest(entity: entity, includesSubentities: includesSubentities, predicate: .keyInList, limit: size))
+        }
+        let entities = request.includesSubentities ? model.concreteEntities(in: model.entities[request.entity].subtree) : [request.entity]
+        // Per entity number (1-based, as the ID pass reads it), or all under 0.
+        let batches: [Int64: PreparedQuery] = batchesByEntity ? Dictionary(uniqueKeysWithValues: try entities.map { (Int64($0 + 1), try batch($0, false)) })
+                                                              : [0: try batch(request.entity, request.includesSubentities)]
+        let byEntity = batchesByEntity
+        return Self.program([ids] + batches.sorted { $0.key < $1.key }.map(\.value)) { database in
+            let pairs = try database.rows(ids.sql, ids.values) { (entity: byEntity ? $0.int64(at: 0) : 0, key: $0.int64(at: 1)) }.prefix(objects)
+            let keys = pairs.map(\.key)
+            var result: [ModelObject] = []
+            result.reserveCapacity(keys.count)
+            for start in stride(from: 0, to: keys.count, by: size) {
+                let slice = keys[start ..< min(keys.count, start + size)]
+                var byKey: [Int64: ModelObject] = [:]
+                for (entity, members) in Self.grouped(pairs[(pairs.startIndex + start) ..< (pairs.startIndex + start + slice.count)]) {
+                    guard let query = batches[entity] else { throw CorruptRow("the ID pass lists an object of entity number \(entity), which the fetch does not read") }
+                    try KeyList.bind(members, in: database)
+                    for object in try database.objects(query) { byKey[object.id.key] = object }
+                }
+                for key in slice {
+                    guard let object = byKey[key] else { throw CorruptRow("the batch of keys \(slice.first ?? 0)… has no object \(key), which the ID pass listed") }
+                    result.append(object)
+                }
+            }
+            return result
+        }
+    }
+
+    /// A fetched results controller sectioned by entity: per concrete entity of the request, in
+    /// entity-number order, its count (`countQuery`, as `count-by-type`) and its own objects in the
+    /// request's order (`fetchQuery` with `includesSubentities = NO`); a section whose objects are
+    /// not its count is a corrupt store.
+    private func sectionedQuery(_ request: FetchRequest) throws -> PreparedQuery {
+        let entities = request.includesSubentities ? model.concreteEntities(in: model.entities[request.entity].subtree) : [request.entity]
+        let sections = try entities.map { entity in
+            let own = FetchRequest(entity: entity, includesSubentities: false, predicate: request.predicate, sort: request.sort)
+            return (count: try countQuery(own), fetch: try fetchQuery(own))
+        }
+        let names = entities.map { model.entities[$0].name }
+        return Self.program(sections.flatMap { [$0.count, $0.fetch] }) { database in
+            var result: [ModelObject] = []
+            for (name, section) in zip(names, sections) {
+                let count = try database.number(section.count)
+                let objects = try database.objects(section.fetch)
+                guard objects.count == count else { throw CorruptRow("the section of \(name) counts \(count) objects but fetches \(objects.count)") }
+                result += objects
+            }
+            return result
+        }
+    }
+
+    /// `relationshipKeyPathsForPrefetching`: the request's objects, then per relationship named its
+    /// destinations by their inverse to-one's key in the objects' keys (Core Data's `WHERE t0.ZITEM
+    /// IN (SELECT * FROM _Z_intarray0) ORDER BY t0.ZITEM`).
+    private func prefetchQuery(_ request: FetchRequest, _ names: [String]) throws -> PreparedQuery {
+        let page = try fetchQuery(request)
+        let batches = try names.map { name in
+            let relationship = try Self.need(model.entities[request.entity].relationship(name), "relationship '\(name)' of \(model.entities[request.entity].name)")
+            guard relationship.toMany, !relationship.isManyToMany, let inverse = model.inverse(of: relationship) else {
+                throw LayoutError(Self.name, "a prefetch reads a to-many relationship with a to-one inverse, and \(name) is not one")
+            }
+            return try fetchQuery(FetchRequest(entity: relationship.destination, predicate: .toOneInList(inverse.name)))
+        }
+        return Self.program([page] + batches) { database in
+            let objects = try database.objects(page)
+            var result = objects
+            try KeyList.bind(objects.map(\.id.key), in: database)
+            for batch in batches { result += try database.objects(batch) }
+            return result
+        }
+    }
+
+    /// The keys of a batch by entity number, in the order each number first appears.
+    static func grouped<Pairs: Collection>(_ pairs: Pairs) -> [(Int64, [Int64])] where Pairs.Element == (entity: Int64, key: Int64) {
+        var groups: [(Int64, [Int64])] = []
+        for pair in pairs {
+            if let index = groups.firstIndex(where: { $0.0 == pair.entity }) { groups[index].1.append(pair.key) } else { groups.append((pair.entity, [pair.key])) }
+        }
+        return groups
+    }
+
+    /// A query running `run`, its first statement's SQL its own.
+    static func program(_ statements: [PreparedQuery], _ run: @escaping (Database) throws -> [ModelObject]) -> PreparedQuery {
+        PreparedQuery(sql: statements.first?.sql ?? "", values: statements.first?.values ?? [], decoder: statements.first?.decoder,
+                      program: QueryProgram(statements: statements, run: run))
+    }
+}
+
+extension RowDecoder {
+    /// The rows of a partial fetch (`StorageLayout.partialQuery`): the values of `attributes` in
+    /// columns 0 ..< n (each read as its storage), then the entity number (or a `0` standing for
+    /// entity `fixed`, as Core Data selects it for an entity without sub-entities) and the key.
+    /// The object holds those values only, no to-one.
+    static func partial(_ attributes: [Attribute], fixed: Int? = nil, table: String) -> RowDecoder {
+        let storages = attributes.map(\.type.storage)
+        let entityColumn = Int32(storages.count)
+        return RowDecoder { row in
+            guard !row.isNull(at: entityColumn), !row.isNull(at: entityColumn + 1) else { throw CorruptRow("a row of \(table) has no entity number or no Z_PK") }
+            let values = storages.enumerated().map { row.value(at: Int32($0), as: $1) }
+            let entity = fixed ?? Int(row.int64(at: entityColumn)) - 1
+            return ModelObject(id: ObjectID(entity: entity, key: row.int64(at: entityColumn + 1)), values: values, toOne: [])
+        }
+    }
+}
+
+extension Model {
+    /// The attributes of `entity` a partial fetch asks for, by name, in order: every one must be an
+    /// attribute of it (a layout's check).
+    func partialAttributes(_ entity: Int, _ names: [String], layout: String) throws -> [Attribute] {
+        try names.map { name in
+            guard let attribute = entities[entity].attribute(name) else { throw LayoutError(layout, "'\(name)' is not an attribute of '\(entities[entity].name)'") }
+            return attribute
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Generation
+import Models
+
+extension TablePerEntity {
+    /// A partial fetch: per concrete entity read, its table's columns of the asked attributes, its
+    /// entity number (a literal) and `Z_PK`; several tables as one `UNION ALL`, ordered by the sort
+    /// attributes' columns added after those (`c<position>`, the first arm's names).
+    public func partialQuery(_ request: FetchRequest, properties: [String]) throws -> PreparedQuery {
+        try check(request)
+        let attributes = try model.partialAttributes(request.entity, properties, layout: Self.name)
+        let entities = entitiesRead(request)
+        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
+        let decoder = RowDecoder.partial(attributes, table: "the tables of \(model.entities[request.entity].name)")
+        func items(_ entity: Int, sort: Bool) throws -> [String] {
+            let sorted = sort ? try request.sort.map { "t0." + (try column(entity, $0.attribute)) } : []
+            return try properties.map { "t0." + (try column(entity, $0)) } + ["\(entity + 1)", "t0.Z_PK"] + sorted
+        }
+        var values: [Value] = []
+        guard entities.count > 1 else {
+            guard let entity = entities.first else { return PreparedQuery(sql: "SELECT 0, 0 WHERE 0", values: [], decoder: decoder) }
+            var builder = try sqlWhere(entity, request)
+            let from = try armFrom(entity, request, &values)
+            let tail = builder.orderBy + builder.page(request)
+            return PreparedQuery(sql: "SELECT \(distinct)\(try items(entity, sort: false).joined(separator: ", ")) \(from)\(tail)", values: values + builder.values, decoder: decoder)
+        }
+        let arms = try entities.enumerated().map { offset, entity in
+            let list = try items(entity, sort: true)
+            let named = offset == 0 ? list.enumerated().map { "\($1) AS c\($0)" } : list
+            return "SELECT \(distinct)\(named.joined(separator: ", ")) \(try armFrom(entity, request, &values))"
+        }
+        let orderBy = request.sort.isEmpty ? "" : " ORDER BY " + request.sort.enumerated().map { "c\(properties.count + 2 + $0) \($1.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+        var pager = try sqlWhere(request.entity, FetchRequest(entity: request.entity))
+        let page = pager.page(request)
+        return PreparedQuery(sql: arms.joined(separator: " UNION ALL ") + orderBy + page, values: values + pager.values, decoder: decoder)
+    }
+}
+
+extension TablePerEntity {
+    /// Its fetch by key of a hierarchy asks every table; the ID pass says each object's table.
+    public var batchesByEntity: Bool { true }
+}

@@ -1,0 +1,100 @@
+import Generation
+import Models
+import SQLite
+import Strategies
+import XCTest
+
+/// Pins single-table's statements of the Core Data fetches of several statements (`FetchMode`)
+/// to the logged forms docs/strategies.md ("Core Data's statements") quotes with their sources.
+final class SingleTableCoreDataFetchTests: XCTestCase {
+    static let all = "t0.ZCREATEDATE, t0.ZPUBLISHDATE, t0.ZTITLE, t0.ZUID, t0.ZUPDATEDATE, t0.ZDOI, t0.ZPAPERTYPE, t0.ZBLOGNAME, t0.ZURL, t0.ZISBN, t0.ZPAGECOUNT, t0.ZURL1, t0.ZWORDCOUNT"
+
+    /// Batch faulting (Moody's log): the ID pass selects `Z_ENT, Z_PK` with the fetch's sort; each
+    /// batch the whole list by the keys bound as `_Z_intarray0`, no `ORDER BY`, `LIMIT` the batch size.
+    func testABatchedFetchIsTheIDPassThenBatchesByKeyList() throws {
+        let model = try Model(ModelPresets.publications)
+        let request = FetchRequest(entity: model.mainRoot, sort: [SortKey("publishDate", ascending: false), SortKey("uid", ascending: false)],
+                                   mode: .batched(size: 20, objects: 1_000))
+        let statements = try SingleTable(model: model).readQuery(request).statements
+        XCTAssertEqual(statements.map(\.sql), [
+            "SELECT t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0 ORDER BY t0.ZPUBLISHDATE DESC, t0.ZUID DESC",
+            "SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, \(Self.all) FROM ZPUBLICATION t0 WHERE t0.Z_PK IN (SELECT * FROM _Z_intarray0) LIMIT ?",
+        ])
+        XCTAssertEqual(statements.map(\.values), [[], [.integer(20)]])
+    }
+
+    /// A partial fetch (CoreDataPlus's dictionary fetch): the asked properties first, then
+    /// `Z_ENT, Z_PK`, no `Z_OPT`; of the leaf, its entity's `Z_ENT = ?` (inferred).
+    func testAPartialFetchSelectsThePropertiesThenZENTAndZPK() throws {
+        let model = try Model(ModelPresets.publications)
+        let layout = try SingleTable(model: model)
+        let book = try XCTUnwrap(model.index(of: "Book"))
+        let hierarchy = try layout.readQuery(FetchRequest(entity: model.mainRoot, mode: .partial(["title", "publishDate"])))
+        XCTAssertEqual(hierarchy.sql, "SELECT t0.ZTITLE, t0.ZPUBLISHDATE, t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0")
+        XCTAssertNil(hierarchy.program)
+        let leaf = try layout.readQuery(FetchRequest(entity: book, mode: .partial(["title", "isbn"])))
+        XCTAssertEqual(leaf.sql, "SELECT t0.ZTITLE, t0.ZISBN, t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0 WHERE t0.Z_ENT = ?")
+        XCTAssertEqual(leaf.values, [.integer(4)])
+        // An entity without sub-entities: `0`, as the older logged ID pass has it.
+        let tag = try XCTUnwrap(model.index(of: "Tag"))
+        XCTAssertEqual(try layout.readQuery(FetchRequest(entity: tag, mode: .partial(["name"]))).sql, "SELECT t0.ZNAME, 0, t0.Z_PK FROM ZTAG t0")
+        XCTAssertThrowsError(try layout.readQuery(FetchRequest(entity: tag, mode: .partial(["isbn"])))) { error in
+            XCTAssertEqual("\(error)", "single-table: 'isbn' is not an attribute of 'Tag'")
+        }
+    }
+
+    /// Prefetching a to-many whose inverse is to-one (fatbobman's log): the objects, then the
+    /// destinations' whole rows by the inverse key in the bound key list, ordered by it.
+    func testAPrefetchReadsTheDestinationsByTheInverseKeyList() throws {
+        let model = try Model(ModelPresets.codingMilitia)
+        let owner = try XCTUnwrap(model.index(of: "Owner"))
+        let layout = try SingleTable(model: model)
+        let statements = try layout.readQuery(FetchRequest(entity: owner, limit: 50, mode: .prefetching(["items"]))).statements
+        // The items' whole list is the one a fault of an item reads (the hierarchy's, `Z_ENT` first).
+        let fault = try layout.fetchQuery(.fault(ObjectID(entity: model.mainRoot, key: 1))).sql
+        let list = try XCTUnwrap(fault.components(separatedBy: " FROM ").first)
+        XCTAssertTrue(list.hasPrefix("SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZAMOUNT, "))
+        XCTAssertEqual(statements.map(\.sql), [
+            "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME FROM ZOWNER t0 LIMIT ?",
+            "\(list) FROM ZBASEENTITY t0 WHERE t0.ZOWNER IN (SELECT * FROM _Z_intarray0) ORDER BY t0.ZOWNER",
+        ])
+        XCTAssertEqual(statements.map(\.values), [[.integer(50)], []])
+    }
+
+    /// The steps run on a store: the batches come back in the ID pass's order, the partial fetch's
+    /// objects hold the asked values, the prefetch's destinations point at the page's objects.
+    func testTheStepsRunOnAStore() throws {
+        let model = try Model(ModelPresets.publications.scaled(to: 300))
+        let generator = ObjectGenerator(model, seed: 5)
+        let store = try LayoutStore(SingleTable.self, model, database: try Database(path: ":memory:"))
+        try store.createSchema()
+        for batch in generator.batches(of: 100) { try store.insert(batch) }
+        let sort = [SortKey("publishDate", ascending: false), SortKey("uid", ascending: false)]
+        let whole = try store.fetch(FetchRequest(entity: model.mainRoot, sort: sort))
+        let batched = try store.fetch(FetchRequest(entity: model.mainRoot, sort: sort, mode: .batched(size: 7, objects: 100)))
+        XCTAssertEqual(batched, Array(whole.prefix(100)))
+        let partial = try store.fetch(FetchRequest(entity: model.mainRoot, sort: sort, mode: .partial(["title"])))
+        XCTAssertEqual(partial.map(\.id), whole.map(\.id))
+        XCTAssertEqual(partial.map(\.values), whole.map { [$0.values[model.entities[$0.id.entity].attributeIndex("title") ?? -1]] })
+        let sectioned = try store.fetch(FetchRequest(entity: model.mainRoot, sort: sort, mode: .sectionedByEntity))
+        XCTAssertEqual(sectioned.map(\.id.entity), whole.map(\.id.entity).sorted())
+        XCTAssertEqual(Set(sectioned.map(\.id)), Set(whole.map(\.id)))
+    }
+}
+
+extension SingleTableCoreDataFetchTests {
+    /// table-per-entity's batches go table by table, each with its own keys (the ID pass's union
+    /// names each object's entity); joined's is one statement from the base, as single-table's.
+    func testTablePerEntityBatchesTableByTable() throws {
+        let model = try Model(ModelPresets.publications)
+        let request = FetchRequest(entity: model.mainRoot, sort: [SortKey("uid")], mode: .batched(size: 20, objects: 100))
+        let statements = try TablePerEntity(model: model).readQuery(request).statements.map(\.sql)
+        XCTAssertEqual(statements.count, 1 + model.concreteEntities(in: model.entities[model.mainRoot].subtree).count)
+        XCTAssertTrue(statements[0].hasPrefix("SELECT 1 AS c0, t0.Z_PK AS c1, t0.ZUID AS c2 FROM ZPUBLICATION t0 UNION ALL SELECT 2, t0.Z_PK, t0.ZUID FROM ZACADEMICPAPER t0"), statements[0])
+        XCTAssertTrue(statements[0].hasSuffix(" ORDER BY c2 ASC"), statements[0])
+        XCTAssertTrue(statements.dropFirst().allSatisfy { $0.hasSuffix(" t0 WHERE t0.Z_PK IN (SELECT * FROM _Z_intarray0) LIMIT ?") && !$0.contains("UNION") }, "\(statements)")
+        let joined = try Joined(model: model).readQuery(request).statements.map(\.sql)
+        XCTAssertEqual(joined.first, "SELECT t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0 ORDER BY t0.ZUID ASC")
+        XCTAssertEqual(joined.count, 2)
+    }
+}
