@@ -39,8 +39,11 @@ struct Explain: ParsableCommand {
     @Flag(help: "Take the plans again after running ANALYZE on each store (Core Data's NSSQLiteAnalyzeOption), and show every plan it changes.")
     var analyze = false
 
-    func validate() throws {
-        try model.check(scale: dataset.scale)
+    /// The model `validate()` read, for the run.
+    var validated = ValidatedModel()
+
+    mutating func validate() throws {
+        validated.value = try model.check(scale: dataset.scale)
         if force, output == nil { throw ValidationError("--force only applies with --output") }
     }
 
@@ -53,7 +56,7 @@ struct Explain: ParsableCommand {
             let (url, claim) = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(Date())).plans.txt", force: force)
             defer { claim.release() }
             let plans = try withPrivateStores("explain", in: folder, writing: url, claim: claim, exclusive: exclusive) { stores in
-                try QueryPlan.explainAll(strategies: names, model: try model.loadAnnounced(scale: dataset.scale), seed: dataset.seed,
+                try QueryPlan.explainAll(strategies: names, model: try model.model(validated, scale: dataset.scale).announced(), seed: dataset.seed,
                                          batchSize: dataset.batch, analyze: analyze, temporaryParent: stores)
             }
             let report = QueryPlan.report(plans)

@@ -26,8 +26,11 @@ struct Generate: ParsableCommand {
     @Flag(help: "Replace the --output store if it exists.")
     var force = false
 
-    func validate() throws {
-        try model.check(scale: dataset.scale)
+    /// The model `validate()` read, for the run.
+    var validated = ValidatedModel()
+
+    mutating func validate() throws {
+        validated.value = try model.check(scale: dataset.scale)
         guard Strategies.named(strategy) != nil else {
             throw ValidationError(NameList.unknown(strategy, valid: Strategies.names, what: "strategy").description)
         }
@@ -49,7 +52,7 @@ struct Generate: ParsableCommand {
             defer { interruption.cancel() }
             // A replaced store goes with its WAL and shared-memory files.
             StoreFile.remove(url.path)
-            let model = try self.model.loadAnnounced(scale: dataset.scale)
+            let model = try self.model.model(validated, scale: dataset.scale).announced()
             let census = try StoreGeneration.generate(strategyName: strategy, model: model, seed: dataset.seed, batchSize: dataset.batch, path: url.path)
             exclusive.lock() // the store is in place: an interruption from here on waits for the end
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0

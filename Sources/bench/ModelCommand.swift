@@ -16,22 +16,25 @@ struct ModelCommand: ParsableCommand {
     @Option(help: "Objects in the model's inheritance hierarchies (1 to \(DatasetOptions.maximumScale); default: the model's own rows).")
     var scale: Int?
     @OptionGroup var strategies: StrategyOptions
+    /// The model `validate()` read, for the run.
+    var validated = ValidatedModel()
 
-    func validate() throws {
+    mutating func validate() throws {
         try DatasetOptions.check(scale: scale)
-        try model.check(scale: scale)
+        validated.value = try model.check(scale: scale)
     }
 
     func run() throws {
-        let (model, warnings) = try self.model.loaded(scale: scale)
+        let loaded = try self.model.model(validated, scale: scale)
+        let (model, warnings) = (loaded.model, loaded.warnings)
         for warning in warnings { printError("warning: \(warning)") }
         print("Model \(model.name): \(model.entities.count) entities, main hierarchy \(model.entities[model.mainRoot].name)")
-        if case let .xcode(path, version) = try self.model.source(), let bundle = try? XcodeModelBundle(path: path, version: version) {
+        if case let .xcode(path, version) = loaded.source, let bundle = try? XcodeModelBundle(path: path, version: version) {
             let version = bundle.version.map { ", version '\($0)' of \(bundle.versions.count)" } ?? ""
             print("Read \(bundle.contents)\(version): \(model.concreteEntities.count) concrete entities sharing \(model.roots.reduce(0) { $0 + model.objectCount($1) }) objects; \(warnings.count) "
                 + "warning\(warnings.count == 1 ? "" : "s")\(warnings.isEmpty ? "" : " (on standard error)")")
         }
-        if let store = try self.model.storeFile() {
+        if let store = loaded.store {
             let path = store.path.escapingControlCharacters
             let version = store.frameworkVersion.map { " (Core Data framework version \($0))" } ?? ""
             print("Read the store \(path)\(version): \(store.description.entities.count) entities, \(store.description.entities.reduce(0) { $0 + ($1.rows ?? 0) }) objects; "

@@ -42,10 +42,16 @@ struct ModelOptions: ParsableArguments {
     }
 
     /// A model file's mistakes are usage errors of every command that reads it: each command
-    /// checks its model in its own `validate()`, at the scale it runs, so that the model is read
-    /// and validated once and its run takes that model (`loaded(scale:)`).
-    func check(scale: Int?) throws {
-        if model != nil { _ = try loaded(scale: scale) }
+    /// checks its model in its own `validate()`, at the scale it runs, and keeps what it read for
+    /// its run (`ValidatedModel`), so that the model is read and validated once. A preset is read
+    /// when the command runs.
+    func check(scale: Int?) throws -> LoadedModel? {
+        model != nil ? try load(scale: scale) : nil
+    }
+
+    /// The model the command's `validate()` kept, or, when it kept none (a preset), the model read now.
+    func model(_ kept: ValidatedModel, scale: Int?) throws -> LoadedModel {
+        try kept.value ?? load(scale: scale)
     }
 
     /// `--mix` as weights by entity name; each mistake one sentence.
@@ -87,18 +93,17 @@ struct ModelOptions: ParsableArguments {
         catch { throw ValidationError("\(error)") }
     }
 
-    /// The model, validated, with what reading it warned about (an Xcode model's constructs the
-    /// suite does not store as Core Data would). A command reads its model once: the checks before
-    /// it runs and the run itself share what this made (`Loaded`).
-    func loaded(scale: Int?) throws -> (model: Model, warnings: [String]) {
+    /// The model, read from its source and validated, with what reading it warned about (an Xcode
+    /// model's constructs the suite does not store as Core Data would); every problem is a usage error.
+    func load(scale: Int?) throws -> LoadedModel {
         let source = try source()
-        return try Loaded.shared.model(for: LoadKey(options: self, scale: scale)) { try build(scale, from: source) }
+        let read: ModelSource.Read
+        do { read = try source.read() } catch { throw ValidationError("\(error)") }
+        return LoadedModel(source: source, model: try build(scale, from: read.description), warnings: read.warnings, store: read.store)
     }
 
-    private func build(_ scale: Int?, from source: ModelSource) throws -> (model: Model, warnings: [String]) {
-        let read = try Loaded.shared.read(source)
-        var description = read.description
-        let warnings = read.warnings
+    private func build(_ scale: Int?, from read: ModelDescription) throws -> Model {
+        var description = read
         // An Xcode model or Swift source has no object counts, nor a store whose entities have none.
         let withoutRows = !description.entities.contains { $0.rows != nil }
         let prefix = model.map { "\($0.escapingControlCharacters): " } ?? ""
@@ -113,65 +118,41 @@ struct ModelOptions: ParsableArguments {
             }
             if let fanOut = try fanOutRange() { description = try description.withFanOut(fanOut) }
             if let root { description.root = root }
-            return (try Model(description), warnings)
+            return try Model(description)
         } catch let error as ValidationError {
             throw error
         } catch {
             throw ValidationError("\(prefix)\(error)")
         }
     }
+}
 
-    /// The store file `--model` names, as the model was read from it (read once); nil for any other source.
-    func storeFile() throws -> CoreDataStoreFile? {
-        try Loaded.shared.read(try source()).store
-    }
-
-    /// The description, validated, scaled to `scale` objects when given.
-    func load(scale: Int?) throws -> Model { try loaded(scale: scale).model }
+/// A command's model, read from its source and validated once, passed on as a value: the model,
+/// what reading it warned about, and where it came from.
+struct LoadedModel {
+    let source: ModelSource
+    let model: Model
+    let warnings: [String]
+    /// The store file `--model` names, as the model was read from it; nil for any other source.
+    let store: CoreDataStoreFile?
 
     /// The model, after printing what reading it warned about and, when it has no inheritance,
     /// a note: for the commands that go on to measure or describe it.
-    func loadAnnounced(scale: Int?, noteWithoutInheritance: Bool = true) throws -> Model {
-        let (model, warnings) = try loaded(scale: scale)
+    func announced() -> Model {
         for warning in warnings { printError("warning: \(warning)") }
-        if noteWithoutInheritance, !model.hasInheritance {
+        if !model.hasInheritance {
             printError("note: no entity of \(model.name) has sub-entities: no inheritance to compare; every strategy stores it alike")
         }
         return model
     }
 }
 
-/// What a model's options and a scale made, for `Loaded`.
-private struct LoadKey: Hashable {
-    let preset: String?, model: String?, modelVersion: String?, mix: String?, fanOut: String?, root: String?, scale: Int?
+/// The model a command's `validate()` read, kept in the command for its run. Not an argument:
+/// parsing leaves it empty.
+struct ValidatedModel: Decodable {
+    var value: LoadedModel?
 
-    init(options: ModelOptions, scale: Int?) {
-        (preset, model, modelVersion, mix, fanOut, root) = (options.preset, options.model, options.modelVersion, options.mix, options.fanOut, options.root)
-        self.scale = scale
-    }
-}
+    init() {}
 
-/// The models this process read, by the options that named them: a command's validation and its
-/// run ask for the same model, which is read and validated once.
-private final class Loaded: @unchecked Sendable {
-    static let shared = Loaded()
-    private let lock = NSLock()
-    private var models: [LoadKey: (model: Model, warnings: [String])] = [:]
-    private var reads: [ModelSource: ModelSource.Read] = [:]
-
-    /// The source read once; a problem is a usage error.
-    func read(_ source: ModelSource) throws -> ModelSource.Read {
-        if let known = lock.withLock({ reads[source] }) { return known }
-        let made: ModelSource.Read
-        do { made = try source.read() } catch { throw ValidationError("\(error)") }
-        lock.withLock { reads[source] = made }
-        return made
-    }
-
-    func model(for key: LoadKey, _ make: () throws -> (model: Model, warnings: [String])) throws -> (model: Model, warnings: [String]) {
-        if let known = lock.withLock({ models[key] }) { return known }
-        let made = try make()
-        lock.withLock { models[key] = made }
-        return made
-    }
+    init(from decoder: Decoder) {}
 }

@@ -37,8 +37,13 @@ struct Run: ParsableCommand {
     @Flag(help: "Run ANALYZE on each populated store before the reads are timed (Core Data's NSSQLiteAnalyzeOption); the results files are named <timestamp>.analyzed.csv.")
     var analyze = false
 
-    func validate() throws {
-        _ = try selectedWorkloads(try model.load(scale: dataset.scale))
+    /// The model `validate()` read, for the run.
+    var validated = ValidatedModel()
+
+    mutating func validate() throws {
+        let loaded = try model.load(scale: dataset.scale)
+        _ = try selectedWorkloads(loaded.model)
+        validated.value = loaded
     }
 
     private func selectedWorkloads(_ model: Model) throws -> [Workload] {
@@ -50,7 +55,7 @@ struct Run: ParsableCommand {
     func run() throws {
         let started = Date()
         let names = try strategies.names()
-        let model = try self.model.loadAnnounced(scale: dataset.scale)
+        let model = try self.model.model(validated, scale: dataset.scale).announced()
         let workloads = try selectedWorkloads(model)
         storeFolder.removeLeftovers(quiet: output.quiet)
         let folder = storeFolder.forTiming(storeBytes: model.estimatedStoreBytes, strategies: names.count)

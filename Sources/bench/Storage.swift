@@ -26,8 +26,11 @@ struct Storage: ParsableCommand {
     @Flag(help: "Replace the --output file if it exists.")
     var force = false
 
-    func validate() throws {
-        try model.check(scale: dataset.scale)
+    /// The model `validate()` read, for the run.
+    var validated = ValidatedModel()
+
+    mutating func validate() throws {
+        validated.value = try model.check(scale: dataset.scale)
         if force, output == nil { throw ValidationError("--force only applies with --output") }
     }
 
@@ -40,7 +43,7 @@ struct Storage: ParsableCommand {
             let (url, claim) = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(started)).storage.csv", force: force)
             defer { claim.release() }
             let (reports, context) = try withPrivateStores("storage", in: folder, writing: url, claim: claim, exclusive: exclusive) { stores in
-                (try StorageReport.run(strategies: names, model: try model.loadAnnounced(scale: dataset.scale), seed: dataset.seed,
+                (try StorageReport.run(strategies: names, model: try model.model(validated, scale: dataset.scale).announced(), seed: dataset.seed,
                                       batchSize: dataset.batch, temporaryParent: stores) { name in
                     if standardErrorIsTerminal { printError("building the \(name) store…") }
                 }, RunContext.current(date: started, storeFolder: folder.url, probeIn: stores))

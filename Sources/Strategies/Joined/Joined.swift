@@ -51,8 +51,9 @@ public final class Joined: StorageLayout {
     /// Per entity: the column of each attribute it declares, by position in its `attributes` (the
     /// same position in every descendant); "" for inherited positions.
     let attributeColumns: [[String]]
-    /// Per entity: the columns of each to-one relationship it declares.
-    let toOneColumns: [[String: (key: String, entity: String?)]]
+    /// Per entity: the columns of each of its to-one relationships, by position in its
+    /// `toOneRelationships` (the same position in every descendant); inherited ones their declarer's.
+    let toOneColumns: [[(key: String, entity: String?)]]
     /// Per entity: the entities from its root down to it.
     let paths: [[Int]]
     /// Every statement that creates an empty store, in order.
@@ -68,12 +69,13 @@ public final class Joined: StorageLayout {
         schema = CoreDataSchema(model)
         var tables: [Table] = []
         var attributeColumns: [[String]] = []
-        var toOneColumns: [[String: (key: String, entity: String?)]] = []
+        var toOneColumns: [[(key: String, entity: String?)]] = []
         var paths: [[Int]] = []
         tables.reserveCapacity(model.entities.count)
         for entity in model.entities {
             paths.append((entity.parent.map { paths[$0] } ?? []) + [entity.index])
-            let own = Self.ownTable(entity, model)
+            var own = Self.ownTable(entity, model)
+            if let parent = entity.parent { own.toOneColumns.replaceSubrange(toOneColumns[parent].indices, with: toOneColumns[parent]) }
             tables.append(own.table)
             attributeColumns.append(own.attributeColumns)
             toOneColumns.append(own.toOneColumns)
@@ -92,7 +94,7 @@ public final class Joined: StorageLayout {
     /// entity's own attributes (by name) and to-ones (by name, each a key then, when the
     /// destination has sub-entities, its entity number), stably sorted by type group.
     private static func ownTable(_ entity: Model.Entity, _ model: Model)
-        -> (table: Table, attributeColumns: [String], toOneColumns: [String: (key: String, entity: String?)]) {
+        -> (table: Table, attributeColumns: [String], toOneColumns: [(key: String, entity: String?)]) {
         var names = UniqueNames(taken: ["Z_PK", "Z_ENT", "Z_OPT"])
         var columns: [CoreDataSchema.Column] = []
         var ownColumns = Array(repeating: "", count: entity.attributes.count)
@@ -104,8 +106,10 @@ public final class Joined: StorageLayout {
                                                  role: .attribute(position), group: attribute.type.columnGroup))
             ownColumns[position] = name
         }
-        var toOnes: [String: (key: String, entity: String?)] = [:]
-        for relationship in entity.ownRelationships.filter({ !$0.toMany }).sorted(by: { $0.name < $1.name }) {
+        let toOnes = entity.toOneRelationships
+        var toOneColumns = Array(repeating: (key: "", entity: String?.none), count: toOnes.count)
+        for position in toOnes.indices.filter({ toOnes[$0].owner == entity.index }).sorted(by: { toOnes[$0].name < toOnes[$1].name }) {
+            let relationship = toOnes[position]
             let key = names.claim("Z" + relationship.name.uppercased())
             columns.append(CoreDataSchema.Column(name: key, sqlType: "INTEGER", entity: entity.index,
                                                  role: .foreignKey(relationship.name), group: 0))
@@ -116,12 +120,12 @@ public final class Joined: StorageLayout {
                                                      role: .foreignEntity(relationship.name), group: 0))
                 entityColumn = name
             }
-            toOnes[relationship.name] = (key, entityColumn)
+            toOneColumns[position] = (key, entityColumn)
         }
         let tableOrder = columns.enumerated().sorted { ($0.element.group, $0.offset) < ($1.element.group, $1.offset) }.map(\.element)
         let table = Table(name: "Z" + entity.name.uppercased(), entity: entity.index, fetchOrder: columns, tableOrder: tableOrder,
                           index: Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) }))
-        return (table, ownColumns, toOnes)
+        return (table, ownColumns, toOneColumns)
     }
 
     // MARK: Names
@@ -136,9 +140,10 @@ public final class Joined: StorageLayout {
 
     /// The declaring entity and columns of a to-one relationship of `entity`.
     func toOneColumn(_ entity: Int, _ name: String) -> (owner: Int, key: String, entity: String?)? {
-        guard let relationship = model.entities[entity].relationship(name), !relationship.toMany,
-              let columns = toOneColumns[relationship.owner][name] else { return nil }
-        return (relationship.owner, columns.key, columns.entity)
+        let toOnes = model.entities[entity].toOneRelationships
+        guard let position = toOnes.firstIndex(where: { $0.name == name }) else { return nil }
+        let columns = toOneColumns[entity][position]
+        return (toOnes[position].owner, columns.key, columns.entity)
     }
 
     /// The declaring entity and column of a property (attribute or to-one) of `entity`.
@@ -148,8 +153,8 @@ public final class Joined: StorageLayout {
             let owner = info.attributeOwners[position]
             return (owner, attributeColumns[owner][position])
         }
-        let owner = try Joined.need(info.relationship(property), "property '\(property)' of \(info.name)").owner
-        return (owner, try Joined.need(toOneColumns[owner][property], "to-one column '\(property)'").key)
+        let toOne = try Joined.need(toOneColumn(entity, property), "property '\(property)' of \(info.name)")
+        return (toOne.owner, toOne.key)
     }
 
     // MARK: DDL

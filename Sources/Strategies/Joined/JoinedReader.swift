@@ -77,9 +77,8 @@ struct JoinedReader {
                     let owner = info.attributeOwners[index]
                     return try position(owner, layout.attributeColumns[owner][index])
                 },
-                toOne: try info.toOneRelationships.map { relationship in
+                toOne: try zip(info.toOneRelationships, layout.toOneColumns[member]).map { relationship, columns in
                     let owner = relationship.owner
-                    let columns = try Joined.need(layout.toOneColumns[owner][relationship.name], "to-one '\(relationship.name)' of \(info.name)")
                     return RowShape.ToOne(key: try position(owner, columns.key), entity: try columns.entity.map { try position(owner, $0) }, destination: relationship.destination)
                 },
                 markers: layout.paths[member].compactMap { markers[$0] })
