@@ -43,6 +43,8 @@ public struct CoreDataStoreFile: Sendable {
     public let frameworkVersion: String?
     /// The model predates fetch indexes, and so do the store's index names (see `ModelCache.Decoded`).
     public let legacyIndexes: Bool
+    /// Each entity a migration renamed: its name before, by its name now (`ModelCache.Decoded.renamings`).
+    public let renamings: [String: String]
     /// The optional attributes and to-ones whose NULL share was measured from the rows (`StoreShape`).
     public let nullSharesMeasured: Int
     /// The fan-outs, lengths and distinct shares measured (`StoreShape.measureDistributions`).
@@ -154,7 +156,7 @@ public struct CoreDataStoreFile: Sendable {
         let distributions = try StoreShape.measureDistributions(database, &decoded.description, schema: schema, sampleLimit: sampleLimit, progress: progress)
         return CoreDataStoreFile(path: path, description: decoded.description, warnings: decoded.warnings.map(\.escapingControlCharacters),
                                  schema: schema, primaryKeys: keys, frameworkVersion: try frameworkVersion(database), legacyIndexes: decoded.legacyIndexes,
-                                 nullSharesMeasured: measured, distributions: distributions,
+                                 renamings: decoded.renamings, nullSharesMeasured: measured, distributions: distributions,
                                  readSeconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
     }
 

@@ -16,6 +16,8 @@ public struct LayoutProof: Sendable {
     public let indexesInPlace: Int
     public let entities: Int
     public let entitiesInPlace: Int
+    /// Of those, the rows that keep the name an entity had before a migration renamed it.
+    public let renamedEntities: Int
     /// The store's indexes are compared with the names a framework before fetch indexes gives them.
     public let legacyIndexes: Bool
     /// One line for each difference.
@@ -27,7 +29,7 @@ public struct LayoutProof: Sendable {
     public var summary: String {
         "layout: \(columnsInPlace) of \(columns) columns in place\(appendedColumns > 0 ? " (\(appendedColumns) appended by a migration)" : ""), "
             + "\(indexesInPlace) of \(indexes) indexes\(legacyIndexes && indexes > 0 ? " (named as a framework before fetch indexes names them)" : ""), "
-            + "Z_PRIMARYKEY \(entitiesInPlace) of \(entities)"
+            + "Z_PRIMARYKEY \(entitiesInPlace) of \(entities)\(renamedEntities > 0 ? " (\(renamedEntities) under the name before a migration renamed it)" : "")"
     }
 
     public init(model: Model, store: CoreDataStoreFile) {
@@ -42,6 +44,7 @@ public struct LayoutProof: Sendable {
         indexesInPlace = indexes.inPlace
         entities = model.entities.count
         entitiesInPlace = keys.inPlace
+        renamedEntities = keys.renamed
         legacyIndexes = store.legacyIndexes
         differences = tables.differences + indexes.differences + keys.differences
     }
@@ -147,18 +150,21 @@ public struct LayoutProof: Sendable {
         }
     }
 
-    /// `Z_PRIMARYKEY`: number, name and parent of every entity.
-    static func comparePrimaryKeys(_ model: Model, _ store: CoreDataStoreFile) -> (inPlace: Int, differences: [String]) {
-        var inPlace = 0
+    /// `Z_PRIMARYKEY`: number, name and parent of every entity. A row may keep the name its entity
+    /// had before a migration renamed it (the entity's renaming identifier): a migrated store of
+    /// CoreDataPlus's test fixtures keeps `ExpensiveSportCar` for the entity now `LuxuryCar`.
+    static func comparePrimaryKeys(_ model: Model, _ store: CoreDataStoreFile) -> (inPlace: Int, renamed: Int, differences: [String]) {
+        var (inPlace, renamed) = (0, 0)
         var differences: [String] = []
         let rows = Dictionary(store.primaryKeys.map { ($0.entity, $0) }, uniquingKeysWith: { first, _ in first })
         for entity in model.entities {
             let parent = entity.parent.map { $0 + 1 } ?? 0
             if let row = rows[entity.number], row.name == entity.name, row.parent == parent { inPlace += 1; continue }
+            if let row = rows[entity.number], row.name == store.renamings[entity.name], row.parent == parent { (inPlace, renamed) = (inPlace + 1, renamed + 1); continue }
             let found = rows[entity.number].map { "\($0.name) (parent \($0.parent))" } ?? "nothing"
             differences.append("Z_PRIMARYKEY \(entity.number) is \(found) in the store, \(entity.name) (parent \(parent)) in \(layout)")
         }
-        return (inPlace, differences)
+        return (inPlace, renamed, differences)
     }
 
     /// The columns of a `CREATE TABLE` statement as `NAME TYPE`, split where a migration appended

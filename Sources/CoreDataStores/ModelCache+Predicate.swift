@@ -75,6 +75,10 @@ extension ModelCacheDecoder {
             return .constant(try constant(value))
         case "NSKeyPathExpression", "NSFunctionExpression":
             var path = try? archive.string(expression, "NSKeyPath")
+            // A function expression is a key path only as `valueForKey:` or `valueForKeyPath:`.
+            if path == nil, let selector = try archive.string(expression, "NSSelectorName"), !["valueForKey:", "valueForKeyPath:"].contains(selector) {
+                throw Untranslatable(why: "uses the function \(selector)")
+            }
             if path == nil, let arguments = try archive.array(expression, "NSArguments"), arguments.count == 1 {
                 let argument = try archive.object(arguments[0])
                 path = try? archive.string(argument, argument.className == "NSConstantValueExpression" ? "NSConstantValue" : "NSKeyPath")
@@ -92,7 +96,9 @@ extension ModelCacheDecoder {
         switch try archive.entry(uid) {
         case let .integer(value): return .integer(value)
         case let .bool(value): return .integer(value ? 1 : 0)
-        case let .real(value): return .real(value)
+        case let .real(value):
+            guard value.isFinite else { throw Untranslatable(why: "holds the number \(value), which SQL cannot write") }
+            return .real(value)
         case let .string(text): return .text(text)
         case .dictionary:
             let object = try archive.object(uid)
@@ -100,7 +106,7 @@ extension ModelCacheDecoder {
             case "NSNull": return .null
             case "NSString", "NSMutableString": return .text(try archive.string(uid, what: "a constant"))
             case "NSDate":
-                guard case let .real(seconds)? = try archive.field(object, "NS.time") else { throw Untranslatable(why: "holds a date without its time") }
+                guard case let .real(seconds)? = try archive.field(object, "NS.time"), seconds.isFinite else { throw Untranslatable(why: "holds a date without its time") }
                 return .date(seconds)
             default: throw Untranslatable(why: "holds a constant of class \(object.className)")
             }

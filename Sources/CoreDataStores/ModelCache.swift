@@ -35,6 +35,8 @@ public enum ModelCache {
         public var description: ModelDescription
         public var warnings: [String]
         public var legacyIndexes: Bool
+        /// Each entity a migration renamed: its name before (its `renamingIdentifier`), by its name now.
+        public var renamings: [String: String] = [:]
     }
 
     public static func decode(_ blob: [UInt8], name: String) throws -> Decoded {
@@ -92,8 +94,12 @@ struct ModelCacheDecoder {
             }
         }
         let legacy = try graph.objects.allSatisfy { try archive.reference($0.object, "NSFetchIndexDescriptions") == nil }
+        var renamings: [String: String] = [:]
+        for (entityName, entity) in graph.objects {
+            if let earlier = try archive.string(entity, "NSRenamingIdentifier"), earlier != entityName { renamings[entityName] = earlier }
+        }
         return ModelCache.Decoded(description: ModelDescription(name: XcodeModelReader.modelName(name), entities: entities), warnings: warnings,
-                                  legacyIndexes: legacy && !graph.objects.isEmpty)
+                                  legacyIndexes: legacy && !graph.objects.isEmpty, renamings: renamings)
     }
 
     private func graph() throws -> Graph {

@@ -96,7 +96,8 @@ extension StoreShape {
                 ranges = []
                 return
             }
-            let width = max(1, highest * Int64(limit) / Int64(objects) / Int64(StoreShape.windows))
+            // In floating point: a store's keys may be large enough that highest × limit overflows.
+            let width = Int64(max(1, (Double(highest) * Double(limit) / Double(objects) / Double(StoreShape.windows)).rounded(.down)))
             let spacing = highest / Int64(StoreShape.windows)
             ranges = (0 ..< Int64(StoreShape.windows)).map { window in
                 let low = 1 + window * spacing

@@ -31,7 +31,7 @@ extension Model {
     /// `ZGENERICALBUM.Z_FOK_PARENTFOLDER`). The suite makes it an integer attribute `_FOK_<inverse>`
     /// of the entity that declares the inverse, so that every strategy stores it with the object,
     /// and `CoreDataSchema` names and places it as Core Data does. (An ordered many-to-many keeps
-    /// its order in the join table; that is not modelled: it is stored unordered.)
+    /// its order in the join table's `Z_FOK_` column, which the generator fills; see `CoreDataSchema`.)
     static func addOrderKeys(_ ordered: inout [EntityDescription], _ indexByName: [String: Int]) {
         func declaring(_ relationship: String, from entity: Int) -> Int? {
             var current: Int? = entity

@@ -46,7 +46,7 @@ extension Model {
     /// The warning for a property named as an object's state, or nil.
     public static func stateNameWarning(entity: String, property name: String) -> String? {
         guard stateNames.contains(name) else { return nil }
-        return "\(entity).\(name) has the name of an object's own state in Core Data and SwiftData; it is stored as any attribute (column Z\(name.uppercased())), "
+        return "\(entity).\(name) has the name of an object's own state in Core Data and SwiftData; it is stored as any other property, "
             + "but an app reading it by key-value coding gets the object's state instead of the stored value: consider renaming it"
     }
 

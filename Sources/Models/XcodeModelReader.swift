@@ -2,11 +2,11 @@ import Foundation
 
 /// Reads an Xcode Core Data model (an `.xcdatamodeld` bundle, an `.xcdatamodel` folder or its
 /// `contents` file) into a `ModelDescription`, with one warning for each construct the suite does
-/// not store as Core Data would: transient attributes and relationships (left out), ordered many-to-many
-/// relationships (stored unordered), composite attributes, fetched
+/// not store as Core Data would: transient attributes and relationships (left out), composite attributes, fetched
 /// properties, expression index elements, configurations and fetch request templates; and one
 /// for each it stores as Core Data does but a user may not expect: a to-many relationship
-/// without an inverse, an index element naming a to-many relationship (left out).
+/// without an inverse, an index element naming a to-many relationship (left out), an ordered
+/// many-to-many (its order keys kept, but read by no workload in order).
 /// `indexed="YES"` on an attribute becomes the fetch index Core Data makes of it.
 ///
 /// An Xcode model has no object counts: every entity's `rows` is `nil` (see

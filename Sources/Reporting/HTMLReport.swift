@@ -101,7 +101,7 @@ public enum HTMLReport {
         }
         guard !cells.isEmpty else { return "" }
         // The chart and the lines side by side (the lines below it on a narrow window), so that
-        // both are in the first screen of a 1280 × 800 window for a default run's 21 cases.
+        // both are in the first screen of a 1280 × 800 window for a default run's 24 cases.
         var html = #"<section id="answer"><h2>The answer</h2><div class="answer">"#
         html += #"<figure class="overview">"# + SVGChart.overview(title: "Ratio to \(grid.baseline)", cases: grid.cases.filter { cells[$0] != nil }, strategies: others, cells: cells)
             + "</figure>\n<div><ul>"

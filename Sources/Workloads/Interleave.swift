@@ -165,8 +165,8 @@ private struct BlockSchedule {
 /// Whether a later block warms up again, from the first block's fastest warm-ups and loops: not
 /// when every strategy ran single executions of at least `rewarmLimit`. Such a read has no loop
 /// count to size, and a warm-up leaves it nothing the timed rounds keep (its rows pass through
-/// SQLite's page cache, which holds 2,000 pages, and are read again from the file system's cache
-/// in every round), so the reopened store's first round is timed as any other, and the block
+/// SQLite's page cache, 2,000 KiB, about 500 pages, and are read again from the file system's
+/// cache in every round), so the reopened store's first round is timed as any other, and the block
 /// spares the seconds a warm-up of each strategy takes (`fetch-polymorphic`: about a second).
 func rewarms(fastestWarmup: [UInt64], loops: [Int]) -> Bool {
     !(loops.allSatisfy { $0 == 1 } && fastestWarmup.allSatisfy { $0 != .max && $0 >= rewarmLimit })

@@ -55,6 +55,25 @@ final class LayoutProofTests: XCTestCase {
         XCTAssertEqual(proof.differences, [])
     }
 
+    /// An entity a migration renamed keeps its earlier name in `Z_PRIMARYKEY` (as a migrated store
+    /// of CoreDataPlus's fixtures does): in place when the model names it as the entity's renaming
+    /// identifier, counted apart; any other name there is still a difference.
+    func testARenamedEntityKeepsItsEarlierNameInPlace() throws {
+        let model = try Model(ModelPresets.named("publications")!).scaled()
+        let path = folder.appendingPathComponent("Renamed.sqlite").path
+        try CoreDataStoreFixture.write(model, to: path, cache: RawDeflate.deflate(CoreDataStoreFixture.archive(of: model.description, renamings: ["Book": "PrintedBook"])))
+        try Database(path: path).execute("UPDATE Z_PRIMARYKEY SET Z_NAME = 'PrintedBook' WHERE Z_NAME = 'Book'")
+        let renamed = try proof(path)
+        XCTAssertEqual(renamed.entitiesInPlace, model.entities.count)
+        XCTAssertTrue(renamed.summary.hasSuffix("Z_PRIMARYKEY \(model.entities.count) of \(model.entities.count) (1 under the name before a migration renamed it)"), renamed.summary)
+        XCTAssertEqual(renamed.differences, [])
+        try Database(path: path).execute("UPDATE Z_PRIMARYKEY SET Z_NAME = 'Novel' WHERE Z_NAME = 'PrintedBook'")
+        let other = try proof(path)
+        XCTAssertEqual(other.entitiesInPlace, model.entities.count - 1)
+        XCTAssertEqual(other.differences.count, 1)
+        XCTAssertTrue(other.differences[0].hasPrefix("Z_PRIMARYKEY ") && other.differences[0].contains(" is Novel (parent "), other.differences[0])
+    }
+
     /// A dropped index, a renamed entity row and a column out of place: each one line.
     func testDifferencesAreNamed() throws {
         let model = try Model(ModelPresets.named("publications")!).scaled()

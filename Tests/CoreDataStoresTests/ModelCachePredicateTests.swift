@@ -93,6 +93,13 @@ final class ModelCachePredicateTests: XCTestCase {
             ("orders against nil", { Self.comparison($0, "rank", 2, nil) }),
             ("is an NSTruePredicate", { $0.add("NSTruePredicate", []) }),
             ("holds a constant of class NSData", { Self.comparison($0, "title", 4, object: $0.add("NSData", [("NS.data", .data([1]))])) }),
+            ("holds the number inf, which SQL cannot write", { Self.comparison($0, "rank", 2, .real(.infinity)) }),
+            ("uses the function uppercase:", { writer in
+                let argument = writer.add("NSConstantValueExpression", [("NSConstantValue", .uid(writer.string("title"))), ("NSExpressionType", .integer(0))])
+                let function = writer.add("NSFunctionExpression", [("NSSelectorName", .uid(writer.string("uppercase:"))), ("NSArguments", .uid(writer.array([argument]))),
+                                                                   ("NSExpressionType", .integer(4))])
+                return Self.comparison(writer, "title", 4, constant: function)
+            }),
         ]
         for (why, predicate) in cases {
             XCTAssertEqual(try warnings(predicate), ["fetch index 'Note.byTitle' is a partial index whose predicate \(why); the suite indexes every row"])

@@ -36,7 +36,7 @@ final class SwiftDataAppSourceTests: XCTestCase {
         XCTAssertEqual(try columns(model, "Record"), ["title string", "isDeleted boolean", "updated date?", "isMarkedForDeletion boolean"])
         let file = Self.fixtures.appendingPathComponent("SwiftDataStateNames/Record.swift").path
         XCTAssertEqual(model.warnings.map { $0.prefix { $0 != " " } }, ["\(file):9:9:", "\(file):10:9:"])
-        XCTAssertTrue(model.warnings[0].hasSuffix(": Record.isDeleted has the name of an object's own state in Core Data and SwiftData; it is stored as any attribute (column ZISDELETED), "
+        XCTAssertTrue(model.warnings[0].hasSuffix(": Record.isDeleted has the name of an object's own state in Core Data and SwiftData; it is stored as any other property, "
             + "but an app reading it by key-value coding gets the object's state instead of the stored value: consider renaming it"), model.warnings[0])
         XCTAssertTrue(model.warnings[1].contains("Record.updated has the name"), model.warnings[1])
     }

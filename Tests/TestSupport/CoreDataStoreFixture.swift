@@ -49,7 +49,9 @@ public enum CoreDataStoreFixture {
     /// The model as Core Data archives it (`NSEntities` an `NSKnownKeysDictionary1`, unless
     /// `plainDictionaries`); with `legacyIndexes`, as a framework before fetch indexes did: each
     /// single-attribute index as the attribute's `NSIsIndexed`, the others in `NSCompoundIndexes`.
-    public static func archive(of description: ModelDescription, plainDictionaries: Bool = false, legacyIndexes: Bool = false) -> [UInt8] {
+    /// - parameter renamings: an entity's name before a migration renamed it (its renaming identifier), by its name.
+    public static func archive(of description: ModelDescription, plainDictionaries: Bool = false, legacyIndexes: Bool = false,
+                               renamings: [String: String] = [:]) -> [UInt8] {
         let writer = KeyedArchiveWriter()
         let root = writer.reserve()
         var entityUIDs: [String: Int] = [:]
@@ -135,7 +137,8 @@ public enum CoreDataStoreFixture {
                 legacyIndexes ? ("NSCompoundIndexes", .uid(writer.array(entity.fetchIndexes.filter { !indexed.contains($0.name) }.map { index in
                     writer.array(index.elements.map { writer.string($0.property ?? "") })
                 }))) : ("NSFetchIndexDescriptions", .uid(indexes)),
-            ] + (entity.abstract ? [("NSIsAbstract", .bool(true))] : []), at: entityUID)
+            ] + (entity.abstract ? [("NSIsAbstract", .bool(true))] : [])
+                + (renamings[entity.name].map { [("NSRenamingIdentifier", .uid(writer.string($0)))] } ?? []), at: entityUID)
         }
         let entries = description.entities.map { ($0.name, entityUIDs[$0.name]!) }
         writer.add("NSManagedObjectModel", [
