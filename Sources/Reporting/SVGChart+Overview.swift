@@ -17,7 +17,8 @@ extension SVGChart {
     /// each holding its ratio; a difference that counts (`CaseGrid.Answer.difference`) is outlined
     /// and bold, a ratio too uncertain to call is marked `?`. A colour bar below gives the scale.
     public static func overview(title: String, cases: [String], strategies: [String], cells: [String: [String: OverviewCell]]) -> String {
-        let rowHeight = cases.count > 30 ? 16.0 : 20.0, columnWidth = 112.0, top = 56.0, legendHeight = 48.0
+        // Rows as low as keep a default run's cases (24) in the first screen of a 1280 × 800 window.
+        let rowHeight = cases.count > 30 ? 16.0 : cases.count > 20 ? 18.0 : 20.0, columnWidth = 112.0, top = 56.0, legendHeight = 48.0
         let longest = cases.map(\.count).max() ?? 4
         let left = min(320, max(120, Double(longest) * 6.6 + 16))
         let width = left + columnWidth * Double(strategies.count) + 12
