@@ -93,6 +93,24 @@ final class LayoutProofTests: XCTestCase {
         ])
     }
 
+    /// A later framework's store of a model without fetch indexes (CoreDataPlus's fixtures, 1044
+    /// and 1344) makes a uniqueness constraint the unique index it makes today, not a clause of its
+    /// table: that form is in place too; a constraint in neither form is a difference.
+    func testAUniquenessConstraintOfAModelWithoutFetchIndexesMayBeAUniqueIndex() throws {
+        let car = EntityDescription("Car", rows: 5, attributes: [Attribute("maker", .string), Attribute("numberPlate", .string)], uniquenessConstraints: [["numberPlate"]])
+        let description = ModelDescription(name: "Cars", entities: [car])
+        let path = folder.appendingPathComponent("Cars.sqlite").path
+        try CoreDataStoreFixture.write(try Model(description), to: path, cache: RawDeflate.deflate(CoreDataStoreFixture.archive(of: description, legacyIndexes: true)))
+        XCTAssertEqual(try Database(path: path).strings("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"), ["Z_Car_UNIQUE_numberPlate"])
+        let unique = try proof(path)
+        XCTAssertTrue(unique.legacyIndexes)
+        XCTAssertEqual(unique.indexesInPlace, unique.indexes)
+        XCTAssertEqual(unique.indexes, 1)
+        XCTAssertEqual(unique.differences, [])
+        try Database(path: path).execute("DROP INDEX Z_Car_UNIQUE_numberPlate")
+        XCTAssertEqual(try proof(path).differences, ["ZCAR: the store has no CONSTRAINT ZNUMBERPLATE UNIQUE (ZNUMBERPLATE)"])
+    }
+
     /// A store of a framework before fetch indexes (Core Data 637), its statements as a real one
     /// (objc.io's Moody test store) has them: a uniqueness constraint as a table constraint, an
     /// indexed attribute's `ZMOOD_ZREMOTEIDENTIFIER_INDEX`, a compound index named by its columns
