@@ -159,7 +159,7 @@ public struct LayoutProof: Sendable {
         return schema.model.entities.flatMap { entity in
             entity.uniquenessConstraints.map { constraint in
                 let columns = constraint.map { schema.column(entity.index, attribute: $0) ?? schema.columns(entity.index, toOne: $0)?.key ?? "Z" + $0.uppercased() }
-                let name = "Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_"))"
+                let name = CoreDataSchema.uniqueIndexName(entity.name, constraint)
                 return (schema.table(of: entity.index).name, "CONSTRAINT \(columns.joined(separator: "_")) UNIQUE (\(columns.joined(separator: ", ")))",
                         uniqueIndexes.first { indexName($0)?.name == name } ?? "")
             }

@@ -50,10 +50,13 @@ extension Model {
             + "but an app reading it by key-value coding gets the object's state instead of the stored value: consider renaming it"
     }
 
-    /// The state-name warnings of a description's properties (`stateNameWarning`), in entity order.
-    public static func stateNameWarnings(_ description: ModelDescription) -> [String] {
+    /// The state-name warnings of a description's properties (`stateNameWarning`), in entity order,
+    /// each after the place `place` gives its entity and property (`file:line:column: `), if any.
+    public static func stateNameWarnings(_ description: ModelDescription, place: (_ entity: String, _ property: String) -> String? = { _, _ in nil }) -> [String] {
         description.entities.flatMap { entity in
-            (entity.attributes.map(\.name) + entity.relationships.filter { !$0.hidden }.map(\.name)).compactMap { stateNameWarning(entity: entity.name, property: $0) }
+            (entity.attributes.map(\.name) + entity.relationships.filter { !$0.hidden }.map(\.name)).compactMap { name in
+                stateNameWarning(entity: entity.name, property: name).map { warning in place(entity.name, name).map { "\($0): \(warning)" } ?? warning }
+            }
         }
     }
 

@@ -25,6 +25,11 @@ import Models
 ///   an index of one to-one), the reversed pair of every join table; then `Z_PRIMARYKEY`,
 ///   `Z_METADATA`, `Z_MODELCACHE`.
 public struct CoreDataSchema: Sendable {
+    /// The name Core Data gives a uniqueness constraint's index: `Z_<Entity>_UNIQUE_<a>_<b>`.
+    public static func uniqueIndexName(_ entity: String, _ constraint: [String]) -> String {
+        "Z_\(entity)_UNIQUE_\(constraint.joined(separator: "_"))"
+    }
+
     public let model: Model
 
     /// A column of a root's table.
@@ -295,7 +300,7 @@ public struct CoreDataSchema: Sendable {
             let table = self.table(of: entity.index).name
             for constraint in entity.uniquenessConstraints {
                 let columns = constraint.map { indexColumn(entity.index, FetchIndex.Element(property: $0)) + " COLLATE BINARY ASC" }
-                sql.append("CREATE UNIQUE INDEX Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_")) ON \(table) (\(columns.joined(separator: ", ")))")
+                sql.append("CREATE UNIQUE INDEX \(Self.uniqueIndexName(entity.name, constraint)) ON \(table) (\(columns.joined(separator: ", ")))")
             }
             // A fetch index whose one element is a to-one relationship creates no index: the
             // foreign key's own index serves (none of 155 such declarations in 26 real stores' models

@@ -58,7 +58,9 @@ struct SwiftDataModelBuilder {
         }
         var description = ModelDescription(name: name, entities: entities)
         try applyModelNotes(&description)
-        warnings += stateNameWarnings(description)
+        warnings += Model.stateNameWarnings(description) { entity, property in
+            models.first { $0.entityName == entity }?.properties.first { $0.name == property }?.location
+        }
         try SwiftDataModelCheck(models: models, byEntity: Dictionary(models.map { ($0.entityName, $0) }, uniquingKeysWith: { first, _ in first })).check(description)
         return description
     }
@@ -214,16 +216,4 @@ struct SwiftDataModelBuilder {
 
     /// `address.city` (a key path into a Codable struct) → `address_city`, the flattened attribute.
     static func flatName(_ path: String) -> String { path.replacingOccurrences(of: ".", with: "_") }
-
-    /// `Model.stateNameWarning` of each property, at the property's place in the source.
-    private func stateNameWarnings(_ description: ModelDescription) -> [String] {
-        description.entities.flatMap { entity in
-            let model = models.first { $0.entityName == entity.name }
-            return (entity.attributes.map(\.name) + entity.relationships.map(\.name)).compactMap { name -> String? in
-                guard let warning = Model.stateNameWarning(entity: entity.name, property: name) else { return nil }
-                guard let place = model?.properties.first(where: { $0.name == name })?.location else { return warning }
-                return "\(place): \(warning)"
-            }
-        }
-    }
 }

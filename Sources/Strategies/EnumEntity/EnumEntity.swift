@@ -236,7 +236,7 @@ public final class EnumEntity: OneRowLayout {
             }
             for constraint in entity.uniquenessConstraints {
                 let columns = try constraint.map { try column($0) + " COLLATE BINARY ASC" }
-                let name = "Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_"))"
+                let name = CoreDataSchema.uniqueIndexName(entity.name, constraint)
                 // Unique among the constrained entity's kinds only: other kinds store other
                 // attributes in the same slots. The kind filter of a read of that entity is written
                 // the same way, with the numbers in the SQL, so SQLite sees the partial index applies.

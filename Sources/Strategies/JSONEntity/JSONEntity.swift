@@ -213,7 +213,7 @@ public final class JSONEntity: OneRowLayout {
         var partial: [PartialIndex] = []
         var indexNames = Set<String>()
         for entity in storedModel.entities {
-            for constraint in entity.uniquenessConstraints { indexNames.insert("Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_"))".uppercased()) }
+            for constraint in entity.uniquenessConstraints { indexNames.insert(CoreDataSchema.uniqueIndexName(entity.name, constraint).uppercased()) }
             for index in entity.fetchIndexes { indexNames.insert("Z_\(entity.name)_\(index.name)".uppercased()) }
         }
         for root in model.roots {

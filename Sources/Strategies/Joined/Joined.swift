@@ -211,7 +211,7 @@ public final class Joined: StorageLayout {
         let owner = try Joined.need(places.last, "property in a uniqueness constraint of \(entity.name)").owner
         let mixed = places.contains { $0.owner != owner }
         let columns = places.filter { $0.owner == owner }.map { $0.column + " COLLATE BINARY ASC" }
-        return "CREATE \(mixed ? "" : "UNIQUE ")INDEX Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_")) ON \(tables[owner].name) (\(columns.joined(separator: ", ")))"
+        return "CREATE \(mixed ? "" : "UNIQUE ")INDEX \(CoreDataSchema.uniqueIndexName(entity.name, constraint)) ON \(tables[owner].name) (\(columns.joined(separator: ", ")))"
     }
 
     /// A fetch index, on the table of its last property (the root's for `entity` alone), with that
