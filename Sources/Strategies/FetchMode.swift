@@ -17,7 +17,8 @@ public enum FetchMode: Hashable, Sendable {
     /// entity-number order, the count of its section and its objects in the request's order.
     case sectionedByEntity
     /// `relationshipKeyPathsForPrefetching`: the request's objects, then per to-many relationship
-    /// named (one whose inverse is to-one) its destinations, the objects' keys bound as a key list.
+    /// named its destinations, the objects' keys bound as a key list: by a to-one inverse's key, or
+    /// through a many-to-many's links, one row per link with its source's key (`ModelObject.source`).
     case prefetching([String])
 }
 

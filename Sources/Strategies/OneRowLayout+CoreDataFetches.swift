@@ -19,3 +19,19 @@ extension OneRowLayout {
         return try read(request).fetch(request, list: list, decoder: .partial(attributes, fixed: kind == nil ? request.entity : nil, table: table(request.entity)))
     }
 }
+
+extension OneRowLayout {
+    /// A many-to-many prefetch's batch: the join table (`t1`) joined to the destination's rows,
+    /// their list as a fetch of the destination selects it, then the source's column, which the
+    /// key list selects and orders. single-table's is Core Data's form as docs/strategies.md infers it:
+    /// `SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t1.Z_1PUBLICATIONS FROM Z_1TAGS t1 JOIN ZTAG t0 ON
+    /// t0.Z_PK = t1.Z_6TAGS WHERE t1.Z_1PUBLICATIONS IN (SELECT * FROM _Z_intarray0) ORDER BY t1.Z_1PUBLICATIONS`.
+    /// A link names an object of the destination's subtree, so no entity term is needed.
+    public func linkedQuery(_ relationship: Model.Relationship) throws -> PreparedQuery {
+        let join = try link(relationship)
+        let (list, decoder) = try selection(FetchRequest(entity: relationship.destination))
+        let source = "t1.\(join.this)"
+        let from = "FROM \(join.name) t1 JOIN \(table(relationship.destination)) t0 ON t0.Z_PK = t1.\(join.other)"
+        return PreparedQuery(sql: "SELECT \(list), \(source) \(from) WHERE \(source) IN \(KeyList.subquery) ORDER BY \(source)", values: [], decoder: decoder.withSource())
+    }
+}

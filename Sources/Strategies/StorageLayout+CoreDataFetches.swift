@@ -82,17 +82,19 @@ extension StorageLayout {
 
     /// `relationshipKeyPathsForPrefetching`: the request's objects, then per relationship named its
     /// destinations by their inverse to-one's key in the objects' keys (Core Data's `WHERE t0.ZITEM
-    /// IN (SELECT * FROM _Z_intarray0) ORDER BY t0.ZITEM`).
+    /// IN (SELECT * FROM _Z_intarray0) ORDER BY t0.ZITEM`), or for a many-to-many its links' rows
+    /// (`linkedQuery`, each destination once per source, the source's key beside it).
     private func prefetchQuery(_ request: FetchRequest, _ names: [String]) throws -> PreparedQuery {
         let page = try fetchQuery(request)
         let batches = try names.map { name in
             let relationship = try Self.need(model.entities[request.entity].relationship(name), "relationship '\(name)' of \(model.entities[request.entity].name)")
-            guard relationship.toMany, !relationship.isManyToMany, let inverse = model.inverse(of: relationship) else {
-                throw LayoutError(Self.name, "a prefetch reads a to-many relationship with a to-one inverse, and \(name) is not one")
+            guard relationship.toMany, let inverse = model.inverse(of: relationship), inverse.owner != relationship.owner || inverse.name != name else {
+                throw LayoutError(Self.name, "a prefetch reads a to-many relationship with an inverse (not its own), and \(name) is not one")
             }
+            if relationship.isManyToMany { return try linkedQuery(relationship) }
             return try fetchQuery(FetchRequest(entity: relationship.destination, predicate: .toOneInList(inverse.name)))
         }
-        return Self.program([page] + batches) { database in
+        return Self.program([page] + batches.flatMap(\.statements)) { database in
             let objects = try database.objects(page)
             var result = objects
             try KeyList.bind(objects.map(\.id.key), in: database)

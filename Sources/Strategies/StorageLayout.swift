@@ -38,6 +38,10 @@ public protocol StorageLayout: AnyObject {
     /// with its keys, by the ID pass's entity numbers) rather than as one fetch of the request's
     /// entity: for a layout whose fetch by key asks every table of a hierarchy. False by default.
     var batchesByEntity: Bool { get }
+    /// A many-to-many prefetch's batch (`FetchMode.prefetching`): the destinations of `relationship`
+    /// linked to the objects whose keys are bound as the key list (`KeyList`), one row per link,
+    /// each object's `source` the key of the object it is linked to, ordered by it.
+    func linkedQuery(_ relationship: Model.Relationship) throws -> PreparedQuery
 
     /// The statements setting `attribute` to `value` on an object of `entity` whose version is
     /// checked and bumped, as Core Data's `UPDATE … SET …, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?`.

@@ -7,6 +7,10 @@ import Strategies
 /// What one run measures.
 public struct RunPlan: Sendable {
     public var strategies: [String]
+    /// The workloads run, each where it applies to the model. The library's default is every
+    /// workload (`Workloads.all`, `fetch-sectioned` and `prefetch` included), so that a plan made
+    /// in code times everything; `bench run`'s default is the default run instead
+    /// (`Workloads.defaultRun(on:)`, the workloads with `Workload.inDefaultRun`).
     public var workloads: [Workload]
     /// The run's seed (`--seed`): the dataset and every workload input are functions of it.
     public var seed: UInt64

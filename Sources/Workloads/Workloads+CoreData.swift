@@ -71,9 +71,9 @@ extension Workloads {
     /// `prefetch`: `fetch-page`'s page with its to-many relationships prefetched.
     static let prefetch = Workload(
         name: "prefetch",
-        summary: "fetch-page's \(WorkloadInputs.pageSize) objects, then per to-many relationship of the main root with a to-one inverse its destinations in one batch by the page's keys",
+        summary: "fetch-page's \(WorkloadInputs.pageSize) objects, then per to-many relationship of the main root its destinations in one batch by the page's keys (a many-to-many's through its links, each destination with its source's key)",
         warmups: 5, budget: 0.25, planRule: .noScan, inDefaultRun: false,
-        needs: { needsOrder($0) ?? ($0.prefetchedRelationships.isEmpty ? "the main root has no to-many relationship whose inverse is to-one" : nil) }) { inputs in
+        needs: { needsOrder($0) ?? ($0.prefetchedRelationships.isEmpty ? "the main root has no to-many relationship with an inverse" : nil) }) { inputs in
             [WorkloadCase(requests: [FetchRequest(entity: inputs.model.mainRoot, sort: inputs.sort, limit: WorkloadInputs.pageSize,
                                                   mode: .prefetching(inputs.model.prefetchedRelationships))])]
         }
@@ -100,9 +100,13 @@ extension Workloads {
 }
 
 extension Model {
-    /// `prefetch`: the main root's to-many relationships whose inverse is to-one, by name.
+    /// `prefetch`: the main root's to-many relationships with an inverse, by name: a to-one inverse,
+    /// or a many-to-many other than one that is its own inverse (its links are kept one way).
     public var prefetchedRelationships: [String] {
-        entities[mainRoot].relationships.filter { $0.toMany && !$0.isManyToMany && inverse(of: $0) != nil }.map(\.name)
+        entities[mainRoot].relationships.filter { relationship in
+            guard relationship.toMany, let inverse = inverse(of: relationship) else { return false }
+            return inverse.owner != relationship.owner || inverse.name != relationship.name
+        }.map(\.name)
     }
 
     /// `fetch-partial`: the two attributes asked of `entity` (fewer if it has fewer), none binary:

@@ -2,6 +2,7 @@ import Generation
 import Models
 import SQLite
 import Strategies
+import TestSupport
 import XCTest
 
 /// Pins single-table's statements of the Core Data fetches of several statements (`FetchMode`)
@@ -61,6 +62,21 @@ final class SingleTableCoreDataFetchTests: XCTestCase {
         XCTAssertEqual(statements.map(\.values), [[.integer(50)], []])
     }
 
+    /// Prefetching a many-to-many (inferred: docs/strategies.md, "Core Data's statements"): the
+    /// page, then the join table joined to the destinations' rows, the source's key last, selected
+    /// and ordered by the bound key list.
+    func testAManyToManyPrefetchReadsTheLinksWithTheirSourcesKeys() throws {
+        let model = try Model(ModelPresets.publications)
+        let sort = [SortKey("publishDate", ascending: false), SortKey("uid", ascending: false)]
+        let request = FetchRequest(entity: model.mainRoot, sort: sort, limit: 50, mode: .prefetching(["tags"]))
+        let statements = try SingleTable(model: model).readQuery(request).statements
+        XCTAssertEqual(statements.map(\.sql), [
+            "SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, \(Self.all) FROM ZPUBLICATION t0 ORDER BY t0.ZPUBLISHDATE DESC, t0.ZUID DESC LIMIT ?",
+            "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t1.Z_1PUBLICATIONS FROM Z_1TAGS t1 JOIN ZTAG t0 ON t0.Z_PK = t1.Z_6TAGS WHERE t1.Z_1PUBLICATIONS IN (SELECT * FROM _Z_intarray0) ORDER BY t1.Z_1PUBLICATIONS",
+        ])
+        XCTAssertEqual(statements.map(\.values), [[.integer(50)], []])
+    }
+
     /// The steps run on a store: the batches come back in the ID pass's order, the partial fetch's
     /// objects hold the asked values, the prefetch's destinations point at the page's objects.
     func testTheStepsRunOnAStore() throws {
@@ -79,6 +95,16 @@ final class SingleTableCoreDataFetchTests: XCTestCase {
         let sectioned = try store.fetch(FetchRequest(entity: model.mainRoot, sort: sort, mode: .sectionedByEntity))
         XCTAssertEqual(sectioned.map(\.id.entity), whole.map(\.id.entity).sorted())
         XCTAssertEqual(Set(sectioned.map(\.id)), Set(whole.map(\.id)))
+        // The prefetch: the page, then one row per link of the page's objects, its source's key beside it, in the sources' order.
+        let prefetched = try store.fetch(FetchRequest(entity: model.mainRoot, sort: sort, limit: 50, mode: .prefetching(["tags"])))
+        XCTAssertEqual(Array(prefetched.prefix(50)), Array(whole.prefix(50)))
+        let rows = prefetched.dropFirst(50)
+        let page = Set(whole.prefix(50).map(\.id.key))
+        XCTAssertFalse(rows.isEmpty)
+        XCTAssertTrue(rows.allSatisfy { $0.id.entity == model.index(of: "Tag") && page.contains($0.source ?? -1) }, "\(rows)")
+        XCTAssertEqual(rows.map(\.source), rows.map(\.source).sorted { ($0 ?? -1) < ($1 ?? -1) })
+        let expected = ReferenceStore(generator).fetch(FetchRequest(entity: model.mainRoot, sort: sort, limit: 50, mode: .prefetching(["tags"])))
+        XCTAssertEqual(prefetched.sorted(by: ModelObject.answerOrder), expected)
     }
 }
 

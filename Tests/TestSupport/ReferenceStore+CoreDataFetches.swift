@@ -21,15 +21,26 @@ extension ReferenceStore {
         case let .prefetching(names):
             let page = fetch(plain)
             let keys = Set(page.map(\.id.key))
-            // The answer is unordered: by id, as an unordered fetch's.
+            // The answer is unordered: by id (then source), as an unordered fetch's.
             return (page + names.flatMap { name -> [ModelObject] in
                 guard let relationship = model.entities[request.entity].relationship(name), let inverse = model.inverse(of: relationship) else { return [] }
+                if relationship.isManyToMany { return linked(page, name) }
                 return fetch(FetchRequest(entity: relationship.destination)).filter { object in
                     guard let position = model.entities[object.id.entity].toOneRelationships.firstIndex(where: { $0.name == inverse.name }),
                           let owner = object.toOne[position] else { return false }
                     return keys.contains(owner.key)
                 }
-            }).sorted { $0.id < $1.id }
+            }).sorted(by: ModelObject.answerOrder)
+        }
+    }
+
+    /// A many-to-many prefetch's rows: each destination linked to an object of `sources` through
+    /// relationship `name`, once per source, its `source` that object's key.
+    private func linked(_ sources: [ModelObject], _ name: String) -> [ModelObject] {
+        sources.flatMap { source in
+            (links[source.id]?[name] ?? []).compactMap { destination in
+                objects[destination].map { ModelObject(id: $0.id, values: $0.values, toOne: $0.toOne, source: source.id.key) }
+            }
         }
     }
 }

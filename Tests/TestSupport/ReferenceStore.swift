@@ -11,7 +11,7 @@ public final class ReferenceStore {
     /// Every object of every hierarchy, by id.
     public private(set) var objects: [ObjectID: ModelObject] = [:]
     /// Many-to-many links, both directions: (object, relationship name) → destinations.
-    private var links: [ObjectID: [String: Set<ObjectID>]] = [:]
+    private(set) var links: [ObjectID: [String: Set<ObjectID>]] = [:]
     /// Each object's ids by entity, in id order.
     private var ids: [Int: [ObjectID]] = [:]
     /// Each entity's attribute positions by name.

@@ -74,7 +74,7 @@ enum Agreement {
                 findings.expectEqual(try strategy.count(request), objects.count, "\(label): \(what) \(request)")
             } else {
                 var answer = try strategy.fetch(request)
-                if !ordered { answer.sort { $0.id < $1.id } }
+                if !ordered { answer.sort(by: ModelObject.answerOrder) }
                 if let difference = StrategyAgreement.difference(answer, objects) { findings.record("\(difference) - \(label): \(what) \(request)") }
             }
         }

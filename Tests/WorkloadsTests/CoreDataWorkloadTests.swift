@@ -67,10 +67,18 @@ extension CoreDataWorkloadTests {
                        [[FetchRequest(entity: model.mainRoot, sort: inputs.sort, mode: .batched(size: 20, objects: 1_000))]])
         XCTAssertEqual(try XCTUnwrap(Workloads.named("fetch-sectioned")).cases(inputs).map(\.requests),
                        [[FetchRequest(entity: model.mainRoot, sort: inputs.sort, mode: .sectionedByEntity)]])
-        // Tags are many-to-many: nothing to prefetch by an inverse key.
-        XCTAssertEqual(Workloads.named("prefetch")?.needs(model), "the main root has no to-many relationship whose inverse is to-one")
+        // Tags are many-to-many: prefetched through their join table.
+        XCTAssertEqual(model.prefetchedRelationships, ["tags"])
+        XCTAssertEqual(try XCTUnwrap(Workloads.named("prefetch")).cases(inputs).map(\.requests),
+                       [[FetchRequest(entity: model.mainRoot, sort: inputs.sort, limit: WorkloadInputs.pageSize, mode: .prefetching(["tags"]))]])
         XCTAssertEqual(Workloads.defaultRun(on: model).map(\.name).filter { ["fetch-batched", "fetch-partial", "fetch-sectioned", "prefetch"].contains($0) },
                        ["fetch-batched", "fetch-partial"])
-        XCTAssertEqual(Workloads.applicable(to: model).count - Workloads.defaultRun(on: model).count, 1, "fetch-sectioned applies, but only when named")
+        XCTAssertEqual(Set(Workloads.applicable(to: model).map(\.name)).subtracting(Workloads.defaultRun(on: model).map(\.name)), ["fetch-sectioned", "prefetch"],
+                       "they apply, but only when named")
+        // A main root without a to-many with an inverse has nothing to prefetch.
+        var lone = ModelPresets.publications
+        lone.entities.removeAll { $0.name == "Tag" }
+        for index in lone.entities.indices { lone.entities[index].relationships = [] }
+        XCTAssertEqual(Workloads.named("prefetch")?.needs(try Model(lone)), "the main root has no to-many relationship with an inverse")
     }
 }

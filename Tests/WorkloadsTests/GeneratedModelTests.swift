@@ -85,6 +85,11 @@ final class GeneratedModelTests: XCTestCase {
             if model.roots.filter({ model.entities[$0].hasSubentities }).count >= 2 { features.insert("several hierarchies") }
             if model.entities.contains(where: { $0.depth >= 5 }) { features.insert("depth 5+") }
             if model.entities.contains(where: { $0.isAbstract && $0.parent != nil && $0.hasSubentities }) { features.insert("abstract middle") }
+            // `prefetch` asked of both kinds of to-many the agreement checks read.
+            if Workloads.named("prefetch")?.applies(to: model) == true {
+                let root = model.entities[model.mainRoot]
+                for name in model.prefetchedRelationships { features.insert(root.relationship(name)?.isManyToMany == true ? "prefetch many-to-many" : "prefetch to-one inverse") }
+            }
             for entity in model.entities {
                 for relationship in entity.ownRelationships {
                     if relationship.isManyToMany { features.insert("many-to-many") }
@@ -102,7 +107,7 @@ final class GeneratedModelTests: XCTestCase {
             }
         }
         let promised: Set<String> = Set(["30+ entities", "several hierarchies", "depth 5+", "abstract middle", "many-to-many", "to-many without inverse", "one-to-one", "ordered to-many", "self-referential",
-                                         "to a middle entity", "to a leaf", "compound constraint", "entity index element"]
+                                         "to a middle entity", "to a leaf", "compound constraint", "entity index element", "prefetch many-to-many", "prefetch to-one inverse"]
             + AttributeType.allCases.map(\.rawValue))
         XCTAssertEqual(promised.subtracting(features), [])
     }

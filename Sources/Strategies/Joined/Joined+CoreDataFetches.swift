@@ -29,3 +29,24 @@ extension Joined {
                              decoder: .partial(attributes, table: tables[request.entity].name))
     }
 }
+
+extension Joined {
+    /// A many-to-many prefetch's batch: the destination's fetch (its table, its ancestors' and its
+    /// descendants' as a fetch of it joins them, or their union when too wide) joined to the join
+    /// table (`j`) by its key, the source's column last, selected and ordered by the key list.
+    public func linkedQuery(_ relationship: Model.Relationship) throws -> PreparedQuery {
+        let join = try schema.join(relationship)
+        let (this, other) = join.columns(from: relationship.owner, relationship.name)
+        let reader = try reader(relationship.destination, includesSubentities: true)
+        let link = " JOIN \(join.name) j ON j.\(other) = t0.Z_PK"
+        let tail = " WHERE j.\(this) IN \(KeyList.subquery) ORDER BY j.\(this)"
+        guard reader.needsUnion || reader.entities.count + 1 > JoinedReader.maximumJoinedTables else {
+            let from = try fromClause(reader, joins: link, descendants: true)
+            return PreparedQuery(sql: "SELECT \(reader.selectList), j.\(this) \(from)\(tail)", values: [], decoder: reader.decoder.withSource())
+        }
+        let (arms, values) = try reader.unionArms(self)
+        // The arms have no `Z_PK` markers (every table on an arm's path is inner-joined).
+        let decoder = reader.needsUnion ? reader.decoder : try JoinedReader.decoder(self, reader.entity, concrete: reader.concrete, base: reader.base, markers: [:])
+        return PreparedQuery(sql: "SELECT t0.*, j.\(this) FROM (\(arms.joined(separator: " UNION ALL "))) t0\(link)\(tail)", values: values, decoder: decoder.withSource())
+    }
+}

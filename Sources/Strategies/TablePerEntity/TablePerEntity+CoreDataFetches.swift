@@ -39,3 +39,25 @@ extension TablePerEntity {
     /// Its fetch by key of a hierarchy asks every table; the ID pass says each object's table.
     public var batchesByEntity: Bool { true }
 }
+
+extension TablePerEntity {
+    /// A many-to-many prefetch's batch: per destination table, the join tables linking it to the
+    /// relationship's holders, each arm that table's list and the source's column (`j`), one `UNION
+    /// ALL` ordered by the source; one statement per destination table (each has its own list).
+    public func linkedQuery(_ relationship: Model.Relationship) throws -> PreparedQuery {
+        var byPartner: [Int: [Link]] = [:]
+        var seen = Set<String>()
+        for holder in concrete[relationship.owner] {
+            for link in links(from: holder, relationship) where seen.insert(link.join).inserted { byPartner[link.partner, default: []].append(link) }
+        }
+        let statements = try byPartner.keys.sorted().map { partner in
+            let (list, decoder) = try tableList(partner)
+            let arms = byPartner[partner, default: []].enumerated().map { offset, link in
+                "SELECT \(list), j.\(link.this)\(offset == 0 ? " AS Z_SOURCE" : "") FROM \(link.join) j JOIN \(tables[partner]) t0 ON t0.Z_PK = j.\(link.other) WHERE j.\(link.this) IN \(KeyList.subquery)"
+            }
+            return PreparedQuery(sql: arms.joined(separator: " UNION ALL ") + " ORDER BY Z_SOURCE", values: [], decoder: decoder.withSource())
+        }
+        guard statements.count != 1 else { return statements[0] }
+        return Self.program(statements) { database in try statements.flatMap { try database.objects($0) } }
+    }
+}
