@@ -123,4 +123,24 @@ extension SingleTableCoreDataFetchTests {
         XCTAssertEqual(joined.first, "SELECT t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0 ORDER BY t0.ZUID ASC")
         XCTAssertEqual(joined.count, 2)
     }
+
+    /// A many-to-many prefetch in the other layouts: table-per-entity's one `UNION ALL` over the
+    /// join tables of each concrete publication table with `ZTAG`, ordered by the source's key;
+    /// joined's and the JSON layouts' one join of their join table.
+    func testTheOtherLayoutsPrefetchAManyToManyThroughTheirOwnLinks() throws {
+        let model = try Model(ModelPresets.publications)
+        let request = FetchRequest(entity: model.mainRoot, sort: [SortKey("uid")], limit: 50, mode: .prefetching(["tags"]))
+        let perEntity = try TablePerEntity(model: model).readQuery(request).statements.map(\.sql)
+        XCTAssertEqual(perEntity.count, 2)
+        let arms = perEntity[1].components(separatedBy: " UNION ALL ")
+        XCTAssertEqual(arms.count, model.concreteEntities(in: model.entities[model.mainRoot].subtree).count, perEntity[1])
+        XCTAssertTrue(arms.allSatisfy { $0.contains(" JOIN ZTAG t0 ON t0.Z_PK = j.") && $0.contains(" IN (SELECT * FROM _Z_intarray0)") }, perEntity[1])
+        XCTAssertTrue(arms[0].contains(" AS Z_SOURCE FROM ") && perEntity[1].hasSuffix(" ORDER BY Z_SOURCE"), perEntity[1])
+        for layout in [try Joined(model: model) as any StorageLayout, try EnumEntity(model: model), try JSONEntity(model: model)] {
+            let statements = try layout.readQuery(request).statements.map(\.sql)
+            XCTAssertEqual(statements.count, 2, layout.name)
+            XCTAssertTrue(statements[1].contains("Z_1TAGS") && statements[1].hasSuffix(" IN (SELECT * FROM _Z_intarray0) ORDER BY \(layout.name == "joined" ? "j" : "t1").Z_1PUBLICATIONS"),
+                          "\(layout.name): \(statements[1])")
+        }
+    }
 }

@@ -50,6 +50,20 @@ final class ReferenceAnswerTests: XCTestCase {
         for name in Self.swiftDataFixtureNames { XCTAssertTrue(Self.models.contains { $0.name == name }, name) }
     }
 
+    /// `prefetch` is among the workloads the agreement asks: of the presets, the publications'
+    /// many-to-many `tags` (the others have no to-many on their main root, or no order).
+    func testPrefetchIsAskedOfTheModelsWithAToMany() throws {
+        let prefetch = try XCTUnwrap(Workloads.named("prefetch"))
+        var asked: [String: [String]] = [:]
+        for description in Self.models {
+            let model = try Model(description)
+            if prefetch.applies(to: model) { asked[model.name] = model.prefetchedRelationships }
+        }
+        XCTAssertEqual(asked[ModelPresets.publications.name], ["tags"])
+        for preset in [ModelPresets.efcoreAnimals, ModelPresets.efcoreDocs, ModelPresets.codingMilitia, ModelPresets.timestamps] { XCTAssertNil(asked[preset.name], preset.name) }
+        XCTAssertGreaterThan(asked.count, 1, "\(asked)")
+    }
+
     func testEveryStrategyAnswersEveryWorkloadAsTheReferenceDoes() throws {
         let findings = Findings()
         for description in Self.models {
