@@ -43,7 +43,7 @@ struct Explain: ParsableCommand {
     var validated = ValidatedModel()
 
     mutating func validate() throws {
-        validated.value = try model.check(scale: dataset.scale)
+        validated.value = try model.load(scale: dataset.scale)
         if force, output == nil { throw ValidationError("--force only applies with --output") }
     }
 

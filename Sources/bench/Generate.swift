@@ -30,7 +30,7 @@ struct Generate: ParsableCommand {
     var validated = ValidatedModel()
 
     mutating func validate() throws {
-        validated.value = try model.check(scale: dataset.scale)
+        validated.value = try model.load(scale: dataset.scale)
         guard Strategies.named(strategy) != nil else {
             throw ValidationError(NameList.unknown(strategy, valid: Strategies.names, what: "strategy").description)
         }

@@ -21,7 +21,7 @@ struct ModelCommand: ParsableCommand {
 
     mutating func validate() throws {
         try DatasetOptions.check(scale: scale)
-        validated.value = try model.check(scale: scale)
+        validated.value = try model.load(scale: scale)
     }
 
     func run() throws {

@@ -41,15 +41,12 @@ struct ModelOptions: ParsableArguments {
         _ = try fanOutRange()
     }
 
-    /// A model file's mistakes are usage errors of every command that reads it: each command
-    /// checks its model in its own `validate()`, at the scale it runs, and keeps what it read for
-    /// its run (`ValidatedModel`), so that the model is read and validated once. A preset is read
-    /// when the command runs.
-    func check(scale: Int?) throws -> LoadedModel? {
-        model != nil ? try load(scale: scale) : nil
-    }
-
-    /// The model the command's `validate()` kept, or, when it kept none (a preset), the model read now.
+    /// A model's mistakes (a file's, or a `--mix` or `--root` the preset does not have) are usage
+    /// errors of every command that reads it: each command reads and checks its model in its own
+    /// `validate()` (`load`), at the scale it runs, and keeps what it read for its run
+    /// (`ValidatedModel`), so that the model is read and validated once.
+    ///
+    /// The model the command's `validate()` kept, or, when it kept none, the model read now.
     func model(_ kept: ValidatedModel, scale: Int?) throws -> LoadedModel {
         try kept.value ?? load(scale: scale)
     }

@@ -30,7 +30,7 @@ struct Storage: ParsableCommand {
     var validated = ValidatedModel()
 
     mutating func validate() throws {
-        validated.value = try model.check(scale: dataset.scale)
+        validated.value = try model.load(scale: dataset.scale)
         if force, output == nil { throw ValidationError("--force only applies with --output") }
     }
 

@@ -114,7 +114,8 @@ final class JoinedLayoutTests: XCTestCase {
         let withSquares = try JoinedReader(layout, entity: polygon, includesSubentities: true)
         XCTAssertEqual(withSquares.selectList, "t1.Z_ENT, t0.Z_PK, t1.Z_OPT, t1.ZCREATED, t1.ZNAME, t1.ZCANVAS, t0.ZSIDES, t0.ZFILL, t2.ZLABEL, t2.ZSIDE, t2.ZNEIGHBOUR, t2.Z3_NEIGHBOUR, t2.Z_PK")
         XCTAssertEqual(withSquares.concrete, [square])
-        XCTAssertEqual(withSquares.alias, [polygon: "t0", shape: "t1", square: "t2"])
+        XCTAssertEqual([polygon, shape, square].map(withSquares.alias), ["t0", "t1", "t2"])
+        XCTAssertEqual([polygon, shape, square].map(withSquares.position), [1, 0, 2], "the path from the root, then the descendants")
         XCTAssertEqual(try JoinedReader(layout, entity: polygon, includesSubentities: false).concrete, [], "abstract")
         XCTAssertEqual(try JoinedReader(layout, entity: square, includesSubentities: true).selectList,
                        "t2.Z_ENT, t0.Z_PK, t2.Z_OPT, t2.ZCREATED, t2.ZNAME, t2.ZCANVAS, t1.ZSIDES, t1.ZFILL, t0.ZLABEL, t0.ZSIDE, t0.ZNEIGHBOUR, t0.Z3_NEIGHBOUR")

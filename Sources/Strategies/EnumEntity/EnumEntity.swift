@@ -61,16 +61,12 @@ public final class EnumEntity: OneRowLayout {
     public init(model: Model) throws {
         self.model = model
         slots = SlotAssignment(model)
-        let names = SlotNames(model, slots)
-        self.names = names
-        storedModel = try Self.storedModel(model, names)
-        let schema = CoreDataSchema(storedModel)
-        self.schema = schema
-        let roots = try StoredRoot.all(model, schema, layout: Self.name)
-        hierarchies = try roots.map { root in
-            Hierarchy(table: schema.table(of: root.stored).name, stored: root.stored, kind: try names.kind[root.root].map { try root.column($0, layout: Self.name) })
-        }
-        let columns = try Self.propertyColumns(model, schema, names, slots, roots)
+        let stored = try StoredRootModel(model, layout: Self.name, names: SlotNames(model, slots), storing: Self.storedModel)
+        names = stored.names
+        storedModel = stored.model
+        schema = stored.schema
+        hierarchies = try stored.roots.map { Hierarchy(table: $0.table, stored: $0.stored, kind: try $0.column(stored.names.kind[$0.root])) }
+        let columns = try Self.propertyColumns(model, stored, slots)
         valueColumns = columns.values
         valueKinds = columns.kinds
         toOneColumns = columns.toOnes
@@ -144,13 +140,14 @@ public final class EnumEntity: OneRowLayout {
 
     /// Per entity: the column of each attribute (a root's own column, else the slot of the
     /// declaring entity, with the kinds of the declaring subtree) and the columns of each to-one.
-    private static func propertyColumns(_ model: Model, _ schema: CoreDataSchema, _ names: SlotNames, _ slots: SlotAssignment, _ roots: [StoredRoot]) throws
+    private static func propertyColumns(_ model: Model, _ stored: StoredRootModel<SlotNames>, _ slots: SlotAssignment) throws
         -> (values: [[String]], kinds: [[ClosedRange<Int>?]], toOnes: [[String: RowToOne]]) {
+        let (names, schema, roots) = (stored.names, stored.schema, stored.roots)
         var values: [[String]] = []
         var kinds: [[ClosedRange<Int>?]] = []
         var toOnes: [[String: RowToOne]] = []
         for entity in model.entities {
-            func column(_ name: String) throws -> String { try roots[entity.index].column(name, layout: EnumEntity.name) }
+            func column(_ name: String) throws -> String { try roots[entity.index].column(name) }
             if entity.isRoot {
                 let index = roots[entity.index].stored
                 values.append(try entity.attributes.map { try column($0.name) })

@@ -83,19 +83,16 @@ public final class JSONEntity: OneRowLayout {
     /// lookup the layout makes fails (a validated model makes none fail).
     public init(model: Model) throws {
         self.model = model
-        let names = try StoredNames(model)
-        self.names = names
-        storedModel = try Self.storedModel(model, names)
-        let schema = CoreDataSchema(storedModel)
-        self.schema = schema
-        let roots = try StoredRoot.all(model, schema, layout: Self.name)
-        hierarchies = try roots.map { root in
-            Hierarchy(root: root.root, stored: root.stored, table: schema.table(of: root.stored).name,
-                      kind: try names.kind[root.root].map { try root.column($0, layout: Self.name) },
-                      details: try names.details[root.root].map { try root.column($0, layout: Self.name) })
+        let stored = try StoredRootModel(model, layout: Self.name, names: try StoredNames(model), storing: Self.storedModel)
+        names = stored.names
+        storedModel = stored.model
+        schema = stored.schema
+        hierarchies = try stored.roots.map { root in
+            Hierarchy(root: root.root, stored: root.stored, table: root.table,
+                      kind: try root.column(stored.names.kind[root.root]), details: try root.column(stored.names.details[root.root]))
         }
-        places = try Self.places(model, hierarchies, roots)
-        toOneColumns = try Self.toOneColumns(model, schema, names, hierarchies, roots)
+        places = try Self.places(model, hierarchies, stored.roots)
+        toOneColumns = try Self.toOneColumns(model, stored, hierarchies)
         for entity in model.entities where entity.isConcrete { insertPlans[entity.index] = try makeInsertPlan(entity) }
         let extra = try subEntityIndexSQL()
         partialIndexes = extra.partial
@@ -146,23 +143,20 @@ public final class JSONEntity: OneRowLayout {
             return try entity.attributes.indices.map { position in
                 let name = entity.attributes[position].name
                 if let details = hierarchy.details, entity.attributeOwners[position] != entity.root { return RowPlace(column: details, key: name) }
-                return RowPlace(column: try roots[entity.index].column(name, layout: JSONEntity.name))
+                return RowPlace(column: try roots[entity.index].column(name))
             }
         }
     }
 
     /// Per entity: the key column (and entity-number column) of each to-one, its own and inherited.
-    private static func toOneColumns(_ model: Model, _ schema: CoreDataSchema, _ names: StoredNames, _ hierarchies: [Hierarchy],
-                                     _ roots: [StoredRoot]) throws -> [[String: RowToOne]] {
+    private static func toOneColumns(_ model: Model, _ stored: StoredRootModel<StoredNames>, _ hierarchies: [Hierarchy]) throws -> [[String: RowToOne]] {
         try model.entities.map { entity in
             let hierarchy = hierarchies[entity.index]
             var columns: [String: RowToOne] = [:]
             for relationship in entity.relationships where !relationship.toMany {
-                let storedName = try JSONEntity.need(names.relationships[PropertyKey(relationship)], "stored name of \(relationship.name)")
-                let key = try schema.toOneColumns(hierarchy.stored, storedName).key
-                columns[relationship.name] = RowToOne(key: key, entity: try names.entityAttributes[PropertyKey(relationship)].map {
-                    try roots[entity.index].column($0, layout: JSONEntity.name)
-                })
+                let storedName = try JSONEntity.need(stored.names.relationships[PropertyKey(relationship)], "stored name of \(relationship.name)")
+                let key = try stored.schema.toOneColumns(hierarchy.stored, storedName).key
+                columns[relationship.name] = RowToOne(key: key, entity: try stored.roots[entity.index].column(stored.names.entityAttributes[PropertyKey(relationship)]))
             }
             return columns
         }

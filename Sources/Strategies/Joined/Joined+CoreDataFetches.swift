@@ -12,7 +12,7 @@ extension Joined {
         var builder = try sqlWhere(request, reader, union: false, tracker)
         let columns = try properties.map { try builder.attribute($0) }
         let info = model.entities[request.entity]
-        let rootAlias = try Self.need(reader.alias[info.root], "alias of \(model.entities[info.root].name)")
+        let rootAlias = reader.alias(info.root)
         var parts = [try builder.condition(request.predicate)].compactMap { $0 }
         if entityFilter(request) {
             parts.append("\(rootAlias).Z_ENT = ?")

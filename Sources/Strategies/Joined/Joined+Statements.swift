@@ -31,8 +31,8 @@ extension Joined {
         let entity = request.entity
         func expression(_ owner: Int, _ column: String) throws -> String {
             tracker.entities.insert(owner)
-            guard union else { return "\(try Self.need(reader.alias[owner], "alias of \(model.entities[owner].name)")).\(column)" }
-            let start = try Self.need(reader.base[owner], "columns of \(model.entities[owner].name) in the union")
+            guard union else { return "\(reader.alias(owner)).\(column)" }
+            let start = reader.base[reader.position(of: owner)]
             return "t0.c\(start + Int32(try Self.need(tables[owner].index[column], "column \(column) of \(tables[owner].name)")))"
         }
         func attribute(_ name: String) throws -> String {
@@ -86,13 +86,13 @@ extension Joined {
         let path = paths[reader.entity]
         var text = "FROM \(tables[reader.entity].name) t0"
         for ancestor in path.dropLast().reversed() where only?.contains(ancestor) ?? true {
-            let alias = try Self.need(reader.alias[ancestor], "alias of \(model.entities[ancestor].name)")
+            let alias = reader.alias(ancestor)
             text += " JOIN \(tables[ancestor].name) \(alias) ON \(alias).Z_PK = t0.Z_PK"
         }
         text += joins
         if descendants {
             for descendant in reader.descendants {
-                let alias = try Self.need(reader.alias[descendant], "alias of \(model.entities[descendant].name)")
+                let alias = reader.alias(descendant)
                 text += " LEFT JOIN \(tables[descendant].name) \(alias) ON \(alias).Z_PK = t0.Z_PK"
             }
         }
@@ -110,7 +110,7 @@ extension Joined {
         var parts = [try builder.condition(request.predicate)].compactMap { $0 }
         if entityFilter(request) {
             let root = model.entities[request.entity].root
-            parts.append("\(try Self.need(reader.alias[root], "alias of \(model.entities[root].name)")).Z_ENT = ?")
+            parts.append("\(reader.alias(root)).Z_ENT = ?")
             builder.appendValues([.integer(Int64(request.entity + 1))])
         }
         let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
@@ -146,7 +146,7 @@ extension Joined {
         let root = model.entities[request.entity].root
         if filter {
             tracker.entities.insert(root)
-            parts.append("\(try Self.need(reader.alias[root], "alias of \(model.entities[root].name)")).Z_ENT = ?")
+            parts.append("\(reader.alias(root)).Z_ENT = ?")
             builder.appendValues([.integer(Int64(request.entity + 1))])
         }
         let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
