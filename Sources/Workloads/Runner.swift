@@ -87,7 +87,7 @@ public struct RunPlan: Sendable {
     public var sharesRunTime: Bool { runTime != nil && timeBudget == nil && repetitions == nil && caseTime == nil }
 
     /// The default run's time (`--run-time`): what `bench run` aims at on this 2-core machine, the
-    /// publication model's 100,200 objects, building and checking its stores included.
+    /// publication model's 50,200 objects, building and checking its stores included.
     public static let defaultRunTime = 80.0
 
     /// The fixed number of timed repetitions of `workload`, or `nil` when a rule decides.
