@@ -91,7 +91,7 @@ public struct RunPlan: Sendable {
     public var sharesRunTime: Bool { runTime != nil && timeBudget == nil && repetitions == nil && caseTime == nil }
 
     /// The default run's time (`--run-time`): what `bench run` aims at on this 2-core machine, the
-    /// publication model's 100,200 objects, building and checking its stores included.
+    /// publication model's 50,200 objects, building and checking its stores included.
     public static let defaultRunTime = 80.0
 
     /// The fixed number of timed repetitions of `workload`, or `nil` when a rule decides.
@@ -220,13 +220,22 @@ public final class Runner {
     /// The run's time shared among its cases, when the plan has a run time.
     private var timeShare: TimeShare?
 
-    public init(plan: RunPlan, model: Model, sweep: (parameter: String, value: String)? = nil,
+    public convenience init(plan: RunPlan, model: Model, sweep: (parameter: String, value: String)? = nil,
+                            registry: [any StorageLayout.Type] = Strategies.all, onEvent: @escaping (RunEvent) throws -> Void = { _ in }) {
+        self.init(plan: plan, inputs: WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: plan.seed)), sweep: sweep,
+                  registry: registry, onEvent: onEvent)
+    }
+
+    /// A runner on inputs already made (`bench run` counts its cases on them first): of the model
+    /// to measure, their generator seeded with `plan.seed`. They take a pass over the main
+    /// hierarchy to make, so they are made once.
+    public init(plan: RunPlan, inputs: WorkloadInputs, sweep: (parameter: String, value: String)? = nil,
                 registry: [any StorageLayout.Type] = Strategies.all, onEvent: @escaping (RunEvent) throws -> Void = { _ in }) {
         self.plan = plan
         self.registry = registry
-        self.model = model
-        generator = ObjectGenerator(model, seed: plan.seed)
-        inputs = WorkloadInputs(model: model, generator: generator)
+        model = inputs.model
+        generator = inputs.generator
+        self.inputs = inputs
         setting = ResultSetting(hierarchy: model.hierarchyLabel, scale: generator.totalCount,
                                 sweepParameter: sweep?.parameter ?? "", sweepValue: sweep?.value ?? "")
         temporaryFolder = plan.temporaryParent.appendingPathComponent("inheritance-bench-\(getpid())-\(UUID().uuidString.prefix(8))")

@@ -10,7 +10,7 @@ struct ModelOptions: ParsableArguments {
     /// Objects an Xcode model or Swift source (which have no rows) gets without `--scale`.
     static let defaultScaleWithoutRows = 10_000
 
-    @Option(help: "The model to measure: \(ModelPresets.names.joined(separator: ", ")) (default: publications, a Publication entity with 4 sub-entities and tags). See `bench list`.")
+    @Option(help: "The model to measure: \(ModelPresets.names.joined(separator: ", ")) (default: publications, 50,000 publications in a Publication entity and its 4 sub-entities, and 200 tags). See `bench list`.")
     var preset: String?
 
     @Option(help: ArgumentHelp("A model to measure instead of a preset: a JSON description (see docs/model.md, \"The model language\"), an Xcode Core Data model (an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file), SwiftData "

@@ -63,10 +63,12 @@ struct Run: ParsableCommand {
         var plan = timing.plan(strategies: names, workloads: workloads, seed: dataset.seed, batchSize: dataset.batch,
                                temporaryParent: stores.url, defaultRunTime: RunPlan.defaultRunTime)
         plan.analyze = analyze
-        let cases = Workload.caseCount(workloads, on: WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: dataset.seed)))
+        // Made once (a pass over the main hierarchy): the cases are counted on them, and the run uses them.
+        let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: plan.seed))
+        let cases = Workload.caseCount(workloads, on: inputs)
         try Execution(plan: plan, started: started, cases: cases, output: output, stores: folder, privateFolder: stores,
                       fileSuffix: analyze ? ".analyzed" : "").run { onEvent in
-            Runner(plan: plan, model: model, onEvent: onEvent).run
+            Runner(plan: plan, inputs: inputs, onEvent: onEvent).run
         }
     }
 }
