@@ -167,21 +167,22 @@ struct Sweep: ParsableCommand {
         let workloads = try selectedWorkloads()
         let names = try strategies.names()
         // One point's stores exist at a time: the largest decides where they all go.
-        let largest = try points.map { try Model(hierarchy(at: $0)).estimatedStoreBytes }.max() ?? 0
+        // Each point's model and workload inputs (a pass over its main hierarchy) are made once: the
+        // cases are counted on them, and the point's runner uses them.
+        let models = try points.map { try Model(hierarchy(at: $0)) }
+        let largest = models.map(\.estimatedStoreBytes).max() ?? 0
         storeFolder.removeLeftovers(quiet: output.quiet)
         let stores = storeFolder.forTiming(storeBytes: largest, strategies: names.count)
         let folder = PrivateStoreFolder(command: "sweep", in: stores.url)
         let plan = timing.plan(strategies: names, workloads: workloads, seed: generator.seed, batchSize: generator.batch, temporaryParent: folder.url)
-        let cases = try points.reduce(0) { total, value in
-            let model = try Model(hierarchy(at: value))
-            return total + Workload.caseCount(workloads, on: WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: generator.seed)))
-        }
+        let inputs = models.map { WorkloadInputs(model: $0, generator: ObjectGenerator($0, seed: plan.seed)) }
+        let cases = inputs.reduce(0) { $0 + Workload.caseCount(workloads, on: $1) }
         try Execution(plan: plan, started: started, cases: cases, output: output, stores: stores,
                       privateFolder: folder).run { onEvent in
             {
                 var results: [WorkloadResult] = []
-                for value in points {
-                    let runner = Runner(plan: plan, model: try Model(hierarchy(at: value)), sweep: (parameter.rawValue, format(value)), onEvent: onEvent)
+                for (value, inputs) in zip(points, inputs) {
+                    let runner = Runner(plan: plan, inputs: inputs, sweep: (parameter.rawValue, format(value)), onEvent: onEvent)
                     results += try runner.run()
                 }
                 return results
