@@ -89,19 +89,19 @@ final class JoinedLayoutTests: XCTestCase {
         let layout = try Joined(model: model)
         let index = { (name: String) in try XCTUnwrap(model.index(of: name)) }
         let square = try index("Square")
-        XCTAssertEqual(layout.attributeColumn(square, "name")?.owner, try index("Shape"))
-        XCTAssertEqual(layout.attributeColumn(square, "name")?.column, "ZNAME")
-        XCTAssertEqual(layout.attributeColumn(square, "sides")?.owner, try index("Polygon"))
-        XCTAssertEqual(layout.attributeColumn(square, "label")?.owner, square)
-        XCTAssertEqual(layout.attributeColumn(try index("Circle"), "label")?.column, "ZLABEL")
-        XCTAssertEqual(layout.toOneColumn(square, "fill")?.owner, try index("Polygon"))
-        XCTAssertEqual(layout.toOneColumn(square, "fill")?.key, "ZFILL")
-        XCTAssertNil(layout.toOneColumn(square, "fill")?.entity, "Colour has no sub-entities")
-        XCTAssertEqual(layout.toOneColumn(square, "neighbour")?.entity, "Z3_NEIGHBOUR")
-        XCTAssertNil(layout.toOneColumn(square, "tags"), "to-many")
-        XCTAssertNil(layout.attributeColumn(square, "missing"))
+        XCTAssertEqual(try layout.attributeColumn(square, "name").owner, try index("Shape"))
+        XCTAssertEqual(try layout.attributeColumn(square, "name").column, "ZNAME")
+        XCTAssertEqual(try layout.attributeColumn(square, "sides").owner, try index("Polygon"))
+        XCTAssertEqual(try layout.attributeColumn(square, "label").owner, square)
+        XCTAssertEqual(try layout.attributeColumn(try index("Circle"), "label").column, "ZLABEL")
+        XCTAssertEqual(try layout.toOneColumn(square, "fill").owner, try index("Polygon"))
+        XCTAssertEqual(try layout.toOneColumn(square, "fill").key, "ZFILL")
+        XCTAssertNil(try layout.toOneColumn(square, "fill").entity, "Colour has no sub-entities")
+        XCTAssertEqual(try layout.toOneColumn(square, "neighbour").entity, "Z3_NEIGHBOUR")
+        XCTAssertThrowsError(try layout.toOneColumn(square, "tags"), "to-many")
+        XCTAssertThrowsError(try layout.attributeColumn(square, "missing"))
         XCTAssertEqual(layout.tables[square].tableOrder.map(\.name), ["ZNEIGHBOUR", "Z3_NEIGHBOUR", "ZSIDE", "ZLABEL"])
-        XCTAssertEqual(layout.tables[square].index["ZSIDE"], 1)
+        XCTAssertEqual(layout.tables[square].properties[1], .attribute(try XCTUnwrap(model.entities[square].attributeIndex("side"))), "ZSIDE")
     }
 
     /// A read joins the ancestors (`t1`, `t2`, … up to the root) and, with sub-entities, left-joins
@@ -111,15 +111,15 @@ final class JoinedLayoutTests: XCTestCase {
         let layout = try Joined(model: model)
         let polygon = try XCTUnwrap(model.index(of: "Polygon")), square = try XCTUnwrap(model.index(of: "Square"))
         let shape = try XCTUnwrap(model.index(of: "Shape")), canvas = try XCTUnwrap(model.index(of: "Canvas"))
-        let withSquares = try JoinedReader(layout, entity: polygon, includesSubentities: true)
+        let withSquares = JoinedReader(layout, entity: polygon, includesSubentities: true)
         XCTAssertEqual(withSquares.selectList, "t1.Z_ENT, t0.Z_PK, t1.Z_OPT, t1.ZCREATED, t1.ZNAME, t1.ZCANVAS, t0.ZSIDES, t0.ZFILL, t2.ZLABEL, t2.ZSIDE, t2.ZNEIGHBOUR, t2.Z3_NEIGHBOUR, t2.Z_PK")
-        XCTAssertEqual(withSquares.concrete, [square])
+        XCTAssertEqual(withSquares.read.concrete, [square])
         XCTAssertEqual([polygon, shape, square].map(withSquares.alias), ["t0", "t1", "t2"])
         XCTAssertEqual([polygon, shape, square].map(withSquares.position), [1, 0, 2], "the path from the root, then the descendants")
-        XCTAssertEqual(try JoinedReader(layout, entity: polygon, includesSubentities: false).concrete, [], "abstract")
-        XCTAssertEqual(try JoinedReader(layout, entity: square, includesSubentities: true).selectList,
+        XCTAssertEqual(JoinedReader(layout, entity: polygon, includesSubentities: false).read.concrete, [], "abstract")
+        XCTAssertEqual(JoinedReader(layout, entity: square, includesSubentities: true).selectList,
                        "t2.Z_ENT, t0.Z_PK, t2.Z_OPT, t2.ZCREATED, t2.ZNAME, t2.ZCANVAS, t1.ZSIDES, t1.ZFILL, t0.ZLABEL, t0.ZSIDE, t0.ZNEIGHBOUR, t0.Z3_NEIGHBOUR")
-        XCTAssertEqual(try JoinedReader(layout, entity: canvas, includesSubentities: true).selectList, "0, t0.Z_PK, t0.Z_OPT, t0.ZTITLE")
+        XCTAssertEqual(JoinedReader(layout, entity: canvas, includesSubentities: true).selectList, "0, t0.Z_PK, t0.Z_OPT, t0.ZTITLE")
         XCTAssertFalse(withSquares.needsUnion)
     }
 
@@ -127,14 +127,14 @@ final class JoinedLayoutTests: XCTestCase {
     func testAWideHierarchyIsReadAsAUnion() throws {
         let model = try Model(SyntheticModel.make(leaves: 80, attributes: 3, skew: 1, rows: 1_000, depth: 1))
         let layout = try Joined(model: model)
-        let reader = try JoinedReader(layout, entity: model.mainRoot, includesSubentities: true)
+        let reader = JoinedReader(layout, entity: model.mainRoot, includesSubentities: true)
         XCTAssertTrue(reader.needsUnion)
-        let (arms, values) = try reader.unionArms(layout)
-        XCTAssertEqual(arms.count, reader.concrete.count)
+        let (arms, values) = reader.unionArms(layout)
+        XCTAssertEqual(arms.count, reader.read.concrete.count)
         XCTAssertTrue(arms[0].hasPrefix("SELECT s1.Z_ENT AS Z_ENT, s0.Z_PK AS Z_PK, s1.Z_OPT AS Z_OPT, s1."), arms[0])
         XCTAssertFalse(arms[1].contains(" AS "), arms[1])
-        XCTAssertEqual(values.count, reader.concrete.filter { model.entities[$0].hasSubentities }.count)
-        XCTAssertFalse(try JoinedReader(layout, entity: model.mainRoot, includesSubentities: false).needsUnion)
+        XCTAssertEqual(values.count, reader.read.concrete.filter { model.entities[$0].hasSubentities }.count)
+        XCTAssertFalse(JoinedReader(layout, entity: model.mainRoot, includesSubentities: false).needsUnion)
     }
 
     /// Every preset is laid out without a database: a table per entity, an INSERT step per table on

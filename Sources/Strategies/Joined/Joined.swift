@@ -97,63 +97,61 @@ public final class Joined: StorageLayout {
         -> (table: Table, attributeColumns: [String], toOneColumns: [(key: String, entity: String?)]) {
         var names = UniqueNames(taken: ["Z_PK", "Z_ENT", "Z_OPT"])
         var columns: [CoreDataSchema.Column] = []
+        var properties: [MultiTableRead.Column.Property] = []
+        func add(_ name: String, _ sqlType: String, _ role: CoreDataSchema.Column.Role, _ property: MultiTableRead.Column.Property, group: Int) -> String {
+            let name = names.claim(name)
+            columns.append(CoreDataSchema.Column(name: name, sqlType: sqlType, entity: entity.index, role: role, group: group))
+            properties.append(property)
+            return name
+        }
         var ownColumns = Array(repeating: "", count: entity.attributes.count)
         let own = entity.attributes.indices.filter { entity.attributeOwners[$0] == entity.index }
         for position in own.sorted(by: { entity.attributes[$0].name < entity.attributes[$1].name }) {
             let attribute = entity.attributes[position]
-            let name = names.claim("Z" + attribute.name.uppercased())
-            columns.append(CoreDataSchema.Column(name: name, sqlType: attribute.type.sqlType, entity: entity.index,
-                                                 role: .attribute(position), group: attribute.type.columnGroup))
-            ownColumns[position] = name
+            ownColumns[position] = add("Z" + attribute.name.uppercased(), attribute.type.sqlType, .attribute(position), .attribute(position), group: attribute.type.columnGroup)
         }
         let toOnes = entity.toOneRelationships
         var toOneColumns = Array(repeating: (key: "", entity: String?.none), count: toOnes.count)
         for position in toOnes.indices.filter({ toOnes[$0].owner == entity.index }).sorted(by: { toOnes[$0].name < toOnes[$1].name }) {
             let relationship = toOnes[position]
-            let key = names.claim("Z" + relationship.name.uppercased())
-            columns.append(CoreDataSchema.Column(name: key, sqlType: "INTEGER", entity: entity.index,
-                                                 role: .foreignKey(relationship.name), group: 0))
-            var entityColumn: String?
-            if model.entities[relationship.destination].hasSubentities {
-                let name = names.claim("Z\(relationship.destination + 1)_" + relationship.name.uppercased())
-                columns.append(CoreDataSchema.Column(name: name, sqlType: "INTEGER", entity: entity.index,
-                                                     role: .foreignEntity(relationship.name), group: 0))
-                entityColumn = name
-            }
+            let key = add("Z" + relationship.name.uppercased(), "INTEGER", .foreignKey(relationship.name), .toOneKey(position), group: 0)
+            let entityColumn = model.entities[relationship.destination].hasSubentities
+                ? add("Z\(relationship.destination + 1)_" + relationship.name.uppercased(), "INTEGER", .foreignEntity(relationship.name), .toOneEntity(position), group: 0)
+                : nil
             toOneColumns[position] = (key, entityColumn)
         }
         let tableOrder = columns.enumerated().sorted { ($0.element.group, $0.offset) < ($1.element.group, $1.offset) }.map(\.element)
-        let table = Table(name: "Z" + entity.name.uppercased(), entity: entity.index, fetchOrder: columns, tableOrder: tableOrder,
-                          index: Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) }))
+        let table = Table(name: "Z" + entity.name.uppercased(), fetchOrder: columns, tableOrder: tableOrder, properties: properties)
         return (table, ownColumns, toOneColumns)
     }
 
     // MARK: Names
 
-    /// The declaring entity and column of an attribute of `entity`.
-    func attributeColumn(_ entity: Int, _ name: String) -> (owner: Int, column: String)? {
-        let info = model.entities[entity]
-        guard let position = info.attributeIndex(name) else { return nil }
-        let owner = info.attributeOwners[position]
+    /// The declaring entity and column of attribute `name` of `entity`.
+    func attributeColumn(_ entity: Int, _ name: String) throws -> (owner: Int, column: String) {
+        let position = try attributePosition(entity, name), owner = model.entities[entity].attributeOwners[position]
         return (owner, attributeColumns[owner][position])
     }
 
-    /// The declaring entity and columns of a to-one relationship of `entity`.
-    func toOneColumn(_ entity: Int, _ name: String) -> (owner: Int, key: String, entity: String?)? {
-        let toOnes = model.entities[entity].toOneRelationships
-        guard let position = toOnes.firstIndex(where: { $0.name == name }) else { return nil }
-        let columns = toOneColumns[entity][position]
-        return (toOnes[position].owner, columns.key, columns.entity)
+    /// The declaring entity and columns of to-one `name` of `entity`.
+    func toOneColumn(_ entity: Int, _ name: String) throws -> (owner: Int, key: String, entity: String?) {
+        let position = try toOnePosition(entity, name), columns = toOneColumns[entity][position]
+        return (model.entities[entity].toOneRelationships[position].owner, columns.key, columns.entity)
+    }
+
+    /// The name of a column a read selects, in its owner's table.
+    func columnName(_ column: MultiTableRead.Column) -> String {
+        switch column.property {
+        case let .attribute(position): attributeColumns[column.owner][position]
+        case let .toOneKey(position): toOneColumns[column.owner][position].key
+        case let .toOneEntity(position): toOneColumns[column.owner][position].entity ?? "NULL"
+        }
     }
 
     /// The declaring entity and column of a property (attribute or to-one) of `entity`.
     private func place(_ entity: Int, _ property: String) throws -> (owner: Int, column: String) {
-        let info = model.entities[entity]
-        if let position = info.attributeIndex(property) {
-            let owner = info.attributeOwners[position]
-            return (owner, attributeColumns[owner][position])
-        }
-        let toOne = try Joined.need(toOneColumn(entity, property), "property '\(property)' of \(info.name)")
+        if model.entities[entity].attributeIndex(property) != nil { return try attributeColumn(entity, property) }
+        let toOne = try toOneColumn(entity, property)
         return (toOne.owner, toOne.key)
     }
 
@@ -234,15 +232,14 @@ public final class Joined: StorageLayout {
     /// The INSERTs of an object of `info`: the root's row, then one row per table down its path; and
     /// the INSERT of each many-to-many relationship whose links its objects generate.
     private func insertPlan(_ info: Model.Entity) throws -> InsertPlan {
-        let toOneIndex = Dictionary(uniqueKeysWithValues: info.toOneRelationships.enumerated().map { ($1.name, $0) })
-        let steps = try paths[info.index].map { owner in
+        let steps = paths[info.index].map { owner in
             let table = tables[owner]
             var row: [(column: String, source: InsertStep.Source)] = owner == info.root ? InsertStep.header() : [("Z_PK", .key)]
-            for column in table.fetchOrder {
-                switch column.role {
+            for (column, property) in zip(table.fetchOrder, table.properties) {
+                switch property {
                 case let .attribute(position): row.append((column.name, .value(position)))
-                case let .foreignKey(name): row.append((column.name, .toOneKey(try Joined.need(toOneIndex[name], "to-one '\(name)' of \(info.name)"))))
-                case let .foreignEntity(name): row.append((column.name, .toOneEntity(try Joined.need(toOneIndex[name], "to-one '\(name)' of \(info.name)"))))
+                case let .toOneKey(position): row.append((column.name, .toOneKey(position)))
+                case let .toOneEntity(position): row.append((column.name, .toOneEntity(position)))
                 }
             }
             return InsertStep(into: table.name, row)
@@ -256,10 +253,9 @@ extension Joined {
     /// One entity's table: its name and its own columns, in fetch order and in table order.
     struct Table: Sendable {
         let name: String
-        let entity: Int
         let fetchOrder: [CoreDataSchema.Column]
         let tableOrder: [CoreDataSchema.Column]
-        /// Index in `fetchOrder` of each column name.
-        let index: [String: Int]
+        /// The property each column of `fetchOrder` holds.
+        let properties: [MultiTableRead.Column.Property]
     }
 }

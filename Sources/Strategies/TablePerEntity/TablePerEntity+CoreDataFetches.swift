@@ -9,7 +9,7 @@ extension TablePerEntity {
         try check(request)
         let attributes = try model.partialAttributes(request.entity, properties, layout: Self.name)
         let entities = entitiesRead(request)
-        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
+        let distinct = request.predicate.distinct
         let decoder = RowDecoder.partial(attributes, table: "the tables of \(model.entities[request.entity].name)")
         func items(_ entity: Int, sort: Bool) throws -> [String] {
             let sorted = sort ? try request.sort.map { "t0." + (try column(entity, $0.attribute)) } : []
@@ -45,11 +45,7 @@ extension TablePerEntity {
     /// relationship's holders, each arm that table's list and the source's column (`j`), one `UNION
     /// ALL` ordered by the source; one statement per destination table (each has its own list).
     public func linkedQuery(_ relationship: Model.Relationship) throws -> PreparedQuery {
-        var byPartner: [Int: [Link]] = [:]
-        var seen = Set<String>()
-        for holder in concrete[relationship.owner] {
-            for link in links(from: holder, relationship) where seen.insert(link.join).inserted { byPartner[link.partner, default: []].append(link) }
-        }
+        let byPartner = Dictionary(grouping: joinTables(relationship), by: \.partner)
         let statements = try byPartner.keys.sorted().map { partner in
             let (list, decoder) = try tableList(partner)
             let arms = byPartner[partner, default: []].enumerated().map { offset, link in

@@ -22,91 +22,53 @@ extension TablePerEntity {
         return (sql, RowDecoder(shapes: [shape], fixed: entity, table: tables[entity]))
     }
 
-    /// The list every arm of a read of `entity`'s subtree shares (see `UnionList`).
-    func unionList(_ entity: Int) -> UnionList {
-        var list = UnionList()
-        var names = UniqueNames(taken: ["Z_ENT", "Z_PK", "Z_OPT"])
-        func add(_ item: UnionList.Item, _ base: String) {
-            list.items.append(item)
-            list.aliases.append(names.claim(base))
+    /// The list every arm of a read of `entity`'s subtree shares: entity number, `Z_PK`, `Z_OPT`,
+    /// the entity's attributes and to-ones, then each descendant's own; and each item's name, as
+    /// Core Data's single table would name its column.
+    func unionList(_ entity: Int) -> (read: MultiTableRead, names: [String]) {
+        var columns: [MultiTableRead.Column] = []
+        var names = ["Z_ENT", "Z_PK", "Z_OPT"]
+        var taken = UniqueNames(taken: names)
+        func add(_ owner: Int, _ property: MultiTableRead.Column.Property, _ name: String) {
+            columns.append(MultiTableRead.Column(owner: owner, property: property))
+            names.append(taken.claim(name))
         }
-        func addToOnes(_ relationships: [Model.Relationship]) {
-            for relationship in relationships where !relationship.toMany {
-                add(.key(PropertyKey(relationship)), "Z" + relationship.name.uppercased())
+        func addToOnes(_ entity: Model.Entity, own: Bool) {
+            for (position, relationship) in entity.toOneRelationships.enumerated() where !own || relationship.owner == entity.index {
+                add(relationship.owner, .toOneKey(position), "Z" + relationship.name.uppercased())
                 if concrete[relationship.destination].count > 1 {
-                    add(.entity(PropertyKey(relationship)), "Z\(relationship.destination + 1)_" + relationship.name.uppercased())
+                    add(relationship.owner, .toOneEntity(position), "Z\(relationship.destination + 1)_" + relationship.name.uppercased())
                 }
             }
         }
         let info = model.entities[entity]
         for (position, attribute) in info.attributes.enumerated() {
-            add(.attribute(owner: info.attributeOwners[position], position: position), "Z" + attribute.name.uppercased())
+            add(info.attributeOwners[position], .attribute(position), "Z" + attribute.name.uppercased())
         }
-        addToOnes(info.relationships)
+        addToOnes(info, own: false)
         for descendant in info.subtree.dropFirst() {
             let sub = model.entities[descendant]
             for (position, attribute) in sub.attributes.enumerated() where sub.attributeOwners[position] == descendant {
-                add(.attribute(owner: descendant, position: position), "Z" + attribute.name.uppercased())
+                add(descendant, .attribute(position), "Z" + attribute.name.uppercased())
             }
-            addToOnes(sub.ownRelationships)
+            addToOnes(sub, own: true)
         }
-        return list
+        return (MultiTableRead(model, entity: entity, includesSubentities: true, columns: columns), names)
     }
 
-    /// The select list of one arm (`concrete` read as `t0`), aliased when it is the first.
-    func armList(_ list: UnionList, _ entity: Int, first: Bool) throws -> String {
-        let subtree = { (owner: Int) in self.model.entities[owner].subtree.contains(entity) }
-        var items = ["\(entity + 1)", "t0.Z_PK", "t0.Z_OPT"]
-        for item in list.items {
-            switch item {
-            case let .attribute(owner, position): items.append(subtree(owner) ? "t0." + attributeColumns[entity][position] : "NULL")
-            case let .key(property): items.append(subtree(property.owner) ? "t0." + (try toOne(entity, property.name).key) : "NULL")
-            case let .entity(property): items.append(subtree(property.owner) ? "t0." + (try toOne(entity, property.name).entity ?? "NULL") : "NULL")
+    /// The select list of the arm reading `member`'s table as `t0`, every item named when it is the first.
+    func armList(_ read: MultiTableRead, _ member: Int, names: [String]?) -> String {
+        read.arm(member, ["\(member + 1)", "t0.Z_PK", "t0.Z_OPT"], names: names) { column in
+            switch column.property {
+            case let .attribute(position): "t0." + attributeColumns[member][position]
+            case let .toOneKey(position): "t0." + toOneColumns[member][position].key
+            case let .toOneEntity(position): toOneColumns[member][position].entity.map { "t0." + $0 } ?? "NULL"
             }
         }
-        if first { items = zip(items, list.aliases).map { "\($0) AS \($1)" } }
-        return items.joined(separator: ", ")
     }
 
-    /// The decoder of a union's rows: each concrete entity's values and to-ones at their positions in `list`.
-    func unionDecoder(_ list: UnionList, _ entities: [Int]) throws -> RowDecoder {
-        var keyPositions: [PropertyKey: Int32] = [:]
-        var entityPositions: [PropertyKey: Int32] = [:]
-        // An attribute is identified by its owner and name; several owners can share a position.
-        var ownedPositions: [PropertyKey: Int32] = [:]
-        for (offset, item) in list.items.enumerated() {
-            let position = Int32(offset + 3)
-            switch item {
-            case let .attribute(owner, index): ownedPositions[PropertyKey(owner: owner, name: model.entities[owner].attributes[index].name)] = position
-            case let .key(property): keyPositions[property] = position
-            case let .entity(property): entityPositions[property] = position
-            }
-        }
-        let shapes = try entities.map { entity in
-            let info = model.entities[entity]
-            return RowShape(
-                entity: entity, attributes: info.attributes,
-                positions: try info.attributes.enumerated().map { position, attribute in
-                    try TablePerEntity.need(ownedPositions[PropertyKey(owner: info.attributeOwners[position], name: attribute.name)], "union column of \(attribute.name)")
-                },
-                toOne: try zip(info.toOneRelationships, toOneColumns[entity]).map { relationship, columns in
-                    let key = PropertyKey(relationship)
-                    let what = "\(relationship.owner).\(relationship.name)"
-                    let entityPosition = columns.entity == nil ? nil : try TablePerEntity.need(entityPositions[key], "union entity column of \(what)")
-                    return RowShape.ToOne(key: try TablePerEntity.need(keyPositions[key], "union key column of \(what)"), entity: entityPosition, destination: columns.destination)
-                })
-        }
-        return RowDecoder(shapes: shapes, table: "the union of \(model.entities[entities[0]].name)'s hierarchy")
-    }
-}
-
-extension TablePerEntity {
-    /// The select list shared by every arm of a read of `entity`'s subtree: entity number, `Z_PK`,
-    /// `Z_OPT`, the entity's attributes and to-ones, then each descendant's own; each item named as
-    /// Core Data's single table would name its column.
-    struct UnionList: Sendable {
-        enum Item: Sendable, Equatable { case attribute(owner: Int, position: Int), key(PropertyKey), entity(PropertyKey) }
-        var items: [Item] = []
-        var aliases: [String] = ["Z_ENT", "Z_PK", "Z_OPT"]
+    /// The decoder of a union's rows: each concrete entity's values and to-ones at their positions in the list.
+    func unionDecoder(_ read: MultiTableRead) -> RowDecoder {
+        read.decoder(table: "the union of \(model.entities[read.concrete.first ?? read.entity].name)'s hierarchy") { toOneColumns[$0][$1].destination }
     }
 }

@@ -10,7 +10,7 @@ extension TablePerEntity {
 
     /// The concrete entities a request reads, each one table.
     func entitiesRead(_ request: FetchRequest) -> [Int] {
-        request.readsOneEntity(model) ? (model.entities[request.entity].isConcrete ? [request.entity] : []) : concrete[request.entity]
+        MultiTableRead.concrete(model, request.entity, includesSubentities: request.includesSubentities)
     }
 
     /// Checks that every name the request uses is a property of its entity.
@@ -101,7 +101,7 @@ extension TablePerEntity {
     public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
         try check(request)
         let entities = entitiesRead(request)
-        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
+        let distinct = request.predicate.distinct
         guard entities.count > 1 else {
             guard let entity = entities.first else {
                 return PreparedQuery(sql: "SELECT 0, 0, 0 WHERE 0", values: [], decoder: RowDecoder { _ in throw CorruptRow("no table holds the request's entity") })
@@ -113,36 +113,30 @@ extension TablePerEntity {
             let tail = builder.orderBy + builder.page(request)
             return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: values + builder.values, decoder: decoder)
         }
-        let list = unionList(request.entity)
+        let (read, names) = unionList(request.entity)
         var values: [Value] = []
         let arms = try entities.enumerated().map { offset, entity in
-            "SELECT \(distinct)\(try armList(list, entity, first: offset == 0)) \(try armFrom(entity, request, &values))"
+            "SELECT \(distinct)\(armList(read, entity, names: offset == 0 ? names : nil)) \(try armFrom(entity, request, &values))"
         }
         // The union is ordered by the first arm's names of the sort attributes.
-        let info = model.entities[request.entity]
-        var orderBy = ""
-        if !request.sort.isEmpty {
-            orderBy = " ORDER BY " + (try request.sort.map { key in
-                let position = try Self.need(info.attributeIndex(key.attribute), "sort attribute '\(key.attribute)'")
-                return list.aliases[position + 3] + (key.ascending ? " ASC" : " DESC")
-            }).joined(separator: ", ")
-        }
+        let orderBy = request.sort.isEmpty ? "" : " ORDER BY " + (try request.sort.map { key in
+            let position = try attributePosition(request.entity, key.attribute)
+            return names[Int(read.positions.attributes[position])] + (key.ascending ? " ASC" : " DESC")
+        }).joined(separator: ", ")
         var pager = try sqlWhere(request.entity, FetchRequest(entity: request.entity))
         let page = pager.page(request)
-        return PreparedQuery(sql: arms.joined(separator: " UNION ALL ") + orderBy + page, values: values + pager.values,
-                             decoder: try unionDecoder(list, entities))
+        return PreparedQuery(sql: arms.joined(separator: " UNION ALL ") + orderBy + page, values: values + pager.values, decoder: unionDecoder(read))
     }
 
     public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
         try check(request)
         let entities = entitiesRead(request)
-        let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
         var values: [Value] = []
         let arms = try entities.enumerated().map { offset, entity in
             let name = entities.count > 1 && offset == 0 ? " AS n" : ""
             // Core Data counts a whole table without an alias.
             return request.predicate == .all ? "SELECT COUNT(*)\(name) FROM \(tables[entity])"
-                : "SELECT \(count)\(name) \(try armFrom(entity, request, &values))"
+                : "SELECT \(request.predicate.count)\(name) \(try armFrom(entity, request, &values))"
         }
         switch arms.count {
         case 0: return PreparedQuery(sql: "SELECT 0", values: [], decoder: nil)
@@ -162,57 +156,61 @@ extension TablePerEntity {
 
     public func versionSQL(_ entity: Int) -> String? { flat[entity] == nil ? nil : "SELECT Z_OPT FROM \(tables[entity]) WHERE Z_PK = ?" }
 
-    private static let noRelated = "SELECT 0, 0 WHERE 0 AND ?1"
-
     public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
         guard flat[entity] != nil else { throw LayoutError.abstract(Self.name, model.entities[entity], "delete") }
         let table = tables[entity]
         var related: [String] = []
         var clear: [[String]] = []
         for relationship in model.entities[entity].relationships {
+            let arms: [String]
             if !relationship.toMany {
                 let columns = try toOne(entity, relationship.name)
-                let arms = concrete[relationship.destination].map { target in
+                arms = concrete[relationship.destination].map { target in
                     "SELECT \(target + 1), t1.Z_PK FROM \(table) t0 JOIN \(tables[target]) t1 ON t1.Z_PK = t0.\(columns.key) WHERE t0.Z_PK = ?1"
                         + (columns.entity.map { " AND t0.\($0) = \(target + 1)" } ?? "")
                 }
-                related.append(arms.isEmpty ? Self.noRelated : arms.joined(separator: " UNION ALL "))
                 clear.append(relationship.isOneToOne ? try clearInverse(relationship) : [])
             } else if relationship.isManyToMany {
                 let joins = links(from: entity, relationship)
-                let arms = joins.map { link in
+                arms = joins.map { link in
                     "SELECT \(link.partner + 1), t1.Z_PK FROM \(link.join) j JOIN \(tables[link.partner]) t1 ON t1.Z_PK = j.\(link.other) WHERE j.\(link.this) = ?1"
                 }
-                related.append(arms.isEmpty ? Self.noRelated : arms.joined(separator: " UNION ALL "))
                 var deletes: [String] = []
-                for link in joins {
-                    let sql = "DELETE FROM \(link.join) WHERE \(link.this) = ?1"
-                    if !deletes.contains(sql) { deletes.append(sql) }
+                for link in joins where !deletes.contains("DELETE FROM \(link.join) WHERE \(link.this) = ?1") {
+                    deletes.append("DELETE FROM \(link.join) WHERE \(link.this) = ?1")
                 }
                 clear.append(deletes)
             } else {
-                let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(relationship.name)")
-                let holders = concrete[inverse.owner]
-                let arms = try holders.map { holder in
-                    "SELECT \(holder + 1), t1.Z_PK FROM \(tables[holder]) t1 WHERE t1.\(try toOne(holder, inverse.name).key) = ?1"
+                let (inverse, position) = try inverseToOne(relationship)
+                arms = concrete[inverse.owner].map { holder in
+                    "SELECT \(holder + 1), t1.Z_PK FROM \(tables[holder]) t1 WHERE t1.\(toOneColumns[holder][position].key) = ?1"
                 }
-                related.append(arms.isEmpty ? Self.noRelated : arms.joined(separator: " UNION ALL "))
                 clear.append(try clearInverse(relationship))
             }
+            related.append(arms.isEmpty ? "SELECT 0, 0 WHERE 0 AND ?1" : arms.joined(separator: " UNION ALL "))
         }
         return DeleteStatements(related: related, clear: clear, delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
+    }
+
+    /// The inverse to-one of a to-many or one-to-one relationship, and its position in its owner's
+    /// `toOneRelationships` (the same in every concrete entity holding it).
+    private func inverseToOne(_ relationship: Model.Relationship) throws -> (Model.Relationship, Int) {
+        let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(relationship.name)")
+        return (inverse, try toOnePosition(inverse.owner, inverse.name))
     }
 
     /// The statements that drop the references to the deleted object (`?1`) that the destinations
     /// hold through the inverse to-one (the many side of a one-to-many, the other side of a
     /// one-to-one): one per concrete table holding that to-one.
     private func clearInverse(_ relationship: Model.Relationship) throws -> [String] {
-        guard let inverse = model.inverse(of: relationship) else { return [] }
-        return try concrete[inverse.owner].map { holder in
-            let columns = try toOne(holder, inverse.name)
+        guard model.inverse(of: relationship) != nil else { return [] }
+        let (inverse, position) = try inverseToOne(relationship)
+        let orderKey = try model.orderKey(of: inverse).map { try attributePosition(inverse.owner, $0) }
+        return concrete[inverse.owner].map { holder in
+            let columns = toOneColumns[holder][position]
             let entityColumn = columns.entity.map { ", \($0) = NULL" } ?? ""
-            let orderKey = try model.orderKey(of: inverse).map { ", \(try column(holder, $0)) = NULL" } ?? ""
-            return "UPDATE \(tables[holder]) SET \(columns.key) = NULL\(entityColumn)\(orderKey), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"
+            let orderColumn = orderKey.map { ", \(attributeColumns[holder][$0]) = NULL" } ?? ""
+            return "UPDATE \(tables[holder]) SET \(columns.key) = NULL\(entityColumn)\(orderColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"
         }
     }
 
@@ -221,13 +219,7 @@ extension TablePerEntity {
 
     public func linkCountSQL(_ relationship: Model.Relationship) -> [String] {
         guard relationship.isManyToMany else { return [] }
-        var joins: [String] = []
-        var seen = Set<String>()
-        for holder in concrete[relationship.owner] {
-            for link in links(from: holder, relationship) where seen.insert(link.join).inserted {
-                joins.append(link.join)
-            }
-        }
+        let joins = joinTables(relationship).map(\.join)
         return stride(from: 0, to: joins.count, by: Self.armsPerStatement).map { start in
             let arms = joins[start ..< min(start + Self.armsPerStatement, joins.count)].enumerated().map { offset, join in
                 "SELECT COUNT(*)\(offset == 0 ? " AS n" : "") FROM \(join)"

@@ -135,18 +135,25 @@ public final class TablePerEntity: StorageLayout {
 
     /// The column of attribute `attribute` of concrete `entity`.
     func column(_ entity: Int, _ attribute: String) throws -> String {
-        attributeColumns[entity][try TablePerEntity.need(model.entities[entity].attributeIndex(attribute), "attribute '\(attribute)' of \(model.entities[entity].name)")]
+        let position = try attributePosition(entity, attribute)
+        return attributeColumns[entity][position]
     }
 
     /// The columns of to-one `name` of concrete `entity`.
     func toOne(_ entity: Int, _ name: String) throws -> ToOneColumns {
-        let position = try TablePerEntity.need(model.entities[entity].toOneRelationships.firstIndex { $0.name == name }, "to-one '\(name)' of \(model.entities[entity].name)")
+        let position = try toOnePosition(entity, name)
         return toOneColumns[entity][position]
     }
 
     /// The join tables `relationship` reaches from concrete `entity`, by partner.
     func links(from entity: Int, _ relationship: Model.Relationship) -> [Link] {
         links[Held(entity: entity, relationship: PropertyKey(relationship))] ?? []
+    }
+
+    /// Each join table of many-to-many `relationship` once, from the concrete entities holding it.
+    func joinTables(_ relationship: Model.Relationship) -> [Link] {
+        var seen = Set<String>()
+        return concrete[relationship.owner].flatMap { links(from: $0, relationship) }.filter { seen.insert($0.join).inserted }
     }
 
     // MARK: DDL and INSERTs
