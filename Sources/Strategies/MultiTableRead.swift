@@ -99,6 +99,13 @@ extension StorageLayout {
     func toOnePosition(_ entity: Int, _ name: String) throws -> Int {
         try Self.need(model.entities[entity].toOneRelationships.firstIndex { $0.name == name }, "to-one '\(name)' of \(model.entities[entity].name)")
     }
+
+    /// The inverse to-one of a to-many or one-to-one relationship, and its position in its owner's
+    /// `toOneRelationships` (the same in every entity holding it).
+    func inverseToOne(_ relationship: Model.Relationship) throws -> (Model.Relationship, Int) {
+        let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(relationship.name)")
+        return (inverse, try toOnePosition(inverse.owner, inverse.name))
+    }
 }
 
 extension FetchPredicate {

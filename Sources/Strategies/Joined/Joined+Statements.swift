@@ -62,10 +62,9 @@ extension Joined {
             return ("JOIN \(join.name) \(first) ON \(first).\(this) = t0.Z_PK JOIN \(target) \(second) ON \(second).Z_PK = \(first).\(other)",
                     "\(second).\(column)")
         }
-        let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(name)")
-        let foreign = try toOneColumn(relationship.destination, inverse.name)
-        let holder = tables[foreign.owner].name
-        if foreign.owner == owner {
+        let foreign = try inverseColumns(relationship)
+        let holder = tables[foreign.inverse.owner].name
+        if foreign.inverse.owner == owner {
             return ("JOIN \(holder) \(first) ON \(first).\(foreign.key) = t0.Z_PK", "\(first).\(column)")
         }
         return ("JOIN \(holder) \(first) ON \(first).\(foreign.key) = t0.Z_PK JOIN \(target) \(second) ON \(second).Z_PK = \(first).Z_PK",
@@ -168,9 +167,8 @@ extension Joined {
                 related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(join.name) j JOIN \(destination) t1 ON t1.Z_PK = j.\(other) WHERE j.\(this) = ?1")
                 clear.append(["DELETE FROM \(join.name) WHERE \(this) = ?1"])
             } else {
-                let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(relationship.name)")
-                let columns = try toOneColumn(relationship.destination, inverse.name)
-                let holder = tables[columns.owner].name
+                let columns = try inverseColumns(relationship)
+                let holder = tables[columns.inverse.owner].name
                 related.append(holder == destination
                     ? "SELECT t1.Z_ENT, t1.Z_PK FROM \(destination) t1 WHERE t1.\(columns.key) = ?1"
                     : "SELECT t1.Z_ENT, t1.Z_PK FROM \(holder) t2 JOIN \(destination) t1 ON t1.Z_PK = t2.Z_PK WHERE t2.\(columns.key) = ?1")
@@ -187,13 +185,13 @@ extension Joined {
     /// one-to-one). When the foreign key is in a sub-entity's table and the version in the root's,
     /// the version is bumped first, then the key cleared.
     private func clearInverse(_ relationship: Model.Relationship) throws -> [String] {
-        guard let inverse = model.inverse(of: relationship) else { return [] }
-        let columns = try toOneColumn(relationship.destination, inverse.name)
+        guard model.inverse(of: relationship) != nil else { return [] }
+        let columns = try inverseColumns(relationship)
         let destination = tables[model.entities[relationship.destination].root].name
-        let holder = tables[columns.owner].name
+        let holder = tables[columns.inverse.owner].name
         // The order key is declared with the to-one, so it is in the same table.
         let entityColumn = (columns.entity.map { ", \($0) = NULL" } ?? "")
-            + (try model.orderKey(of: inverse).map { ", \(try attributeColumn(relationship.destination, $0).column) = NULL" } ?? "")
+            + (try model.orderKey(of: columns.inverse).map { ", \(try attributeColumn(relationship.destination, $0).column) = NULL" } ?? "")
         if holder == destination {
             return ["UPDATE \(destination) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"]
         }
@@ -201,6 +199,13 @@ extension Joined {
             "UPDATE \(destination) SET Z_OPT = Z_OPT + 1 WHERE Z_PK IN (SELECT Z_PK FROM \(holder) WHERE \(columns.key) = ?1)",
             "UPDATE \(holder) SET \(columns.key) = NULL\(entityColumn) WHERE \(columns.key) = ?1",
         ]
+    }
+
+    /// The inverse to-one of a to-many or one-to-one relationship and its columns, in the table of
+    /// the entity that declares it (`inverse.owner`).
+    private func inverseColumns(_ relationship: Model.Relationship) throws -> (inverse: Model.Relationship, key: String, entity: String?) {
+        let (inverse, position) = try inverseToOne(relationship)
+        return (inverse, toOneColumns[inverse.owner][position].key, toOneColumns[inverse.owner][position].entity)
     }
 
     public func linkCountSQL(_ relationship: Model.Relationship) -> [String] {

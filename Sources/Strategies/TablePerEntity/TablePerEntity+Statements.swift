@@ -56,20 +56,19 @@ extension TablePerEntity {
     /// of the partners' tables when several hold the attribute.
     private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String, _ alias: Int) throws -> (joins: String, expression: String) {
         let relationship = try Self.need(model.entities[entity].relationship(name), "relationship '\(name)' of \(model.entities[entity].name)")
-        let destination = model.entities[relationship.destination]
-        let owner = destination.attributeOwners[try Self.need(destination.attributeIndex(attribute), "attribute '\(attribute)' of \(destination.name)")]
+        let position = try attributePosition(relationship.destination, attribute)
+        let owner = model.entities[model.entities[relationship.destination].attributeOwners[position]]
         let (first, second) = ("t\(alias)", "t\(alias + 1)")
         /// (table, the column holding this entity's key, the attribute's column) per partner.
         var partners: [(table: String, source: String, value: String, through: (join: String, other: String)?)] = []
         if relationship.isManyToMany {
-            for link in links(from: entity, relationship)
-            where model.entities[owner].subtree.contains(link.partner) {
-                partners.append((tables[link.partner], link.this, try column(link.partner, attribute), (link.join, link.other)))
+            for link in links(from: entity, relationship) where owner.subtree.contains(link.partner) {
+                partners.append((tables[link.partner], link.this, attributeColumns[link.partner][position], (link.join, link.other)))
             }
         } else {
-            let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(relationship.name)")
-            for holder in concrete[inverse.owner] where model.entities[owner].subtree.contains(holder) {
-                partners.append((tables[holder], try toOne(holder, inverse.name).key, try column(holder, attribute), nil))
+            let (inverse, key) = try inverseToOne(relationship)
+            for holder in concrete[inverse.owner] where owner.subtree.contains(holder) {
+                partners.append((tables[holder], toOneColumns[holder][key].key, attributeColumns[holder][position], nil))
             }
         }
         guard partners.count == 1 else {
@@ -190,13 +189,6 @@ extension TablePerEntity {
             related.append(arms.isEmpty ? "SELECT 0, 0 WHERE 0 AND ?1" : arms.joined(separator: " UNION ALL "))
         }
         return DeleteStatements(related: related, clear: clear, delete: ["DELETE FROM \(table) WHERE Z_PK = ?1"])
-    }
-
-    /// The inverse to-one of a to-many or one-to-one relationship, and its position in its owner's
-    /// `toOneRelationships` (the same in every concrete entity holding it).
-    private func inverseToOne(_ relationship: Model.Relationship) throws -> (Model.Relationship, Int) {
-        let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(relationship.name)")
-        return (inverse, try toOnePosition(inverse.owner, inverse.name))
     }
 
     /// The statements that drop the references to the deleted object (`?1`) that the destinations
