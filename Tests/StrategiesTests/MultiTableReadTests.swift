@@ -39,4 +39,23 @@ final class MultiTableReadTests: XCTestCase {
         XCTAssertEqual(MultiTableRead(model, entity: shape, includesSubentities: false, columns: []).concrete, [])
         XCTAssertEqual(MultiTableRead(model, entity: square, includesSubentities: true, columns: []).concrete, [square])
     }
+
+    /// Joined's reads and table-per-entity's union lists give every property of every concrete
+    /// entity read a column: no position is left at 0 (`Z_ENT`), on any preset.
+    func testEveryPropertyHasAColumnInEveryRead() throws {
+        for description in ModelPresets.all + [JoinedLayoutTests.shapes] {
+            let model = try Model(description)
+            let joined = try Joined(model: model), flattened = try TablePerEntity(model: model)
+            for entity in model.entities {
+                var reads = [true, false].map { joined.reader(entity.index, includesSubentities: $0).read }
+                if entity.hasSubentities { reads.append(flattened.unionList(entity.index).read) }
+                for read in reads {
+                    for (member, positions) in zip(read.concrete, read.concretePositions) {
+                        let missing = positions.attributes.contains(0) || positions.toOnes.contains { $0.key == 0 }
+                        XCTAssertFalse(missing, "\(description.name): \(model.entities[member].name) read as \(entity.name)")
+                    }
+                }
+            }
+        }
+    }
 }
