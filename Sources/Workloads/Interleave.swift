@@ -18,6 +18,9 @@ package struct Rounds {
     package var sqliteMemory: [Int64?]
     /// The index of the first timed round of each block (`[0]`: one block).
     package var blockStarts: [Int] = [0]
+    /// The warm-up rounds the first block ran: the workload's, or fewer when every strategy's
+    /// warm-ups reached `warmupTime` sooner.
+    package var warmups = 0
 }
 
 /// Runs warm-ups then timed repetitions of one case, round by round across strategies, and
@@ -51,6 +54,9 @@ package func interleaveRounds(
     var loops = Array(repeating: 1, count: names.count)
     var firstLoops: [Int]?
     var fastestWarmup = Array(repeating: UInt64.max, count: names.count)
+    // Each strategy's warm-up time in the current block, and the first block's warm-up rounds.
+    var warmedFor = Array(repeating: UInt64(0), count: names.count)
+    var firstWarmups: Int?
     var timedStart: UInt64 = 0
     // Every round of the case, warm-ups included (it seeds the round's order), and the warm-ups
     // left in the current block.
@@ -75,6 +81,7 @@ package func interleaveRounds(
                 // every execution is long has no loops to size and is not warmed up again.
                 guard rewarms(fastestWarmup: fastestWarmup, loops: loops) else { continue rounds }
                 (warmupsLeft, fastestWarmup, loops) = (warmups, Array(repeating: UInt64.max, count: names.count), Array(repeating: 1, count: names.count))
+                warmedFor = Array(repeating: 0, count: names.count)
                 continue rounds
             }
         }
@@ -88,16 +95,17 @@ package func interleaveRounds(
             guard kept.keep(sample, of: index, at: warming ? nil : position) else {
                 throw BenchmarkFailure.unstableAnswer(strategy: names[index], caseName: caseName)
             }
-            if warming { fastestWarmup[index] = min(fastestWarmup[index], sample.nanoseconds) }
+            if warming { (fastestWarmup[index], warmedFor[index]) = (min(fastestWarmup[index], sample.nanoseconds), warmedFor[index] + sample.nanoseconds) }
         }
         if !warming, firstLoops == nil { firstLoops = loops }
         if round == 0 { try checkAgreement(caseName, names, kept.answers.compactMap { $0 }) }
-        if warming { warmupsLeft -= 1 }
+        if warming { warmupsLeft = warmedFor.allSatisfy { $0 >= warmupTime } ? 0 : warmupsLeft - 1 }
+        if warming, warmupsLeft == 0, firstWarmups == nil { firstWarmups = round + 1 }
         round += 1
     }
     // Every strategy ran round 0, so each has an answer.
     return Rounds(timed: kept.timed, positions: kept.positions, answers: kept.answers.compactMap { $0 }, stop: stop, loops: firstLoops ?? loops,
-                  work: kept.work, sqliteMemory: kept.sqliteMemory, blockStarts: schedule.starts)
+                  work: kept.work, sqliteMemory: kept.sqliteMemory, blockStarts: schedule.starts, warmups: firstWarmups ?? 0)
 }
 
 /// What a case's repetitions leave: each strategy's timed samples and their places, its fullest
@@ -174,6 +182,13 @@ func rewarms(fastestWarmup: [UInt64], loops: [Int]) -> Bool {
 
 /// The shortest single execution that a later block does not warm up again (`rewarms`): 50 ms.
 package let rewarmLimit: UInt64 = 50_000_000
+
+/// The warm-up time after which a strategy is warm: a block's warm-up rounds end, before the
+/// workload's count, once every strategy's warm-ups in it add up to this (50 ms). Warm-ups fill
+/// SQLite's page cache and size the loops; a read that has run for 50 ms has done both, and
+/// `fetch-by-relationship`'s five warm-ups (for its microsecond `rare` case) cost its `popular`
+/// case, tens of milliseconds an execution, more time than its timed rounds.
+package let warmupTime: UInt64 = 50_000_000
 
 /// The most executions one looped sample is made of.
 package let maximumLoops = 1_000

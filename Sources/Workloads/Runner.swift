@@ -115,6 +115,7 @@ public struct WorkloadResult: Sendable {
     /// Executions each sample is the mean of: above 1 for a read whose executions take less than
     /// `RunPlan.loopTarget`, timed back to back.
     public var loops: Int
+    /// The warm-up rounds run before the first block's timed ones (`Rounds.warmups`).
     public var warmups: Int
     public var digest: AnswerDigest
     /// The store's size in bytes (after a WAL checkpoint).
@@ -178,7 +179,8 @@ public enum RunEvent: Sendable {
     case measuring(caseName: String, strategies: [String], warmups: Int, rule: StoppingRule)
     /// A strategy is about to run round `round` (1-based, warm-ups included) of the current case.
     case repetition(caseName: String, strategy: String, round: Int, rounds: Int?)
-    case measured(WorkloadResult)
+    /// A case is measured: every strategy's result, in plan order.
+    case measured([WorkloadResult])
 }
 
 /// A run that could not produce honest numbers.
@@ -256,10 +258,8 @@ public final class Runner {
         defer { try? FileManager.default.removeItem(at: temporaryFolder) }
         var results: [WorkloadResult] = []
         func report(_ group: [WorkloadResult]) throws {
-            for result in group {
-                results.append(result)
-                try onEvent(.measured(result))
-            }
+            results += group
+            try onEvent(.measured(group))
         }
         let workloads = plan.workloads.filter { $0.applies(to: model) }
         // `update` changes the read store: it runs after every other read, whatever order the plan names.
@@ -312,7 +312,7 @@ public final class Runner {
                          _ samples: Rounds, bytes: [Int64]) -> [WorkloadResult] {
         layouts.indices.map { index in
             var result = WorkloadResult(strategy: layouts[index].name, workload: workload.name, variant: variant, rows: samples.answers[index].rows,
-                           samples: samples.timed[index], positions: samples.positions[index], loops: samples.loops[index], warmups: workload.warmups,
+                           samples: samples.timed[index], positions: samples.positions[index], loops: samples.loops[index], warmups: samples.warmups,
                            digest: samples.answers[index].digest,
                            dbBytes: bytes[index], setting: setting, work: samples.work[index],
                            sqliteMemoryBytes: samples.sqliteMemory[index], peakResidentBytes: peakResidentBytes())
