@@ -322,16 +322,13 @@ public final class Runner {
     }
 
     /// Times one case of a read workload on the read stores. A new block reads through
-    /// connections opened afresh: SQLite's page cache empty, the statements prepared again.
+    /// connections opened afresh: SQLite's page cache empty, the statements prepared again (the
+    /// queries themselves, SQL and values derived from the layout alone, are built once).
     private func measureRead(_ workload: Workload, _ workloadCase: WorkloadCase, _ layouts: [any StorageLayout],
                              _ stores: [Store]) throws -> [WorkloadResult] {
-        var queries = try stores.map { try $0.queries(workloadCase) }
+        let queries = try stores.map { try $0.queries(workloadCase) }
         let name = caseName(workload, workloadCase.variant)
-        let reopen = { (_: Int) throws in
-            queries = []
-            for store in stores { try store.reopen() }
-            queries = try stores.map { try $0.queries(workloadCase) }
-        }
+        let reopen = { (_: Int) throws in for store in stores { try store.reopen() } }
         let samples = try interleave(name, workload, layouts, loopTarget: RunPlan.loopTarget, onBlock: reopen) { index, _, loops in
             try stores[index].read(queries[index], counts: workloadCase.counts, ordered: workloadCase.ordered, loops: loops, caseName: name)
         }
