@@ -115,7 +115,7 @@ public struct WorkloadResult: Sendable {
     /// Executions each sample is the mean of: above 1 for a read whose executions take less than
     /// `RunPlan.loopTarget`, timed back to back.
     public var loops: Int
-    /// The warm-up rounds run before the first block's timed ones (`Rounds.warmups`).
+    /// The strategy's warm-ups before the first block's timed rounds (`Rounds.warmups`).
     public var warmups: Int
     public var digest: AnswerDigest
     /// The store's size in bytes (after a WAL checkpoint).
@@ -312,7 +312,7 @@ public final class Runner {
                          _ samples: Rounds, bytes: [Int64]) -> [WorkloadResult] {
         layouts.indices.map { index in
             var result = WorkloadResult(strategy: layouts[index].name, workload: workload.name, variant: variant, rows: samples.answers[index].rows,
-                           samples: samples.timed[index], positions: samples.positions[index], loops: samples.loops[index], warmups: samples.warmups,
+                           samples: samples.timed[index], positions: samples.positions[index], loops: samples.loops[index], warmups: samples.warmups[index],
                            digest: samples.answers[index].digest,
                            dbBytes: bytes[index], setting: setting, work: samples.work[index],
                            sqliteMemoryBytes: samples.sqliteMemory[index], peakResidentBytes: peakResidentBytes())

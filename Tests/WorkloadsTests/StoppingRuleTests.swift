@@ -236,8 +236,8 @@ final class StoppingRuleTests: XCTestCase {
         XCTAssertEqual(rounds.timed, Array(repeating: [777, 777, 777, 777], count: 4), "the warm-ups are not timed samples")
     }
 
-    /// A block's warm-ups end once every strategy has warmed up for `warmupTime`, before the
-    /// workload's count when its executions are long, and the result says how many ran.
+    /// A strategy's warm-ups end once they add up to `warmupTime`, before the workload's count
+    /// when its executions are long, and the result says how many each strategy ran.
     func testWarmupsEndOnceEveryStrategyIsWarm() throws {
         // Every execution of strategy s takes duration[s]; three timed rounds.
         func run(_ duration: [UInt64]) throws -> (rounds: Rounds, executions: [Int]) {
@@ -248,15 +248,15 @@ final class StoppingRuleTests: XCTestCase {
             }
             return (rounds, executions)
         }
-        // 30 ms and 20 ms executions: both past 50 ms after three rounds (a after two).
+        // 30 ms and 20 ms executions: past 50 ms after two warm-ups and three.
         let long = try run([30_000_000, 20_000_000])
-        XCTAssertEqual(long.rounds.warmups, 3)
-        XCTAssertEqual(long.executions, [6, 6], "three warm-ups and three timed rounds each")
+        XCTAssertEqual(long.rounds.warmups, [2, 3])
+        XCTAssertEqual(long.executions, [5, 6], "the warm-ups and three timed rounds each")
         XCTAssertEqual(long.rounds.timed.map(\.count), [3, 3])
-        // One strategy under it all along: the workload's five.
+        // 5 ms executions: the workload's five warm-ups.
         let short = try run([30_000_000, 5_000_000])
-        XCTAssertEqual(short.rounds.warmups, 5)
-        XCTAssertEqual(short.executions, [8, 8])
+        XCTAssertEqual(short.rounds.warmups, [2, 5])
+        XCTAssertEqual(short.executions, [5, 8])
     }
 
     /// A default-mode run of a tiny model: every case ends precise, or on its budget (or the cap).
