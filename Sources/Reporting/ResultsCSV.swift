@@ -42,7 +42,7 @@ public enum ResultsCSV {
         ("workload", "workload name"),
         ("variant", "case of the workload (fetch-by-relationship: popular or rare), else empty"),
         ("rows", "rows in the answer; objects inserted for insert workloads"),
-        ("warmups", "untimed repetitions run before the timed ones"),
+        ("warmups", "the strategy's untimed repetitions before the (first block's) timed ones: the workload's warm-ups, or fewer once they add up to 50 ms"),
         ("iterations", "timed repetitions"),
         ("loops", "executions each timed repetition is made of, back to back: 1, or more for a read whose executions take under 1 ms; a repetition's duration is then their mean"),
         ("median_ns", "median duration of one repetition (of one execution, when looped), nanoseconds (the headline figure)"),

@@ -49,15 +49,16 @@ public final class ResultsExports {
         return start.hasPrefix("{\n  \"schema\": \"\(ResultsJSON.schemaName)\"") || start.hasPrefix(SummaryMarkdown.headingPrefix)
     }
 
-    /// Publishes the JSON and the summary with `result` added, then runs `writeCSV` (which writes
-    /// the CSV and samples file with it). When either fails, the exports are put back as they
-    /// were (removed if they held nothing), so that they never hold a row the CSV does not.
-    public func append(_ result: WorkloadResult, whileWriting writeCSV: () throws -> Void) throws {
+    /// Publishes the JSON and the summary with a case's `added` results, then runs `writeCSV`
+    /// (which writes the CSV and samples file with them). When either fails, the exports are put
+    /// back as they were (removed if they held nothing), so that they never hold a row the CSV
+    /// does not. Both are rewritten whole, so once per case rather than per row.
+    public func append(_ added: [WorkloadResult], whileWriting writeCSV: () throws -> Void) throws {
         let before = results
         do {
-            try publish(before + [result])
+            try publish(before + added)
             try writeCSV()
-            results = before + [result]
+            results = before + added
         } catch {
             if before.isEmpty {
                 for file in [jsonURL, markdownURL] { unlink(file.path) }

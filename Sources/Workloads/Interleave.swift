@@ -18,6 +18,9 @@ package struct Rounds {
     package var sqliteMemory: [Int64?]
     /// The index of the first timed round of each block (`[0]`: one block).
     package var blockStarts: [Int] = [0]
+    /// Each strategy's warm-ups in the first block: the workload's count, or fewer when its
+    /// warm-ups reached `warmupTime` sooner.
+    package var warmups: [Int] = []
 }
 
 /// Runs warm-ups then timed repetitions of one case, round by round across strategies, and
@@ -50,7 +53,7 @@ package func interleaveRounds(
     var kept = Kept(count: names.count)
     var loops = Array(repeating: 1, count: names.count)
     var firstLoops: [Int]?
-    var fastestWarmup = Array(repeating: UInt64.max, count: names.count)
+    var warming = Warming(count: names.count)
     var timedStart: UInt64 = 0
     // Every round of the case, warm-ups included (it seeds the round's order), and the warm-ups
     // left in the current block.
@@ -62,7 +65,7 @@ package func interleaveRounds(
         if warmupsLeft == 0 {
             if done == schedule.starts[schedule.starts.count - 1] {
                 // A block's first timed round: its loops sized from its own warm-ups.
-                if let loopTarget, warmups > 0 { loops = fastestWarmup.map { loopCount(fastest: $0, target: loopTarget) } }
+                if let loopTarget, warmups > 0 { loops = warming.fastest.map { loopCount(fastest: $0, target: loopTarget) } }
                 if schedule.starts.count == 1 { timedStart = DispatchTime.now().uptimeNanoseconds }
             }
             let (timed, elapsed) = (kept.timed, Double(DispatchTime.now().uptimeNanoseconds - timedStart) / 1e9)
@@ -71,33 +74,33 @@ package func interleaveRounds(
             case .round: break
             case .block:
                 try onBlock(schedule.starts.count - 1)
-                // Its warm-ups are single executions again, and size its loops afresh; a case whose
-                // every execution is long has no loops to size and is not warmed up again.
-                guard rewarms(fastestWarmup: fastestWarmup, loops: loops) else { continue rounds }
-                (warmupsLeft, fastestWarmup, loops) = (warmups, Array(repeating: UInt64.max, count: names.count), Array(repeating: 1, count: names.count))
+                // Its warm-ups are single executions again, and size its loops afresh.
+                warmupsLeft = warming.startBlock(loops: loops) ? warmups : 0
+                loops = Array(repeating: 1, count: names.count)
                 continue rounds
             }
         }
-        let warming = warmupsLeft > 0
+        let warmingUp = warmupsLeft > 0
         for (position, index) in roundOrder(strategies: names.count, seed: seed, caseName: caseName, round: round).enumerated() {
+            if warmingUp, warming.isWarm(index) { continue }
             try onEvent(.repetition(caseName: caseName, strategy: names[index], round: round + 1, rounds: rule.fixedRounds.map { $0 + warmups }))
             // One repetition at a time: SQLite's memory high-water mark, reset before it and read
             // after it (outside its timed region), is this strategy's.
             _ = Database.memoryHighWater(reset: true)
             let sample = try repetition(index, round, loops[index])
-            guard kept.keep(sample, of: index, at: warming ? nil : position) else {
+            guard kept.keep(sample, of: index, at: warmingUp ? nil : position) else {
                 throw BenchmarkFailure.unstableAnswer(strategy: names[index], caseName: caseName)
             }
-            if warming { fastestWarmup[index] = min(fastestWarmup[index], sample.nanoseconds) }
+            if warmingUp { warming.record(sample.nanoseconds, of: index) }
         }
-        if !warming, firstLoops == nil { firstLoops = loops }
+        if !warmingUp, firstLoops == nil { firstLoops = loops }
         if round == 0 { try checkAgreement(caseName, names, kept.answers.compactMap { $0 }) }
-        if warming { warmupsLeft -= 1 }
+        if warmingUp { warmupsLeft = warming.endRound(left: warmupsLeft) }
         round += 1
     }
     // Every strategy ran round 0, so each has an answer.
     return Rounds(timed: kept.timed, positions: kept.positions, answers: kept.answers.compactMap { $0 }, stop: stop, loops: firstLoops ?? loops,
-                  work: kept.work, sqliteMemory: kept.sqliteMemory, blockStarts: schedule.starts)
+                  work: kept.work, sqliteMemory: kept.sqliteMemory, blockStarts: schedule.starts, warmups: warming.firstBlock)
 }
 
 /// What a case's repetitions leave: each strategy's timed samples and their places, its fullest
@@ -162,18 +165,61 @@ private struct BlockSchedule {
     }
 }
 
-/// Whether a later block warms up again, from the first block's fastest warm-ups and loops: not
-/// when every strategy ran single executions of at least `rewarmLimit`. Such a read has no loop
+/// Where a case's warm-ups stand: each strategy's warm-up time and fastest warm-up in the
+/// current block, and which strategies the later blocks warm up again.
+private struct Warming {
+    var time: [UInt64]
+    var fastest: [UInt64]
+    /// Per strategy, whether a later block warms it up again (decided when the first block ends).
+    var again: [Bool]?
+    /// Each strategy's warm-ups in the first block.
+    var firstBlock: [Int]
+
+    init(count: Int) {
+        (time, fastest, firstBlock) = (Array(repeating: 0, count: count), Array(repeating: .max, count: count), Array(repeating: 0, count: count))
+    }
+
+    /// A strategy whose warm-ups in this block add up to `warmupTime` (or that this block does not
+    /// warm up again) skips the block's remaining warm-up rounds.
+    func isWarm(_ index: Int) -> Bool { time[index] >= warmupTime }
+
+    mutating func record(_ nanoseconds: UInt64, of index: Int) {
+        (time[index], fastest[index]) = (time[index] + nanoseconds, min(fastest[index], nanoseconds))
+        if again == nil { firstBlock[index] += 1 }
+    }
+
+    /// After a warm-up round, the warm-up rounds left of `left`: none once every strategy is warm.
+    func endRound(left: Int) -> Int { time.allSatisfy { $0 >= warmupTime } ? 0 : left - 1 }
+
+    /// A later block begins: whether any strategy warms up again (`rewarms`, from the first
+    /// block's fastest warm-ups and `loops`); those that do not count as warm.
+    mutating func startBlock(loops: [Int]) -> Bool {
+        let again = again ?? zip(fastest, loops).map { rewarms(fastest: $0, loops: $1) }
+        self.again = again
+        (time, fastest) = (again.map { $0 ? 0 : warmupTime }, Array(repeating: .max, count: again.count))
+        return again.contains(true)
+    }
+}
+
+/// Whether a strategy warms up again in a later block, from its first block's fastest warm-up and
+/// loops: not when it ran single executions of at least `rewarmLimit`. Such a read has no loop
 /// count to size, and a warm-up leaves it nothing the timed rounds keep (its rows pass through
 /// SQLite's page cache, 2,000 KiB, about 500 pages, and are read again from the file system's
 /// cache in every round), so the reopened store's first round is timed as any other, and the block
-/// spares the seconds a warm-up of each strategy takes (`fetch-polymorphic`: about a second).
-func rewarms(fastestWarmup: [UInt64], loops: [Int]) -> Bool {
-    !(loops.allSatisfy { $0 == 1 } && fastestWarmup.allSatisfy { $0 != .max && $0 >= rewarmLimit })
+/// spares the time a warm-up takes (`fetch-polymorphic`: about a second for all strategies).
+func rewarms(fastest: UInt64, loops: Int) -> Bool {
+    !(loops == 1 && fastest != .max && fastest >= rewarmLimit)
 }
 
 /// The shortest single execution that a later block does not warm up again (`rewarms`): 50 ms.
 package let rewarmLimit: UInt64 = 50_000_000
+
+/// The warm-up time after which a strategy is warm: a block's warm-up rounds end, before the
+/// workload's count, once every strategy's warm-ups in it add up to this (50 ms). Warm-ups fill
+/// SQLite's page cache and size the loops; a read that has run for 50 ms has done both, and
+/// `fetch-by-relationship`'s five warm-ups (for its microsecond `rare` case) cost its `popular`
+/// case, tens of milliseconds an execution, more time than its timed rounds.
+package let warmupTime: UInt64 = 50_000_000
 
 /// The most executions one looped sample is made of.
 package let maximumLoops = 1_000

@@ -115,6 +115,7 @@ public struct WorkloadResult: Sendable {
     /// Executions each sample is the mean of: above 1 for a read whose executions take less than
     /// `RunPlan.loopTarget`, timed back to back.
     public var loops: Int
+    /// The strategy's warm-ups before the first block's timed rounds (`Rounds.warmups`).
     public var warmups: Int
     public var digest: AnswerDigest
     /// The store's size in bytes (after a WAL checkpoint).
@@ -178,7 +179,8 @@ public enum RunEvent: Sendable {
     case measuring(caseName: String, strategies: [String], warmups: Int, rule: StoppingRule)
     /// A strategy is about to run round `round` (1-based, warm-ups included) of the current case.
     case repetition(caseName: String, strategy: String, round: Int, rounds: Int?)
-    case measured(WorkloadResult)
+    /// A case is measured: every strategy's result, in plan order.
+    case measured([WorkloadResult])
 }
 
 /// A run that could not produce honest numbers.
@@ -256,10 +258,8 @@ public final class Runner {
         defer { try? FileManager.default.removeItem(at: temporaryFolder) }
         var results: [WorkloadResult] = []
         func report(_ group: [WorkloadResult]) throws {
-            for result in group {
-                results.append(result)
-                try onEvent(.measured(result))
-            }
+            results += group
+            try onEvent(.measured(group))
         }
         let workloads = plan.workloads.filter { $0.applies(to: model) }
         // `update` changes the read store: it runs after every other read, whatever order the plan names.
@@ -312,7 +312,7 @@ public final class Runner {
                          _ samples: Rounds, bytes: [Int64]) -> [WorkloadResult] {
         layouts.indices.map { index in
             var result = WorkloadResult(strategy: layouts[index].name, workload: workload.name, variant: variant, rows: samples.answers[index].rows,
-                           samples: samples.timed[index], positions: samples.positions[index], loops: samples.loops[index], warmups: workload.warmups,
+                           samples: samples.timed[index], positions: samples.positions[index], loops: samples.loops[index], warmups: samples.warmups[index],
                            digest: samples.answers[index].digest,
                            dbBytes: bytes[index], setting: setting, work: samples.work[index],
                            sqliteMemoryBytes: samples.sqliteMemory[index], peakResidentBytes: peakResidentBytes())
@@ -322,16 +322,13 @@ public final class Runner {
     }
 
     /// Times one case of a read workload on the read stores. A new block reads through
-    /// connections opened afresh: SQLite's page cache empty, the statements prepared again.
+    /// connections opened afresh: SQLite's page cache empty, the statements prepared again (the
+    /// queries themselves, SQL and values derived from the layout alone, are built once).
     private func measureRead(_ workload: Workload, _ workloadCase: WorkloadCase, _ layouts: [any StorageLayout],
                              _ stores: [Store]) throws -> [WorkloadResult] {
-        var queries = try stores.map { try $0.queries(workloadCase) }
+        let queries = try stores.map { try $0.queries(workloadCase) }
         let name = caseName(workload, workloadCase.variant)
-        let reopen = { (_: Int) throws in
-            queries = []
-            for store in stores { try store.reopen() }
-            queries = try stores.map { try $0.queries(workloadCase) }
-        }
+        let reopen = { (_: Int) throws in for store in stores { try store.reopen() } }
         let samples = try interleave(name, workload, layouts, loopTarget: RunPlan.loopTarget, onBlock: reopen) { index, _, loops in
             try stores[index].read(queries[index], counts: workloadCase.counts, ordered: workloadCase.ordered, loops: loops, caseName: name)
         }

@@ -61,12 +61,12 @@ struct Execution {
         let plan = plan
         let work = makeRunner { event in
             progress.show(event)
-            if case let .measured(result) = event {
-                // Both files stay complete after every row; a failure here stops the run (and the
+            if case let .measured(results) = event {
+                // Every file stays complete after every case; a failure here stops the run (and the
                 // runner removes its temporary stores).
                 exclusive.lock()
                 defer { exclusive.unlock() }
-                try exports.append(result) { try writer.append([result], plan: plan, context: context) }
+                try exports.append(results) { try writer.append(results, plan: plan, context: context) }
             }
         }
 

@@ -130,16 +130,18 @@ final class ResultsJSONTests: XCTestCase {
         let writer = try ResultsWriter(url: url, runID: "r1", force: false)
         defer { writer.finish() }
         let exports = try ResultsExports(besides: url, plan: plan, context: context(memory: 1 << 33), force: false)
-        try exports.append(result("single-table", samples: [1, 2, 3])) { try writer.append([result("single-table", samples: [1, 2, 3])], plan: plan, context: context(memory: 1 << 33)) }
+        try exports.append([result("single-table", samples: [1, 2, 3])]) { try writer.append([result("single-table", samples: [1, 2, 3])], plan: plan, context: context(memory: 1 << 33)) }
         XCTAssertEqual(try ResultsJSON.read(url: exports.jsonURL).results.count, 1)
         // A CSV write that fails puts the exports back as they were.
         struct Failure: Error {}
-        XCTAssertThrowsError(try exports.append(result("joined", samples: [4, 5, 6])) { throw Failure() })
+        XCTAssertThrowsError(try exports.append([result("joined", samples: [4, 5, 6])]) { throw Failure() })
         XCTAssertEqual(try ResultsJSON.read(url: exports.jsonURL).results.map(\.strategy), ["single-table"])
         XCTAssertFalse(try String(contentsOf: exports.markdownURL, encoding: .utf8).contains("`joined`"))
-        try exports.append(result("joined", samples: [4, 5, 6])) { try writer.append([result("joined", samples: [4, 5, 6])], plan: plan, context: context(memory: 1 << 33)) }
-        XCTAssertEqual(try ResultsJSON.read(url: exports.jsonURL).results.map(\.strategy), ["single-table", "joined"])
-        XCTAssertEqual(try ResultsFile(url: url).rows.count, 2)
+        // A case's results are published together.
+        let group = [result("joined", samples: [4, 5, 6]), result("json-entity", samples: [7, 8, 9])]
+        try exports.append(group) { try writer.append(group, plan: plan, context: context(memory: 1 << 33)) }
+        XCTAssertEqual(try ResultsJSON.read(url: exports.jsonURL).results.map(\.strategy), ["single-table", "joined", "json-entity"])
+        XCTAssertEqual(try ResultsFile(url: url).rows.count, 3)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(),
                        [".run.csv.lock", "run.csv", "run.json", "run.md", "run.samples.csv"], "no temporary file left")
         XCTAssertThrowsError(try ResultsExports(besides: url, plan: plan, context: context(memory: 1 << 33), force: false)) {
@@ -155,7 +157,7 @@ final class ResultsJSONTests: XCTestCase {
         // A first row that cannot be written leaves no export behind.
         let other = folder.appendingPathComponent("other.csv")
         let fresh = try ResultsExports(besides: other, plan: plan, context: context(memory: 1 << 33), force: false)
-        XCTAssertThrowsError(try fresh.append(result("joined", samples: [4])) { throw Failure() })
+        XCTAssertThrowsError(try fresh.append([result("joined", samples: [4])]) { throw Failure() })
         XCTAssertFalse(FileManager.default.fileExists(atPath: fresh.jsonURL.path))
         XCTAssertFalse(FileManager.default.fileExists(atPath: fresh.markdownURL.path))
     }

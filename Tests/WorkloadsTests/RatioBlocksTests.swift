@@ -32,12 +32,14 @@ final class RatioBlocksTests: XCTestCase {
         XCTAssertEqual(rounds.stop, .count, "the first block's decision")
     }
 
-    /// A case whose every execution is long (single executions of 50 ms or more) is warmed up
-    /// before its first block only; the later blocks still reopen its stores. One strategy under
-    /// the limit, or any loops, and every block warms up again.
+    /// A strategy whose every execution is long (single executions of 50 ms or more) is warmed up
+    /// before the first block only; the later blocks still reopen its store. A strategy under the
+    /// limit, or with loops, warms up again in every block.
     func testLongExecutionsAreWarmedUpBeforeTheFirstBlockOnly() throws {
         let rule = StoppingRule(.precision(target: 0.0001, budget: 1_000, minimum: 6, maximum: 6))
-        for (fastest, warmUps) in [(rewarmLimit, 1), (rewarmLimit - 1, 3)] {
+        // Strategy a's executions take `fastest`, b's three times the limit: b is warmed up once,
+        // a once, or once per block.
+        for (fastest, warmUps) in [(rewarmLimit, 2), (rewarmLimit - 1, 4)] {
             var (reopened, calls) = (0, 0)
             let rounds = try interleaveRounds("case", ["a", "b"], warmups: 1, rule: rule, seed: 1, loopTarget: 1_000_000, blocks: 3,
                                               onBlock: { _ in reopened += 1 }, onEvent: { _ in }) { strategy, _, _ in
@@ -46,10 +48,12 @@ final class RatioBlocksTests: XCTestCase {
             }
             XCTAssertEqual(reopened, 2)
             XCTAssertEqual(rounds.blockStarts, [0, 2, 4])
-            XCTAssertEqual(calls, 2 * (warmUps + 6), "\(warmUps) warm-up round(s) for a fastest execution of \(fastest) ns")
+            XCTAssertEqual(calls, 2 * 6 + warmUps, "\(warmUps) warm-ups for a's fastest execution of \(fastest) ns")
+            XCTAssertEqual(rounds.warmups, [1, 1], "the first block's warm-ups")
         }
-        XCTAssertTrue(rewarms(fastestWarmup: [rewarmLimit, rewarmLimit], loops: [1, 2]), "a looped strategy's loops are sized again")
-        XCTAssertTrue(rewarms(fastestWarmup: [.max, .max], loops: [1, 1]), "no warm-ups (none ran) change nothing")
+        XCTAssertFalse(rewarms(fastest: rewarmLimit, loops: 1))
+        XCTAssertTrue(rewarms(fastest: rewarmLimit, loops: 2), "a looped strategy's loops are sized again")
+        XCTAssertTrue(rewarms(fastest: .max, loops: 1), "no warm-ups (none ran) change nothing")
     }
 
     /// One block (the default for `--repetitions`, `--time-budget` and `insert-bulk`) is the

@@ -37,7 +37,7 @@ final class RunnerTests: XCTestCase {
             let plan = RunPlan(seed: 77, batchSize: 64, repetitions: 2)
             var events: [String] = []
             let runner = Runner(plan: plan, model: model) { event in
-                if case let .measured(result) = event { events.append("\(result.strategy) \(result.caseName)") }
+                if case let .measured(group) = event { events += group.map { "\($0.strategy) \($0.caseName)" } }
             }
             let results = try runner.run()
             let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: 77))

@@ -236,6 +236,29 @@ final class StoppingRuleTests: XCTestCase {
         XCTAssertEqual(rounds.timed, Array(repeating: [777, 777, 777, 777], count: 4), "the warm-ups are not timed samples")
     }
 
+    /// A strategy's warm-ups end once they add up to `warmupTime`, before the workload's count
+    /// when its executions are long, and the result says how many each strategy ran.
+    func testWarmupsEndOnceEveryStrategyIsWarm() throws {
+        // Every execution of strategy s takes duration[s]; three timed rounds.
+        func run(_ duration: [UInt64]) throws -> (rounds: Rounds, executions: [Int]) {
+            var executions = [0, 0]
+            let rounds = try interleaveRounds("case", ["a", "b"], warmups: 5, rule: StoppingRule(.fixed(rounds: 3)), seed: 3, onEvent: { _ in }) { strategy, _, _ in
+                executions[strategy] += 1
+                return Sample(nanoseconds: duration[strategy], rows: 1, digest: AnswerDigest(.ordered, of: [1]))
+            }
+            return (rounds, executions)
+        }
+        // 30 ms and 20 ms executions: past 50 ms after two warm-ups and three.
+        let long = try run([30_000_000, 20_000_000])
+        XCTAssertEqual(long.rounds.warmups, [2, 3])
+        XCTAssertEqual(long.executions, [5, 6], "the warm-ups and three timed rounds each")
+        XCTAssertEqual(long.rounds.timed.map(\.count), [3, 3])
+        // 5 ms executions: the workload's five warm-ups.
+        let short = try run([30_000_000, 5_000_000])
+        XCTAssertEqual(short.rounds.warmups, [2, 5])
+        XCTAssertEqual(short.executions, [5, 8])
+    }
+
     /// A default-mode run of a tiny model: every case ends precise, or on its budget (or the cap).
     func testADefaultRunEndsPreciseOrOnItsBudget() throws {
         let model = try Model(ModelPresets.publications.scaled(to: 300))
@@ -247,7 +270,7 @@ final class StoppingRuleTests: XCTestCase {
         let results = try Runner(plan: plan, model: model) { event in
             switch event {
             case let .measuring(caseName, _, _, rule): rules[caseName] = rule; started[caseName] = Date()
-            case let .measured(result): took[result.caseName] = Date().timeIntervalSince(started[result.caseName]!)
+            case let .measured(group): took[group[0].caseName] = Date().timeIntervalSince(started[group[0].caseName]!)
             default: break
             }
         }.run()
