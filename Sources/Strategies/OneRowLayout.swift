@@ -88,7 +88,8 @@ extension OneRowLayout {
     /// The columns of to-one `name` of `entity`.
     func toOne(_ entity: Int, _ name: String) throws -> RowToOne {
         let info = model.entities[entity]
-        return toOnes(entity)[try Self.need(info.toOneRelationships.firstIndex { $0.name == name }, "to-one '\(name)' of \(info.name)")]
+        let position = try Self.need(info.toOneRelationships.firstIndex { $0.name == name }, "to-one '\(name)' of \(info.name)")
+        return toOnes(entity)[position]
     }
 
     /// The columns through which a to-many or one-to-one relationship's destinations point back
