@@ -88,8 +88,7 @@ extension OneRowLayout {
         for index in concrete {
             let info = model.entities[index]
             for position in info.attributes.indices { needed.insert(place(index, position).column) }
-            for relationship in info.toOneRelationships {
-                let columns = try toOne(index, relationship.name)
+            for columns in toOnes(index) {
                 needed.insert(columns.key)
                 if let other = columns.entity { needed.insert(other) }
             }
@@ -124,9 +123,8 @@ extension OneRowLayout {
             }
             return RowShape(
                 entity: index, valueCount: info.attributes.count, columns: columns,
-                toOne: try info.toOneRelationships.map { relationship in
-                    let columns = try toOne(index, relationship.name)
-                    return RowShape.ToOne(key: try at(columns.key), entity: try columns.entity.map(at), destination: relationship.destination)
+                toOne: try zip(info.toOneRelationships, toOnes(index)).map { relationship, columns in
+                    RowShape.ToOne(key: try at(columns.key), entity: try columns.entity.map(at), destination: relationship.destination)
                 },
                 rest: try document.flatMap { documentReader(index, keys, column: try at($0)) })
         }

@@ -6,13 +6,13 @@ extension OneRowLayout {
     /// The columns of an INSERT of an object of `entity` after its header: each attribute's column
     /// (bound from its value), each to-one's; and the positions of the attributes kept in a JSON
     /// object, in order.
-    func insertRow(_ entity: Model.Entity) throws -> (row: [(column: String, source: InsertStep.Source)], document: [Int]) {
+    func insertRow(_ entity: Model.Entity) -> (row: [(column: String, source: InsertStep.Source)], document: [Int]) {
         var row: [(column: String, source: InsertStep.Source)] = [], document: [Int] = []
         for position in entity.attributes.indices {
             let place = place(entity.index, position)
             if place.key == nil { row.append((place.column, .value(position))) } else { document.append(position) }
         }
-        row += InsertStep.toOnes(try entity.toOneRelationships.map { let columns = try toOne(entity.index, $0.name); return (columns.key, columns.entity) })
+        row += InsertStep.toOnes(toOnes(entity.index).map { ($0.key, $0.entity) })
         return (row, document)
     }
 

@@ -15,8 +15,8 @@ protocol OneRowLayout: StorageLayout {
     func kindColumn(_ entity: Int) -> String?
     /// Where attribute `position` of `entity` is kept.
     func place(_ entity: Int, _ position: Int) -> RowPlace
-    /// The columns of to-one `name` of `entity` (its own or inherited).
-    func columns(_ entity: Int, toOne name: String) -> RowToOne?
+    /// The columns of each to-one of `entity` (inherited ones first), in `toOneRelationships` order.
+    func toOnes(_ entity: Int) -> [RowToOne]
     /// Many-to-many `relationship`'s join table as its owner sees it: its name, the owner's column, the other side's.
     func link(_ relationship: Model.Relationship) throws -> (name: String, this: String, other: String)
     /// The conditions after the predicate that select `request`'s entities in the table, and their values.
@@ -87,7 +87,9 @@ extension OneRowLayout {
 
     /// The columns of to-one `name` of `entity`.
     func toOne(_ entity: Int, _ name: String) throws -> RowToOne {
-        try Self.need(columns(entity, toOne: name), "to-one '\(name)' of \(model.entities[entity].name)")
+        let info = model.entities[entity]
+        let position = try Self.need(info.toOneRelationships.firstIndex { $0.name == name }, "to-one '\(name)' of \(info.name)")
+        return toOnes(entity)[position]
     }
 
     /// The columns through which a to-many or one-to-one relationship's destinations point back

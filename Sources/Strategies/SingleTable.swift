@@ -13,14 +13,20 @@ public final class SingleTable: OneRowLayout {
 
     public let model: Model
     public let schema: CoreDataSchema
+    /// Per entity: the columns of each to-one, in `toOneRelationships` order.
+    private let toOneColumns: [[RowToOne]]
     /// Per concrete entity: its INSERT (Z_PK, Z_ENT, Z_OPT, attributes, to-ones) and its links'.
     private var insertPlans: [Int: InsertPlan] = [:]
 
     public init(model: Model) throws {
         self.model = model
-        schema = CoreDataSchema(model)
+        let schema = CoreDataSchema(model)
+        self.schema = schema
+        toOneColumns = try model.entities.map { entity in
+            try entity.toOneRelationships.map { let columns = try schema.toOneColumns(entity.index, $0.name); return RowToOne(key: columns.key, entity: columns.entity) }
+        }
         for entity in model.entities where entity.isConcrete {
-            let row = InsertStep.header() + (try insertRow(entity).row)
+            let row = InsertStep.header() + insertRow(entity).row
             insertPlans[entity.index] = InsertPlan(keyEntity: entity.root, steps: [InsertStep(into: table(entity.index), row)], links: linkInserts(entity))
         }
     }
@@ -35,7 +41,7 @@ public final class SingleTable: OneRowLayout {
 
     func place(_ entity: Int, _ position: Int) -> RowPlace { RowPlace(column: schema.column(entity, attributeAt: position)) }
 
-    func columns(_ entity: Int, toOne name: String) -> RowToOne? { schema.columns(entity, toOne: name).map { RowToOne(key: $0.key, entity: $0.entity) } }
+    func toOnes(_ entity: Int) -> [RowToOne] { toOneColumns[entity] }
 
     func link(_ relationship: Model.Relationship) throws -> (name: String, this: String, other: String) { try schema.link(relationship) }
 

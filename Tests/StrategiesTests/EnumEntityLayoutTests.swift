@@ -98,7 +98,7 @@ final class EnumEntityLayoutTests: XCTestCase {
         XCTAssertEqual(try layout.column(square, "sides"), "ZNUMBER1")
         XCTAssertEqual(try layout.column(square, "code"), "ZTEXT1_")
         XCTAssertEqual(try layout.column(square, "name"), "ZNAME")
-        XCTAssertEqual(layout.valueKinds[square], [nil, nil, nil, 5 ... 6, 6 ... 6, 6 ... 6])
+        XCTAssertEqual(layout.stored.places[square].map(\.kinds), [nil, nil, nil, 5 ... 6, 6 ... 6, 6 ... 6])
         XCTAssertEqual(try layout.toOne(square, "fill").key, "ZNUMBER2")
         XCTAssertEqual(try layout.toOne(square, "fill").kinds, 5 ... 6)
         XCTAssertEqual(try layout.toOne(square, "neighbour").entity, "ZNUMBER4")
@@ -119,8 +119,8 @@ final class EnumEntityLayoutTests: XCTestCase {
         XCTAssertEqual(try layout.column(article, "url"), "ZTEXT1")
         XCTAssertEqual(try layout.column(post, "url"), "ZTEXT1")
         XCTAssertEqual(try layout.column(post, "blogName"), "ZTEXT2")
-        XCTAssertEqual(layout.hierarchies[book].table, "ZPUBLICATION")
-        XCTAssertEqual(layout.hierarchies[book].kind, "ZKIND")
+        XCTAssertEqual(layout.stored.roots[book].table, "ZPUBLICATION")
+        XCTAssertEqual(layout.stored.roots[book].kind, "ZKIND")
     }
 
     /// A name the model already uses gets the next free spelling, without case: `kind_` for the
@@ -133,7 +133,7 @@ final class EnumEntityLayoutTests: XCTestCase {
         XCTAssertEqual(layout.names.slots[shape], [["text1_"], ["number1", "number2", "number3", "number4"], ["real1"], []])
         XCTAssertEqual(layout.names.toOneKind[PropertyKey(owner: canvas, name: "favourite")], "favourite_kind")
         XCTAssertNil(layout.names.kind[canvas])
-        XCTAssertNil(layout.hierarchies[canvas].kind)
+        XCTAssertNil(layout.stored.roots[canvas].kind)
         var used: Set<String> = ["KIND", "KIND_"]
         XCTAssertEqual(EnumEntity.SlotNames.allocate("Kind", &used), "Kind_2")
         XCTAssertEqual(EnumEntity.SlotNames.allocate("kind", &used), "kind_3")
@@ -147,9 +147,9 @@ final class EnumEntityLayoutTests: XCTestCase {
             let model = try Model(description)
             let layout = try EnumEntity(model: model)
             XCTAssertEqual(layout.storedModel.entities.map(\.name).sorted(), model.roots.map { model.entities[$0].name }.sorted(), description.name)
-            XCTAssertEqual(layout.hierarchies.count, model.entities.count, description.name)
+            XCTAssertEqual(layout.stored.roots.count, model.entities.count, description.name)
             for entity in model.entities {
-                XCTAssertEqual(layout.valueColumns[entity.index].count, entity.attributes.count, "\(description.name): \(entity.name)")
+                XCTAssertEqual(layout.stored.places[entity.index].count, entity.attributes.count, "\(description.name): \(entity.name)")
                 XCTAssertEqual(layout.insertPlan(entity.index) != nil, entity.isConcrete, "\(description.name): \(entity.name)")
             }
             XCTAssertEqual(Array(layout.schemaSQL.suffix(3)), CoreDataSchema.bookkeepingSQL, description.name)

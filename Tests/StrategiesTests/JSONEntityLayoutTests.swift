@@ -50,13 +50,13 @@ final class JSONEntityLayoutTests: XCTestCase {
         let layout = try JSONEntity(model: model)
         let index = { (name: String) in try XCTUnwrap(model.index(of: name)) }
         let square = try index("Square")
-        XCTAssertEqual(layout.places[square].map { $0.sql("t0") },
+        XCTAssertEqual(layout.stored.places[square].map { $0.sql("t0") },
                        ["t0.ZNAME", "t0.ZCREATED", "t0.ZDETAILS ->> '$.sides'", "t0.ZDETAILS ->> '$.side'", "t0.ZDETAILS ->> '$.label'"])
-        XCTAssertEqual(layout.places[try index("Canvas")].map { $0.sql("t0") }, ["t0.ZTITLE"])
-        XCTAssertEqual(layout.hierarchy(square).table, "ZSHAPE")
-        XCTAssertEqual(layout.hierarchy(square).kind, "ZKIND")
-        XCTAssertEqual(layout.hierarchy(square).details, "ZDETAILS")
-        XCTAssertNil(layout.hierarchy(try index("Canvas")).kind, "a root without sub-entities")
+        XCTAssertEqual(layout.stored.places[try index("Canvas")].map { $0.sql("t0") }, ["t0.ZTITLE"])
+        XCTAssertEqual(layout.stored.roots[square].table, "ZSHAPE")
+        XCTAssertEqual(layout.stored.roots[square].kind, "ZKIND")
+        XCTAssertEqual(layout.stored.roots[square].details, "ZDETAILS")
+        XCTAssertNil(layout.stored.roots[try index("Canvas")].kind, "a root without sub-entities")
         XCTAssertEqual(try layout.expression(square, "side", alias: "t0").sql, "t0.ZDETAILS ->> '$.side'")
         XCTAssertEqual(try layout.expression(square, "name", alias: "t1").sql, "t1.ZNAME")
         XCTAssertEqual(try layout.toOne(square, "neighbour").entity, "ZNEIGHBOURKIND")
@@ -78,7 +78,7 @@ final class JSONEntityLayoutTests: XCTestCase {
         XCTAssertEqual(insert.sql, "INSERT INTO ZSHAPE (Z_PK, Z_ENT, Z_OPT, ZKIND, ZNAME, ZCREATED, ZCANVAS, ZFILL, ZNEIGHBOUR, ZNEIGHBOURKIND, ZDETAILS) "
             + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, json_object('sides', ?, 'side', ?, 'label', ?))")
         // The typed columns' attributes, the to-ones (Square's neighbour with its kind), then the details' attributes.
-        XCTAssertEqual(insert.sources, [.key, .constant(Int64(layout.hierarchy(square).stored + 1)), .version, .entityNumber, .value(0), .value(1),
+        XCTAssertEqual(insert.sources, [.key, .constant(Int64(layout.stored.roots[square].stored + 1)), .version, .entityNumber, .value(0), .value(1),
                                         .toOneKey(0), .toOneKey(1), .toOneKey(2), .toOneEntity(2), .detail(2), .detail(3), .detail(4)])
         XCTAssertNil(layout.insertPlan(try XCTUnwrap(model.index(of: "Polygon"))), "abstract")
     }
@@ -118,8 +118,8 @@ final class JSONEntityLayoutTests: XCTestCase {
             let layout = try JSONEntity(model: model)
             XCTAssertEqual(layout.storedModel.entities.count, model.roots.count, description.name)
             for entity in model.entities {
-                XCTAssertEqual(layout.hierarchy(entity.index).root, entity.root, "\(description.name): \(entity.name)")
-                XCTAssertEqual(layout.insertPlan(entity.index)?.steps.first?.sql.hasPrefix("INSERT INTO \(layout.hierarchy(entity.index).table) "),
+                XCTAssertEqual(layout.stored.roots[entity.index].root, entity.root, "\(description.name): \(entity.name)")
+                XCTAssertEqual(layout.insertPlan(entity.index)?.steps.first?.sql.hasPrefix("INSERT INTO \(layout.stored.roots[entity.index].table) "),
                                entity.isConcrete ? true : nil, "\(description.name): \(entity.name)")
             }
             XCTAssertEqual(Array(layout.schemaSQL.suffix(3)), CoreDataSchema.bookkeepingSQL, description.name)

@@ -41,6 +41,12 @@ extension EnumEntity {
             self.counts = counts
         }
 
+        /// The column of `slot` in the table of `root`, whose added columns are its slots, kind by
+        /// kind (in `Slot.Kind` order), each kind's in number order.
+        func column(_ slot: Slot, in root: StoredRoot) -> String {
+            root.added[counts[root.root].prefix(slot.kind.rawValue).reduce(0, +) + slot.number - 1]
+        }
+
         /// The next free slot of `kind`, counted in `counters`.
         private static func next(_ kind: Slot.Kind, _ counters: inout [Int]) -> Slot {
             counters[kind.rawValue] += 1

@@ -17,23 +17,53 @@ extension EnumEntity {
         /// declared; a sub-entity's, made unique in the enum entity).
         let kept: [PropertyKey: String]
 
+        /// Root by root, each name claimed in turn: the kind, the slots (kind by kind, in number
+        /// order), the root's to-ones' entity-number attributes, the sub-entities' kept relationships.
         init(_ model: Model, _ assignment: SlotAssignment) {
-            var used: [Int: Set<String>] = [:]
+            var kind: [Int: String] = [:], slots: [Int: [[String]]] = [:], toOneKind: [PropertyKey: String] = [:], kept: [PropertyKey: String] = [:]
             for root in model.roots {
                 let entity = model.entities[root]
-                used[root] = Set(entity.attributes.map { $0.name.uppercased() } + entity.relationships.map { $0.name.uppercased() })
+                var used = Set(entity.attributes.map { $0.name.uppercased() } + entity.relationships.map { $0.name.uppercased() })
+                if entity.hasSubentities {
+                    kind[root] = Self.allocate("kind", &used)
+                    slots[root] = Slot.Kind.allCases.map { slot in
+                        let count = assignment.counts[root][slot.rawValue]
+                        return count == 0 ? [] : (1 ... count).map { Self.allocate("\(slot.prefix)\($0)", &used) }
+                    }
+                }
+                for relationship in entity.relationships where !relationship.toMany && model.entities[relationship.destination].hasSubentities {
+                    // A hidden to-one's name starts with a digit: the kind goes first, so that the attribute's name is one.
+                    let base = relationship.name.count <= 55 && !relationship.isHidden ? relationship.name + "_kind" : "kind_" + relationship.name.prefix(50)
+                    toOneKind[PropertyKey(relationship)] = Self.allocate(base, &used)
+                }
+                for relationship in entity.subtree.flatMap({ model.entities[$0].ownRelationships }) where Self.isKept(relationship, model) {
+                    kept[PropertyKey(relationship)] = relationship.owner == root ? relationship.name : Self.allocate(relationship.name, &used)
+                }
             }
-            let kindAndSlots = Self.kindAndSlotNames(model, assignment, &used)
-            kind = kindAndSlots.kind
-            slots = kindAndSlots.slots
-            toOneKind = Self.toOneKindNames(model, &used)
-            kept = Self.keptNames(model, &used)
+            self.kind = kind
+            self.slots = slots
+            self.toOneKind = toOneKind
+            self.kept = kept
         }
 
-        /// The name of `slot` in the enum entity of `root`.
-        func name(of slot: Slot, in root: Int) -> String? {
-            guard let names = slots[root]?[slot.kind.rawValue], names.indices.contains(slot.number - 1) else { return nil }
-            return names[slot.number - 1]
+        /// Whether a relationship is kept as one: a root's to-one, a many-to-many one, a one-to-many
+        /// one whose to-one side is declared by a root (a sub-entity's to-one is a slot).
+        private static func isKept(_ relationship: Model.Relationship, _ model: Model) -> Bool {
+            if !relationship.toMany { return model.entities[relationship.owner].isRoot }
+            return relationship.isManyToMany || model.inverse(of: relationship).map { model.entities[$0.owner].isRoot } ?? false
+        }
+
+        /// What the stored model adds or renames, as `OneEntityModel` takes it: per root with
+        /// sub-entities its `kind`, its slots (kind by kind) and its `byKind` fetch index on the kind.
+        func stored(_ model: Model) -> OneEntityModel.Names {
+            var stored = OneEntityModel.Names(relationships: kept, toOneKinds: toOneKind)
+            for (root, kind) in self.kind {
+                stored.kind[root] = kind
+                stored.added[root] = zip(Slot.Kind.allCases, slots[root] ?? []).flatMap { slot, names in names.map { Attribute($0, slot.type, optional: true) } }
+                var indexNames = Set(model.entities[root].fetchIndexes.map { $0.name.uppercased() })
+                stored.indexes[root] = [FetchIndex(Self.allocate("byKind", &indexNames), [FetchIndex.Element(property: kind)])]
+            }
+            return stored
         }
 
         /// `base`, else `base_`, `base_2`, … : the first spelling no property of the entity takes (without case).
@@ -46,51 +76,6 @@ extension EnumEntity {
             }
             used.insert(name.uppercased())
             return name
-        }
-
-        /// Per root with sub-entities: its `kind` attribute, then its slots.
-        private static func kindAndSlotNames(_ model: Model, _ assignment: SlotAssignment, _ used: inout [Int: Set<String>])
-            -> (kind: [Int: String], slots: [Int: [[String]]]) {
-            var kindNames: [Int: String] = [:]
-            var slotNames: [Int: [[String]]] = [:]
-            for root in model.roots where model.entities[root].hasSubentities {
-                kindNames[root] = allocate("kind", &used[root, default: []])
-                slotNames[root] = Slot.Kind.allCases.map { kind in
-                    let count = assignment.counts[root][kind.rawValue]
-                    return count == 0 ? [] : (1 ... count).map { allocate("\(kind.prefix)\($0)", &used[root, default: []]) }
-                }
-            }
-            return (kindNames, slotNames)
-        }
-
-        /// The entity-number attribute of each root's to-one whose destination has sub-entities.
-        private static func toOneKindNames(_ model: Model, _ used: inout [Int: Set<String>]) -> [PropertyKey: String] {
-            var names: [PropertyKey: String] = [:]
-            for root in model.roots {
-                for relationship in model.entities[root].relationships where !relationship.toMany && model.entities[relationship.destination].hasSubentities {
-                    // A hidden to-one's name starts with a digit: the kind goes first, so that the attribute's name is one.
-                    let base = relationship.name.count <= 55 && !relationship.isHidden ? relationship.name + "_kind" : "kind_" + relationship.name.prefix(50)
-                    names[PropertyKey(relationship)] = allocate(base, &used[root, default: []])
-                }
-            }
-            return names
-        }
-
-        /// Relationships kept as relationships: a root's to-ones, many-to-many ones, and one-to-many
-        /// ones whose to-one side is declared by a root (a sub-entity's to-one is a slot).
-        private static func keptNames(_ model: Model, _ used: inout [Int: Set<String>]) -> [PropertyKey: String] {
-            var names: [PropertyKey: String] = [:]
-            for entity in model.entities {
-                for relationship in entity.ownRelationships {
-                    let kept: Bool
-                    if !relationship.toMany { kept = entity.isRoot }
-                    else if relationship.isManyToMany { kept = true }
-                    else { kept = model.inverse(of: relationship).map { model.entities[$0.owner].isRoot } ?? false }
-                    guard kept else { continue }
-                    names[PropertyKey(relationship)] = entity.isRoot ? relationship.name : allocate(relationship.name, &used[entity.root, default: []])
-                }
-            }
-            return names
         }
     }
 }

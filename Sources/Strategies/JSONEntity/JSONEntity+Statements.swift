@@ -6,20 +6,6 @@ import SQLite
 extension JSONEntity {
     public func insertPlan(_ entity: Int) -> InsertPlan? { insertPlans[entity] }
 
-    func storedEntity(_ entity: Int) -> Int { hierarchies[entity].stored }
-
-    func kindColumn(_ entity: Int) -> String? { hierarchies[entity].kind }
-
-    func place(_ entity: Int, _ position: Int) -> RowPlace { places[entity][position] }
-
-    func columns(_ entity: Int, toOne name: String) -> RowToOne? { toOneColumns[entity][name] }
-
-    /// The join table of a many-to-many relationship: its name, this side's column and the other's.
-    func link(_ relationship: Model.Relationship) throws -> (name: String, this: String, other: String) {
-        let name = try Self.need(names.relationships[PropertyKey(relationship)], "stored name of \(relationship.name)")
-        return try schema.link(try Self.need(storedModel.entities[hierarchies[relationship.owner].stored].relationship(name), "stored relationship \(name)"))
-    }
-
     // MARK: Reads
 
     /// The attributes a predicate compares (for the partial indexes it may use).
@@ -38,8 +24,7 @@ extension JSONEntity {
     /// every partial index on a wider subtree that covers a property the request compares or sorts by.
     func entityTerms(_ request: FetchRequest) -> (sql: [String], values: [Value]) {
         let info = model.entities[request.entity]
-        let hierarchy = hierarchy(info.index)
-        guard let kind = hierarchy.kind else { return ([], []) }
+        guard let kind = kindColumn(info.index) else { return ([], []) }
         let range = request.includesSubentities ? info.subtree : info.index ... info.index
         guard range != model.entities[info.root].subtree else { return ([], []) }
         var terms = [JSONEntity.kindTerm(range, column: "t0.\(kind)")]

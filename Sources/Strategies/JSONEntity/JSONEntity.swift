@@ -50,31 +50,27 @@ import SQLite
 /// A polymorphic fetch is `SELECT t0.ZKIND, t0.Z_PK, t0.Z_OPT, … FROM ZPUBLICATION t0`; a middle
 /// entity's adds `WHERE t0.ZKIND BETWEEN 2 AND 4`, one entity's `WHERE t0.ZKIND = 4`.
 ///
-/// Everything is derived from the model once, when the layout is built; the statements are
-/// derived from it by `OneRowLayout` with what `JSONEntity+Statements.swift` says.
-public final class JSONEntity: OneRowLayout {
+/// Everything is derived from the model once, when the layout is built: the stored model by
+/// `OneEntityModel` from the names `storedNames` gives, the statements by `OneRowLayout` with what
+/// `JSONEntity+Statements.swift` says.
+public final class JSONEntity: OneEntityLayout {
     public static let name = "json-entity"
     public static let summary = "One entity per hierarchy: the root's attributes as columns, a kind column, every other attribute in one JSON details column"
 
     public let model: Model
-    /// The names of the relationships and attributes the stored model adds or renames.
-    let names: StoredNames
-    /// The model the store holds (one entity per root of `model`).
-    public let storedModel: Model
+    /// The model the store holds (one entity per root of `model`), and where each entity's rows
+    /// and properties are in it.
+    let stored: OneEntityModel
     /// Core Data's layout of `storedModel`.
-    public let schema: CoreDataSchema
-    /// Per entity: its hierarchy's table and columns.
-    let hierarchies: [Hierarchy]
-    /// Per entity, per attribute (in `attributes` order).
-    let places: [[RowPlace]]
-    /// Per entity: the columns of each to-one relationship (its own and inherited).
-    let toOneColumns: [[String: RowToOne]]
+    public var schema: CoreDataSchema { stored.schema }
     /// Per concrete entity: its INSERT.
     private(set) var insertPlans: [Int: InsertPlan] = [:]
     /// The partial indexes on sub-entities' subtrees.
     private(set) var partialIndexes: [PartialIndex] = []
     /// Every statement that creates an empty store, in order.
     public private(set) var schemaSQL: [String] = []
+    /// The select list and decoder of each entity's fetch, made once.
+    var readers: [Int: (list: String, decoder: RowDecoder)] = [:]
 
     /// SQLite allows 127 arguments per function call: 63 key-value pairs per `json_object`.
     static let keysPerObject = 63
@@ -83,89 +79,17 @@ public final class JSONEntity: OneRowLayout {
     /// lookup the layout makes fails (a validated model makes none fail).
     public init(model: Model) throws {
         self.model = model
-        let stored = try StoredRootModel(model, layout: Self.name, names: try StoredNames(model), storing: Self.storedModel)
-        names = stored.names
-        storedModel = stored.model
-        schema = stored.schema
-        hierarchies = try stored.roots.map { root in
-            Hierarchy(root: root.root, stored: root.stored, table: root.table,
-                      kind: try root.column(stored.names.kind[root.root]), details: try root.column(stored.names.details[root.root]))
-        }
-        places = try Self.places(model, hierarchies, stored.roots)
-        toOneColumns = try Self.toOneColumns(model, stored, hierarchies)
-        for entity in model.entities where entity.isConcrete { insertPlans[entity.index] = try makeInsertPlan(entity) }
+        // A sub-entity's own attributes are keys of its root's `details` (the one column the
+        // layout adds); every to-one is kept as a relationship of the stored model.
+        let places = OneEntityModel.SubEntityPlaces(
+            attributes: { entity, root in entity.ownAttributes.map { RowPlace(column: root.added[0], key: $0.name) } },
+            toOne: { relationship, _ in throw LayoutError(JSONEntity.name, "no stored relationship for \(relationship.name)") })
+        stored = try OneEntityModel(model, layout: Self.name, names: Self.storedNames(model), subEntities: places)
+        for entity in model.entities { insertPlans[entity.index] = makeInsertPlan(entity) }
         let extra = try subEntityIndexSQL()
         partialIndexes = extra.partial
         schemaSQL = schema.tableSQL + schema.indexSQL + extra.sql + CoreDataSchema.bookkeepingSQL
     }
-
-    // MARK: The stored model
-
-    /// Per root: the root's attributes (then `kind` and `details` for a hierarchy), the relationships
-    /// of its whole subtree re-pointed at the destinations' roots (each with its `<name>Kind`
-    /// attribute when it has one), the root's uniqueness constraints and fetch indexes (`entity` as `kind`).
-    private static func storedModel(_ model: Model, _ names: StoredNames) throws -> Model {
-        let entities = model.entities
-        var descriptions: [EntityDescription] = []
-        for root in model.roots {
-            let info = entities[root]
-            var attributes = Array(info.ownAttributes)
-            if let kind = names.kind[root], let details = names.details[root] {
-                attributes += [Attribute(kind, .integer64), Attribute(details, .string)]
-            }
-            var relationships: [RelationshipDescription] = []
-            for entity in info.hasSubentities ? info.subtree : root ... root {
-                for resolved in entities[entity].ownRelationships {
-                    var copy = model.declaration(of: resolved)
-                    copy.name = names.relationships[PropertyKey(resolved)] ?? resolved.name
-                    copy.destination = entities[entities[resolved.destination].root].name
-                    if let inverse = model.inverse(of: resolved) { copy.inverse = names.relationships[PropertyKey(inverse)] ?? inverse.name }
-                    relationships.append(copy)
-                    if let extra = names.entityAttributes[PropertyKey(resolved)] { attributes.append(Attribute(extra, .integer64, optional: true)) }
-                }
-            }
-            let fetchIndexes = info.fetchIndexes.map { index in
-                guard let kind = names.kind[root] else { return FetchIndex(index.name, index.elements) }
-                return FetchIndex(index.name, index.elements.map { $0.property == nil ? FetchIndex.Element(property: kind, ascending: $0.ascending) : $0 })
-            }
-            descriptions.append(EntityDescription(info.name, rows: model.objectCount(root), attributes: attributes, relationships: relationships,
-                                                  uniquenessConstraints: info.uniquenessConstraints, fetchIndexes: fetchIndexes))
-        }
-        return try Model(ModelDescription(name: model.name, summary: model.description.summary, entities: descriptions))
-    }
-
-    // MARK: Where properties live
-
-    /// Per entity, per attribute: the root's typed column, or (in a hierarchy) a key of `details`.
-    private static func places(_ model: Model, _ hierarchies: [Hierarchy], _ roots: [StoredRoot]) throws -> [[RowPlace]] {
-        try model.entities.map { entity in
-            let hierarchy = hierarchies[entity.index]
-            return try entity.attributes.indices.map { position in
-                let name = entity.attributes[position].name
-                if let details = hierarchy.details, entity.attributeOwners[position] != entity.root { return RowPlace(column: details, key: name) }
-                return RowPlace(column: try roots[entity.index].column(name))
-            }
-        }
-    }
-
-    /// Per entity: the key column (and entity-number column) of each to-one, its own and inherited.
-    private static func toOneColumns(_ model: Model, _ stored: StoredRootModel<StoredNames>, _ hierarchies: [Hierarchy]) throws -> [[String: RowToOne]] {
-        try model.entities.map { entity in
-            let hierarchy = hierarchies[entity.index]
-            var columns: [String: RowToOne] = [:]
-            for relationship in entity.relationships where !relationship.toMany {
-                let storedName = try JSONEntity.need(stored.names.relationships[PropertyKey(relationship)], "stored name of \(relationship.name)")
-                let key = try stored.schema.toOneColumns(hierarchy.stored, storedName).key
-                columns[relationship.name] = RowToOne(key: key, entity: try stored.roots[entity.index].column(stored.names.entityAttributes[PropertyKey(relationship)]))
-            }
-            return columns
-        }
-    }
-
-    // MARK: Lookups
-
-    /// The hierarchy (table and columns) `entity` is stored in.
-    func hierarchy(_ entity: Int) -> Hierarchy { hierarchies[entity] }
 
     /// `ZKIND = 4` for a one-entity subtree, else `ZKIND BETWEEN 2 AND 4` (entity numbers).
     static func kindTerm(_ subtree: ClosedRange<Int>, column: String) -> String {
@@ -174,17 +98,12 @@ public final class JSONEntity: OneRowLayout {
 
     // MARK: INSERTs
 
-    /// A concrete entity's INSERT: `Z_PK, Z_ENT, Z_OPT` (and `kind`), the typed columns, each
-    /// to-one's key (and entity number), then `details` built from one bound value per key.
-    private func makeInsertPlan(_ entity: Model.Entity) throws -> InsertPlan {
-        let hierarchy = hierarchies[entity.index]
-        let (row, details) = try insertRow(entity)
-        let json = hierarchy.details.map { column in
-            (column, Self.detailsExpression(details.map { entity.attributes[$0].name }, dropsNulls: details.contains { entity.attributes[$0].optional }),
-             details.map { InsertStep.Source.detail($0) })
+    /// `details`, built by SQLite from one bound value per key kept there.
+    func documentInsert(_ entity: Model.Entity, _ positions: [Int]) -> (column: String, value: String, sources: [InsertStep.Source])? {
+        stored.roots[entity.index].details.map { column in
+            (column, Self.detailsExpression(positions.map { entity.attributes[$0].name }, dropsNulls: positions.contains { entity.attributes[$0].optional }),
+             positions.map { InsertStep.Source.detail($0) })
         }
-        let header = InsertStep.header(stored: hierarchy.stored) + (hierarchy.kind.map { [($0, .entityNumber)] } ?? [])
-        return InsertPlan(keyEntity: hierarchy.stored, steps: [InsertStep(into: hierarchy.table, header + row, then: json)], links: linkInserts(entity))
     }
 
     /// The SQL that builds `details` from one bound value per key (see `JSONEntity`'s documentation).
@@ -211,40 +130,18 @@ public final class JSONEntity: OneRowLayout {
             for index in entity.fetchIndexes { indexNames.insert("Z_\(entity.name)_\(index.name)".uppercased()) }
         }
         for root in model.roots {
-            let hierarchy = hierarchies[root]
+            let hierarchy = stored.roots[root]
             guard let kind = hierarchy.kind else { continue }
             sql.append("CREATE INDEX \(hierarchy.table)_\(kind)_INDEX ON \(hierarchy.table) (\(kind))")
-            for index in model.entities[root].subtree.dropFirst() {
-                let entity = model.entities[index]
-                let term = Self.kindTerm(entity.subtree, column: kind)
-                for constraint in entity.uniquenessConstraints {
-                    let columns = try constraint.map { try indexElement(index, $0, kind: kind) + " COLLATE BINARY ASC" }
-                    let name = Self.indexName("UNIQUE_" + constraint.joined(separator: "_"), model.entities[root].name, entity.name, &indexNames)
-                    sql.append("CREATE UNIQUE INDEX \(name) ON \(hierarchy.table) (\(columns.joined(separator: ", "))) WHERE \(term)")
-                    partial.append(PartialIndex(root: root, subtree: entity.subtree, properties: Set(constraint)))
-                }
-                for fetchIndex in entity.fetchIndexes {
-                    let columns = try fetchIndex.elements.map { try indexElement(index, $0.property, kind: kind) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
-                    let name = Self.indexName(fetchIndex.name, model.entities[root].name, entity.name, &indexNames)
-                    sql.append("CREATE INDEX \(name) ON \(hierarchy.table) (\(columns.joined(separator: ", "))) WHERE \(term)")
-                    partial.append(PartialIndex(root: root, subtree: entity.subtree, properties: Set(fetchIndex.elements.compactMap(\.property))))
+            for entity in model.entities[root].subtree.dropFirst().map({ model.entities[$0] }) {
+                for index in try subEntityIndexes(entity, kind: kind) {
+                    let name = Self.indexName(index.name, model.entities[root].name, entity.name, &indexNames)
+                    sql.append("CREATE \(index.unique ? "UNIQUE " : "")INDEX \(name) ON \(hierarchy.table) (\(index.columns)) WHERE \(Self.kindTerm(entity.subtree, column: kind))")
+                    partial.append(PartialIndex(root: root, subtree: entity.subtree, properties: index.properties))
                 }
             }
         }
         return (sql, partial)
-    }
-
-    /// An index element of a sub-entity: the typed column, the expression reading a key of
-    /// `details`, the to-one's foreign key, or `kind` for `entity` (no property).
-    private func indexElement(_ entity: Int, _ property: String?, kind: String) throws -> String {
-        guard let property else { return kind }
-        if property == FetchIndex.primaryKeyName { return "Z_PK" }
-        let info = model.entities[entity]
-        if let position = info.attributeIndex(property) {
-            let place = places[entity][position]
-            return place.key.map { "(\(place.column) ->> '$.\($0)')" } ?? place.column
-        }
-        return try JSONEntity.need(toOneColumns[entity][property], "property '\(property)' of \(info.name)").key
     }
 
     /// `Z_<Root>_<local>`, with the declaring entity's name inserted when that is taken, then a
@@ -258,22 +155,15 @@ public final class JSONEntity: OneRowLayout {
         taken.insert(candidate.uppercased())
         return candidate
     }
-    /// The select list and decoder of each entity's fetch, made once.
-    var readers: [Int: (list: String, decoder: RowDecoder)] = [:]
+}
+
+extension StoredRoot {
+    /// json-entity's `details` column: the one column it adds to a hierarchy's table (nil for a
+    /// root without sub-entities).
+    var details: String? { added.first }
 }
 
 extension JSONEntity {
-    /// A root's table.
-    struct Hierarchy: Sendable {
-        let root: Int
-        /// The entity's index in `storedModel`.
-        let stored: Int
-        let table: String
-        /// `ZKIND` and `ZDETAILS` (nil for a root without sub-entities).
-        let kind: String?
-        let details: String?
-    }
-
     /// A partial index on a sub-entity's subtree.
     struct PartialIndex: Sendable {
         let root: Int
