@@ -89,25 +89,6 @@ struct MultiTableRead: Sendable {
     }
 }
 
-extension StorageLayout {
-    /// The position of attribute `name` in `entity`'s `attributes` (the same in every descendant).
-    func attributePosition(_ entity: Int, _ name: String) throws -> Int {
-        try Self.need(model.entities[entity].attributeIndex(name), "attribute '\(name)' of \(model.entities[entity].name)")
-    }
-
-    /// The position of to-one `name` in `entity`'s `toOneRelationships` (the same in every descendant).
-    func toOnePosition(_ entity: Int, _ name: String) throws -> Int {
-        try Self.need(model.entities[entity].toOneRelationships.firstIndex { $0.name == name }, "to-one '\(name)' of \(model.entities[entity].name)")
-    }
-
-    /// The inverse to-one of a to-many or one-to-one relationship, and its position in its owner's
-    /// `toOneRelationships` (the same in every entity holding it).
-    func inverseToOne(_ relationship: Model.Relationship) throws -> (Model.Relationship, Int) {
-        let inverse = try Self.need(model.inverse(of: relationship), "inverse of \(relationship.name)")
-        return (inverse, try toOnePosition(inverse.owner, inverse.name))
-    }
-}
-
 extension FetchPredicate {
     /// `DISTINCT ` before a select list when the predicate reaches through a to-many relationship.
     var distinct: String { reachesToMany ? "DISTINCT " : "" }

@@ -38,7 +38,7 @@ extension OneRowLayout {
     /// (many-to-many) or the destination's foreign key (one-to-many; a shared slot read only in
     /// the kinds that own it).
     private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String) throws -> (joins: String, expression: String) {
-        let relationship = try Self.need(model.entities[entity].relationship(name), "relationship '\(name)' of \(model.entities[entity].name)")
+        let relationship = try self.relationship(entity, name)
         let destination = relationship.destination
         let table = table(destination)
         if relationship.isManyToMany {
@@ -70,7 +70,7 @@ extension OneRowLayout {
                 index < request.sort.count ? converted(value, try expression(entity, request.sort[index].attribute, alias: "t0").hex) : value
             })
         case let .anyRelated(relationshipName, name, value):
-            let relationship = try Self.need(model.entities[entity].relationship(relationshipName), "relationship '\(relationshipName)' of \(model.entities[entity].name)")
+            let relationship = try self.relationship(entity, relationshipName)
             return .anyRelated(relationshipName, name, converted(value, try expression(relationship.destination, name, alias: "t1").hex))
         case let .and(predicates):
             return .and(try predicates.map { try bound($0, request) })

@@ -71,7 +71,7 @@ extension OneRowLayout {
 
     /// The position and place of attribute `name` of `entity`.
     func attribute(_ entity: Int, _ name: String) throws -> (position: Int, place: RowPlace) {
-        let position = try Self.need(model.entities[entity].attributeIndex(name), "attribute '\(name)' of \(model.entities[entity].name)")
+        let position = try attributePosition(entity, name)
         return (position, place(entity, position))
     }
 
@@ -87,15 +87,12 @@ extension OneRowLayout {
 
     /// The columns of to-one `name` of `entity`.
     func toOne(_ entity: Int, _ name: String) throws -> RowToOne {
-        let info = model.entities[entity]
-        let position = try Self.need(info.toOneRelationships.firstIndex { $0.name == name }, "to-one '\(name)' of \(info.name)")
-        return toOnes(entity)[position]
+        try toOnes(entity)[toOnePosition(entity, name)]
     }
 
     /// The columns through which a to-many or one-to-one relationship's destinations point back
     /// at its owner: those of its inverse to-one.
     func inverseKey(of relationship: Model.Relationship) throws -> RowToOne {
-        let inverse = try Self.need(model.inverse(of: relationship), "inverse to-one of \(model.entities[relationship.owner].name).\(relationship.name)")
-        return try toOne(relationship.destination, inverse.name)
+        try toOnes(relationship.destination)[inverseToOne(relationship).1]
     }
 }

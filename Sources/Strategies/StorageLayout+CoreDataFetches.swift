@@ -87,7 +87,7 @@ extension StorageLayout {
     private func prefetchQuery(_ request: FetchRequest, _ names: [String]) throws -> PreparedQuery {
         let page = try fetchQuery(request)
         let batches = try names.map { name in
-            let relationship = try Self.need(model.entities[request.entity].relationship(name), "relationship '\(name)' of \(model.entities[request.entity].name)")
+            let relationship = try self.relationship(request.entity, name)
             guard relationship.toMany, let inverse = model.inverse(of: relationship), inverse.owner != relationship.owner || inverse.name != name else {
                 throw LayoutError(Self.name, "a prefetch reads a to-many relationship with an inverse (not its own), and \(name) is not one")
             }

@@ -40,7 +40,7 @@ final class StatementDump: XCTestCase {
 
     func testDumpEveryStatement() throws {
         guard let path = ProcessInfo.processInfo.environment[Self.variable] else { throw XCTSkip("set \(Self.variable) to write the dump") }
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let file = try XCTUnwrap(FileHandle(forWritingAtPath: path))
         defer { try? file.close() }
         let findings = Findings()

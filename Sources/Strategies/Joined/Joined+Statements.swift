@@ -51,7 +51,7 @@ extension Joined {
     /// The joins for `ANY relationship.attribute == ?`: through the join table (many-to-many) or the
     /// table holding the inverse's foreign key (one-to-many), then the table holding the attribute.
     private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String, _ tracker: Tracker) throws -> (joins: String, expression: String) {
-        let relationship = try Self.need(model.entities[entity].relationship(name), "relationship '\(name)' of \(model.entities[entity].name)")
+        let relationship = try self.relationship(entity, name)
         let (owner, column) = try attributeColumn(relationship.destination, attribute)
         let target = tables[owner].name
         let first = "r\(tracker.related + 1)", second = "r\(tracker.related + 2)"

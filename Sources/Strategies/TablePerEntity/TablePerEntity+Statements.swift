@@ -55,7 +55,7 @@ extension TablePerEntity {
     /// table (many-to-many) or the destination's foreign key (one-to-many); through one `UNION ALL`
     /// of the partners' tables when several hold the attribute.
     private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String, _ alias: Int) throws -> (joins: String, expression: String) {
-        let relationship = try Self.need(model.entities[entity].relationship(name), "relationship '\(name)' of \(model.entities[entity].name)")
+        let relationship = try self.relationship(entity, name)
         let position = try attributePosition(relationship.destination, attribute)
         let owner = model.entities[model.entities[relationship.destination].attributeOwners[position]]
         let (first, second) = ("t\(alias)", "t\(alias + 1)")
