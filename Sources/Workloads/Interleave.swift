@@ -214,11 +214,11 @@ func rewarms(fastest: UInt64, loops: Int) -> Bool {
 /// The shortest single execution that a later block does not warm up again (`rewarms`): 50 ms.
 package let rewarmLimit: UInt64 = 50_000_000
 
-/// The warm-up time after which a strategy is warm: a block's warm-up rounds end, before the
-/// workload's count, once every strategy's warm-ups in it add up to this (50 ms). Warm-ups fill
-/// SQLite's page cache and size the loops; a read that has run for 50 ms has done both, and
-/// `fetch-by-relationship`'s five warm-ups (for its microsecond `rare` case) cost its `popular`
-/// case, tens of milliseconds an execution, more time than its timed rounds.
+/// The warm-up time after which a strategy is warm: its warm-ups in a block end, before the
+/// workload's count, once they add up to this (50 ms), and the block's once every strategy's
+/// have. Warm-ups fill SQLite's page cache and size the loops; a read that has run for 50 ms has
+/// done both, and `fetch-by-relationship`'s five warm-ups (for its microsecond `rare` case) cost
+/// its `popular` case, tens of milliseconds an execution, more time than its timed rounds.
 package let warmupTime: UInt64 = 50_000_000
 
 /// The most executions one looped sample is made of.
