@@ -62,6 +62,28 @@ final class SingleTableCoreDataFetchTests: XCTestCase {
         XCTAssertEqual(statements.map(\.values), [[.integer(50)], []])
     }
 
+    /// Every layout orders a prefetch's batch by the inverse key, as Core Data does, table-per-entity's
+    /// read of one table and its `UNION ALL` too (the answers agree unordered, so only the SQL shows
+    /// it): over the presets and two generated models whose destinations have one table.
+    func testEveryLayoutOrdersAPrefetchBatchByTheInverseKey() throws {
+        var perEntityForms = Set<Bool>()
+        for description in ModelPresets.all + [RandomModel.make(seed: 2), RandomModel.make(seed: 3)] {
+            let model = try Model(description)
+            for entity in model.entities {
+                for relationship in entity.ownRelationships where relationship.toMany && !relationship.isManyToMany && model.inverse(of: relationship) != nil {
+                    for type in Strategies.all {
+                        let request = FetchRequest(entity: entity.index, limit: 50, mode: .prefetching([relationship.name]))
+                        let statements = try type.init(model: model).readQuery(request).statements
+                        XCTAssertEqual(statements.count, 2, "\(type.name) \(entity.name).\(relationship.name)")
+                        XCTAssertTrue(statements[1].sql.contains(" IN (SELECT * FROM _Z_intarray0) ORDER BY "), "\(type.name): \(statements[1].sql)")
+                        if type == TablePerEntity.self { perEntityForms.insert(statements[1].sql.contains(" UNION ALL ")) }
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(perEntityForms, [false, true], "table-per-entity's batches read one table and a union")
+    }
+
     /// Prefetching a many-to-many (inferred: docs/strategies.md, "Core Data's statements"): the
     /// page, then the join table joined to the destinations' rows, the source's key last, selected
     /// and ordered by the bound key list.

@@ -18,10 +18,8 @@ extension TablePerEntity {
         var values: [Value] = []
         guard entities.count > 1 else {
             guard let entity = entities.first else { return PreparedQuery(sql: "SELECT 0, 0 WHERE 0", values: [], decoder: decoder) }
-            var builder = try sqlWhere(entity, request)
-            let from = try armFrom(entity, request, &values)
-            let tail = builder.orderBy + builder.page(request)
-            return PreparedQuery(sql: "SELECT \(distinct)\(try items(entity, sort: false).joined(separator: ", ")) \(from)\(tail)", values: values + builder.values, decoder: decoder)
+            let (from, values) = try oneTable(entity, request)
+            return PreparedQuery(sql: "SELECT \(distinct)\(try items(entity, sort: false).joined(separator: ", ")) \(from)", values: values, decoder: decoder)
         }
         let arms = try entities.enumerated().map { offset, entity in
             let list = try items(entity, sort: true)

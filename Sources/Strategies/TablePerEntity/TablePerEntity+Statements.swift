@@ -92,8 +92,22 @@ extension TablePerEntity {
     /// `FROM <table> t0 … WHERE …` of one arm; its values appended to `values`.
     func armFrom(_ entity: Int, _ request: FetchRequest, _ values: inout [Value]) throws -> String {
         var builder = try sqlWhere(entity, request)
-        let condition = try builder.condition(request.predicate)
+        let from = try from(entity, request, &builder)
         values += builder.values
+        return from
+    }
+
+    /// `FROM` and `WHERE` of `request` on `entity`'s table alone, then its `ORDER BY` and page
+    /// from the same builder (which orders a key list's to-one, `SQLWhere.orderBy`), and the values.
+    func oneTable(_ entity: Int, _ request: FetchRequest) throws -> (sql: String, values: [Value]) {
+        var builder = try sqlWhere(entity, request)
+        let from = try from(entity, request, &builder)
+        let tail = builder.orderBy + builder.page(request)
+        return (from + tail, builder.values)
+    }
+
+    private func from(_ entity: Int, _ request: FetchRequest, _ builder: inout SQLWhere) throws -> String {
+        let condition = try builder.condition(request.predicate)
         return "FROM \(tables[entity]) t0\(builder.joinClause)" + (condition.map { " WHERE " + $0 } ?? "")
     }
 
@@ -106,22 +120,23 @@ extension TablePerEntity {
                 return PreparedQuery(sql: "SELECT 0, 0, 0 WHERE 0", values: [], decoder: RowDecoder { _ in throw CorruptRow("no table holds the request's entity") })
             }
             let (list, decoder) = try tableList(entity)
-            var builder = try sqlWhere(entity, request)
-            var values: [Value] = []
-            let from = try armFrom(entity, request, &values)
-            let tail = builder.orderBy + builder.page(request)
-            return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: values + builder.values, decoder: decoder)
+            let (from, values) = try oneTable(entity, request)
+            return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)", values: values, decoder: decoder)
         }
         let (read, names) = unionList(request.entity)
         var values: [Value] = []
         let arms = try entities.enumerated().map { offset, entity in
             "SELECT \(distinct)\(armList(read, entity, names: offset == 0 ? names : nil)) \(try armFrom(entity, request, &values))"
         }
-        // The union is ordered by the first arm's names of the sort attributes.
-        let orderBy = request.sort.isEmpty ? "" : " ORDER BY " + (try request.sort.map { key in
+        // The union is ordered by the first arm's names of the sort attributes, or of the to-one
+        // whose keys are bound as a key list (a prefetch's batch, as `SQLWhere.orderBy` orders it).
+        var orderBy = request.sort.isEmpty ? "" : " ORDER BY " + (try request.sort.map { key in
             let position = try attributePosition(request.entity, key.attribute)
             return names[Int(read.positions.attributes[position])] + (key.ascending ? " ASC" : " DESC")
         }).joined(separator: ", ")
+        if request.sort.isEmpty, case let .toOneInList(name) = request.predicate {
+            orderBy = " ORDER BY " + names[Int(read.positions.toOnes[try toOnePosition(request.entity, name)].key)]
+        }
         var pager = try sqlWhere(request.entity, FetchRequest(entity: request.entity))
         let page = pager.page(request)
         return PreparedQuery(sql: arms.joined(separator: " UNION ALL ") + orderBy + page, values: values + pager.values, decoder: unionDecoder(read))
