@@ -63,7 +63,7 @@ public enum ResultsCSV {
         ("ratio_high", "upper end of the ratio's confidence interval"),
         ("ratio_coverage", "coverage of that interval: 0.95 or more from 6 paired rounds up; less with fewer, 0 with one"),
         ("ratio_rounds", "rounds both this strategy and \(Strategies.baseline.name) ran in (the pairs the ratio is the median of)"),
-        ("ratio_blocks", "blocks those rounds were measured in (each warmed up again, its loops sized again, its stores reopened); above 1, the interval includes their spread"),
+        ("ratio_blocks", "blocks those rounds were measured in (each with its stores reopened, its loops sized again and its short reads warmed up again); above 1, the interval includes their spread"),
         ("ratio_verdict", "faster or slower (the ratio's interval lies below or above 1), same (it holds 1 and is within 5 % of the ratio), uncertain (it holds 1 and is wider, or has no 95 % coverage)"),
         ("ratio_uncertain", "true when ratio_verdict is uncertain: a ratio too uncertain to call either way"),
         ("rows_per_s", "rows / median duration"),

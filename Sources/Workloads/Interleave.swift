@@ -20,7 +20,7 @@ package struct Rounds {
     package var blockStarts: [Int] = [0]
     /// Each strategy's warm-ups in the first block: the workload's count, or fewer when its
     /// warm-ups reached `warmupTime` sooner.
-    package var warmups: [Int] = []
+    package var warmups: [Int]
 }
 
 /// Runs warm-ups then timed repetitions of one case, round by round across strategies, and

@@ -27,7 +27,7 @@ struct TimingOptions: ParsableArguments {
     var runTime: Double?
 
     @Option(help: ArgumentHelp(
-        "Under the default rule, the blocks each case is measured in, each warmed up again with its stores reopened; a ratio's interval includes their spread (default \(RunPlan.defaultBlocks); 1 to 10; 1: the rounds' spread alone).",
+        "Under the default rule, the blocks each case is measured in, each with its stores reopened and its short reads warmed up again; a ratio's interval includes their spread (default \(RunPlan.defaultBlocks); 1 to 10; 1: the rounds' spread alone).",
         valueName: "count"))
     var blocks: Int?
 
