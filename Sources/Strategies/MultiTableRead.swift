@@ -88,10 +88,3 @@ struct MultiTableRead: Sendable {
         return items.joined(separator: ", ")
     }
 }
-
-extension FetchPredicate {
-    /// `DISTINCT ` before a select list when the predicate reaches through a to-many relationship.
-    var distinct: String { reachesToMany ? "DISTINCT " : "" }
-    /// A count of the objects the predicate selects: of distinct keys through a to-many relationship.
-    var count: String { reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)" }
-}

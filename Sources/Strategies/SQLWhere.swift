@@ -100,6 +100,11 @@ extension FetchPredicate {
         default: false
         }
     }
+
+    /// `DISTINCT ` before a select list when the predicate reaches through a to-many relationship.
+    var distinct: String { reachesToMany ? "DISTINCT " : "" }
+    /// A count of the objects the predicate selects: of distinct keys through a to-many relationship.
+    var count: String { reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)" }
 }
 
 /// A read of one table (`t0`) as Core Data writes it: the joins the predicate needs, then `WHERE`
@@ -126,7 +131,7 @@ struct OneTableRead {
     func fetch(_ request: FetchRequest, list: String, decoder: RowDecoder) throws -> PreparedQuery {
         var read = self
         let from = try read.from()
-        let distinct = request.predicate.reachesToMany ? "DISTINCT " : ""
+        let distinct = request.predicate.distinct
         let tail = read.builder.orderBy + read.builder.page(request)
         return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: read.builder.values, decoder: decoder)
     }
@@ -136,7 +141,7 @@ struct OneTableRead {
         if request.predicate == .all, terms.isEmpty { return PreparedQuery(sql: "SELECT COUNT(*) FROM \(table)", values: [], decoder: nil) }
         var read = self
         let from = try read.from()
-        let count = request.predicate.reachesToMany ? "COUNT(DISTINCT t0.Z_PK)" : "COUNT(*)"
+        let count = request.predicate.count
         return PreparedQuery(sql: "SELECT \(count) \(from)", values: read.builder.values, decoder: nil)
     }
 }
