@@ -18,8 +18,9 @@ public struct LayoutProof: Sendable {
     public let entitiesInPlace: Int
     /// Of those, the rows that keep the name an entity had before a migration renamed it.
     public let renamedEntities: Int
-    /// The store's indexes are compared with the names a framework before fetch indexes gives them.
-    public let legacyIndexes: Bool
+    /// Some index is in place only as a framework before fetch indexes makes it (its name, or a
+    /// uniqueness constraint kept as a clause of its table), not as today's framework would.
+    public let earlierIndexNames: Bool
     /// One line for each difference.
     public let differences: [String]
 
@@ -28,7 +29,7 @@ public struct LayoutProof: Sendable {
 
     public var summary: String {
         "layout: \(columnsInPlace) of \(columns) columns in place\(appendedColumns > 0 ? " (\(appendedColumns) appended by a migration)" : ""), "
-            + "\(indexesInPlace) of \(indexes) indexes\(legacyIndexes && indexes > 0 ? " (named as a framework before fetch indexes names them)" : ""), "
+            + "\(indexesInPlace) of \(indexes) indexes\(earlierIndexNames ? " (named as a framework before fetch indexes names them)" : ""), "
             + "Z_PRIMARYKEY \(entitiesInPlace) of \(entities)\(renamedEntities > 0 ? " (\(renamedEntities) under the name before a migration renamed it)" : "")"
     }
 
@@ -45,7 +46,7 @@ public struct LayoutProof: Sendable {
         entities = model.entities.count
         entitiesInPlace = keys.inPlace
         renamedEntities = keys.renamed
-        legacyIndexes = store.legacyIndexes
+        earlierIndexNames = indexes.earlierNames
         differences = tables.differences + indexes.differences + keys.differences
     }
 
@@ -93,16 +94,21 @@ public struct LayoutProof: Sendable {
     }
 
     /// The expected indexes against the store's, by name and definition (whitespace aside).
-    static func compareIndexes(_ schema: CoreDataSchema, _ store: CoreDataStoreFile) -> (count: Int, inPlace: Int, differences: [String]) {
-        let expected = (store.legacyIndexes ? legacyIndexSQL(schema) : schema.indexSQL).compactMap(indexName)
+    static func compareIndexes(_ schema: CoreDataSchema, _ store: CoreDataStoreFile) -> (count: Int, inPlace: Int, earlierNames: Bool, differences: [String]) {
+        let today = schema.indexSQL.compactMap(indexName)
+        let expected = store.legacyIndexes ? legacyIndexSQL(schema).compactMap(indexName) : today
         // Indexes of the tables Core Data keeps for itself (persistent history's) are not compared.
         let storeIndexes = Dictionary(store.schema.compactMap { entry in entry.type == "index" && !ownTables.contains(entry.table) ? entry.sql.map { (entry.name, normalized($0)) } : nil },
                                       uniquingKeysWith: { first, _ in first })
         var inPlace = 0
+        var earlierNames = false
         var differences: [String] = []
         for (name, sql) in expected {
             guard let found = storeIndexes[name] else { differences.append("index \(name) is not in the store"); continue }
-            if found == normalized(sql) { inPlace += 1 } else { differences.append("index \(name) is \(found) in the store, \(normalized(sql)) in \(layout)") }
+            if found == normalized(sql) {
+                inPlace += 1
+                earlierNames = earlierNames || !today.contains { $0.name == name && normalized($0.sql) == found }
+            } else { differences.append("index \(name) is \(found) in the store, \(normalized(sql)) in \(layout)") }
         }
         // A model without fetch indexes: each uniqueness constraint is a clause of its table (a
         // framework before fetch indexes, Moody's 637) or the unique index a later one makes
@@ -113,6 +119,7 @@ public struct LayoutProof: Sendable {
         for constraint in constraints {
             if tables[constraint.table]?.contains(constraint.clause) == true {
                 inPlace += 1
+                earlierNames = true
             } else if let index = indexName(constraint.index), storeIndexes[index.name] == normalized(index.sql) {
                 inPlace += 1
                 uniqueIndexes.insert(index.name)
@@ -124,7 +131,7 @@ public struct LayoutProof: Sendable {
         for name in storeIndexes.keys.sorted() where !expectedNames.contains(name) {
             differences.append("index \(name) is in the store, not in \(layout)")
         }
-        return (expected.count + constraints.count, inPlace, differences)
+        return (expected.count + constraints.count, inPlace, earlierNames, differences)
     }
 
     /// The indexes a framework before fetch indexes (Core Data 637, iOS 9) makes: the automatic

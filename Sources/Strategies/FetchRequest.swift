@@ -40,9 +40,6 @@ public struct FetchRequest: Hashable, Sendable {
         copy.offset = offset.map { _ in 0 }
         return copy
     }
-
-    /// Whether the request reads exactly one entity's own objects (Core Data's `Z_ENT = ?` filter).
-    public func readsOneEntity(_ model: Model) -> Bool { !includesSubentities || !model.entities[entity].hasSubentities }
 }
 
 /// An attribute to sort by.
