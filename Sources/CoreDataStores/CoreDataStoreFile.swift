@@ -143,6 +143,13 @@ public struct CoreDataStoreFile: Sendable {
         guard let size = try database.scalarInt("SELECT length(Z_CONTENT) FROM Z_MODELCACHE WHERE Z_CONTENT IS NOT NULL LIMIT 1") else {
             throw say("has no model cache (Z_MODELCACHE is empty: a framework older than macOS 10.11/iOS 9 wrote it, or it was cleared); give the app's Xcode model instead")
         }
+        if size == 0 {
+            if let (model, strategy) = try? generated(database) {
+                let source = ModelPresets.named(model) != nil ? "--preset \(model)" : "the --model it was generated from"
+                throw say("is a store bench generate wrote (the \(strategy) layout of the model \(model.escapingControlCharacters)), which keeps no compiled model (its Z_MODELCACHE is empty); measure the model it was made from instead (\(source))")
+            }
+            throw say("has an empty model cache (Z_MODELCACHE holds no bytes: it was cleared, or a tool other than Core Data wrote the store); give the app's Xcode model (.xcdatamodeld) instead")
+        }
         guard size <= cacheLimit else { throw say("has a model cache of \(size) bytes, more than the \(cacheLimit) a model needs; is it a Core Data store?") }
         let blob = try database.prepare("SELECT Z_CONTENT FROM Z_MODELCACHE WHERE Z_CONTENT IS NOT NULL LIMIT 1")
         _ = try blob.step()
@@ -218,20 +225,33 @@ public struct CoreDataStoreFile: Sendable {
         }
     }
 
-    /// `NSPersistenceFrameworkVersion` in `Z_METADATA.Z_PLIST` (a binary property list), if readable.
-    private static func frameworkVersion(_ database: Database) throws -> String? {
+    /// The value of `key` in `Z_METADATA.Z_PLIST` (a binary property list), if readable.
+    private static func metadata(_ database: Database, _ key: String) throws -> (plist: BinaryPropertyList, value: BinaryPropertyList.Value)? {
         let statement = try database.prepare("SELECT Z_PLIST FROM Z_METADATA WHERE Z_PLIST IS NOT NULL LIMIT 1")
         guard try statement.step(), let plist = try? BinaryPropertyList(statement.bytes(at: 0)),
               case let .dictionary(keys, values)? = try? plist.value(plist.top) else { return nil }
-        for (key, value) in zip(keys, values) {
-            guard case .string("NSPersistenceFrameworkVersion")? = try? plist.value(key) else { continue }
-            switch try? plist.value(value) {
-            case let .integer(number)?: return String(number)
-            case let .real(number)?: return String(number)
-            case let .string(text)?: return text
-            default: return nil
-            }
+        for (name, value) in zip(keys, values) {
+            if case .string(key)? = try? plist.value(name) { return (try? plist.value(value)).map { (plist, $0) } }
         }
         return nil
+    }
+
+    /// `NSPersistenceFrameworkVersion` in `Z_METADATA.Z_PLIST`, if readable.
+    private static func frameworkVersion(_ database: Database) throws -> String? {
+        switch try metadata(database, "NSPersistenceFrameworkVersion")?.value {
+        case let .integer(number)?: String(number)
+        case let .real(number)?: String(number)
+        case let .string(text)?: text
+        default: nil
+        }
+    }
+
+    /// The model and the strategy a store `bench generate` wrote names in its metadata
+    /// (`NSStoreModelVersionIdentifiers`, `CoreDataStore.metadataPlist`).
+    private static func generated(_ database: Database) throws -> (model: String, strategy: String)? {
+        guard let (plist, value) = try metadata(database, "NSStoreModelVersionIdentifiers"), case let .array(members) = value, members.count == 2,
+              case let .string(model)? = try? plist.value(members[0]), case let .string(strategy)? = try? plist.value(members[1]),
+              Strategies.all.contains(where: { $0.name == strategy }) else { return nil }
+        return (model, strategy)
     }
 }

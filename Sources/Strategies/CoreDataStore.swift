@@ -49,10 +49,6 @@ public struct CoreDataStore {
     /// Core Data's optimistic reservation: the new `Z_MAX`, guarded by the old one.
     public static let reserveSQL = "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?"
 
-    /// Reserves the keys up to `highest` on the `Z_PRIMARYKEY` row of entity number `number` (a
-    /// root's, for a hierarchy: one `Z_PK` counter for all of it), inside the save's transaction.
-    /// Objects come with their keys (the same in every strategy), so the reservation moves `Z_MAX`
-    /// to the highest key saved, as Core Data's moves it past the keys it hands out.
     /// Reserves the keys of a save's objects: for each stored entity (0-based, as
     /// `storedEntity` maps an object's entity to it), up to the highest key among its objects.
     public func reserveKeys(for objects: [ModelObject], storedEntity: (Int) throws -> Int) throws {
@@ -64,6 +60,10 @@ public struct CoreDataStore {
         for (stored, key) in highest.sorted(by: { $0.key < $1.key }) { try reserveKeys(entityNumber: stored + 1, upTo: key) }
     }
 
+    /// Reserves the keys up to `highest` on the `Z_PRIMARYKEY` row of entity number `number` (a
+    /// root's, for a hierarchy: one `Z_PK` counter for all of it), inside the save's transaction.
+    /// Objects come with their keys (the same in every strategy), so the reservation moves `Z_MAX`
+    /// to the highest key saved, as Core Data's moves it past the keys it hands out.
     public func reserveKeys(entityNumber number: Int, upTo highest: Int64) throws {
         let current = try database.scalarInt(Self.readMaxSQL, [number]) ?? 0
         guard highest > current else { return }

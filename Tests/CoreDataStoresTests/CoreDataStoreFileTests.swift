@@ -225,6 +225,7 @@ final class CoreDataStoreFileTests: XCTestCase {
         try CoreDataStoreFixture.write(try Model(ModelPresets.named("publications")!), to: empty)
         try Database(path: empty).execute("DELETE FROM Z_MODELCACHE")
         XCTAssertTrue(refusal(empty).contains("has no model cache"))
+        XCTAssertTrue(refusal(try store(cache: [], name: "cleared")).contains("has an empty model cache (Z_MODELCACHE holds no bytes"))
         let missing = folder.appendingPathComponent("missing.sqlite").path
         XCTAssertTrue(refusal(missing).contains("does not exist"))
     }

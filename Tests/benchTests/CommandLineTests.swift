@@ -297,6 +297,16 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         XCTAssertTrue(outcome.stdout.contains("225 objects"), "25 publications and 200 tags: \(outcome.stdout)")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["store.sqlite"], "one file, no WAL or partial files left")
+        // Given back as a model, it is named for what it is (it keeps no compiled model), not called damaged.
+        for (strategy, model, source) in [("single-table", "publications", "--preset publications"), ("joined", "shop", "the --model it was generated from")] {
+            let other = folder.appendingPathComponent("\(strategy).sqlite")
+            let arguments = model == "shop" ? ["--model", Self.fixtures.appendingPathComponent("shop.json").path] : ["--preset", model]
+            XCTAssertEqual(try bench(["generate", "--strategy", strategy, "--scale", "25", "--output", other.path] + arguments).status, 0)
+            let read = try bench(["model", "--model", other.path])
+            XCTAssertEqual(read.status, 64, read.stderr)
+            XCTAssertTrue(read.stderr.hasPrefix("error: \(other.path) is a store bench generate wrote (the \(strategy) layout of the model \(model)), which keeps no compiled model"), read.stderr)
+            XCTAssertTrue(read.stderr.contains("measure the model it was made from instead (\(source))"), read.stderr)
+        }
     }
 
     /// A store that cannot grow (the disk is full; here `INHERITANCE_BENCH_MAX_PAGE_COUNT` caps it
