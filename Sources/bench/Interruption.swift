@@ -6,32 +6,54 @@ import Strategies
 /// On Ctrl-C, SIGTERM or SIGHUP (a closed terminal or ssh session): runs the command's cleanup
 /// (temporary stores, a partial store, the claim on the output), prints one `interrupted: …` line
 /// with what the cleanup reports, and exits with 128 + the signal number.
+///
+/// The signals are taken once for the whole process and kept: on Linux, libdispatch keeps its
+/// own handler of a signal once a source has taken it, so a signal given back its default would
+/// never end the process, and one ignored again would never reach a later handler. Between two
+/// handlers (a store's read, then the run that measures it), a signal ends the process with
+/// 128 + its number, with nothing to clean. Handlers do not nest: the newest one runs.
 final class InterruptionHandler: @unchecked Sendable {
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
-    private var sources: [DispatchSourceSignal] = []
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var active: [InterruptionHandler] = []
+    /// The process's one source per signal, made on the first handler's creation (a lazy
+    /// static, made once under Swift's lock) and never changed after.
+    nonisolated(unsafe) private static let sources: [DispatchSourceSignal] = signals.map { signalNumber in
+        signal(signalNumber, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+        source.setEventHandler { interrupted(by: signalNumber) }
+        source.resume()
+        return source
+    }
+
+    private let exclusive: NSRecursiveLock
+    private let cleanup: @Sendable () -> String
 
     /// - parameter exclusive: held by the command while it writes its files or reports a failure;
     ///   the handler waits for it and never releases it.
     /// - parameter cleanup: removes what the command leaves behind; returns what to tell the user.
     init(exclusive: NSRecursiveLock, cleanup: @escaping @Sendable () -> String) {
-        for signalNumber in Self.signals {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler {
-                // Let a write in progress finish (its temporary file renamed into place), and stop the
-                // command from writing or reporting anything more; the process ends below.
-                exclusive.lock()
-                printError("interrupted: \(cleanup())")
-                exit(128 + signalNumber)
-            }
-            source.resume()
-            sources.append(source)
-        }
+        self.exclusive = exclusive
+        self.cleanup = cleanup
+        _ = Self.sources
+        Self.lock.withLock { Self.active.append(self) }
     }
 
-    /// Stops handling the signals (they are still ignored until the process ends, which is soon).
+    /// Stops handling the signals for this command: a signal from now on ends the process (or
+    /// reaches the next handler).
     func cancel() {
-        for source in sources { source.cancel() }
+        Self.lock.withLock { Self.active.removeAll { $0 === self } }
+    }
+
+    private static func interrupted(by signalNumber: Int32) {
+        // With no handler, end as the signal's default would: at once, nothing flushed (a flush
+        // could wait forever on an output pipe nobody reads).
+        guard let handler = lock.withLock({ active.last }) else { _exit(128 + signalNumber) }
+        // Let a write in progress finish (its temporary file renamed into place), and stop the
+        // command from writing or reporting anything more.
+        handler.exclusive.lock()
+        printError("interrupted: \(handler.cleanup())")
+        exit(128 + signalNumber)
     }
 }
 

@@ -82,4 +82,40 @@ final class StoreCopyInterruptionTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path + "-wal")), wal)
         withExtendedLifetime(app) {}
     }
+
+    /// Ctrl-C after a store's read, while `bench model` prints its model into a pipe nobody reads
+    /// (the process blocked in a write, with no cleanup to run): the process ends with 130 at once.
+    /// The read's own handler is gone by then; the signal is neither ignored nor lost.
+    func testCtrlCAfterTheReadEndsTheProcess() throws {
+        let entities = (0 ..< 150).map { number in
+            EntityDescription("Entity\(number)", rows: 1, attributes: (0 ..< 12).map { Attribute("attribute\($0)", .string) })
+        }
+        let path = folder.appendingPathComponent("Wide.sqlite").path
+        try CoreDataStoreFixture.write(try Model(ModelDescription(name: "Wide", entities: entities)), to: path)
+        let stderrLog = folder.appendingPathComponent("stderr.log")
+        _ = FileManager.default.createFile(atPath: stderrLog.path, contents: nil)
+        let output = Pipe()
+        let process = Process()
+        process.executableURL = CommandLineTests.executable
+        process.arguments = ["model", "--model", path]
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: stderrLog)
+        try process.run()
+        let pid = process.processIdentifier
+        defer { if process.isRunning { kill(pid, SIGKILL); process.waitUntilExit() } }
+        // Blocked in a write to the full pipe: the model read, its printing under way.
+        var waiting = ""
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < deadline, !waiting.contains("pipe_write") {
+            usleep(10_000)
+            waiting = (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? ""
+        }
+        XCTAssertTrue(waiting.contains("pipe_write"), "bench never blocked writing its output (\(waiting)): the test proves nothing")
+        kill(pid, SIGINT)
+        let exitDeadline = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < exitDeadline { usleep(10_000) }
+        XCTAssertFalse(process.isRunning, "Ctrl-C was ignored: bench still runs 10 s after it")
+        if !process.isRunning { XCTAssertEqual(process.terminationStatus, 130) }
+        withExtendedLifetime(output) {}
+    }
 }
