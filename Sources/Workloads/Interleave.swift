@@ -38,7 +38,7 @@ package struct Rounds {
 /// as microbenchmarks time it, with the CPU's caches as its own executions leave them, rather than
 /// as the other strategies of the round left them (which made its samples bimodal).
 ///
-/// With `blocks` above 1 (the precision rule), the timed rounds come in blocks: the first runs
+/// With `blocks` above 1 (the precision rule, a time budget), the timed rounds come in blocks: the first runs
 /// under `rule` with a `blocks`-th of its budget and minimum (`StoppingRule.firstOf`), each later
 /// one as many rounds as the first ran, after `onBlock` (the runner reopens the stores) and the
 /// warm-ups again, its loops sized afresh; `RatioInterval(measured:baseline:blockStarts:)` reads

@@ -38,7 +38,7 @@ public struct RunPlan: Sendable {
     public var temporaryParent: URL
     /// Whether `ANALYZE` runs on each populated read store before the reads are timed (`--analyze`).
     public var analyze = false
-    /// Under the default rule, the blocks each case is measured in (`--blocks`): each warms up
+    /// Under the default rule and `--time-budget`, the blocks each case is measured in (`--blocks`): each warms up
     /// again, sizes its loops again and reopens its stores, and a ratio's interval includes their
     /// spread (`RatioInterval+Blocks`).
     public var blocks = defaultBlocks

@@ -27,7 +27,7 @@ struct TimingOptions: ParsableArguments {
     var runTime: Double?
 
     @Option(help: ArgumentHelp(
-        "Under the default rule, the blocks each case is measured in, each with its stores reopened and its short reads warmed up again; a ratio's interval includes their spread (default \(RunPlan.defaultBlocks); 1 to 10; 1: the rounds' spread alone).",
+        "Under the default rule and --time-budget, the blocks each case is measured in, each with its stores reopened and its short reads warmed up again; a ratio's interval includes their spread (default \(RunPlan.defaultBlocks); 1 to 10; 1: the rounds' spread alone).",
         valueName: "count"))
     var blocks: Int?
 
@@ -70,8 +70,8 @@ struct TimingOptions: ParsableArguments {
         }
         if let blocks {
             guard (1 ... 10).contains(blocks) else { throw ValidationError("--blocks must be from 1 to 10; got \(blocks)") }
-            if repetitions != nil || timeBudget != nil {
-                throw ValidationError("--blocks conflicts with --\(repetitions != nil ? "repetitions" : "time-budget"): blocks divide the default rule's rounds, which a fixed count or a time budget replaces; give one of them")
+            if repetitions != nil {
+                throw ValidationError("--blocks conflicts with --repetitions: --repetitions asks for an exact count of rounds, which blocks would divide; give one of them")
             }
         }
         if let repetitions, !(1 ... 100_000).contains(repetitions) {

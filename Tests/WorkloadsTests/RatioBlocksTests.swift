@@ -56,8 +56,9 @@ final class RatioBlocksTests: XCTestCase {
         XCTAssertTrue(rewarms(fastest: .max, loops: 1), "no warm-ups (none ran) change nothing")
     }
 
-    /// One block (the default for `--repetitions`, `--time-budget` and `insert-bulk`) is the
-    /// rounds as before, and a workload with a one-round minimum is never split.
+    /// One block (for `--repetitions` and `insert-bulk`) is the rounds as before, and a workload
+    /// with a one-round minimum is never split; `--time-budget` is measured in blocks, as the
+    /// default rule is.
     func testOneBlockIsTheRoundsAsBefore() throws {
         let rule = StoppingRule(.fixed(rounds: 5))
         let rounds = try interleaveRounds("case", ["a", "b"], warmups: 1, rule: rule, seed: 1, blocks: 1, onBlock: { _ in XCTFail("no block") },
@@ -69,6 +70,28 @@ final class RatioBlocksTests: XCTestCase {
         XCTAssertEqual(plan.stoppingRule(for: Workloads.named("count-all")!).blocks(for: Workloads.named("count-all")!, plan: plan), RunPlan.defaultBlocks)
         let fixed = RunPlan(repetitions: 9)
         XCTAssertEqual(fixed.stoppingRule(for: Workloads.named("count-all")!).blocks(for: Workloads.named("count-all")!, plan: fixed), 1)
+        let budget = RunPlan(timeBudget: 2)
+        XCTAssertEqual(budget.stoppingRule(for: Workloads.named("count-all")!).blocks(for: Workloads.named("count-all")!, plan: budget), RunPlan.defaultBlocks)
+        XCTAssertEqual(budget.stoppingRule(for: Workloads.named("insert-bulk")!).blocks(for: Workloads.named("insert-bulk")!, plan: budget), 1)
+    }
+
+    /// A time budget in blocks: the first block spends a third of it, at least a third of the
+    /// minimum rounds and at most a third of the maximum, and the two later blocks run as many
+    /// rounds each; the interval includes the blocks' spread.
+    func testATimeBudgetIsMeasuredInBlocks() throws {
+        let rule = StoppingRule(.timeBudget(seconds: 0.003, minimum: 5, maximum: 1_000))
+        XCTAssertEqual(rule.firstOf(blocks: 3), StoppingRule(.timeBudget(seconds: 0.001, minimum: 2, maximum: 333)))
+        XCTAssertEqual(StoppingRule(.fixed(rounds: 9)).firstOf(blocks: 3), StoppingRule(.fixed(rounds: 9)))
+        var reopened = 0
+        // Each round takes 100 µs per strategy: the first block's 1 ms stops it after 10 rounds.
+        let rounds = try interleaveRounds("case", ["a", "b"], warmups: 0, rule: rule, seed: 1, blocks: 3, onBlock: { _ in reopened += 1 },
+                                          onEvent: { _ in }) { strategy, _, _ in
+            Sample(nanoseconds: UInt64(100_000 + strategy), rows: 1, digest: AnswerDigest(.ordered, of: [1]))
+        }
+        XCTAssertEqual(reopened, 2)
+        XCTAssertEqual(rounds.blockStarts, [0, 10, 20])
+        XCTAssertEqual(rounds.timed.map(\.count), [30, 30])
+        XCTAssertEqual(rounds.stop, .budget, "the first block's decision")
     }
 
     /// Blocks that agree leave the rounds' interval as it is; blocks that disagree widen it, in

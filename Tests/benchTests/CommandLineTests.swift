@@ -114,6 +114,7 @@ final class CommandLineTests: XCTestCase {
             (["run", "--time-budget", "1e9"], "--time-budget must be a number of seconds above 0 and at most 3600"),
             (["run", "--time-budget", "soon"], "The value 'soon' is invalid for '--time-budget <time-budget>'"),
             (["run", "--time-budget", "2", "--repetitions", "5"], "--repetitions and --time-budget conflict"),
+            (["run", "--blocks", "2", "--repetitions", "5"], "--blocks conflicts with --repetitions: --repetitions asks for an exact count of rounds"),
             (["run", "--case-time", "0.5"], "--case-time must be a number of seconds from 1 to 3600; got 0.5"),
             (["run", "--case-time", "5", "--repetitions", "5"], "--case-time conflicts with --repetitions"),
             (["run", "--run-time", "5"], "--run-time must be a number of seconds from 10 to 86400; got 5.0"),
@@ -203,6 +204,18 @@ final class CommandLineTests: XCTestCase {
         }
         XCTAssertEqual(try String(contentsOf: existing, encoding: .utf8), "keep me", "an existing file is never overwritten silently")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["taken.csv"], "nothing else is written: no newdir file, no lock")
+    }
+
+    /// A time budget is measured in blocks, as the default rule is: each ratio's interval says so.
+    func testATimeBudgetIsMeasuredInBlocks() throws {
+        let outcome = try bench(["run", "--scale", "60", "--workloads", "count-all,insert-bulk", "--time-budget", "0.01", "--blocks", "2",
+                                 "--quiet", "--output", "b.csv"], in: folder)
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        let results = try ResultsJSON.read(url: folder.appendingPathComponent("b.json")).results.filter { $0.strategy != "single-table" }
+        XCTAssertEqual(results.count, 8)
+        for result in results {
+            XCTAssertEqual(result.ratioBlocks, result.workload == "insert-bulk" ? 1 : 2, "\(result.workload) \(result.strategy)")
+        }
     }
 
     func testATinyRunWritesACompleteCSVAndATable() throws {
