@@ -17,14 +17,23 @@ final class InterruptionHandler: @unchecked Sendable {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var active: [InterruptionHandler] = []
     /// The process's one source per signal, made on the first handler's creation (a lazy
-    /// static, made once under Swift's lock) and never changed after.
-    nonisolated(unsafe) private static let sources: [DispatchSourceSignal] = signals.map { signalNumber in
-        signal(signalNumber, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-        source.setEventHandler { interrupted(by: signalNumber) }
-        source.resume()
-        return source
-    }
+    /// static, made once under Swift's lock) and never changed after. A source takes its signal
+    /// only once libdispatch has registered it, later, on its own thread; until then the signal is
+    /// ignored. So the first handler waits for the registrations (at most a second): a signal
+    /// once it is in place, as the command makes its first file, is never lost.
+    nonisolated(unsafe) private static let sources: [DispatchSourceSignal] = {
+        let registered = DispatchSemaphore(value: 0)
+        let sources = signals.map { signalNumber in
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { interrupted(by: signalNumber) }
+            source.setRegistrationHandler { registered.signal() }
+            source.resume()
+            return source
+        }
+        for _ in sources { _ = registered.wait(timeout: .now() + 1) }
+        return sources
+    }()
 
     private let exclusive: NSRecursiveLock
     private let cleanup: @Sendable () -> String
