@@ -19,7 +19,7 @@ final class InterruptionHandler: @unchecked Sendable {
     /// The process's one source per signal, made on the first handler's creation (a lazy
     /// static, made once under Swift's lock) and never changed after. A source takes its signal
     /// only once libdispatch has registered it, later, on its own thread; until then the signal is
-    /// ignored. So the first handler waits for the registrations (at most a second): a signal
+    /// ignored. So the first handler waits for the registrations (at most a second each): a signal
     /// once it is in place, as the command makes its first file, is never lost.
     nonisolated(unsafe) private static let sources: [DispatchSourceSignal] = {
         let registered = DispatchSemaphore(value: 0)
