@@ -114,8 +114,9 @@ final class StoreCopyInterruptionTests: XCTestCase {
         kill(pid, SIGINT)
         let exitDeadline = Date().addingTimeInterval(10)
         while process.isRunning, Date() < exitDeadline { usleep(10_000) }
-        XCTAssertFalse(process.isRunning, "Ctrl-C was ignored: bench still runs 10 s after it")
-        if !process.isRunning { XCTAssertEqual(process.terminationStatus, 130) }
+        let messages = (try? String(contentsOf: stderrLog, encoding: .utf8)) ?? ""
+        XCTAssertFalse(process.isRunning, "Ctrl-C was ignored: bench still runs 10 s after it: \(messages)")
+        if !process.isRunning { XCTAssertEqual(process.terminationStatus, 130, messages) }
         withExtendedLifetime(output) {}
     }
 }
