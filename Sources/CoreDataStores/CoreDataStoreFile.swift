@@ -59,7 +59,7 @@ public struct CoreDataStoreFile: Sendable {
     /// has, whatever its extension: `.sqlite`, `.store`, `.storedata`, …). A pipe or a device is
     /// never opened here (reading it would take what the model's reader needs).
     public static func isStore(_ path: String) -> Bool {
-        guard (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular,
+        guard (try? FileManager.default.attributesOfItem(atPath: resolvingLinks(path))[.type] as? FileAttributeType) == .typeRegular,
               let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\0".utf8)
@@ -87,20 +87,23 @@ public struct CoreDataStoreFile: Sendable {
         let started = DispatchTime.now().uptimeNanoseconds
         let say = { (what: String) in ModelError("\(path) \(what)") }
         guard FileManager.default.fileExists(atPath: path) else { throw say("does not exist; give the path of a Core Data or SwiftData store (App.sqlite)") }
-        guard isStore(path) else {
+        // A symbolic link is read as the store it leads to, with the -wal beside that store, where
+        // SQLite keeps it; messages name the path given.
+        let file = resolvingLinks(path)
+        guard isStore(file) else {
             throw say(FileManager.default.isReadableFile(atPath: path) ? "is not an SQLite database; give a Core Data or SwiftData store (App.sqlite)"
                                                                        : "cannot be read; give a readable Core Data or SwiftData store (App.sqlite)")
         }
-        let wal = path + "-wal"
+        let wal = file + "-wal"
         let walSize = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
         defer { privateCopy.remove() }
-        var opened = path
+        var opened = file
         if walSize > 0 {
             let folder = PrivateStoreFolder(command: "store", in: FileManager.default.temporaryDirectory)
             do {
                 guard try privateCopy.make(folder) else { throw say("was not read: interrupted") }
                 let copy = folder.url.appendingPathComponent("store.sqlite").path
-                try FileManager.default.copyItem(atPath: path, toPath: copy)
+                try FileManager.default.copyItem(atPath: file, toPath: copy)
                 try FileManager.default.copyItem(atPath: wal, toPath: copy + "-wal")
                 opened = copy
             } catch let error as ModelError {
@@ -110,14 +113,21 @@ public struct CoreDataStoreFile: Sendable {
             }
         }
         do {
-            let database = try Database(path: uri(opened, immutable: opened == path), readOnly: true, uri: true)
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            let database = try Database(path: uri(opened, immutable: opened == file), readOnly: true, uri: true)
+            let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
             return try read(database, path: path, sampleLimit: sampleLimit, progress: size >= progressSize ? progress : { _ in }, started: started)
         } catch let error as ModelError {
             throw error
         } catch let error as SQLiteError {
             throw say("cannot be read as a store: \(error.message)")
         }
+    }
+
+    /// `path` with every symbolic link in it resolved (as is when it cannot be).
+    static func resolvingLinks(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// A `file:` URI for `path`, read-only (and immutable: no lock, no journal, no -shm).

@@ -91,10 +91,8 @@ extension Model {
         if entity.abstract, let rows = entity.rows, rows != 0 {
             throw ModelError("entity '\(entity.name)' is abstract but has \(rows) rows; drop \"rows\" or make it concrete")
         }
+        try entity.checkRows()
         let rows = entity.rows ?? 0
-        guard (0 ... maximumRows).contains(rows) else {
-            throw ModelError("entity '\(entity.name)' rows must be between 0 and \(maximumRows); got \(rows)")
-        }
         var names = Set((inherited?.attributes.map { $0.name.uppercased() } ?? []) + (inherited?.relationships.map { $0.name.uppercased() } ?? []))
         for attribute in entity.attributes {
             if !attribute.isOrderKey { try checkPropertyName(attribute.name, of: entity.name) }
@@ -229,5 +227,21 @@ extension Model.Entity {
         Model.Entity(name: name, index: index, parent: parent, children: children, subtreeEnd: subtreeEnd, root: root, depth: depth,
                      isAbstract: isAbstract, rows: rows, attributes: attributes, attributeOwners: attributeOwners,
                      relationships: relationships, uniquenessConstraints: uniquenessConstraints, fetchIndexes: fetchIndexes)
+    }
+}
+
+extension EntityDescription {
+    /// Refuses described rows out of range (`Model.maximumRows`).
+    func checkRows() throws {
+        guard let rows, !(0 ... Model.maximumRows).contains(rows) else { return }
+        throw ModelError("entity '\(name)' rows must be between 0 and \(Model.maximumRows); got \(rows)")
+    }
+}
+
+extension ModelDescription {
+    /// Refuses an entity's described rows out of range before anything replaces them (`scaled(to:)`,
+    /// `sharing`), so that a description's mistake is one whatever the command's flags.
+    public func checkDescribedRows() throws {
+        for entity in entities { try entity.checkRows() }
     }
 }

@@ -37,7 +37,7 @@ struct SwiftDataModelBuilder {
         self.byClass = byClass
     }
 
-    mutating func build(name: String) throws -> ModelDescription {
+    mutating func build(name: String, root: String? = nil) throws -> ModelDescription {
         var entities = try models.map { try entity($0) }
         try checkKeyPaths(entities)
         warnings += mapping.opaque.map { type, property in
@@ -58,6 +58,12 @@ struct SwiftDataModelBuilder {
         }
         var description = ModelDescription(name: name, entities: entities)
         try applyModelNotes(&description)
+        if let root {
+            if let note = description.root, note != root, let giver = models.first(where: { $0.notes["bench.root"] != nil }) {
+                warnings.append("\(giver.location): bench.root names '\(note)', and --root \(root) decides; the comment is not used")
+            }
+            description.root = root
+        }
         warnings += Model.stateNameWarnings(description) { entity, property in
             models.first { $0.entityName == entity }?.properties.first { $0.name == property }?.location
         }

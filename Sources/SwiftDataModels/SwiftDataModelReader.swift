@@ -11,8 +11,10 @@ import SwiftSyntax
 /// are `bench.*` comments (`BenchNotes`).
 public enum SwiftDataModelReader {
     /// Reads the model at `path`. Every problem is one `ModelError` sentence naming the file and,
-    /// for a problem in the source, its line and column.
-    public static func read(path: String) throws -> SwiftDataModel {
+    /// for a problem in the source, its line and column. `root`, the command's `--root`, decides
+    /// over a `// bench.root:` comment (which is then not checked, and warned about when it names
+    /// another entity).
+    public static func read(path: String, root: String? = nil) throws -> SwiftDataModel {
         let files = try SwiftSourceFiles.find(path)
         var models: [SwiftModelClass] = []
         var declarations: [String: SwiftTypeResolver.Declaration] = [:]
@@ -42,7 +44,7 @@ public enum SwiftDataModelReader {
         let current = try SwiftSchemaVersions.current(models, aliasTargets: topLevelAliases.compactMap { resolver.qualified($0, in: nil) })
         var builder = try SwiftDataModelBuilder(models: current.models, resolver: resolver)
         let name = XcodeModelReader.modelName(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
-        let description = try builder.build(name: name)
+        let description = try builder.build(name: name, root: root)
         let warnings = skipped + (current.warning.map { [$0] } ?? []) + builder.warnings
         return SwiftDataModel(description: description, warnings: warnings.map(\.escapingControlCharacters), files: files)
     }

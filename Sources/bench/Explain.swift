@@ -53,7 +53,7 @@ struct Explain: ParsableCommand {
         do {
             let names = try strategies.names()
             let folder = try storeFolder.untimed()
-            let (url, claim) = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(Date())).plans.txt", force: force)
+            let (url, claim) = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(Date())).plans.txt", force: force, inputs: model.source().inputs)
             defer { claim.release() }
             let plans = try withPrivateStores("explain", in: folder, writing: url, claim: claim, exclusive: exclusive) { stores in
                 try QueryPlan.explainAll(strategies: names, model: try model.model(validated, scale: dataset.scale).announced(), seed: dataset.seed,

@@ -39,7 +39,11 @@ struct Generate: ParsableCommand {
     func run() throws {
         let exclusive = NSRecursiveLock()
         do {
-            let (url, claim) = try OutputFile.destination(output, defaultName: "", force: force)
+            let (url, claim) = try OutputFile.destination(output, defaultName: "", force: force, inputs: model.source().inputs) { url in
+                // Replacing the store removes its companions; it is built under a partial name beside it.
+                StoreFile.companions(of: url.path).map { (URL(fileURLWithPath: $0), "the store's companion") }
+                    + [(URL(fileURLWithPath: StoreGeneration.partialPath(for: url.path)), "the partial store")]
+            }
             defer { claim.release() }
             // StoreGeneration builds the store under this name beside the output, then renames it.
             let partial = StoreGeneration.partialPath(for: url.path)

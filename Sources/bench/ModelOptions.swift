@@ -95,7 +95,7 @@ struct ModelOptions: ParsableArguments {
     func load(scale: Int?) throws -> LoadedModel {
         let source = try source()
         let read: ModelSource.Read
-        do { read = try source.read() } catch { throw ValidationError("\(error)") }
+        do { read = try source.read(root: root) } catch { throw ValidationError("\(error)") }
         return LoadedModel(source: source, model: try build(scale, from: read.description), warnings: read.warnings, store: read.store)
     }
 
@@ -105,6 +105,7 @@ struct ModelOptions: ParsableArguments {
         let withoutRows = !description.entities.contains { $0.rows != nil }
         let prefix = model.map { "\($0.escapingControlCharacters): " } ?? ""
         do {
+            try description.checkDescribedRows()
             let weights = try mixWeights()
             if withoutRows || weights != nil {
                 let total = scale ?? (withoutRows ? Self.defaultScaleWithoutRows : description.entities.reduce(0) { $0 + ($1.abstract ? 0 : $1.rows ?? 0) })

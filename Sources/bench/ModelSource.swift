@@ -1,6 +1,7 @@
 import CoreDataStores
 import Foundation
 import Models
+import Reporting
 import SwiftDataModels
 import Workloads
 
@@ -27,6 +28,17 @@ enum ModelSource: Hashable {
         var store: CoreDataStoreFile? = nil
     }
 
+    /// The files reading the source reads, none of which a command may write.
+    var inputs: [InputFile] {
+        switch self {
+        case .preset: return []
+        case let .json(path): return [InputFile(path, "the model file --model reads")]
+        case let .xcode(path, _): return [InputFile(path, "the Xcode model --model reads", extent: .everythingInside)]
+        case let .swiftData(path): return [InputFile(path, "a SwiftData source --model reads", extent: .filesInside(endingIn: ".swift"))]
+        case let .store(path): return InputFile.store(path, "the store --model reads")
+        }
+    }
+
     /// The source `--preset` or `--model` names (`publications` when neither does). A folder that
     /// holds both @Model sources and an Xcode model is refused: which one was meant is not ours to guess.
     static func choose(preset: String?, model: String?, version: String?) throws -> ModelSource {
@@ -40,8 +52,9 @@ enum ModelSource: Hashable {
         return .json(model)
     }
 
-    /// Reads the description; every problem is one sentence.
-    func read() throws -> Read {
+    /// Reads the description; every problem is one sentence. `root` (`--root`) decides over a
+    /// root a SwiftData source's comment names.
+    func read(root: String? = nil) throws -> Read {
         switch self {
         case let .preset(name):
             guard let named = ModelPresets.named(name) else { throw NameList.unknown(name, valid: ModelPresets.names, what: "preset") }
@@ -53,7 +66,7 @@ enum ModelSource: Hashable {
             let read = try XcodeModelReader.read(path: path, version: version)
             return Read(description: read.description, warnings: read.warnings + Model.stateNameWarnings(read.description))
         case let .swiftData(path):
-            let read = try SwiftDataModelReader.read(path: path)
+            let read = try SwiftDataModelReader.read(path: path, root: root)
             return Read(description: read.description, warnings: read.warnings)
         case let .store(path):
             let read = try Self.readStore(path)

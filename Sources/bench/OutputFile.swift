@@ -4,9 +4,11 @@ import Reporting
 /// The output file of a command that writes one file: `--output`, or `results/<name>` by default.
 /// Refuses a folder (or a path ending in `/`), an existing file without `--force`, a missing or
 /// unwritable folder, a name too long for it, and a file another bench is writing; claims the
-/// file for this process until `claim.release()` or the process ends.
+/// file for this process until `claim.release()` or the process ends. Refuses a file the command
+/// reads (`inputs`), or one it would write beside the output (`besides`), whatever `force` says.
 enum OutputFile {
-    static func destination(_ output: String?, defaultName: String, force: Bool) throws -> (url: URL, claim: OutputClaim) {
+    static func destination(_ output: String?, defaultName: String, force: Bool, inputs: [InputFile],
+                            besides: (URL) -> [(url: URL, what: String)] = { _ in [] }) throws -> (url: URL, claim: OutputClaim) {
         let url: URL
         if let output {
             url = URL(fileURLWithPath: output)
@@ -25,6 +27,7 @@ enum OutputFile {
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandFailure(description: "the output folder \(folder.path) does not exist; create it or choose another --output")
         }
+        try InputFile.checkNoneIsAnInput(output: url, besides: besides(url), inputs: inputs)
         try OutputFolder.checkWritable(folder)
         try AtomicFile.checkTemporaryName(for: url)
         let claim = try OutputClaim(url)

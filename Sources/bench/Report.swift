@@ -70,7 +70,13 @@ struct Report: ParsableCommand {
             }
             let page = HTMLReport.render(run, extras: extras)
 
-            let (url, claim) = try OutputFile.destination(output ?? HTMLReport.url(besides: runURL).path, defaultName: "report.html", force: force)
+            var inputs = [InputFile(runURL.path, "the results file it reports"), InputFile(SamplesCSV.url(besides: runURL).path, "that run's samples file")]
+            if let base = extras.base {
+                inputs += [InputFile(base.url.path, "the results file it compares with"), InputFile(SamplesCSV.url(besides: base.url).path, "that run's samples file")]
+            }
+            if let plans = extras.plans { inputs.append(InputFile(plans.url.path, "the query plans file it includes")) }
+            if let storage = extras.storage { inputs.append(InputFile(storage.url.path, "the storage file it includes")) }
+            let (url, claim) = try OutputFile.destination(output ?? HTMLReport.url(besides: runURL).path, defaultName: "report.html", force: force, inputs: inputs)
             defer { claim.release() }
             let interruption = InterruptionHandler(exclusive: exclusive) {
                 unlink(AtomicFile.temporaryURL(for: url).path)

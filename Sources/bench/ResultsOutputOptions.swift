@@ -36,6 +36,16 @@ struct ResultsOutputOptions: ParsableArguments {
         }
     }
 
+    /// Refuses an `--output` whose CSV, or a file the run writes beside it, is a file the command
+    /// reads (its model or store).
+    func checkNoneIsRead(_ inputs: [InputFile]) throws {
+        guard let output else { return }
+        let csv = URL(fileURLWithPath: output)
+        let besides = [(SamplesCSV.url(besides: csv), "its samples file"), (ResultsJSON.url(besides: csv), "its JSON export"), (SummaryMarkdown.url(besides: csv), "its Markdown summary")]
+        do { try InputFile.checkNoneIsAnInput(output: csv, besides: besides.map { (url: $0.0, what: $0.1) }, inputs: inputs) }
+        catch { throw ValidationError("\(error)") }
+    }
+
     func url(stamp: String) throws -> URL {
         if let output { return URL(fileURLWithPath: output) }
         let folder = URL(fileURLWithPath: "results", isDirectory: true)

@@ -40,7 +40,7 @@ struct Storage: ParsableCommand {
         do {
             let names = try strategies.names()
             let folder = try storeFolder.untimed()
-            let (url, claim) = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(started)).storage.csv", force: force)
+            let (url, claim) = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(started)).storage.csv", force: force, inputs: model.source().inputs)
             defer { claim.release() }
             let (reports, context) = try withPrivateStores("storage", in: folder, writing: url, claim: claim, exclusive: exclusive) { stores in
                 (try StorageReport.run(strategies: names, model: try model.model(validated, scale: dataset.scale).announced(), seed: dataset.seed,

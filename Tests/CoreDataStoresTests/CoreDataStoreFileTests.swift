@@ -96,6 +96,17 @@ final class CoreDataStoreFileTests: XCTestCase {
         XCTAssertEqual(try files(), listed)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path + "-wal")), wal)
         XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).contains { $0.hasPrefix("inheritance-bench-store-\(getpid())-") })
+        // Through a symbolic link (from another folder, as to an app's container), the same: the
+        // -wal is the one beside the store the link leads to.
+        let links = folder.appendingPathComponent("links")
+        try FileManager.default.createDirectory(at: links, withIntermediateDirectories: false)
+        let link = links.appendingPathComponent("Link.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        XCTAssertTrue(CoreDataStoreFile.isStore(link))
+        let linked = try CoreDataStoreFile.read(path: link)
+        XCTAssertEqual(linked.description.entities.compactMap(\.rows), store.description.entities.compactMap(\.rows))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: links.path), ["Link.sqlite"])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path + "-wal")), wal)
         withExtendedLifetime(app) {}
     }
 

@@ -31,7 +31,12 @@ final class DocumentationTests: XCTestCase {
     }
 
     func testTheJSONVersionIsTheWrittenOne() throws {
-        XCTAssertTrue(try files().contains("the version (\(ResultsJSON.schemaVersion);"), "docs/files.md names another JSON version than \(ResultsJSON.schemaVersion)")
+        let text = try files()
+        XCTAssertTrue(text.contains("the version (\(ResultsJSON.schemaVersion);"), "docs/files.md names another JSON version than \(ResultsJSON.schemaVersion)")
+        // The example document shows the version the files say, too.
+        let shown = text.components(separatedBy: "\"version\": ").dropFirst().map { $0.prefix { $0.isNumber } }
+        XCTAssertFalse(shown.isEmpty, "docs/files.md shows no example of the JSON export")
+        XCTAssertEqual(Set(shown), [Substring("\(ResultsJSON.schemaVersion)")], "docs/files.md's example JSON shows another version than \(ResultsJSON.schemaVersion)")
     }
 
     /// The Markdown files checked: the README and every page of docs/.

@@ -151,6 +151,20 @@ final class SwiftDataHostileSourceTests: XCTestCase {
         XCTAssertTrue(failure("// bench.root: Nope\n@Model class A { var x: Int }").hasPrefix("\(file):2:14: "), failure("// bench.root: Nope\n@Model class A { var x: Int }"))
     }
 
+    /// `--root` decides over a `// bench.root:` comment: a comment naming no entity is refused only
+    /// without it, and with it is named in a warning.
+    func testTheRootFlagDecidesOverTheComment() throws {
+        let source = "// bench.root: Nope\n@Model class A { var x: Int }\n@Model class B: A { var y: Int }\n@Model class Tag { var name: String }"
+        XCTAssertTrue(failure(source).hasPrefix("\(file):2:14: "), failure(source))
+        try source.write(toFile: file, atomically: true, encoding: .utf8)
+        let model = try SwiftDataModelReader.read(path: file, root: "A")
+        XCTAssertEqual(model.description.root, "A")
+        XCTAssertTrue(model.warnings.contains("\(file):2:14: bench.root names 'Nope', and --root A decides; the comment is not used"), "\(model.warnings)")
+        try source.replacingOccurrences(of: "Nope", with: "A").write(toFile: file, atomically: true, encoding: .utf8)
+        let agreeing = try SwiftDataModelReader.read(path: file, root: "A")
+        XCTAssertFalse(agreeing.warnings.contains { $0.contains("bench.root") }, "the comment agrees with the flag: \(agreeing.warnings)")
+    }
+
     /// A UTF-16 source is refused naming its encoding.
     func testAUTF16SourceNamesItsEncoding() throws {
         var data = Data([0xFF, 0xFE])

@@ -1,4 +1,5 @@
 import Foundation
+import Models
 import XCTest
 
 /// A preset's `--mix` or `--root` that it does not have is a usage error of every command that
@@ -35,4 +36,27 @@ extension CommandLineTests {
     func testAPresetsMistakeIsAUsageErrorOfStorage() throws { try checkPresetMistakes("storage") }
 
     func testAPresetsMistakeIsAUsageErrorOfModel() throws { try checkPresetMistakes("model") }
+}
+
+extension CommandLineTests {
+    /// A description's rows out of range are its own mistake, whatever the flags: refused by every
+    /// command that reads it, with `--scale` (which replaces the rows) as without, nothing written.
+    func testRowsOutOfRangeAreRefusedWithOrWithoutScale() throws {
+        var description = try ModelDescription.load(path: Self.fixtures.appendingPathComponent("shop.json").path)
+        let position = try XCTUnwrap(description.entities.firstIndex { $0.name == "Book" })
+        let model = folder.appendingPathComponent("m.json")
+        for rows in [-5, Model.maximumRows + 1] {
+            description.entities[position].rows = rows
+            try Data(description.json.utf8).write(to: model)
+            let argumentLists = [["model"], ["model", "--scale", "50"], ["run", "--scale", "50", "--output", "r.csv"], ["run", "--output", "r.csv"],
+                                 ["generate", "--strategy", "joined", "--scale", "50", "--output", "s.sqlite"], ["storage", "--scale", "50"],
+                                 ["explain", "--scale", "50", "--mix", "Book=1,Furniture=2"]]
+            for (arguments, outcome) in zip(argumentLists, try benchEach(argumentLists.map { $0 + ["--model", model.path] }, in: folder)) {
+                XCTAssertEqual(outcome.status, 64, "\(arguments) rows \(rows): \(outcome.stderr)")
+                XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): one line: \(outcome.stderr)")
+                XCTAssertTrue(outcome.stderr.hasPrefix("error: \(model.path): entity 'Book' rows must be between 0 and \(Model.maximumRows); got \(rows)"), "\(arguments): \(outcome.stderr)")
+            }
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["m.json"], "nothing is written")
+        }
+    }
 }

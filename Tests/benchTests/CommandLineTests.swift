@@ -275,10 +275,10 @@ final class CommandLineTests: XCTestCase {
 
         let file = folder.appendingPathComponent("h.json")
         try Data(#"{"name":"mine","entities":[{"name":"Thing","abstract":true,"attributes":[{"name":"uid","type":"uuid"}],"uniquenessConstraints":[["uid"]]},{"name":"Big","parent":"Thing","attributes":[{"name":"n","type":"integer64"}],"rows":30},{"name":"Small","parent":"Thing","rows":10}]}"#.utf8).write(to: file)
-        // h.csv's JSON would be h.json, the model file: refused, even with --force.
+        // h.csv's JSON would be h.json, the model file: refused, even with --force, as a usage error.
         for force in [[], ["--force"]] {
             let clash = try bench(["run", "--model", file.path, "--workloads", "count-by-type", "--repetitions", "1", "--quiet", "--output", "h.csv"] + force, in: folder)
-            XCTAssertEqual(clash.status, 1, clash.stderr)
+            XCTAssertEqual(clash.status, 64, clash.stderr)
             XCTAssertTrue(firstErrorLine(clash).contains("h.json"), clash.stderr)
         }
         XCTAssertTrue(try String(contentsOf: file, encoding: .utf8).hasPrefix(#"{"name":"mine""#), "the model file is kept")
