@@ -45,14 +45,39 @@ public enum KeyList {
     }
 }
 
-/// The steps of a fetch Core Data runs as several statements: every SELECT it runs (for `bench
-/// explain` and the tests that pin them), and the run itself, which binds key lists between them.
-public struct QueryProgram: @unchecked Sendable {
-    public let statements: [PreparedQuery]
-    let run: (Database) throws -> [ModelObject]
+/// The steps of a fetch Core Data runs as several statements, as data: each step's statement is
+/// the layout's, and the store runs the steps (`Database.objects`, `QueryProgram+Run.swift`),
+/// binding key lists between them, the same way for every layout.
+public indirect enum QueryProgram: Sendable {
+    /// `fetchBatchSize`: the ID pass (entity numbers and keys), then per batch of `size` keys the
+    /// batch's fetch by key list (`batches` by entity number when `byEntity`, else under 0), until
+    /// `objects` are read, each batch put back in the ID pass's order.
+    case batched(ids: PreparedQuery, batches: [Int64: PreparedQuery], size: Int, objects: Int, byEntity: Bool)
+    /// Per section: its name, its count and its objects, which must be as many.
+    case sectioned([(name: String, count: PreparedQuery, fetch: PreparedQuery)])
+    /// The page, then each batch with the page's keys bound as the key list.
+    case prefetching(page: PreparedQuery, batches: [PreparedQuery])
+    /// The objects of each statement in turn (under one key list already bound).
+    case concatenated([PreparedQuery])
+
+    /// Every SELECT the program runs, in order (for `bench explain` and the tests that pin them).
+    public var statements: [PreparedQuery] {
+        switch self {
+        case let .batched(ids, batches, _, _, _): [ids] + batches.sorted { $0.key < $1.key }.map(\.value)
+        case let .sectioned(sections): sections.flatMap { [$0.count, $0.fetch] }
+        case let .prefetching(page, batches): [page] + batches.flatMap(\.statements)
+        case let .concatenated(statements): statements
+        }
+    }
 }
 
 extension PreparedQuery {
+    /// A query running `program`, its first statement's SQL, values and decoder its own.
+    init(_ program: QueryProgram) {
+        let first = program.statements.first
+        self.init(sql: first?.sql ?? "", values: first?.values ?? [], decoder: first?.decoder, program: program)
+    }
+
     /// The SELECTs the query runs: its program's, or itself.
     public var statements: [PreparedQuery] { program?.statements ?? [self] }
 }

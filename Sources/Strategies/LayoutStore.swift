@@ -8,7 +8,6 @@ public final class LayoutStore {
     public let layout: any StorageLayout
     public let database: Database
     private let bookkeeping: CoreDataStore
-    private var insertPlans: [Int: InsertPlan] = [:]
 
     public var model: Model { layout.model }
     public var name: String { layout.name }
@@ -30,12 +29,8 @@ public final class LayoutStore {
     public func createSchema() throws { try bookkeeping.createSchema(layout.schemaSQL, strategyName: layout.name) }
 
     private func insertPlan(_ entity: Int) throws -> InsertPlan {
-        if let known = insertPlans[entity] { return known }
-        guard let made = layout.insertPlan(entity) else {
-            throw LayoutError.abstract(layout.name, model.entities[entity], "insert")
-        }
-        insertPlans[entity] = made
-        return made
+        guard let plan = layout.insertPlan(entity) else { throw LayoutError.abstract(layout.name, model.entities[entity], "insert") }
+        return plan
     }
 
     /// Inserts the objects (of any entities) with their to-one references and generated
@@ -64,13 +59,9 @@ public final class LayoutStore {
         }
     }
 
-    /// The layout's statements for `request`, as a fetch or a count runs them.
-    public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery { try layout.readQuery(request) }
-    public func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try layout.countQuery(request) }
-
-    /// Every object `request` selects.
-    public func fetch(_ request: FetchRequest) throws -> [ModelObject] { try database.objects(try fetchQuery(request)) }
-    public func count(_ request: FetchRequest) throws -> Int { try database.number(try countQuery(request)) }
+    /// Every object `request` selects, read as its mode runs (`StorageLayout.readQuery`).
+    public func fetch(_ request: FetchRequest) throws -> [ModelObject] { try database.objects(try layout.readQuery(request)) }
+    public func count(_ request: FetchRequest) throws -> Int { try database.number(try layout.countQuery(request)) }
 
     /// One save that sets `attribute` to `value` on each object whose version (`Z_OPT`) is as given,
     /// and bumps each one's version. Returns the objects changed.

@@ -16,9 +16,9 @@ public struct PreparedQuery: Sendable {
 }
 
 /// How a result row becomes an object: a closure built once per statement shape.
-public struct RowDecoder: @unchecked Sendable {
-    public let decode: (Statement) throws -> ModelObject
-    public init(_ decode: @escaping (Statement) throws -> ModelObject) { self.decode = decode }
+public struct RowDecoder: Sendable {
+    public let decode: @Sendable (Statement) throws -> ModelObject
+    public init(_ decode: @escaping @Sendable (Statement) throws -> ModelObject) { self.decode = decode }
 }
 
 /// A row that does not decode into an object of the model (a corrupt store, an unknown entity).

@@ -49,8 +49,9 @@ extension RowDecoder {
     /// key without its entity number throws `CorruptRow`.
     init(shapes: [RowShape], fixed: Int? = nil, table: String) {
         let first = shapes.map(\.entity).min() ?? 0
-        var byEntity = [RowShape?](repeating: nil, count: (shapes.map(\.entity).max() ?? first) - first + 1)
-        for shape in shapes { byEntity[shape.entity - first] = shape }
+        var shapesByEntity = [RowShape?](repeating: nil, count: (shapes.map(\.entity).max() ?? first) - first + 1)
+        for shape in shapes { shapesByEntity[shape.entity - first] = shape }
+        let byEntity = shapesByEntity
         self.init { row in
             let number = fixed.map { Int64($0 + 1) } ?? row.int64(at: 0)
             let offset = Int(truncatingIfNeeded: number) - 1 - first

@@ -7,7 +7,7 @@ import SQLite
 /// query is the one Core Data issues: its select list, the entity filter after the predicate (none
 /// for a root, `Z_ENT >= ? AND Z_ENT <= ?` for a middle entity, `Z_ENT = ?` for one entity),
 /// `SELECT DISTINCT … JOIN` through a to-many relationship, `COUNT(*)` for a count.
-public final class SingleTable: OneRowLayout {
+public struct SingleTable: OneRowLayout {
     public static let name = "single-table"
     public static let summary = "Core Data's layout: one table per hierarchy, every sub-entity's columns in it, rows told apart by Z_ENT"
 

@@ -34,27 +34,7 @@ extension StorageLayout {
         // Per entity number (1-based, as the ID pass reads it), or all under 0.
         let batches: [Int64: PreparedQuery] = batchesByEntity ? Dictionary(uniqueKeysWithValues: try entities.map { (Int64($0 + 1), try batch($0, false)) })
                                                               : [0: try batch(request.entity, request.includesSubentities)]
-        let byEntity = batchesByEntity
-        return Self.program([ids] + batches.sorted { $0.key < $1.key }.map(\.value)) { database in
-            let pairs = try database.rows(ids.sql, ids.values) { (entity: byEntity ? $0.int64(at: 0) : 0, key: $0.int64(at: 1)) }.prefix(objects)
-            let keys = pairs.map(\.key)
-            var result: [ModelObject] = []
-            result.reserveCapacity(keys.count)
-            for start in stride(from: 0, to: keys.count, by: size) {
-                let slice = keys[start ..< min(keys.count, start + size)]
-                var byKey: [Int64: ModelObject] = [:]
-                for (entity, members) in Self.grouped(pairs[(pairs.startIndex + start) ..< (pairs.startIndex + start + slice.count)]) {
-                    guard let query = batches[entity] else { throw CorruptRow("the ID pass lists an object of entity number \(entity), which the fetch does not read") }
-                    try KeyList.bind(members, in: database)
-                    for object in try database.objects(query) { byKey[object.id.key] = object }
-                }
-                for key in slice {
-                    guard let object = byKey[key] else { throw CorruptRow("the batch of keys \(slice.first ?? 0)… has no object \(key), which the ID pass listed") }
-                    result.append(object)
-                }
-            }
-            return result
-        }
+        return PreparedQuery(.batched(ids: ids, batches: batches, size: size, objects: objects, byEntity: batchesByEntity))
     }
 
     /// A fetched results controller sectioned by entity: per concrete entity of the request, in
@@ -67,17 +47,7 @@ extension StorageLayout {
             let own = FetchRequest(entity: entity, includesSubentities: false, predicate: request.predicate, sort: request.sort)
             return (count: try countQuery(own), fetch: try fetchQuery(own))
         }
-        let names = entities.map { model.entities[$0].name }
-        return Self.program(sections.flatMap { [$0.count, $0.fetch] }) { database in
-            var result: [ModelObject] = []
-            for (name, section) in zip(names, sections) {
-                let count = try database.number(section.count)
-                let objects = try database.objects(section.fetch)
-                guard objects.count == count else { throw CorruptRow("the section of \(name) counts \(count) objects but fetches \(objects.count)") }
-                result += objects
-            }
-            return result
-        }
+        return PreparedQuery(.sectioned(zip(entities, sections).map { (model.entities[$0].name, $1.count, $1.fetch) }))
     }
 
     /// `relationshipKeyPathsForPrefetching`: the request's objects, then per relationship named its
@@ -94,29 +64,9 @@ extension StorageLayout {
             if relationship.isManyToMany { return try linkedQuery(relationship) }
             return try fetchQuery(FetchRequest(entity: relationship.destination, predicate: .toOneInList(inverse.name)))
         }
-        return Self.program([page] + batches.flatMap(\.statements)) { database in
-            let objects = try database.objects(page)
-            var result = objects
-            try KeyList.bind(objects.map(\.id.key), in: database)
-            for batch in batches { result += try database.objects(batch) }
-            return result
-        }
+        return PreparedQuery(.prefetching(page: page, batches: batches))
     }
 
-    /// The keys of a batch by entity number, in the order each number first appears.
-    static func grouped<Pairs: Collection>(_ pairs: Pairs) -> [(Int64, [Int64])] where Pairs.Element == (entity: Int64, key: Int64) {
-        var groups: [(Int64, [Int64])] = []
-        for pair in pairs {
-            if let index = groups.firstIndex(where: { $0.0 == pair.entity }) { groups[index].1.append(pair.key) } else { groups.append((pair.entity, [pair.key])) }
-        }
-        return groups
-    }
-
-    /// A query running `run`, its first statement's SQL its own.
-    static func program(_ statements: [PreparedQuery], _ run: @escaping (Database) throws -> [ModelObject]) -> PreparedQuery {
-        PreparedQuery(sql: statements.first?.sql ?? "", values: statements.first?.values ?? [], decoder: statements.first?.decoder,
-                      program: QueryProgram(statements: statements, run: run))
-    }
 }
 
 extension RowDecoder {

@@ -3,10 +3,11 @@ import Models
 import SQLite
 
 /// One way of storing a model in SQLite, derived from the model alone and never touching a
-/// database: the DDL, and for each operation the statements and where their values come from.
+/// database: the DDL, and for each operation the statements and where their values come from. A
+/// layout is an immutable value, everything it answers computed when it is derived.
 /// `LayoutStore` runs any layout's statements on a store. Adding a strategy is one layout in its
 /// own folder and one line in `Strategies.all` (docs/strategies.md, "Adding a strategy").
-public protocol StorageLayout: AnyObject {
+public protocol StorageLayout: Sendable {
     /// The name used on the command line and in the CSV (`single-table`, …).
     static var name: String { get }
     /// One line for `bench list`.

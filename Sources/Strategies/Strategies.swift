@@ -1,9 +1,7 @@
 /// The registry: every strategy the suite measures, in the order tables and charts show them.
 /// The first is the baseline every ratio is taken against.
 public enum Strategies {
-    // A constant list of types: nothing in it can change, so sharing it across threads is safe,
-    // though `any StorageLayout.Type` (a class protocol's metatype) is not `Sendable`.
-    nonisolated(unsafe) public static let all: [any StorageLayout.Type] = [
+    public static let all: [any StorageLayout.Type] = [
         SingleTable.self,
         TablePerEntity.self,
         EnumEntity.self,

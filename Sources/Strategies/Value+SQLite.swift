@@ -33,7 +33,7 @@ extension Statement {
 extension Database {
     /// Every object `query` selects (it must have a decoder).
     public func objects(_ query: PreparedQuery) throws -> [ModelObject] {
-        if let program = query.program { return try program.run(self) }
+        if let program = query.program { return try objects(program) }
         guard let decoder = query.decoder else { throw CorruptRow("the query reads no objects (it has no decoder): \(query.sql)") }
         let statement = try cachedStatement(query.sql)
         try statement.bind(values: query.values)

@@ -29,7 +29,7 @@ final class AddingAStrategyTests: XCTestCase {
 
 /// The toy: Core Data's tables and statements without a single index (what a store would cost
 /// without them). Everything but the DDL is single-table's.
-final class BareSingleTable: StorageLayout {
+struct BareSingleTable: StorageLayout {
     static let name = "bare-single-table"
     static let summary = "single-table without indexes (a test's toy)"
 

@@ -101,7 +101,7 @@ final class EnumEntityTests: XCTestCase {
     /// The indexes serve the reads they are for.
     func testQueryPlans() throws {
         func plan(_ strategy: LayoutStore, _ request: FetchRequest) throws -> String {
-            let query = try strategy.fetchQuery(request)
+            let query = try strategy.layout.readQuery(request)
             return try strategy.database.queryPlan(query.sql, query.values.map { $0 as (any SQLiteBindable)? }).joined(separator: "; ")
         }
         let gadgets = try Self.open(Self.gadgets)
@@ -205,7 +205,7 @@ final class EnumEntityTests: XCTestCase {
         for model in [deep, roots] {
             let strategy = LayoutStore(try EnumEntity(model: model), database: try Database(path: ":memory:"))
             try strategy.createSchema()
-            _ = try strategy.fetchQuery(FetchRequest(entity: model.mainRoot))
+            _ = try strategy.layout.readQuery(FetchRequest(entity: model.mainRoot))
         }
         // Far fewer columns than single-table's: the slots are shared by the 250 leaves.
         let strategy = try EnumEntity(model: deep)

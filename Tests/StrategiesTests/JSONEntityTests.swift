@@ -172,7 +172,7 @@ final class JSONEntityTests: XCTestCase {
         try strategy.createSchema()
         for batch in ObjectGenerator(model, seed: 7).batches(of: 300) { try strategy.insert(batch) }
         func plan(_ request: FetchRequest) throws -> String {
-            let query = try strategy.fetchQuery(request)
+            let query = try strategy.layout.readQuery(request)
             return try strategy.database.queryPlan(query.sql, query.values.map { $0 as (any SQLiteBindable)? }).joined(separator: "; ")
         }
         let book = model.index(of: "Book")!
@@ -185,7 +185,7 @@ final class JSONEntityTests: XCTestCase {
         let other = LayoutStore(try JSONEntity(model: awkward), database: try Database(path: ":memory:"))
         try other.createSchema()
         let prime = awkward.index(of: "AlphaPrime")!
-        let query = try other.fetchQuery(FetchRequest(entity: prime, predicate: .equals("code", .blob([1, 2]))))
+        let query = try other.layout.readQuery(FetchRequest(entity: prime, predicate: .equals("code", .blob([1, 2]))))
         XCTAssertTrue(query.sql.contains("t0.ZKIND1 = 3 AND t0.ZKIND1 BETWEEN 2 AND 3"), query.sql)
         XCTAssertEqual(query.values, [.text("0102")])
         XCTAssertTrue(try other.database.queryPlan(query.sql, query.values.map { $0 as (any SQLiteBindable)? }).joined().contains("Z_Item_UNIQUE_code"))

@@ -24,7 +24,7 @@ final class JoinedTests: XCTestCase {
             try reads.checkReads()
             reads.assertAskedEnough(moreThan: 300)
             try StrategyAgreement([Joined.self], description, against: SingleTable.self).checkWrites()
-            let polymorphic = try reads.subject.fetchQuery(FetchRequest(entity: 0))
+            let polymorphic = try reads.subject.layout.readQuery(FetchRequest(entity: 0))
             XCTAssertTrue(polymorphic.sql.contains(" UNION ALL "), polymorphic.sql)
         }
     }
@@ -174,13 +174,13 @@ final class JoinedTests: XCTestCase {
         func plan(_ query: PreparedQuery) throws -> String {
             try joined.database.queryPlan(query.sql, query.values.map { $0 as (any SQLiteBindable)? }).joined(separator: " | ")
         }
-        let byUID = try plan(joined.fetchQuery(FetchRequest(entity: publication, predicate: .equals("uid", .blob(Array(repeating: 1, count: 16))))))
+        let byUID = try plan(joined.layout.readQuery(FetchRequest(entity: publication, predicate: .equals("uid", .blob(Array(repeating: 1, count: 16))))))
         XCTAssertTrue(byUID.contains("Z_Publication_UNIQUE_uid"), byUID)
-        let byISBN = try plan(joined.fetchQuery(FetchRequest(entity: book, predicate: .equals("isbn", .text("978")))))
+        let byISBN = try plan(joined.layout.readQuery(FetchRequest(entity: book, predicate: .equals("isbn", .text("978")))))
         XCTAssertTrue(byISBN.contains("Z_Book_UNIQUE_isbn"), byISBN)
-        let page = try plan(joined.fetchQuery(FetchRequest(entity: publication, sort: [SortKey("publishDate", ascending: false), SortKey("uid", ascending: false)], limit: 50)))
+        let page = try plan(joined.layout.readQuery(FetchRequest(entity: publication, sort: [SortKey("publishDate", ascending: false), SortKey("uid", ascending: false)], limit: 50)))
         XCTAssertTrue(page.contains("Z_Publication_byPublishDate") && !page.contains("TEMP B-TREE"), page)
-        let title = try plan(joined.fetchQuery(FetchRequest(entity: publication, predicate: .range("title", .text("Ab"), .text("Ac")))))
+        let title = try plan(joined.layout.readQuery(FetchRequest(entity: publication, predicate: .range("title", .text("Ab"), .text("Ac")))))
         XCTAssertTrue(title.contains("Z_Publication_byTitle"), title)
     }
 

@@ -184,21 +184,21 @@ final class TablePerEntityTests: XCTestCase {
         try strategy.createSchema()
         for batch in ObjectGenerator(model, seed: 3).batches(of: 500) { try strategy.insert(batch) }
         let sort = model.order!.map { SortKey($0.property!, ascending: $0.ascending) }
-        let query = try strategy.fetchQuery(FetchRequest(entity: model.mainRoot, sort: sort, limit: 50))
+        let query = try strategy.layout.readQuery(FetchRequest(entity: model.mainRoot, sort: sort, limit: 50))
         let plan = try database.queryPlan(query.sql, query.values).joined(separator: "\n")
         XCTAssertTrue(plan.contains("MERGE (UNION ALL)"), plan)
         XCTAssertFalse(plan.contains("TEMP B-TREE"), plan)
-        let byName = try strategy.fetchQuery(FetchRequest(entity: model.mainRoot, predicate: .anyRelated("tags", "name", .text("x"))))
+        let byName = try strategy.layout.readQuery(FetchRequest(entity: model.mainRoot, predicate: .anyRelated("tags", "name", .text("x"))))
         let tagPlan = try database.queryPlan(byName.sql, byName.values).joined(separator: "\n")
         XCTAssertFalse(tagPlan.contains("SCAN"), tagPlan)
         // The keyset page reads each table's index past the cursor, merged.
-        let after = try strategy.fetchQuery(FetchRequest(entity: model.mainRoot, predicate: .after([.real(500_000_000), .blob(Array(repeating: 0, count: 16))]),
+        let after = try strategy.layout.readQuery(FetchRequest(entity: model.mainRoot, predicate: .after([.real(500_000_000), .blob(Array(repeating: 0, count: 16))]),
                                                          sort: sort, limit: 50))
         let afterPlan = try database.queryPlan(after.sql, after.values).joined(separator: "\n")
         XCTAssertTrue(afterPlan.contains("MERGE (UNION ALL)") && afterPlan.contains("SEARCH t0 USING INDEX Z_Book_byPublishDate"), afterPlan)
         XCTAssertFalse(afterPlan.contains("TEMP B-TREE"), afterPlan)
         // A book date window uses the copy of Book's (entity, publishDate) index.
-        let window = try strategy.fetchQuery(FetchRequest(entity: model.index(of: "Book")!, predicate: .range("publishDate", .real(1), .real(2))))
+        let window = try strategy.layout.readQuery(FetchRequest(entity: model.index(of: "Book")!, predicate: .range("publishDate", .real(1), .real(2))))
         XCTAssertEqual(try database.queryPlan(window.sql, window.values), ["SEARCH t0 USING INDEX Z_Book_byEntityAndPublishDate (ZPUBLISHDATE>? AND ZPUBLISHDATE<?)"])
     }
 
@@ -234,7 +234,7 @@ final class TablePerEntityTests: XCTestCase {
         }))
         for model in [deep, wide] {
             let strategy = LayoutStore(try TablePerEntity(model: model), database: try Database(path: ":memory:"))
-            _ = try strategy.fetchQuery(FetchRequest(entity: model.mainRoot, sort: [SortKey(model.entities[model.mainRoot].attributes[0].name)], limit: 5))
+            _ = try strategy.layout.readQuery(FetchRequest(entity: model.mainRoot, sort: [SortKey(model.entities[model.mainRoot].attributes[0].name)], limit: 5))
             try strategy.createSchema()
         }
         let strategy = LayoutStore(try TablePerEntity(model: deep), database: try Database(path: ":memory:"))

@@ -118,7 +118,7 @@ final class RunnerTests: XCTestCase {
 }
 
 /// single-table that loses the first row of every fetch of a leaf entity: a wrong answer the runner must catch.
-final class DroppingLeafRows: StorageLayout {
+struct DroppingLeafRows: StorageLayout {
     static let name = "dropping-leaf-rows"
     static let summary = "a broken strategy for the tests"
     let inner: SingleTable

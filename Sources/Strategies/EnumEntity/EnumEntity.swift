@@ -30,7 +30,7 @@ import SQLite
 /// Everything is derived from the model once, when the layout is built: the stored model by
 /// `OneEntityModel` from the names `SlotNames` gives and the slots `SlotAssignment` gives, the
 /// statements by `OneRowLayout` with what `EnumEntity+Statements.swift` says.
-public final class EnumEntity: OneEntityLayout {
+public struct EnumEntity: OneEntityLayout {
     public static let name = "enum-entity"
     public static let summary = "No inheritance: one entity per hierarchy, a kind column naming each row's sub-entity, the sub-entities' attributes in generic typed slots they share (text1, number1, …)"
 

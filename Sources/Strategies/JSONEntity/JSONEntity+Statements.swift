@@ -39,11 +39,6 @@ extension JSONEntity {
     }
 
     /// The select list and decoder of a fetch of `request`'s entity, whatever the request: the
-    /// columns of its whole subtree's concrete entities (made once per entity).
-    func selection(_ request: FetchRequest) throws -> (list: String, decoder: RowDecoder) {
-        if let known = readers[request.entity] { return known }
-        let made = try compactSelection(request.entity, model.concreteEntities(in: model.entities[request.entity].subtree))
-        readers[request.entity] = made
-        return made
-    }
+    /// columns of its whole subtree's concrete entities.
+    func selection(_ request: FetchRequest) throws -> (list: String, decoder: RowDecoder) { readers[request.entity] }
 }

@@ -53,7 +53,7 @@ import SQLite
 /// Everything is derived from the model once, when the layout is built: the stored model by
 /// `OneEntityModel` from the names `storedNames` gives, the statements by `OneRowLayout` with what
 /// `JSONEntity+Statements.swift` says.
-public final class JSONEntity: OneEntityLayout {
+public struct JSONEntity: OneEntityLayout {
     public static let name = "json-entity"
     public static let summary = "One entity per hierarchy: the root's attributes as columns, a kind column, every other attribute in one JSON details column"
 
@@ -69,8 +69,8 @@ public final class JSONEntity: OneEntityLayout {
     private(set) var partialIndexes: [PartialIndex] = []
     /// Every statement that creates an empty store, in order.
     public private(set) var schemaSQL: [String] = []
-    /// The select list and decoder of each entity's fetch, made once.
-    var readers: [Int: (list: String, decoder: RowDecoder)] = [:]
+    /// The select list and decoder of each entity's fetch.
+    private(set) var readers: [(list: String, decoder: RowDecoder)] = []
 
     /// SQLite allows 127 arguments per function call: 63 key-value pairs per `json_object`.
     static let keysPerObject = 63
@@ -89,6 +89,7 @@ public final class JSONEntity: OneEntityLayout {
         let extra = try subEntityIndexSQL()
         partialIndexes = extra.partial
         schemaSQL = schema.tableSQL + schema.indexSQL + extra.sql + CoreDataSchema.bookkeepingSQL
+        readers = try model.entities.map { try compactSelection($0.index, model.concreteEntities(in: $0.subtree)) }
     }
 
     /// `ZKIND = 4` for a one-entity subtree, else `ZKIND BETWEEN 2 AND 4` (entity numbers).

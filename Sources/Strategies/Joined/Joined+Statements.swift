@@ -10,13 +10,10 @@ extension Joined {
 
     struct ReaderKey: Hashable { let entity: Int; let includesSubentities: Bool }
 
-    /// The read of `entity` (with its sub-entities when asked and it has any), made once.
+    /// The read of `entity` (with its sub-entities when asked and it has any).
     func reader(_ entity: Int, includesSubentities: Bool) -> JoinedReader {
-        let key = ReaderKey(entity: entity, includesSubentities: includesSubentities && model.entities[entity].hasSubentities)
-        if let known = readers[key] { return known }
-        let made = JoinedReader(self, entity: entity, includesSubentities: key.includesSubentities)
-        readers[key] = made
-        return made
+        // Every entity's reads are made at derivation.
+        readers[ReaderKey(entity: entity, includesSubentities: includesSubentities && model.entities[entity].hasSubentities)]!
     }
 
     /// The tables a condition reads, and the aliases its joins through to-many relationships took.

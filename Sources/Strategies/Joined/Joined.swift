@@ -39,7 +39,7 @@ import SQLite
 ///
 /// Everything is derived from the model once, when the layout is built; the statements are
 /// derived from it in `Joined+Statements.swift`.
-public final class Joined: StorageLayout {
+public struct Joined: StorageLayout {
     public static let name = "joined"
     public static let summary = "Class-table inheritance: the root's table holds the shared columns and Z_ENT, every sub-entity a table of its own columns keyed by the base row's Z_PK"
 
@@ -60,8 +60,8 @@ public final class Joined: StorageLayout {
     public private(set) var schemaSQL: [String] = []
     /// Per concrete entity: one INSERT per table on its path, root first, and of its generated links.
     private(set) var insertPlans: [Int: InsertPlan] = [:]
-    /// The reads made so far, by entity (`reader(_:includesSubentities:)`).
-    var readers: [ReaderKey: JoinedReader] = [:]
+    /// The read of every entity, alone and with its sub-entities (`reader(_:includesSubentities:)`).
+    private(set) var readers: [ReaderKey: JoinedReader] = [:]
 
     /// Throws `LayoutError` when a lookup the layout makes fails (a validated model makes none fail).
     public init(model: Model) throws {
@@ -87,6 +87,11 @@ public final class Joined: StorageLayout {
         schemaSQL = tableSQL + (try indexSQL()) + CoreDataSchema.bookkeepingSQL
         for entity in model.entities where entity.isConcrete {
             insertPlans[entity.index] = try insertPlan(entity)
+        }
+        for entity in model.entities {
+            for includesSubentities in entity.hasSubentities ? [false, true] : [false] {
+                readers[ReaderKey(entity: entity.index, includesSubentities: includesSubentities)] = JoinedReader(self, entity: entity.index, includesSubentities: includesSubentities)
+            }
         }
     }
 

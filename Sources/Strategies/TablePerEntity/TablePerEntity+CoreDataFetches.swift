@@ -52,6 +52,6 @@ extension TablePerEntity {
             return PreparedQuery(sql: arms.joined(separator: " UNION ALL ") + " ORDER BY Z_SOURCE", values: [], decoder: decoder.withSource())
         }
         guard statements.count != 1 else { return statements[0] }
-        return Self.program(statements) { database in try statements.flatMap { try database.objects($0) } }
+        return PreparedQuery(.concatenated(statements))
     }
 }

@@ -32,7 +32,7 @@ import SQLite
 /// Everything is derived from the model alone when the layout is built (the flattened model,
 /// the tables, their columns, the DDL, the INSERTs, the reads' select lists); the statements
 /// are derived from them (`TablePerEntity+Statements.swift`).
-public final class TablePerEntity: StorageLayout {
+public struct TablePerEntity: StorageLayout {
     public static let name = "table-per-entity"
     public static let summary = "The hierarchy flattened (EF Core's TPC): one dense table per concrete entity, reads across entities one UNION ALL"
 
