@@ -59,7 +59,7 @@ extension OneRowLayout {
             let place = place(destination, position), column = place.column
             cleared += place.key.map { ", \(column) = json_remove(\(column), '$.\($0)')" } ?? ", \(column) = NULL"
         }
-        return ["UPDATE \(table(destination)) SET \(key.key) = NULL\(cleared), Z_OPT = Z_OPT + 1 WHERE \(key.condition("", kind: kindColumn(destination)))"]
+        return DeleteStatements.clearing(table(destination), key: key.key, cleared: cleared, condition: key.condition("", kind: kindColumn(destination)), version: table(destination))
     }
 
     public func linkCountSQL(_ relationship: Model.Relationship) -> [String] {

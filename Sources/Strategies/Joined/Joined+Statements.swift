@@ -134,79 +134,11 @@ extension Joined {
         return PreparedQuery(sql: "SELECT \(request.predicate.count) \(from)", values: builder.values, decoder: nil)
     }
 
-    // MARK: Writes
-
-    /// Core Data's `UPDATE … SET <col> = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?` on the root's
-    /// table; for a column of a sub-entity's table, the version is checked and bumped on the root's
-    /// row, then the column set on the sub-row.
-    public func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] {
-        let (owner, column) = try attributeColumn(entity, attribute)
-        let root = tables[model.entities[owner].root].name
-        if model.entities[owner].isRoot { return UpdateStep.versioned(root, "\(column) = ?", [value]) }
-        return [UpdateStep("UPDATE \(root) SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", [.newVersion, .key, .oldVersion]),
-                UpdateStep("UPDATE \(tables[owner].name) SET \(column) = ? WHERE Z_PK = ?", [.value(value), .key])]
-    }
-
-    public func versionSQL(_ entity: Int) -> String? { "SELECT Z_OPT FROM \(tables[model.entities[entity].root].name) WHERE Z_PK = ?" }
-
-    public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
-        var related: [String] = []
-        var clear: [[String]] = []
-        for relationship in model.entities[entity].relationships {
-            let destination = tables[model.entities[relationship.destination].root].name
-            if !relationship.toMany {
-                let columns = try toOneColumn(entity, relationship.name)
-                related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(tables[columns.owner].name) t0 JOIN \(destination) t1 ON t1.Z_PK = t0.\(columns.key) WHERE t0.Z_PK = ?1")
-                clear.append(relationship.isOneToOne ? try clearInverse(relationship) : [])
-            } else if relationship.isManyToMany {
-                let join = try schema.join(relationship)
-                let (this, other) = join.columns(from: relationship.owner, relationship.name)
-                related.append("SELECT t1.Z_ENT, t1.Z_PK FROM \(join.name) j JOIN \(destination) t1 ON t1.Z_PK = j.\(other) WHERE j.\(this) = ?1")
-                clear.append(["DELETE FROM \(join.name) WHERE \(this) = ?1"])
-            } else {
-                let columns = try inverseColumns(relationship)
-                let holder = tables[columns.inverse.owner].name
-                related.append(holder == destination
-                    ? "SELECT t1.Z_ENT, t1.Z_PK FROM \(destination) t1 WHERE t1.\(columns.key) = ?1"
-                    : "SELECT t1.Z_ENT, t1.Z_PK FROM \(holder) t2 JOIN \(destination) t1 ON t1.Z_PK = t2.Z_PK WHERE t2.\(columns.key) = ?1")
-                clear.append(try clearInverse(relationship))
-            }
-        }
-        // The deepest table first, the base row last (`PRAGMA foreign_keys` stays off).
-        let delete = paths[entity].reversed().map { "DELETE FROM \(tables[$0].name) WHERE Z_PK = ?1" }
-        return DeleteStatements(related: related, clear: clear, delete: delete)
-    }
-
-    /// The statements that drop the references to the deleted object (`?1`) that the destinations
-    /// hold through the inverse to-one (the many side of a one-to-many, the other side of a
-    /// one-to-one). When the foreign key is in a sub-entity's table and the version in the root's,
-    /// the version is bumped first, then the key cleared.
-    private func clearInverse(_ relationship: Model.Relationship) throws -> [String] {
-        guard model.inverse(of: relationship) != nil else { return [] }
-        let columns = try inverseColumns(relationship)
-        let destination = tables[model.entities[relationship.destination].root].name
-        let holder = tables[columns.inverse.owner].name
-        // The order key is declared with the to-one, so it is in the same table.
-        let entityColumn = (columns.entity.map { ", \($0) = NULL" } ?? "")
-            + (try model.orderKey(of: columns.inverse).map { ", \(try attributeColumn(relationship.destination, $0).column) = NULL" } ?? "")
-        if holder == destination {
-            return ["UPDATE \(destination) SET \(columns.key) = NULL\(entityColumn), Z_OPT = Z_OPT + 1 WHERE \(columns.key) = ?1"]
-        }
-        return [
-            "UPDATE \(destination) SET Z_OPT = Z_OPT + 1 WHERE Z_PK IN (SELECT Z_PK FROM \(holder) WHERE \(columns.key) = ?1)",
-            "UPDATE \(holder) SET \(columns.key) = NULL\(entityColumn) WHERE \(columns.key) = ?1",
-        ]
-    }
-
     /// The inverse to-one of a to-many or one-to-one relationship and its columns, in the table of
     /// the entity that declares it (`inverse.owner`).
-    private func inverseColumns(_ relationship: Model.Relationship) throws -> (inverse: Model.Relationship, key: String, entity: String?) {
+    func inverseColumns(_ relationship: Model.Relationship) throws -> (inverse: Model.Relationship, key: String, entity: String?) {
         let (inverse, position) = try inverseToOne(relationship)
         return (inverse, toOneColumns[inverse.owner][position].key, toOneColumns[inverse.owner][position].entity)
-    }
-
-    public func linkCountSQL(_ relationship: Model.Relationship) -> [String] {
-        schema.joinTable(relationship).map { ["SELECT COUNT(*) FROM \($0.name)"] } ?? []
     }
 }
 

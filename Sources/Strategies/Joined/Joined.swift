@@ -39,7 +39,7 @@ import SQLite
 ///
 /// Everything is derived from the model once, when the layout is built; the statements are
 /// derived from it in `Joined+Statements.swift`.
-public struct Joined: StorageLayout {
+public struct Joined: MultiTableLayout {
     public static let name = "joined"
     public static let summary = "Class-table inheritance: the root's table holds the shared columns and Z_ENT, every sub-entity a table of its own columns keyed by the base row's Z_PK"
 
@@ -152,6 +152,36 @@ public struct Joined: StorageLayout {
         case let .toOneEntity(position): toOneColumns[column.owner][position].entity ?? "NULL"
         }
     }
+
+    // MARK: Where objects are (`MultiTableLayout`)
+
+    /// The tables on the path from the root to `entity`.
+    func rowTables(_ entity: Int) -> [String] { paths[entity].map { tables[$0].name } }
+
+    /// The root's table, for every entity of its hierarchy.
+    func identity(_ entity: Int) -> RowIdentity? { RowIdentity(table: tables[model.entities[entity].root].name, number: .column) }
+
+    /// The root's table holds the identities of a whole subtree.
+    func holders(_ entity: Int) -> [Int] { [entity] }
+
+    func attributePlace(_ entity: Int, _ position: Int) -> (table: String, column: String) {
+        let owner = model.entities[entity].attributeOwners[position]
+        return (tables[owner].name, attributeColumns[owner][position])
+    }
+
+    func toOnePlace(_ entity: Int, _ position: Int) -> (table: String, key: String, entity: String?) {
+        let columns = toOneColumns[entity][position]
+        return (tables[model.entities[entity].toOneRelationships[position].owner].name, columns.key, columns.entity)
+    }
+
+    /// Core Data's one join table, its partner the destination (whose root's table holds every destination's identity).
+    func joinLinks(_ entity: Int, _ relationship: Model.Relationship) throws -> [JoinLink] {
+        let join = try schema.join(relationship)
+        let (this, other) = join.columns(from: relationship.owner, relationship.name)
+        return [JoinLink(join: join.name, this: this, other: other, partner: relationship.destination)]
+    }
+
+    func joinTableNames(_ relationship: Model.Relationship) -> [String] { schema.joinTable(relationship).map { [$0.name] } ?? [] }
 
     /// The declaring entity and column of a property (attribute or to-one) of `entity`.
     private func place(_ entity: Int, _ property: String) throws -> (owner: Int, column: String) {

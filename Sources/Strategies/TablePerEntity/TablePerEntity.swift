@@ -32,7 +32,7 @@ import SQLite
 /// Everything is derived from the model alone when the layout is built (the flattened model,
 /// the tables, their columns, the DDL, the INSERTs, the reads' select lists); the statements
 /// are derived from them (`TablePerEntity+Statements.swift`).
-public struct TablePerEntity: StorageLayout {
+public struct TablePerEntity: MultiTableLayout {
     public static let name = "table-per-entity"
     public static let summary = "The hierarchy flattened (EF Core's TPC): one dense table per concrete entity, reads across entities one UNION ALL"
 
@@ -52,7 +52,7 @@ public struct TablePerEntity: StorageLayout {
     /// Per original concrete entity: the columns of each to-one, in `toOneRelationships` order.
     let toOneColumns: [[ToOneColumns]]
     /// The join tables of each many-to-many relationship as held by each concrete entity, by partner.
-    let links: [Held: [Link]]
+    let links: [Held: [JoinLink]]
     /// Every statement that creates an empty store, in order.
     public let schemaSQL: [String]
     /// Per concrete entity: how its objects are inserted.
@@ -115,18 +115,18 @@ public struct TablePerEntity: StorageLayout {
 
     /// The join tables of each split many-to-many relationship, found by the flattened relationship
     /// that names a side, sorted by partner.
-    private static func joinLinks(_ model: Model, _ schema: CoreDataSchema, _ records: [LinkRecord], _ flat: [Int?]) throws -> [Held: [Link]] {
+    private static func joinLinks(_ model: Model, _ schema: CoreDataSchema, _ records: [LinkRecord], _ flat: [Int?]) throws -> [Held: [JoinLink]] {
         var joinBySide: [PropertyKey: CoreDataSchema.JoinTable] = [:]
         for join in schema.joinTables {
             joinBySide[PropertyKey(owner: join.first.entity, name: join.first.relationship)] = join
             joinBySide[PropertyKey(owner: join.second.entity, name: join.second.relationship)] = join
         }
-        var links: [Held: [Int: Link]] = [:]
+        var links: [Held: [Int: JoinLink]] = [:]
         for record in records {
             let index = try TablePerEntity.need(flat[record.held.entity], "flattened entity for \(model.entities[record.held.entity].name)")
             let join = try TablePerEntity.need(joinBySide[PropertyKey(owner: index, name: record.flatName)], "join table for \(record.flatName)")
             let (this, other) = join.columns(from: index, record.flatName)
-            links[record.held, default: [:]][record.partner] = Link(join: join.name, this: this, other: other, partner: record.partner)
+            links[record.held, default: [:]][record.partner] = JoinLink(join: join.name, this: this, other: other, partner: record.partner)
         }
         return links.mapValues { $0.values.sorted { $0.partner < $1.partner } }
     }
@@ -146,15 +146,36 @@ public struct TablePerEntity: StorageLayout {
     }
 
     /// The join tables `relationship` reaches from concrete `entity`, by partner.
-    func links(from entity: Int, _ relationship: Model.Relationship) -> [Link] {
+    func links(from entity: Int, _ relationship: Model.Relationship) -> [JoinLink] {
         links[Held(entity: entity, relationship: PropertyKey(relationship))] ?? []
     }
 
     /// Each join table of many-to-many `relationship` once, from the concrete entities holding it.
-    func joinTables(_ relationship: Model.Relationship) -> [Link] {
+    func joinTables(_ relationship: Model.Relationship) -> [JoinLink] {
         var seen = Set<String>()
         return concrete[relationship.owner].flatMap { links(from: $0, relationship) }.filter { seen.insert($0.join).inserted }
     }
+
+    // MARK: Where objects are (`MultiTableLayout`)
+
+    /// A concrete entity's own table.
+    func rowTables(_ entity: Int) -> [String] { flat[entity] == nil ? [] : [tables[entity]] }
+
+    /// A concrete entity's table, its entity number a literal (the table's `Z_ENT` is the flattened model's).
+    func identity(_ entity: Int) -> RowIdentity? { flat[entity] == nil ? nil : RowIdentity(table: tables[entity], number: .literal(entity + 1)) }
+
+    /// Each concrete entity's table holds its own objects.
+    func holders(_ entity: Int) -> [Int] { concrete[entity] }
+
+    func attributePlace(_ entity: Int, _ position: Int) -> (table: String, column: String) { (tables[entity], attributeColumns[entity][position]) }
+
+    func toOnePlace(_ entity: Int, _ position: Int) -> (table: String, key: String, entity: String?) {
+        (tables[entity], toOneColumns[entity][position].key, toOneColumns[entity][position].entity)
+    }
+
+    func joinLinks(_ entity: Int, _ relationship: Model.Relationship) -> [JoinLink] { links(from: entity, relationship) }
+
+    func joinTableNames(_ relationship: Model.Relationship) -> [String] { joinTables(relationship).map(\.join) }
 
     // MARK: DDL and INSERTs
 
@@ -210,15 +231,5 @@ extension TablePerEntity {
         var entity: String?
         /// The destination's entity when there is no entity column.
         var destination: Int
-    }
-
-    /// One join table reached from an entity through a many-to-many relationship.
-    struct Link: Sendable {
-        var join: String
-        /// The join table's column for this entity's key, and for the partner's.
-        var this: String
-        var other: String
-        /// The partner's concrete entity (original index).
-        var partner: Int
     }
 }

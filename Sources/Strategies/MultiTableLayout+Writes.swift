@@ -1,0 +1,106 @@
+import Generation
+import Models
+
+/// A multi-table layout's updates, versions, deletes and link counts, from where it keeps each
+/// object's rows, identity and properties.
+extension MultiTableLayout {
+    /// Core Data's `UPDATE … SET <col> = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?` when the
+    /// column is in the table holding the version; else the version checked and bumped there, then
+    /// the column set in its own table.
+    public func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] {
+        guard let version = identity(entity)?.table, let position = model.entities[entity].attributeIndex(attribute) else {
+            throw LayoutError(Self.name, "'\(attribute)' is not an attribute of concrete entity '\(model.entities[entity].name)'")
+        }
+        let place = attributePlace(entity, position)
+        if place.table == version { return UpdateStep.versioned(version, "\(place.column) = ?", [value]) }
+        return [UpdateStep("UPDATE \(version) SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", [.newVersion, .key, .oldVersion]),
+                UpdateStep("UPDATE \(place.table) SET \(place.column) = ? WHERE Z_PK = ?", [.value(value), .key])]
+    }
+
+    public func versionSQL(_ entity: Int) -> String? { identity(entity).map { "SELECT Z_OPT FROM \($0.table) WHERE Z_PK = ?" } }
+
+    /// Per relationship, its related objects as one `UNION ALL` of an arm per table holding their
+    /// identities, and the statements clearing references to the object; then its rows, the
+    /// deepest table first (`PRAGMA foreign_keys` stays off).
+    public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
+        guard identity(entity) != nil else { throw LayoutError.abstract(Self.name, model.entities[entity], "delete") }
+        var statements = DeleteStatements(related: [], clear: [], delete: rowTables(entity).reversed().map { "DELETE FROM \($0) WHERE Z_PK = ?1" })
+        for relationship in model.entities[entity].relationships {
+            let arms: [String]
+            if !relationship.toMany {
+                let place = toOnePlace(entity, try toOnePosition(entity, relationship.name))
+                let targets = holders(relationship.destination)
+                arms = targets.compactMap { target in
+                    guard let identity = identity(target) else { return nil }
+                    // Several tables hold the destinations: the entity column says which one a key is in.
+                    let filter = targets.count > 1 ? place.entity.map { " AND t0.\($0) = \(target + 1)" } ?? "" : ""
+                    return "SELECT \(identity.number("t1")), t1.Z_PK FROM \(place.table) t0 JOIN \(identity.table) t1 ON t1.Z_PK = t0.\(place.key) WHERE t0.Z_PK = ?1" + filter
+                }
+                statements.clear.append(relationship.isOneToOne ? try clearInverse(relationship) : [])
+            } else if relationship.isManyToMany {
+                let links = try joinLinks(entity, relationship)
+                arms = links.compactMap { link in
+                    identity(link.partner).map { "SELECT \($0.number("t1")), t1.Z_PK FROM \(link.join) j JOIN \($0.table) t1 ON t1.Z_PK = j.\(link.other) WHERE j.\(link.this) = ?1" }
+                }
+                var deletes: [String] = []
+                for link in links where !deletes.contains("DELETE FROM \(link.join) WHERE \(link.this) = ?1") { deletes.append("DELETE FROM \(link.join) WHERE \(link.this) = ?1") }
+                statements.clear.append(deletes)
+            } else {
+                let (inverse, position) = try inverseToOne(relationship)
+                arms = holders(inverse.owner).compactMap { holder in
+                    let place = toOnePlace(holder, position)
+                    return identity(holder).map { identity in
+                        identity.table == place.table ? "SELECT \(identity.number("t1")), t1.Z_PK FROM \(place.table) t1 WHERE t1.\(place.key) = ?1"
+                            : "SELECT \(identity.number("t1")), t1.Z_PK FROM \(place.table) t2 JOIN \(identity.table) t1 ON t1.Z_PK = t2.Z_PK WHERE t2.\(place.key) = ?1"
+                    }
+                }
+                statements.clear.append(try clearInverse(relationship))
+            }
+            statements.related.append(arms.isEmpty ? "SELECT 0, 0 WHERE 0 AND ?1" : arms.joined(separator: " UNION ALL "))
+        }
+        return statements
+    }
+
+    /// The statements that drop the references to the deleted object (`?1`) that the destinations
+    /// hold through the inverse to-one (the many side of a one-to-many, the other side of a
+    /// one-to-one), in each table holding it: its key, entity number and order key set to NULL.
+    private func clearInverse(_ relationship: Model.Relationship) throws -> [String] {
+        guard model.inverse(of: relationship) != nil else { return [] }
+        let (inverse, position) = try inverseToOne(relationship)
+        // The order key is declared with the to-one, so it is in the same table.
+        let orderKey = try model.orderKey(of: inverse).map { try attributePosition(inverse.owner, $0) }
+        return holders(inverse.owner).flatMap { holder -> [String] in
+            let place = toOnePlace(holder, position)
+            guard let version = identity(holder)?.table else { return [] }
+            let cleared = (place.entity.map { ", \($0) = NULL" } ?? "") + (orderKey.map { ", \(attributePlace(holder, $0).column) = NULL" } ?? "")
+            return DeleteStatements.clearing(place.table, key: place.key, cleared: cleared, condition: "\(place.key) = ?1", version: version)
+        }
+    }
+
+    /// SQLite allows 500 arms in one compound SELECT: link counts are summed in statements of this many.
+    static var armsPerStatement: Int { 400 }
+
+    public func linkCountSQL(_ relationship: Model.Relationship) -> [String] {
+        guard relationship.isManyToMany else { return [] }
+        let joins = joinTableNames(relationship)
+        guard joins.count > 1 else { return joins.map { "SELECT COUNT(*) FROM \($0)" } }
+        return stride(from: 0, to: joins.count, by: Self.armsPerStatement).map { start in
+            let arms = joins[start ..< min(start + Self.armsPerStatement, joins.count)].enumerated().map { offset, join in
+                "SELECT COUNT(*)\(offset == 0 ? " AS n" : "") FROM \(join)"
+            }
+            return "SELECT SUM(n) FROM (\(arms.joined(separator: " UNION ALL ")))"
+        }
+    }
+}
+
+extension DeleteStatements {
+    /// The statements setting the key column `key` of the rows of `table` that match `condition`
+    /// to NULL (with the assignments `cleared`, such as `, ZKIND = NULL`) and bumping their
+    /// version: one UPDATE when `version`, the table holding it, is `table`; else the version
+    /// bumped there first, then the key cleared. Every layout clears an inverse with it.
+    static func clearing(_ table: String, key: String, cleared: String, condition: String, version: String) -> [String] {
+        guard version != table else { return ["UPDATE \(table) SET \(key) = NULL\(cleared), Z_OPT = Z_OPT + 1 WHERE \(condition)"] }
+        return ["UPDATE \(version) SET Z_OPT = Z_OPT + 1 WHERE Z_PK IN (SELECT Z_PK FROM \(table) WHERE \(condition))",
+                "UPDATE \(table) SET \(key) = NULL\(cleared) WHERE \(condition)"]
+    }
+}
