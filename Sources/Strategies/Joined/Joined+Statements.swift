@@ -8,12 +8,10 @@ extension Joined {
 
     // MARK: Reads
 
-    struct ReaderKey: Hashable { let entity: Int; let includesSubentities: Bool }
-
     /// The read of `entity` (with its sub-entities when asked and it has any).
     func reader(_ entity: Int, includesSubentities: Bool) -> JoinedReader {
-        // Every entity's reads are made at derivation.
-        readers[ReaderKey(entity: entity, includesSubentities: includesSubentities && model.entities[entity].hasSubentities)]!
+        let made = readers[entity]
+        return includesSubentities && made.count > 1 ? made[1] : made[0]
     }
 
     /// The tables a condition reads, and the aliases its joins through to-many relationships took.

@@ -60,8 +60,8 @@ public struct Joined: MultiTableLayout {
     public private(set) var schemaSQL: [String] = []
     /// Per concrete entity: one INSERT per table on its path, root first, and of its generated links.
     private(set) var insertPlans: [Int: InsertPlan] = [:]
-    /// The read of every entity, alone and with its sub-entities (`reader(_:includesSubentities:)`).
-    private(set) var readers: [ReaderKey: JoinedReader] = [:]
+    /// Per entity: its read alone, then with its sub-entities when it has any (`reader(_:includesSubentities:)`).
+    private(set) var readers: [[JoinedReader]] = []
 
     /// Throws `LayoutError` when a lookup the layout makes fails (a validated model makes none fail).
     public init(model: Model) throws {
@@ -88,10 +88,8 @@ public struct Joined: MultiTableLayout {
         for entity in model.entities where entity.isConcrete {
             insertPlans[entity.index] = try insertPlan(entity)
         }
-        for entity in model.entities {
-            for includesSubentities in entity.hasSubentities ? [false, true] : [false] {
-                readers[ReaderKey(entity: entity.index, includesSubentities: includesSubentities)] = JoinedReader(self, entity: entity.index, includesSubentities: includesSubentities)
-            }
+        readers = model.entities.map { entity in
+            (entity.hasSubentities ? [false, true] : [false]).map { JoinedReader(self, entity: entity.index, includesSubentities: $0) }
         }
     }
 

@@ -92,15 +92,3 @@ extension MultiTableLayout {
         }
     }
 }
-
-extension DeleteStatements {
-    /// The statements setting the key column `key` of the rows of `table` that match `condition`
-    /// to NULL (with the assignments `cleared`, such as `, ZKIND = NULL`) and bumping their
-    /// version: one UPDATE when `version`, the table holding it, is `table`; else the version
-    /// bumped there first, then the key cleared. Every layout clears an inverse with it.
-    static func clearing(_ table: String, key: String, cleared: String, condition: String, version: String) -> [String] {
-        guard version != table else { return ["UPDATE \(table) SET \(key) = NULL\(cleared), Z_OPT = Z_OPT + 1 WHERE \(condition)"] }
-        return ["UPDATE \(version) SET Z_OPT = Z_OPT + 1 WHERE Z_PK IN (SELECT Z_PK FROM \(table) WHERE \(condition))",
-                "UPDATE \(table) SET \(key) = NULL\(cleared) WHERE \(condition)"]
-    }
-}
