@@ -38,36 +38,44 @@ let package = Package(
         ]),
         // Objects of a model as deterministic streams, values, answer digests. No I/O.
         .target(name: "Generation", dependencies: ["Models"]),
-        // The storage strategies behind one protocol, one file each, and their registry.
-        .target(name: "Strategies", dependencies: ["SQLite", "Models", "Generation"]),
+        // Where temporary stores go and how they are made, opened and cleaned up: the store
+        // folder (memory-backed when the stores fit), a command's private folder, leftovers.
+        .target(name: "StoreFiles", dependencies: ["SQLite", "Models"]),
+        // Core Data's layout of any model, rule for rule (its tables, columns, indexes, join tables
+        // and DDL), and its bookkeeping rows and key reservation: what the strategies and the
+        // store reader share.
+        .target(name: "CoreDataLayout", dependencies: ["SQLite", "Models", "Generation"]),
+        // The storage strategies behind one protocol, a folder each, and their registry.
+        .target(name: "Strategies", dependencies: ["CoreDataLayout", "StoreFiles", "SQLite", "Models", "Generation"]),
         // A Core Data / SwiftData store file read as a model: its Z_MODELCACHE (raw deflate, binary
         // property list, keyed archive), its tables and its objects per entity, opened read-only;
         // and the proof that single-table lays the model out as the store is.
-        .target(name: "CoreDataStores", dependencies: ["Models", "SQLite", "Strategies", "CZlib"]),
+        .target(name: "CoreDataStores", dependencies: ["Models", "SQLite", "CoreDataLayout", "StoreFiles", "Strategies", "CZlib"]),
         // Every workload as one value, the runner (timing, interleaving, agreement and store checks), query plans.
-        .target(name: "Workloads", dependencies: ["Strategies", "Models", "Generation", "SQLite"]),
+        .target(name: "Workloads", dependencies: ["Strategies", "StoreFiles", "Models", "Generation", "SQLite"]),
         // The commit the binary is built from (written before each build by the BuildCommit plugin).
         .target(name: "BuildInfo", plugins: ["BuildCommit"]),
         .plugin(name: "BuildCommit", capability: .buildTool()),
         // Results: statistics, run context, CSV, console tables, compare.
-        .target(name: "Reporting", dependencies: ["Workloads", "Strategies", "Models", "SQLite", "Generation", "BuildInfo"]),
+        .target(name: "Reporting", dependencies: ["Workloads", "Strategies", "StoreFiles", "Models", "SQLite", "Generation", "BuildInfo"]),
         // The command line.
         .executableTarget(
             name: "bench",
             dependencies: [
-                "Reporting", "Workloads", "Strategies", "Models", "SwiftDataModels", "CoreDataStores", "Generation", "SQLite",
+                "Reporting", "Workloads", "Strategies", "StoreFiles", "Models", "SwiftDataModels", "CoreDataStores", "Generation", "SQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "StoreFilesTests", dependencies: ["StoreFiles"]),
         .testTarget(name: "ModelsTests", dependencies: ["Models"]),
         .testTarget(name: "SwiftDataModelsTests", dependencies: ["SwiftDataModels", "Models"]),
         .testTarget(name: "GenerationTests", dependencies: ["Generation", "Models"]),
-        .target(name: "TestSupport", dependencies: ["Models", "Generation", "Strategies", "CoreDataStores", "SQLite"], path: "Tests/TestSupport"),
-        .testTarget(name: "CoreDataStoresTests", dependencies: ["CoreDataStores", "Models", "Strategies", "SQLite", "Generation", "TestSupport"]),
-        .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "Strategies", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads", "Strategies", "Generation", "SQLite"]),
-        .testTarget(name: "benchTests", dependencies: ["bench", "Reporting", "Models", "CoreDataStores", "SQLite", "TestSupport"]),
-        .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
+        .target(name: "TestSupport", dependencies: ["Models", "Generation", "CoreDataLayout", "StoreFiles", "Strategies", "CoreDataStores", "SQLite"], path: "Tests/TestSupport"),
+        .testTarget(name: "CoreDataStoresTests", dependencies: ["CoreDataStores", "Models", "CoreDataLayout", "StoreFiles", "Strategies", "SQLite", "Generation", "TestSupport"]),
+        .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "Strategies", "StoreFiles", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads", "Strategies", "StoreFiles", "Generation", "SQLite"]),
+        .testTarget(name: "benchTests", dependencies: ["bench", "Reporting", "StoreFiles", "Models", "CoreDataStores", "SQLite", "TestSupport"]),
+        .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "CoreDataLayout", "StoreFiles", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
     ]
 )

@@ -1,7 +1,7 @@
+import CoreDataLayout
 import Foundation
 import Models
 import SQLite
-import Strategies
 
 /// The rest of the data's shape, read in one bounded pass of aggregates (no value of a row leaves
 /// SQLite, only counts and lengths): the fan-out of every to-many and many-to-many (how many

@@ -1,6 +1,6 @@
+import CoreDataLayout
 import Models
 import SQLite
-import Strategies
 
 /// The data's shape a store holds, read as aggregates only (no value of a row leaves SQLite):
 /// each optional attribute's and optional to-one's NULL share, over the rows of the entity that

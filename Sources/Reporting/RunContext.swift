@@ -1,3 +1,4 @@
+import StoreFiles
 import BuildInfo
 import Foundation
 import SQLite

@@ -1,3 +1,4 @@
+import StoreFiles
 import Foundation
 import Generation
 import Models

@@ -1,3 +1,4 @@
+import StoreFiles
 import Generation
 import Models
 import Foundation

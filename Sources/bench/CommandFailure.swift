@@ -1,3 +1,4 @@
+import StoreFiles
 import ArgumentParser
 import Foundation
 import Reporting

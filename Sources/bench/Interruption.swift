@@ -1,3 +1,4 @@
+import StoreFiles
 import Dispatch
 import Foundation
 import Reporting

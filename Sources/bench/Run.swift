@@ -1,3 +1,4 @@
+import StoreFiles
 import ArgumentParser
 import Generation
 import Dispatch

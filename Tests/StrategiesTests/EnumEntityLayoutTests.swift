@@ -1,3 +1,4 @@
+import CoreDataLayout
 import Models
 @testable import Strategies
 import XCTest

@@ -1,3 +1,4 @@
+import CoreDataLayout
 import Generation
 import Models
 import SQLite

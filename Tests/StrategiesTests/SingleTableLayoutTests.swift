@@ -1,3 +1,5 @@
+import StoreFiles
+import CoreDataLayout
 import Generation
 import Models
 import SQLite
@@ -68,7 +70,7 @@ final class SingleTableLayoutTests: XCTestCase {
                        "SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZCREATEDATE, t0.ZPUBLISHDATE, t0.ZTITLE, t0.ZUID, t0.ZUPDATEDATE, 0, 0, 0, 0, t0.ZISBN, t0.ZPAGECOUNT FROM ZPUBLICATION t0 WHERE t0.ZISBN = ? AND t0.Z_ENT = ?")
         XCTAssertEqual(try store.fetchQuery(FetchRequest(entity: 0, predicate: .anyRelated("tags", "name", .text("swift")))).sql,
                        "SELECT DISTINCT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZCREATEDATE, t0.ZPUBLISHDATE, t0.ZTITLE, t0.ZUID, t0.ZUPDATEDATE, t0.ZDOI, t0.ZPAPERTYPE, t0.ZBLOGNAME, t0.ZURL, t0.ZISBN, t0.ZPAGECOUNT, t0.ZURL1, t0.ZWORDCOUNT FROM ZPUBLICATION t0 JOIN Z_1TAGS t1 ON t0.Z_PK = t1.Z_1PUBLICATIONS JOIN ZTAG t2 ON t2.Z_PK = t1.Z_6TAGS WHERE t2.ZNAME = ?")
-        XCTAssertEqual(CoreDataStore.reserveSQL, "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?")
+        XCTAssertEqual(CoreDataBookkeeping.reserveSQL, "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?")
     }
 
     /// The rows Core Data keeps beside the data: Z_PRIMARYKEY, Z_METADATA, and Z_ENT / Z_OPT per row.

@@ -1,3 +1,4 @@
+import CoreDataLayout
 import Foundation
 import Generation
 import Models

@@ -1,3 +1,4 @@
+import CoreDataLayout
 import CoreDataStores
 import Foundation
 import Models

@@ -1,3 +1,4 @@
+import StoreFiles
 import CoreDataStores
 import Foundation
 import Models

@@ -1,3 +1,4 @@
+import CoreDataLayout
 import Generation
 import Models
 import SQLite
@@ -100,5 +101,15 @@ public struct InsertStep: Sendable, Equatable {
             case let .toOneEntity(position): object.toOne[position].map { .integer(Int64($0.entity + 1)) } ?? .null
             }
         }
+    }
+}
+
+extension CoreDataSchema {
+    /// The INSERT of one link into join table `link` (its name, the owner's column, the other
+    /// side's; see `link`), with the member's order key when the table has an order column.
+    func linkInsert(_ link: (name: String, this: String, other: String)) -> LinkInsert {
+        guard let order = joinTables.first(where: { $0.name == link.name })?.orderColumn else { return .into(link) }
+        let member = "Z_" + order.dropFirst("Z_FOK_".count)
+        return .ordered("INSERT INTO \(link.name) (\(link.this), \(link.other), \(order)) VALUES (?, ?, ?)", memberIsOwner: member == link.this)
     }
 }

@@ -1,3 +1,4 @@
+import CoreDataLayout
 import Generation
 import Models
 import SQLite
@@ -7,7 +8,7 @@ import SQLite
 public final class LayoutStore {
     public let layout: any StorageLayout
     public let database: Database
-    private let bookkeeping: CoreDataStore
+    private let bookkeeping: CoreDataBookkeeping
 
     public var model: Model { layout.model }
     public var name: String { layout.name }
@@ -16,7 +17,7 @@ public final class LayoutStore {
     public init(_ layout: any StorageLayout, database: Database) {
         self.layout = layout
         self.database = database
-        bookkeeping = CoreDataStore(database: database, model: layout.storedModel)
+        bookkeeping = CoreDataBookkeeping(database: database, model: layout.storedModel)
     }
 
     /// A store of `type`'s layout of `model`, derived here (for a test or a single store; a run

@@ -1,3 +1,4 @@
+import CoreDataLayout
 import Models
 
 /// A layout's lookups of a model's properties by the names a `FetchRequest` or a relationship

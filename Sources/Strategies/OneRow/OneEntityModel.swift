@@ -1,3 +1,4 @@
+import CoreDataLayout
 import Models
 
 /// Where a layout that keeps each hierarchy as one entity (`OneEntityModel`) keeps an entity's

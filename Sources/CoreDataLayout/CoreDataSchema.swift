@@ -47,7 +47,12 @@ public struct CoreDataSchema: Sendable {
         /// The entity that declares the property.
         public let entity: Int
         public let role: Role
-        let group: Int
+        /// Core Data's type group, which orders a table's columns.
+        public let group: Int
+
+        public init(name: String, sqlType: String, entity: Int, role: Role, group: Int) {
+            self.name = name; self.sqlType = sqlType; self.entity = entity; self.role = role; self.group = group
+        }
     }
 
     /// A root's table: its name, its columns in fetch order (entity by entity) and in table order.
@@ -237,14 +242,6 @@ public struct CoreDataSchema: Sendable {
             throw LayoutError(layoutOf: model, "\(model.entities[relationship.owner].name).\(relationship.name) has no join table")
         }
         return join
-    }
-
-    /// The INSERT of one link into join table `link` (its name, the owner's column, the other
-    /// side's; see `link`), with the member's order key when the table has an order column.
-    public func linkInsert(_ link: (name: String, this: String, other: String)) -> LinkInsert {
-        guard let order = joinTables.first(where: { $0.name == link.name })?.orderColumn else { return .into(link) }
-        let member = "Z_" + order.dropFirst("Z_FOK_".count)
-        return .ordered("INSERT INTO \(link.name) (\(link.this), \(link.other), \(order)) VALUES (?, ?, ?)", memberIsOwner: member == link.this)
     }
 
     /// Many-to-many `relationship`'s join table as its owner sees it: its name, the owner's column,

@@ -1,6 +1,5 @@
 import Foundation
-@testable import Reporting
-import Strategies
+@testable import StoreFiles
 import XCTest
 
 final class StoreFolderTests: XCTestCase {

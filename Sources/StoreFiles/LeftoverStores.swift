@@ -1,6 +1,5 @@
 import Foundation
 import Models
-import Strategies
 #if canImport(Glibc)
 import Glibc
 #endif

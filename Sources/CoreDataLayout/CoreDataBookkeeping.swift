@@ -6,7 +6,7 @@ import SQLite
 /// The store-level machinery every Core Data layout shares: schema creation, the bookkeeping rows
 /// (`Z_PRIMARYKEY` with one row per entity, `Z_METADATA` with its property list, `Z_MODELCACHE`)
 /// and primary-key reservation, as Core Data does them.
-public struct CoreDataStore {
+public struct CoreDataBookkeeping {
     public let database: Database
     /// The model whose entities `Z_PRIMARYKEY` lists (the stored model: flattened, or one enum entity, …).
     public let model: Model

@@ -15,12 +15,12 @@ public struct LayoutError: Error, CustomStringConvertible {
 extension LayoutError {
     /// An insert or a delete of an object of an abstract entity, which has no objects of its own:
     /// the one error of that condition, whatever the strategy.
-    static func abstract(_ strategy: String, _ entity: Model.Entity, _ operation: String) -> LayoutError {
+    public static func abstract(_ strategy: String, _ entity: Model.Entity, _ operation: String) -> LayoutError {
         LayoutError(strategy, "\(entity.name) is abstract; it has no objects to \(operation) (its objects are stored as their concrete entities)")
     }
 
     /// `value`, or a `LayoutError` of `strategy` saying that `what` is missing.
-    static func required<T>(_ value: T?, _ strategy: String, _ what: @autoclosure () -> String) throws -> T {
+    public static func required<T>(_ value: T?, _ strategy: String, _ what: @autoclosure () -> String) throws -> T {
         guard let value else { throw LayoutError(strategy, "no \(what())") }
         return value
     }
