@@ -1,5 +1,5 @@
-import Generation
 import Foundation
+import Generation
 import Models
 import SQLite
 

@@ -1,9 +1,9 @@
-import Strategies
-import StoreFiles
 import CoreDataLayout
 import Foundation
 import Models
 import SQLite
+import StoreFiles
+import Strategies
 
 /// A Core Data (or SwiftData) store file read as a model: its compiled model (`Z_MODELCACHE`),
 /// its entities' numbers (`Z_PRIMARYKEY`), its schema (`sqlite_master`) and its objects per entity.

@@ -1,6 +1,6 @@
-import Strategies
 import CoreDataLayout
 import Models
+import Strategies
 
 /// The suite's `single-table` layout (`CoreDataSchema`) of a store's own model, held against the
 /// tables, indexes and `Z_PRIMARYKEY` rows Core Data made for it:

@@ -1,5 +1,5 @@
-import StoreFiles
 import Foundation
+import StoreFiles
 
 /// The private copy a store in use is read from (its file and its `-wal`, in a `PrivateStoreFolder`
 /// of the temporary folder), shared with an interruption handler: `cancel()` removes the copy,

@@ -1,7 +1,7 @@
-import StoreFiles
 import BuildInfo
 import Foundation
 import SQLite
+import StoreFiles
 import Strategies
 
 /// Where and how a run happened: the context every CSV row carries.

@@ -1,8 +1,8 @@
-import StoreFiles
 import Foundation
 import Generation
 import Models
 import SQLite
+import StoreFiles
 import Strategies
 
 /// One strategy × workload case driven by an outside harness (the package-benchmark suite in

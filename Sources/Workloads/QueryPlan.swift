@@ -1,8 +1,8 @@
-import StoreFiles
 import Foundation
 import Generation
 import Models
 import SQLite
+import StoreFiles
 import Strategies
 
 /// A statement of a workload, with SQLite's `EXPLAIN QUERY PLAN` for it, and whether it keeps

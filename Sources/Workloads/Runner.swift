@@ -1,8 +1,8 @@
-import StoreFiles
+import Foundation
 import Generation
 import Models
-import Foundation
 import SQLite
+import StoreFiles
 import Strategies
 
 /// What one run measures.

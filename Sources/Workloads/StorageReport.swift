@@ -1,8 +1,8 @@
-import StoreFiles
+import Foundation
 import Generation
 import Models
-import Foundation
 import SQLite
+import StoreFiles
 import Strategies
 
 /// Where a store's bytes go: per table and per index, and how much of each table is NULL.

@@ -1,9 +1,9 @@
-import StoreFiles
 import Dispatch
 import Foundation
 import Generation
 import Models
 import SQLite
+import StoreFiles
 import Strategies
 
 /// One store file of one strategy, and what the runner does with it: build it, check it, time a

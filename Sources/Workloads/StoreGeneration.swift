@@ -1,7 +1,7 @@
-import StoreFiles
 import Foundation
 import Generation
 import Models
+import StoreFiles
 import Strategies
 
 /// `bench generate`: one populated, checked store written whole or not at all.

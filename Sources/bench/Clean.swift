@@ -1,8 +1,8 @@
-import StoreFiles
 import ArgumentParser
 import Foundation
 import Models
 import Reporting
+import StoreFiles
 
 /// `bench clean`: removes what bench processes that were killed (SIGKILL, the out-of-memory
 /// killer) could not: their folders of temporary stores. `run`, `sweep`, `storage` and `explain`

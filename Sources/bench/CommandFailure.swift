@@ -1,8 +1,8 @@
-import StoreFiles
 import ArgumentParser
 import Foundation
 import Reporting
 import SQLite
+import StoreFiles
 import Strategies
 
 /// A failure the user can act on: printed as one line on standard error, exit status 1.

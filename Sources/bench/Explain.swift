@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
+import Models
 import Reporting
 import Strategies
 import Workloads
-import Models
 
 struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(

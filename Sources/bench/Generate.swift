@@ -1,11 +1,11 @@
-import StoreFiles
 import ArgumentParser
 import Foundation
+import Models
 import Reporting
 import SQLite
+import StoreFiles
 import Strategies
 import Workloads
-import Models
 
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(

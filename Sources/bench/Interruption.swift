@@ -1,7 +1,7 @@
-import StoreFiles
 import Dispatch
 import Foundation
 import Reporting
+import StoreFiles
 import Strategies
 
 /// On Ctrl-C, SIGTERM or SIGHUP (a closed terminal or ssh session): runs the command's cleanup

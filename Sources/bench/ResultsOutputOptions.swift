@@ -1,7 +1,7 @@
 import ArgumentParser
-import Generation
 import Dispatch
 import Foundation
+import Generation
 import Models
 import Reporting
 import SQLite

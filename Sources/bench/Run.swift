@@ -1,11 +1,11 @@
-import StoreFiles
 import ArgumentParser
-import Generation
 import Dispatch
 import Foundation
+import Generation
 import Models
 import Reporting
 import SQLite
+import StoreFiles
 import Strategies
 import Workloads
 

@@ -1,6 +1,6 @@
-import StoreFiles
 import Foundation
 import Reporting
+import StoreFiles
 import Strategies
 
 // Messages on standard error, and the warnings every measuring command starts with.

@@ -1,7 +1,7 @@
-import StoreFiles
 import ArgumentParser
 import Foundation
 import Reporting
+import StoreFiles
 
 /// `--store-folder`, shared by every command that builds stores.
 struct StoreFolderOptions: ParsableArguments {

@@ -1,10 +1,10 @@
-import StoreFiles
 import ArgumentParser
-import Generation
 import Foundation
+import Generation
 import Models
-import SQLite
 import Reporting
+import SQLite
+import StoreFiles
 import Strategies
 import Workloads
 

@@ -1,8 +1,8 @@
-import StoreFiles
 import CoreDataLayout
 import Generation
 import Models
 import SQLite
+import StoreFiles
 import Strategies
 import XCTest
 

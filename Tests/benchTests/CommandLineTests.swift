@@ -1,9 +1,9 @@
-import StoreFiles
 import CoreDataStores
 import Foundation
 import Models
 import Reporting
 import SQLite
+import StoreFiles
 import TestSupport
 import XCTest
 

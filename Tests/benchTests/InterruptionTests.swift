@@ -1,6 +1,6 @@
-import StoreFiles
 import Foundation
 import Reporting
+import StoreFiles
 import XCTest
 
 /// Interrupts a real `bench run` child process in the middle of its work, as Ctrl-C or a
