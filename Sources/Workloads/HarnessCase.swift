@@ -16,8 +16,8 @@ public final class HarnessCase {
     private let layout: any StorageLayout
     private let privateFolder: PrivateStoreFolder
     private let folder: URL
-    private var populated: Store?
-    private var fresh: Store?
+    private var populated: MeasuredStore?
+    private var fresh: MeasuredStore?
     private var queries: [PreparedQuery] = []
     private var workloadCase: WorkloadCase?
     private var transactions: [[ModelObject]] = []
@@ -42,7 +42,7 @@ public final class HarnessCase {
         case .insertSingle:
             transactions = inputs.singleInsertObjects.map { [$0] }
         case .read, .update, .delete:
-            let store = try Store(layout, path: folder.appendingPathComponent("read.sqlite").path)
+            let store = try MeasuredStore(layout, path: folder.appendingPathComponent("read.sqlite").path)
             try store.populate(generator, batchSize: batchSize, census: Census(generator))
             populated = store
             if workload.kind == .read {
@@ -72,7 +72,7 @@ public final class HarnessCase {
         switch workload.kind {
         case .insertBulk, .insertSingle:
             fresh?.remove()
-            let store = try Store(layout, path: folder.appendingPathComponent("insert-\(repetition).sqlite").path)
+            let store = try MeasuredStore(layout, path: folder.appendingPathComponent("insert-\(repetition).sqlite").path)
             try (try store.opened).createSchema()
             fresh = store
         case .delete:
@@ -138,7 +138,7 @@ public final class HarnessCase {
     }
 
     /// A store the case made, or an error saying the repetition was not prepared.
-    private func prepared(_ store: Store?) throws -> Store {
+    private func prepared(_ store: MeasuredStore?) throws -> MeasuredStore {
         guard let store else {
             throw NameList.Error(description: "\(workload.name): the case has no store; call prepareRepetition() before each repetition")
         }

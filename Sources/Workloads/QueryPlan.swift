@@ -132,7 +132,7 @@ public struct QueryPlan: Sendable {
         let generator = ObjectGeneratorBox(model: model, seed: seed)
         return try strategies.flatMap { name -> [QueryPlan] in
             guard let type = Strategies.named(name) else { throw NameList.unknown(name, valid: Strategies.names, what: "strategy") }
-            let store = try Store(try type.init(model: model), path: folder.appendingPathComponent("\(name).sqlite").path)
+            let store = try MeasuredStore(try type.init(model: model), path: folder.appendingPathComponent("\(name).sqlite").path)
             defer { store.remove() }
             try store.populate(generator.generator, batchSize: batchSize, census: generator.census)
             let opened = try store.opened

@@ -95,7 +95,7 @@ public struct StorageReport: Sendable {
         return try strategies.map { name in
             guard let type = Strategies.named(name) else { throw NameList.unknown(name, valid: Strategies.names, what: "strategy") }
             progress(name)
-            let store = try Store(try type.init(model: model), path: folder.appendingPathComponent("\(name).sqlite").path)
+            let store = try MeasuredStore(try type.init(model: model), path: folder.appendingPathComponent("\(name).sqlite").path)
             defer { store.remove() }
             try store.populate(generator, batchSize: batchSize, census: census)
             return try measure((try store.opened).database, strategy: name, publications: generator.count(root: model.mainRoot))

@@ -22,7 +22,7 @@ public enum StoreGeneration {
         let generator = ObjectGenerator(model, seed: seed)
         let census = Census(generator)
         do {
-            let store = try Store(try type.init(model: model), path: partial)
+            let store = try MeasuredStore(try type.init(model: model), path: partial)
             try store.populate(generator, batchSize: batchSize, census: census)
             store.close()
             guard rename(partial, path) == 0 else {

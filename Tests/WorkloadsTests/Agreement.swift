@@ -36,12 +36,12 @@ enum Agreement {
         }
     }
 
-    /// The store check of `Store.populate`: integrity, foreign keys, objects per entity, link rows.
+    /// The store check of `MeasuredStore.populate`: integrity, foreign keys, objects per entity, link rows.
     static func checkStore(_ model: Model, _ generator: ObjectGenerator, folder: URL, label: String, findings: Findings) throws {
         let census = Census(generator)
         for type in Strategies.all {
             let path = folder.appendingPathComponent("\(type.name)-\(UUID().uuidString).sqlite").path
-            let store = try Store(try type.init(model: model), path: path)
+            let store = try MeasuredStore(try type.init(model: model), path: path)
             defer { store.remove() }
             do { try store.populate(generator, batchSize: 97, census: census) } catch { findings.record("\(type.name) on \(label): \(error)") }
         }

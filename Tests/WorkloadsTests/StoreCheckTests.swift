@@ -18,10 +18,10 @@ final class StoreCheckTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
-    func populated(_ type: any StorageLayout.Type, _ model: Model) throws -> (Store, Census) {
+    func populated(_ type: any StorageLayout.Type, _ model: Model) throws -> (MeasuredStore, Census) {
         let generator = ObjectGenerator(model, seed: 3)
         let census = Census(generator)
-        let store = try Store(try type.init(model: model), path: folder.appendingPathComponent("\(type.name)-\(UUID().uuidString).sqlite").path)
+        let store = try MeasuredStore(try type.init(model: model), path: folder.appendingPathComponent("\(type.name)-\(UUID().uuidString).sqlite").path)
         try store.populate(generator, batchSize: 100, census: census)
         return (store, census)
     }
@@ -32,7 +32,7 @@ final class StoreCheckTests: XCTestCase {
             let (store, census) = try populated(type, model)
             XCTAssertGreaterThan(census.links[0], 0)
             XCTAssertNoThrow(try store.check(census, thorough: true), type.name)
-            let database = store.strategy!.database
+            let database = store.layoutStore!.database
             let joins = try database.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%' ESCAPE '\\' AND name NOT IN ('Z_PRIMARYKEY', 'Z_METADATA', 'Z_MODELCACHE')")
             XCTAssertFalse(joins.isEmpty, type.name)
             try database.execute("DELETE FROM \(joins[0]) WHERE rowid = (SELECT MIN(rowid) FROM \(joins[0]))")
@@ -47,7 +47,7 @@ final class StoreCheckTests: XCTestCase {
         let model = try Model(ModelPresets.efcoreAnimals.scaled(to: 400))
         for type in Strategies.all {
             let (store, census) = try populated(type, model)
-            let database = store.strategy!.database
+            let database = store.layoutStore!.database
             let tables = try database.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('ZANIMAL', 'ZCAT')")
             try database.execute("DELETE FROM \(tables.contains("ZCAT") ? "ZCAT" : "ZANIMAL") WHERE Z_PK = (SELECT MAX(Z_PK) FROM \(tables.contains("ZCAT") ? "ZCAT" : "ZANIMAL"))")
             XCTAssertThrowsError(try store.check(census, thorough: true), type.name)
@@ -58,13 +58,13 @@ final class StoreCheckTests: XCTestCase {
     func testACorruptIndexFailsTheIntegrityCheck() throws {
         let model = try Model(ModelPresets.timestamps.scaled(to: 300))
         let (store, census) = try populated(SingleTable.self, model)
-        let database = store.strategy!.database
+        let database = store.layoutStore!.database
         // Change a row behind its uid index's back: the table and the index then disagree.
         try database.execute("PRAGMA writable_schema = ON")
         try database.execute("UPDATE sqlite_master SET sql = 'CREATE UNIQUE INDEX Z_TimestampedEntity_UNIQUE_uid ON ZTIMESTAMPEDENTITY (ZCREATEDATE)' WHERE name = 'Z_TimestampedEntity_UNIQUE_uid'")
         try database.execute("PRAGMA writable_schema = OFF")
         store.close()
-        let reopened = try Store(try SingleTable(model: model), path: store.path)
+        let reopened = try MeasuredStore(try SingleTable(model: model), path: store.path)
         XCTAssertThrowsError(try reopened.check(census, thorough: true)) { XCTAssertTrue("\($0)".contains("integrity check"), "\($0)") }
         reopened.remove()
     }

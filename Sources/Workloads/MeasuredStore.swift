@@ -8,11 +8,11 @@ import Strategies
 
 /// One store file of one strategy, and what the runner does with it: build it, check it, time a
 /// repetition on it. Setup, checks and digests stay outside the timed regions.
-final class Store {
+final class MeasuredStore {
     let path: String
     let name: String
     private let layout: any StorageLayout
-    private(set) var strategy: LayoutStore?
+    private(set) var layoutStore: LayoutStore?
     private(set) var bytes: Int64 = 0
 
     /// Opens (creating) the store at `path` for `layout`, derived once per run and shared by its stores.
@@ -21,7 +21,7 @@ final class Store {
         self.layout = layout
         name = layout.name
         do {
-            strategy = LayoutStore(layout, database: try StoreFile.open(path))
+            layoutStore = LayoutStore(layout, database: try StoreFile.open(path))
         } catch {
             StoreFile.remove(path)
             throw error
@@ -30,11 +30,11 @@ final class Store {
 
     private var closed = false
 
-    /// The strategy of a store still open; a closed or removed store is an error, not a trap.
+    /// The layout store of a store still open; a closed or removed store is an error, not a trap.
     var opened: LayoutStore {
         get throws {
-            guard let strategy else { throw StoreCheckFailure(description: "\(name): the store at \(path) was used after it was closed") }
-            return strategy
+            guard let layoutStore else { throw StoreCheckFailure(description: "\(name): the store at \(path) was used after it was closed") }
+            return layoutStore
         }
     }
 
@@ -44,63 +44,63 @@ final class Store {
     /// cache starts empty and statements are prepared afresh; the file is untouched.
     func reopen() throws {
         _ = try opened
-        strategy = nil
-        strategy = LayoutStore(layout, database: try StoreFile.open(path))
+        layoutStore = nil
+        layoutStore = LayoutStore(layout, database: try StoreFile.open(path))
     }
 
     /// Closes the store and keeps its file (`bench generate`).
     func close() {
-        strategy = nil
+        layoutStore = nil
         closed = true
     }
 
     func remove() {
-        strategy = nil
+        layoutStore = nil
         StoreFile.remove(path)
     }
 
     /// A copy of this store at `path` for a repetition that changes it (a delete): the WAL is
     /// checkpointed first, so that the copied file holds everything.
-    func copy(to path: String) throws -> Store {
+    func copy(to path: String) throws -> MeasuredStore {
         try StoreFile.checkpoint(try opened.database)
         StoreFile.remove(path)
         try FileManager.default.copyItem(atPath: self.path, toPath: path)
-        return try Store(layout, path: path)
+        return try MeasuredStore(layout, path: path)
     }
 
     /// Creates the schema and inserts every object in batches, then checks the store in full.
     func populate(_ generator: ObjectGenerator, batchSize: Int, census: Census) throws {
-        let strategy = try opened
-        try strategy.createSchema()
-        for batch in generator.batches(of: batchSize) { try strategy.insert(batch) }
+        let layoutStore = try opened
+        try layoutStore.createSchema()
+        for batch in generator.batches(of: batchSize) { try layoutStore.insert(batch) }
         try check(census, thorough: true)
-        try StoreFile.checkpoint(strategy.database)
+        try StoreFile.checkpoint(layoutStore.database)
         bytes = fileSize(path)
     }
 
     /// Creates the schema (untimed), inserts every transaction (each timed alone), then, untimed,
     /// checks the store and digests it: every object on the first repetition, the counts after.
     func timedInsert(_ transactions: AnySequence<[ModelObject]>, census: Census, thorough: Bool) throws -> Sample {
-        let strategy = try opened
-        try strategy.createSchema()
+        let layoutStore = try opened
+        try layoutStore.createSchema()
         var elapsed: UInt64 = 0
         var rows = 0
-        strategy.database.startCountingWork()
+        layoutStore.database.startCountingWork()
         for transaction in transactions {
-            elapsed += try Sample.nanoseconds { try strategy.insert(transaction) }
+            elapsed += try Sample.nanoseconds { try layoutStore.insert(transaction) }
             rows += transaction.count
         }
-        let work = strategy.database.stopCountingWork()
+        let work = layoutStore.database.stopCountingWork()
         try check(census, thorough: thorough)
         let digest: AnswerDigest
         if thorough {
             var all = AnswerDigest(.unordered)
-            for root in strategy.model.roots { for object in try strategy.fetch(FetchRequest(entity: root)) { all.add(object) } }
+            for root in layoutStore.model.roots { for object in try layoutStore.fetch(FetchRequest(entity: root)) { all.add(object) } }
             digest = all
         } else {
             digest = AnswerDigest(.ordered, of: census.numbers)
         }
-        try StoreFile.checkpoint(strategy.database)
+        try StoreFile.checkpoint(layoutStore.database)
         bytes = fileSize(path)
         return Sample(nanoseconds: elapsed, rows: rows, digest: digest, digestIsFull: thorough, work: work)
     }
@@ -108,8 +108,8 @@ final class Store {
     /// SQLite's integrity check (`quick_check` unless `thorough`), its foreign key check, the
     /// objects of every concrete entity and the link rows of every many-to-many relationship.
     func check(_ census: Census, thorough: Bool) throws {
-        let strategy = try opened
-        let database = strategy.database
+        let layoutStore = try opened
+        let database = layoutStore.database
         let verdict = try database.strings(thorough ? "PRAGMA integrity_check" : "PRAGMA quick_check")
         guard verdict == ["ok"] else {
             throw StoreCheckFailure(description: "\(name): the store failed SQLite's integrity check: \(verdict.prefix(3).joined(separator: "; "))")
@@ -118,11 +118,11 @@ final class Store {
         guard foreignKeys.isEmpty else {
             throw StoreCheckFailure(description: "\(name): the store has \(foreignKeys.count) rows whose foreign keys point nowhere")
         }
-        let model = strategy.model
+        let model = layoutStore.model
         let counts = try model.entities.map { entity in
-            entity.isConcrete ? try strategy.count(FetchRequest(entity: entity.index, includesSubentities: false)) : 0
+            entity.isConcrete ? try layoutStore.count(FetchRequest(entity: entity.index, includesSubentities: false)) : 0
         }
-        let links = try Census.relationships(model).map { try strategy.countLinks($0) }
+        let links = try Census.relationships(model).map { try layoutStore.countLinks($0) }
         guard counts == census.objects, links == census.links else {
             throw StoreCheckFailure(description: "\(name) holds \(counts) objects per entity and \(links) links where \(census.objects) and \(census.links) were inserted")
         }
@@ -157,8 +157,8 @@ final class Store {
     }
 
     func queries(_ workloadCase: WorkloadCase) throws -> [PreparedQuery] {
-        let strategy = try opened
-        return try workloadCase.requests.map { workloadCase.counts ? try strategy.layout.countQuery($0) : try strategy.layout.readQuery($0) }
+        let layoutStore = try opened
+        return try workloadCase.requests.map { workloadCase.counts ? try layoutStore.layout.countQuery($0) : try layoutStore.layout.readQuery($0) }
     }
 }
 
