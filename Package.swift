@@ -51,6 +51,9 @@ let package = Package(
         // property list, keyed archive), its tables and its objects per entity, opened read-only;
         // and the proof that single-table lays the model out as the store is.
         .target(name: "CoreDataStores", dependencies: ["Models", "SQLite", "CoreDataLayout", "StoreFiles", "Strategies", "CZlib"]),
+        // Where a command's model comes from (a preset, a JSON description, an Xcode model,
+        // SwiftData sources, a store file), chosen from the path and read into one description.
+        .target(name: "ModelSources", dependencies: ["Models", "SwiftDataModels", "CoreDataStores"]),
         // Every workload as one value, the runner (timing, interleaving, agreement and store checks), query plans.
         .target(name: "Workloads", dependencies: ["Strategies", "StoreFiles", "Models", "Generation", "SQLite"]),
         // The commit the binary is built from (written before each build by the BuildCommit plugin).
@@ -62,12 +65,13 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "Reporting", "Workloads", "Strategies", "StoreFiles", "Models", "SwiftDataModels", "CoreDataStores", "Generation", "SQLite",
+                "Reporting", "Workloads", "Strategies", "StoreFiles", "Models", "ModelSources", "SwiftDataModels", "CoreDataStores", "Generation", "SQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "StoreFilesTests", dependencies: ["StoreFiles"]),
+        .testTarget(name: "ModelSourcesTests", dependencies: ["ModelSources", "Models", "CoreDataStores", "SQLite", "TestSupport"]),
         .testTarget(name: "ModelsTests", dependencies: ["Models"]),
         .testTarget(name: "SwiftDataModelsTests", dependencies: ["SwiftDataModels", "Models"]),
         .testTarget(name: "GenerationTests", dependencies: ["Generation", "Models"]),

@@ -26,8 +26,8 @@ let benchmarks: @Sendable () -> Void = {
 
     for workload in Workloads.applicable(to: model) {
         for variant in HarnessCase.variants(workload, model: model, seed: seed) {
-            for strategy in Strategies.names {
-                let name = ([strategy, workload.name] + (variant.isEmpty ? [] : [variant])).joined(separator: ".")
+            for strategy in Strategies.all {
+                let name = ([strategy.name, workload.name] + (variant.isEmpty ? [] : [variant])).joined(separator: ".")
                 // Built in setup (untimed: for a read workload this populates the store), released
                 // in teardown, which removes its temporary folder.
                 let holder = CaseHolder()

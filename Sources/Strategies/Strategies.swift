@@ -11,5 +11,4 @@ public enum Strategies {
 
     public static var names: [String] { all.map { $0.name } }
     public static var baseline: any StorageLayout.Type { all[0] }
-    public static func named(_ name: String) -> (any StorageLayout.Type)? { all.first { $0.name == name } }
 }

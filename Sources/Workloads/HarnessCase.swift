@@ -25,8 +25,7 @@ public final class HarnessCase {
     private var repetition = 0
 
     /// Builds what the case needs (a populated store for reads, the objects for inserts), untimed.
-    public init(strategy: String, workload: Workload, variant: String, model: Model, seed: UInt64, batchSize: Int = RunPlan.defaultBatchSize) throws {
-        guard let type = Strategies.named(strategy) else { throw NameList.unknown(strategy, valid: Strategies.names, what: "strategy") }
+    public init(strategy type: any StorageLayout.Type, workload: Workload, variant: String, model: Model, seed: UInt64, batchSize: Int = RunPlan.defaultBatchSize) throws {
         if let reason = workload.needs(model) { throw NameList.Error(description: "\(workload.name) does not apply to \(model.name): \(reason)") }
         layout = try type.init(model: model)
         self.workload = workload

@@ -124,14 +124,14 @@ public struct QueryPlan: Sendable {
     /// The plans of every statement of every read workload that applies to `model`, for each
     /// strategy, on stores built (untimed, checked) in a temporary folder; with `analyze`, each
     /// store's plans again after `ANALYZE` (those marked `analyzed`).
-    public static func explainAll(strategies: [String], model: Model, seed: UInt64, batchSize: Int, analyze: Bool = false,
+    public static func explainAll(strategies: [any StorageLayout.Type], model: Model, seed: UInt64, batchSize: Int, analyze: Bool = false,
                                   temporaryParent: URL = FileManager.default.temporaryDirectory) throws -> [QueryPlan] {
         let folder = temporaryParent.appendingPathComponent("inheritance-bench-explain-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let generator = ObjectGeneratorBox(model: model, seed: seed)
-        return try strategies.flatMap { name -> [QueryPlan] in
-            guard let type = Strategies.named(name) else { throw NameList.unknown(name, valid: Strategies.names, what: "strategy") }
+        return try strategies.flatMap { type -> [QueryPlan] in
+            let name = type.name
             let store = try MeasuredStore(try type.init(model: model), path: folder.appendingPathComponent("\(name).sqlite").path)
             defer { store.remove() }
             try store.populate(generator.generator, batchSize: batchSize, census: generator.census)

@@ -7,7 +7,10 @@ import Strategies
 
 /// What one run measures.
 public struct RunPlan: Sendable {
-    public var strategies: [String]
+    /// The strategies measured, in order, resolved from their names once (`Strategies.layouts(named:)`).
+    public var layouts: [any StorageLayout.Type]
+    /// Their names, as the results give them.
+    public var strategies: [String] { layouts.map { $0.name } }
     /// The workloads run, each where it applies to the model. The library's default is every
     /// workload (`Workloads.all`, `fetch-sectioned` and `prefetch` included), so that a plan made
     /// in code times everything; `bench run`'s default is the default run instead
@@ -58,13 +61,13 @@ public struct RunPlan: Sendable {
     public static let loopTarget: UInt64 = 1_000_000
 
     public init(
-        strategies: [String] = Strategies.names, workloads: [Workload] = Workloads.all, seed: UInt64 = defaultSeed,
+        strategies: [any StorageLayout.Type] = Strategies.all, workloads: [Workload] = Workloads.all, seed: UInt64 = defaultSeed,
         batchSize: Int = defaultBatchSize, repetitions: Int? = nil, timeBudget: Double? = nil,
         minRepetitions: Int = defaultMinRepetitions, maxRepetitions: Int = defaultMaxRepetitions,
         precision: Double = defaultPrecision, caseTime: Double? = nil, runTime: Double? = nil,
         temporaryParent: URL = FileManager.default.temporaryDirectory
     ) {
-        self.strategies = strategies
+        layouts = strategies
         self.workloads = workloads
         self.seed = seed
         self.batchSize = batchSize

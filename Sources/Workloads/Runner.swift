@@ -20,24 +20,18 @@ public final class Runner {
     public let temporaryFolder: URL
     private let setting: ResultSetting
     private let onEvent: (RunEvent) throws -> Void
-    /// The strategies `plan.strategies` names are looked up in.
-    private let registry: [any StorageLayout.Type]
     /// The run's time shared among its cases, when the plan has a run time.
     private var timeShare: TimeShare?
 
-    public convenience init(plan: RunPlan, model: Model, sweep: (parameter: String, value: String)? = nil,
-                            registry: [any StorageLayout.Type] = Strategies.all, onEvent: @escaping (RunEvent) throws -> Void = { _ in }) {
-        self.init(plan: plan, inputs: WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: plan.seed)), sweep: sweep,
-                  registry: registry, onEvent: onEvent)
+    public convenience init(plan: RunPlan, model: Model, sweep: (parameter: String, value: String)? = nil, onEvent: @escaping (RunEvent) throws -> Void = { _ in }) {
+        self.init(plan: plan, inputs: WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: plan.seed)), sweep: sweep, onEvent: onEvent)
     }
 
     /// A runner on inputs already made (`bench run` counts its cases on them first): of the model
     /// to measure, their generator seeded with `plan.seed`. They take a pass over the main
     /// hierarchy to make, so they are made once.
-    public init(plan: RunPlan, inputs: WorkloadInputs, sweep: (parameter: String, value: String)? = nil,
-                registry: [any StorageLayout.Type] = Strategies.all, onEvent: @escaping (RunEvent) throws -> Void = { _ in }) {
+    public init(plan: RunPlan, inputs: WorkloadInputs, sweep: (parameter: String, value: String)? = nil, onEvent: @escaping (RunEvent) throws -> Void = { _ in }) {
         self.plan = plan
-        self.registry = registry
         model = inputs.model
         generator = inputs.generator
         self.inputs = inputs
@@ -49,14 +43,8 @@ public final class Runner {
 
     /// Runs the plan; returns every result, case by case, strategies in plan order.
     public func run() throws -> [WorkloadResult] {
-        let types = try plan.strategies.map { name in
-            guard let type = registry.first(where: { $0.name == name }) else {
-                throw NameList.unknown(name, valid: registry.map { $0.name }, what: "strategy")
-            }
-            return type
-        }
         // Each layout is derived once and shared by every store of the run.
-        let layouts = try types.map { try $0.init(model: model) }
+        let layouts = try plan.layouts.map { try $0.init(model: model) }
         try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: temporaryFolder) }
         var results: [WorkloadResult] = []

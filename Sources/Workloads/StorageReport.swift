@@ -84,7 +84,7 @@ public struct StorageReport: Sendable {
     }
 
     /// Builds the model's store for each strategy in a temporary folder (untimed, checked) and measures it.
-    public static func run(strategies: [String], model: Model, seed: UInt64, batchSize: Int,
+    public static func run(strategies: [any StorageLayout.Type], model: Model, seed: UInt64, batchSize: Int,
                            temporaryParent: URL = FileManager.default.temporaryDirectory,
                            progress: (String) -> Void = { _ in }) throws -> [StorageReport] {
         let folder = temporaryParent.appendingPathComponent("inheritance-bench-storage-\(getpid())-\(UUID().uuidString.prefix(8))")
@@ -92,8 +92,8 @@ public struct StorageReport: Sendable {
         defer { try? FileManager.default.removeItem(at: folder) }
         let generator = ObjectGenerator(model, seed: seed)
         let census = Census(generator)
-        return try strategies.map { name in
-            guard let type = Strategies.named(name) else { throw NameList.unknown(name, valid: Strategies.names, what: "strategy") }
+        return try strategies.map { type in
+            let name = type.name
             progress(name)
             let store = try MeasuredStore(try type.init(model: model), path: folder.appendingPathComponent("\(name).sqlite").path)
             defer { store.remove() }

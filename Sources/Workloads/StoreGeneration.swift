@@ -14,10 +14,7 @@ public enum StoreGeneration {
 
     /// Builds the store in a hidden `.partial` file beside `path`, checks it, and renames it into
     /// place; on any failure the partial files are removed. Returns what the store holds.
-    public static func generate(strategyName: String, model: Model, seed: UInt64, batchSize: Int, path: String) throws -> Census {
-        guard let type = Strategies.named(strategyName) else {
-            throw NameList.unknown(strategyName, valid: Strategies.names, what: "strategy")
-        }
+    public static func generate(_ type: any StorageLayout.Type, model: Model, seed: UInt64, batchSize: Int, path: String) throws -> Census {
         let partial = partialPath(for: path)
         let generator = ObjectGenerator(model, seed: seed)
         let census = Census(generator)

@@ -157,6 +157,19 @@ public enum Workloads {
     }
 }
 
+extension Strategies {
+    /// The strategy named `name`; an unknown name is the one error every command gives for it.
+    public static func layout(named name: String) throws -> any StorageLayout.Type {
+        guard let type = all.first(where: { $0.name == name }) else { throw NameList.unknown(name, valid: names, what: "strategy") }
+        return type
+    }
+
+    /// The strategies a comma-separated list names, in its order (`--strategies`).
+    public static func layouts(named list: String) throws -> [any StorageLayout.Type] {
+        try NameList.parse(list, valid: names, what: "strategy").map { try layout(named: $0) }
+    }
+}
+
 /// Parses `--strategies` and `--workloads` lists with one clear message per mistake.
 public enum NameList {
     public struct Error: Swift.Error, CustomStringConvertible {

@@ -51,12 +51,12 @@ struct Explain: ParsableCommand {
         let flagged: [QueryPlan]
         let exclusive = NSRecursiveLock()
         do {
-            let names = try strategies.names()
+            let layouts = try strategies.layouts()
             let folder = try storeFolder.untimed()
             let (url, claim) = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(Date())).plans.txt", force: force, inputs: model.source().inputs)
             defer { claim.release() }
             let plans = try withPrivateStores("explain", in: folder, writing: url, claim: claim, exclusive: exclusive) { stores in
-                try QueryPlan.explainAll(strategies: names, model: try model.model(validated, scale: dataset.scale).announced(), seed: dataset.seed,
+                try QueryPlan.explainAll(strategies: layouts, model: try model.model(validated, scale: dataset.scale).announced(), seed: dataset.seed,
                                          batchSize: dataset.batch, analyze: analyze, temporaryParent: stores)
             }
             let report = QueryPlan.report(plans)

@@ -56,7 +56,7 @@ struct ModelCommand: ParsableCommand {
             print(String(repeating: "  ", count: entity.depth + 1) + "\(entity.number) \(entity.name) (\(kind); \(entity.ownAttributes.count) attributes, \(entity.ownRelationships.count) relationships)")
             for line in Self.shapeLines(of: entity) { print(String(repeating: "  ", count: entity.depth + 3) + line.escapingControlCharacters) }
         }
-        for type in try strategies.names().compactMap(Strategies.named) {
+        for type in try strategies.layouts() {
             do {
                 let strategy = try type.init(model: model)
                 print("\n\(type.name):")

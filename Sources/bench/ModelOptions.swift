@@ -1,6 +1,7 @@
 import ArgumentParser
 import CoreDataStores
 import Foundation
+import ModelSources
 import Models
 import Workloads
 
@@ -95,7 +96,7 @@ struct ModelOptions: ParsableArguments {
     func load(scale: Int?) throws -> LoadedModel {
         let source = try source()
         let read: ModelSource.Read
-        do { read = try source.read(root: root) } catch { throw ValidationError("\(error)") }
+        do { read = try source.read(root: root, readStore: ModelSource.readStore) } catch { throw ValidationError("\(error)") }
         return LoadedModel(source: source, model: try build(scale, from: read.description), warnings: read.warnings, store: read.store)
     }
 

@@ -56,13 +56,13 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let started = Date()
-        let names = try strategies.names()
+        let layouts = try strategies.layouts()
         let model = try self.model.model(validated, scale: dataset.scale).announced()
         let workloads = try selectedWorkloads(model)
         storeFolder.removeLeftovers(quiet: output.quiet)
-        let folder = storeFolder.forTiming(storeBytes: model.estimatedStoreBytes, strategies: names.count)
+        let folder = storeFolder.forTiming(storeBytes: model.estimatedStoreBytes, strategies: layouts.count)
         let stores = PrivateStoreFolder(command: "run", in: folder.url)
-        var plan = timing.plan(strategies: names, workloads: workloads, seed: dataset.seed, batchSize: dataset.batch,
+        var plan = timing.plan(strategies: layouts, workloads: workloads, seed: dataset.seed, batchSize: dataset.batch,
                                temporaryParent: stores.url, defaultRunTime: RunPlan.defaultRunTime)
         plan.analyze = analyze
         // Made once (a pass over the main hierarchy): the cases are counted on them, and the run uses them.

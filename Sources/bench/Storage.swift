@@ -38,12 +38,12 @@ struct Storage: ParsableCommand {
         let started = Date()
         let exclusive = NSRecursiveLock()
         do {
-            let names = try strategies.names()
+            let layouts = try strategies.layouts()
             let folder = try storeFolder.untimed()
             let (url, claim) = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(started)).storage.csv", force: force, inputs: model.source().inputs)
             defer { claim.release() }
             let (reports, context) = try withPrivateStores("storage", in: folder, writing: url, claim: claim, exclusive: exclusive) { stores in
-                (try StorageReport.run(strategies: names, model: try model.model(validated, scale: dataset.scale).announced(), seed: dataset.seed,
+                (try StorageReport.run(strategies: layouts, model: try model.model(validated, scale: dataset.scale).announced(), seed: dataset.seed,
                                       batchSize: dataset.batch, temporaryParent: stores) { name in
                     if standardErrorIsTerminal { printError("building the \(name) store…") }
                 }, RunContext.current(date: started, storeFolder: folder.url, probeIn: stores))

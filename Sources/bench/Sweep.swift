@@ -166,16 +166,16 @@ struct Sweep: ParsableCommand {
         let started = Date()
         let points = try points()
         let workloads = try selectedWorkloads()
-        let names = try strategies.names()
+        let layouts = try strategies.layouts()
         // One point's stores exist at a time: the largest decides where they all go.
         // Each point's model and workload inputs (a pass over its main hierarchy) are made once: the
         // cases are counted on them, and the point's runner uses them.
         let models = try points.map { try Model(hierarchy(at: $0)) }
         let largest = models.map(\.estimatedStoreBytes).max() ?? 0
         storeFolder.removeLeftovers(quiet: output.quiet)
-        let stores = storeFolder.forTiming(storeBytes: largest, strategies: names.count)
+        let stores = storeFolder.forTiming(storeBytes: largest, strategies: layouts.count)
         let folder = PrivateStoreFolder(command: "sweep", in: stores.url)
-        let plan = timing.plan(strategies: names, workloads: workloads, seed: generator.seed, batchSize: generator.batch, temporaryParent: folder.url)
+        let plan = timing.plan(strategies: layouts, workloads: workloads, seed: generator.seed, batchSize: generator.batch, temporaryParent: folder.url)
         let inputs = models.map { WorkloadInputs(model: $0, generator: ObjectGenerator($0, seed: plan.seed)) }
         let cases = inputs.reduce(0) { $0 + Workload.caseCount(workloads, on: $1) }
         try Execution(plan: plan, started: started, cases: cases, output: output, stores: stores,

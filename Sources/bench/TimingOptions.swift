@@ -94,7 +94,7 @@ struct TimingOptions: ParsableArguments {
     }
 
     /// - parameter defaultRunTime: the run time when none is given and the default rule applies.
-    func plan(strategies: [String], workloads: [Workload], seed: UInt64, batchSize: Int, temporaryParent: URL,
+    func plan(strategies: [any StorageLayout.Type], workloads: [Workload], seed: UInt64, batchSize: Int, temporaryParent: URL,
               defaultRunTime: Double? = nil) -> RunPlan {
         let ruleIsDefault = caseTime == nil && repetitions == nil && timeBudget == nil
         var plan = RunPlan(strategies: strategies, workloads: workloads, seed: seed, batchSize: batchSize, repetitions: repetitions,

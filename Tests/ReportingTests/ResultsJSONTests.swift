@@ -1,6 +1,7 @@
 import Foundation
 import Generation
 @testable import Reporting
+import Strategies
 import Workloads
 import XCTest
 
@@ -29,7 +30,7 @@ final class ResultsJSONTests: XCTestCase {
     }
 
     func testWriteThenReadGivesTheSameDocument() throws {
-        let plan = RunPlan(strategies: ["single-table", "joined"], workloads: [Workloads.named("fetch-page")!], seed: UInt64.max, batchSize: 10,
+        let plan = RunPlan(strategies: [SingleTable.self, Joined.self], workloads: [Workloads.named("fetch-page")!], seed: UInt64.max, batchSize: 10,
                            timeBudget: 0.5)
         var results = [result("single-table", samples: [1_000, 1_500, 900, 1_100, 1_050, 1_020, 990]),
                        result("joined", samples: [2_000, 2_100, 1_900, 2_050, 2_200, 1_990, UInt64(1) << 60])]

@@ -1,5 +1,6 @@
 import Generation
 import Models
+import Strategies
 @testable import Workloads
 import XCTest
 
@@ -8,7 +9,7 @@ import XCTest
 final class RunnerInputsTests: XCTestCase {
     func testARunnerOnGivenInputsMeasuresWhatOneMakingItsOwnDoes() throws {
         let model = try Model(ModelPresets.publications.scaled(to: 300))
-        let plan = RunPlan(strategies: ["single-table", "table-per-entity"], seed: 9, batchSize: 50, repetitions: 1)
+        let plan = RunPlan(strategies: [SingleTable.self, TablePerEntity.self], seed: 9, batchSize: 50, repetitions: 1)
         let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: plan.seed))
         let given = Runner(plan: plan, inputs: inputs)
         XCTAssertEqual(given.inputs.lookupIDs, inputs.lookupIDs)

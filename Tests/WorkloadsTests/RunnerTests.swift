@@ -65,9 +65,9 @@ final class RunnerTests: XCTestCase {
 
     func testADisagreementStopsTheRunNamingBothStrategies() throws {
         let model = try Model(ModelPresets.publications.scaled(to: 300))
-        let plan = RunPlan(strategies: ["single-table", DroppingLeafRows.name], workloads: [Workloads.named("count-all")!, Workloads.named("fetch-leaf")!],
+        let plan = RunPlan(strategies: [SingleTable.self, DroppingLeafRows.self], workloads: [Workloads.named("count-all")!, Workloads.named("fetch-leaf")!],
                            seed: 1, repetitions: 1)
-        let runner = Runner(plan: plan, model: model, registry: Strategies.all + [DroppingLeafRows.self])
+        let runner = Runner(plan: plan, model: model)
         XCTAssertThrowsError(try runner.run()) { error in
             guard case let .disagreement(caseName, first, _, firstRows, second, _, secondRows) = error as? BenchmarkFailure else {
                 return XCTFail("unexpected \(error)")

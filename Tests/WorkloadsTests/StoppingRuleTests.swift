@@ -263,7 +263,7 @@ final class StoppingRuleTests: XCTestCase {
     func testADefaultRunEndsPreciseOrOnItsBudget() throws {
         let model = try Model(ModelPresets.publications.scaled(to: 300))
         let workloads = ["insert-single", "fetch-page", "count-all", "lookup-id", "update"].map { Workloads.named($0)! }
-        let plan = RunPlan(strategies: ["single-table", "joined"], workloads: workloads, seed: 5, batchSize: 100)
+        let plan = RunPlan(strategies: [SingleTable.self, Joined.self], workloads: workloads, seed: 5, batchSize: 100)
         var rules: [String: StoppingRule] = [:]
         var started: [String: Date] = [:]
         var took: [String: Double] = [:]

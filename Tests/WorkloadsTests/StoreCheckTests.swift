@@ -71,7 +71,7 @@ final class StoreCheckTests: XCTestCase {
 
     func testStorageReportsMeasureEveryStrategysStore() throws {
         let model = try Model(ModelPresets.publications.scaled(to: 600))
-        let reports = try StorageReport.run(strategies: Strategies.names, model: model, seed: 4, batchSize: 100)
+        let reports = try StorageReport.run(strategies: Strategies.all, model: model, seed: 4, batchSize: 100)
         XCTAssertEqual(reports.map(\.strategy), Strategies.names)
         for report in reports {
             XCTAssertEqual(report.publications, 600)
@@ -88,7 +88,7 @@ final class StoreCheckTests: XCTestCase {
     func testAHarnessCaseTimesWhatTheRunnerTimes() throws {
         let model = try Model(ModelPresets.publications.scaled(to: 300))
         for (name, rows) in [("fetch-leaf", model.entity("Book")!.rows), ("count-all", 300), ("insert-single", 300), ("delete-cascade", 30), ("update", 30)] {
-            let harness = try HarnessCase(strategy: "joined", workload: Workloads.named(name)!, variant: "", model: model, seed: 42, batchSize: 100)
+            let harness = try HarnessCase(strategy: Joined.self, workload: Workloads.named(name)!, variant: "", model: model, seed: 42, batchSize: 100)
             var marks = 0
             try harness.prepareRepetition()
             let handled = try harness.run(startMeasurement: { marks += 1 }, stopMeasurement: { marks += 10 })
@@ -100,7 +100,7 @@ final class StoreCheckTests: XCTestCase {
             XCTAssertEqual(try harness.run(startMeasurement: {}, stopMeasurement: {}), rows, "\(name): a second repetition")
             XCTAssertEqual(harness.lastWork?.vmSteps, work.vmSteps, "\(name): the same work in every repetition")
         }
-        XCTAssertThrowsError(try HarnessCase(strategy: "wide", workload: Workloads.all[0], variant: "", model: model, seed: 1))
-        XCTAssertThrowsError(try HarnessCase(strategy: "joined", workload: Workloads.named("fetch-branch")!, variant: "", model: model, seed: 1))
+        XCTAssertThrowsError(try Strategies.layout(named: "wide")) { XCTAssertEqual("\($0)", "unknown strategy 'wide'; choose from: \(Strategies.names.joined(separator: ", "))") }
+        XCTAssertThrowsError(try HarnessCase(strategy: Joined.self, workload: Workloads.named("fetch-branch")!, variant: "", model: model, seed: 1))
     }
 }

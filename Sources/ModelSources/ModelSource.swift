@@ -1,14 +1,12 @@
 import CoreDataStores
 import Foundation
 import Models
-import Reporting
 import SwiftDataModels
-import Workloads
 
 /// Where a command's model comes from: a preset, or a file in one of the formats bench reads. The
 /// format is chosen here and nowhere else (`choose`), from the path's name and contents; adding a
 /// format is a case, its test in `choose` and its reader in `read`.
-enum ModelSource: Hashable {
+public enum ModelSource: Hashable, Sendable {
     case preset(String)
     /// A JSON model description (docs/model.md, "The model language").
     case json(String)
@@ -21,27 +19,16 @@ enum ModelSource: Hashable {
     case store(String)
 
     /// What reading a source gives: the description and what reading it warned about.
-    struct Read {
-        var description: ModelDescription
-        var warnings: [String]
+    public struct Read {
+        public var description: ModelDescription
+        public var warnings: [String]
         /// A store file's tables and framework version beside its model (for the layout proof).
-        var store: CoreDataStoreFile? = nil
-    }
-
-    /// The files reading the source reads, none of which a command may write.
-    var inputs: [InputFile] {
-        switch self {
-        case .preset: return []
-        case let .json(path): return [InputFile(path, "the model file --model reads")]
-        case let .xcode(path, _): return [InputFile(path, "the Xcode model --model reads", extent: .everythingInside)]
-        case let .swiftData(path): return [InputFile(path, "a SwiftData source --model reads", extent: .filesInside(endingIn: ".swift"))]
-        case let .store(path): return InputFile.store(path, "the store --model reads")
-        }
+        public var store: CoreDataStoreFile? = nil
     }
 
     /// The source `--preset` or `--model` names (`publications` when neither does). A folder that
     /// holds both @Model sources and an Xcode model is refused: which one was meant is not ours to guess.
-    static func choose(preset: String?, model: String?, version: String?) throws -> ModelSource {
+    public static func choose(preset: String?, model: String?, version: String?) throws -> ModelSource {
         guard let model else { return .preset(preset ?? "publications") }
         if let xcode = ambiguousXcodeModel(in: model) {
             throw ModelError("\(model.escapingControlCharacters) holds both SwiftData @Model sources and an Xcode model (\(xcode.escapingControlCharacters)); give one of them to --model: the Xcode model's path, or a folder of the .swift files alone")
@@ -53,11 +40,12 @@ enum ModelSource: Hashable {
     }
 
     /// Reads the description; every problem is one sentence. `root` (`--root`) decides over a
-    /// root a SwiftData source's comment names.
-    func read(root: String? = nil) throws -> Read {
+    /// root a SwiftData source's comment names; `readStore` reads a store file (the command's own
+    /// way, which cleans up a private copy on an interruption).
+    public func read(root: String? = nil, readStore: (String) throws -> CoreDataStoreFile = { try CoreDataStoreFile.read(path: $0) }) throws -> Read {
         switch self {
         case let .preset(name):
-            guard let named = ModelPresets.named(name) else { throw NameList.unknown(name, valid: ModelPresets.names, what: "preset") }
+            guard let named = ModelPresets.named(name) else { throw ModelError("unknown preset '\(name)'; choose from: \(ModelPresets.names.joined(separator: ", "))") }
             return Read(description: named, warnings: [])
         case let .json(path):
             let description = try ModelDescription.load(path: path)
@@ -69,28 +57,8 @@ enum ModelSource: Hashable {
             let read = try SwiftDataModelReader.read(path: path, root: root)
             return Read(description: read.description, warnings: read.warnings)
         case let .store(path):
-            let read = try Self.readStore(path)
+            let read = try readStore(path)
             return Read(description: read.description, warnings: read.warnings + Model.stateNameWarnings(read.description), store: read)
-        }
-    }
-
-    /// Reads a store; Ctrl-C, SIGTERM or SIGHUP meanwhile removes its private copy (a store in use
-    /// is copied with its `-wal` to be read as committed) and ends with 128 + the signal. A failure
-    /// is reported only when no interruption is under way (the handler keeps `exclusive`).
-    private static func readStore(_ path: String) throws -> CoreDataStoreFile {
-        let copy = StorePrivateCopy()
-        let exclusive = NSRecursiveLock()
-        let interruption = InterruptionHandler(exclusive: exclusive) {
-            copy.cancel()
-            return "\(path.escapingControlCharacters) was not read; nothing was written (a private copy of it, if one was being made, was removed)"
-        }
-        defer { interruption.cancel() }
-        do {
-            return try CoreDataStoreFile.read(path: path, privateCopy: copy, progress: { printError($0) })
-        } catch {
-            exclusive.lock()
-            exclusive.unlock()
-            throw error
         }
     }
 
