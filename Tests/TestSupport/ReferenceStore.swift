@@ -86,16 +86,41 @@ public final class ReferenceStore {
         return entities.flatMap { ids[$0] ?? [] }.compactMap { objects[$0] }.filter { matches($0, request.predicate, request.sort) }
     }
 
-    public func matches(_ object: ModelObject, _ predicate: FetchPredicate, _ sort: [SortKey]) -> Bool {
+    public func matches(_ object: ModelObject, _ predicate: FetchPredicate, _ sort: [SortKey]) -> Bool { truth(object, predicate, sort) == true }
+
+    /// The predicate's value for `object` in SQL's three-valued logic (`nil`: unknown, as a
+    /// comparison with NULL is), which is what a store's WHERE computes.
+    public func truth(_ object: ModelObject, _ predicate: FetchPredicate, _ sort: [SortKey]) -> Bool? {
         let info = model.entities[object.id.entity]
+        /// `found <op> wanted`, unknown when either is NULL.
+        func compare(_ found: Value, _ comparison: FetchPredicate.Comparison, _ wanted: Value) -> Bool? {
+            guard !found.isNull, !wanted.isNull else { return nil }
+            let less = Value.sqliteLess(found, wanted), greater = Value.sqliteLess(wanted, found)
+            switch comparison {
+            case .equal: return !less && !greater
+            case .notEqual: return less || greater
+            case .less: return less
+            case .lessOrEqual: return !greater
+            case .greater: return greater
+            case .greaterOrEqual: return !less
+            }
+        }
         switch predicate {
         case .all: return true
-        case let .equals(name, wanted):
-            let found = value(object, name)
-            return !found.isNull && !wanted.isNull && found == wanted
+        case let .equals(name, wanted): return compare(value(object, name), .equal, wanted)
         case let .range(name, lower, upper):
             let found = value(object, name)
-            return !found.isNull && !Value.sqliteLess(found, lower) && Value.sqliteLess(found, upper)
+            return Self.and([compare(found, .greaterOrEqual, lower), compare(found, .less, upper)])
+        case let .compare(name, comparison, wanted): return compare(value(object, name), comparison, wanted)
+        case let .isNil(name, negated): return value(object, name).isNull != negated
+        case let .among(name, list):
+            let found = value(object, name)
+            return Self.or(list.map { compare(found, .equal, $0) })
+        case let .between(name, lower, upper):
+            let found = value(object, name)
+            return Self.and([compare(found, .greaterOrEqual, lower), compare(found, .lessOrEqual, upper)])
+        case let .or(predicates): return Self.or(predicates.map { truth(object, $0, sort) })
+        case let .not(inner): return truth(object, inner, sort).map { !$0 }
         case let .after(cursor):
             for (index, key) in sort.prefix(cursor.count).enumerated() {
                 let found = value(object, key.attribute)
@@ -115,11 +140,16 @@ public final class ReferenceStore {
                 related = referrers[object.id]?[name] ?? []
             }
             return related.contains { let found = value(objects[$0]!, attribute); return !found.isNull && found == wanted }
-        case let .and(predicates): return predicates.allSatisfy { matches(object, $0, sort) }
+        case let .and(predicates): return Self.and(predicates.map { truth(object, $0, sort) })
         // A key list is bound by a store's steps (`FetchMode`); the reference answers those modes whole.
         case .keyInList, .toOneInList: return false
         }
     }
+
+    /// SQL's AND of three-valued truths: false if any is, else unknown if any is, else true.
+    static func and(_ truths: [Bool?]) -> Bool? { truths.contains(false) ? false : truths.contains(nil) ? nil : true }
+    /// SQL's OR: true if any is, else unknown if any is, else false.
+    static func or(_ truths: [Bool?]) -> Bool? { truths.contains(true) ? true : truths.contains(nil) ? nil : false }
 
     /// The objects a delete of `ids` removes, following cascade rules (nullify and no-action keep the others).
     public func deletionClosure(_ ids: [ObjectID]) -> Set<ObjectID> {

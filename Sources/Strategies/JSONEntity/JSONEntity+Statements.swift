@@ -11,11 +11,9 @@ extension JSONEntity {
     /// The attributes a predicate compares (for the partial indexes it may use).
     private static func properties(_ predicate: FetchPredicate, sort: [SortKey]) -> Set<String> {
         switch predicate {
-        case let .equals(name, _), let .range(name, _, _): return [name]
         case let .toOne(name, _), let .toOneInList(name): return [name]
         case .after: return Set(sort.map(\.attribute))
-        case let .and(predicates): return predicates.reduce(into: Set<String>()) { $0.formUnion(properties($1, sort: sort)) }
-        case .all, .key, .anyRelated, .keyInList: return []
+        default: return predicate.parts.reduce(into: predicate.comparedAttributes) { $0.formUnion(properties($1, sort: sort)) }
         }
     }
 

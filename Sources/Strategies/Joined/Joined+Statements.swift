@@ -145,8 +145,7 @@ extension FetchPredicate {
     var relatedCount: Int {
         switch self {
         case .anyRelated: 1
-        case let .and(predicates): predicates.reduce(0) { $0 + $1.relatedCount }
-        default: 0
+        default: parts.reduce(0) { $0 + $1.relatedCount }
         }
     }
 }

@@ -60,11 +60,8 @@ extension OneRowLayout {
         let entity = request.entity
         func converted(_ value: Value, _ hex: Bool) -> Value { hex ? value.jsonBindable : value }
         switch predicate {
-        case let .equals(name, value):
-            return .equals(name, converted(value, try expression(entity, name, alias: "t0").hex))
-        case let .range(name, lower, upper):
-            let hex = try expression(entity, name, alias: "t0").hex
-            return .range(name, converted(lower, hex), converted(upper, hex))
+        case .equals, .range, .compare, .among, .between, .isNil:
+            return try predicate.mappingAttributeValues { name, value in converted(value, try expression(entity, name, alias: "t0").hex) }
         case let .after(values):
             return .after(try values.enumerated().map { index, value in
                 index < request.sort.count ? converted(value, try expression(entity, request.sort[index].attribute, alias: "t0").hex) : value
@@ -74,6 +71,10 @@ extension OneRowLayout {
             return .anyRelated(relationshipName, name, converted(value, try expression(relationship.destination, name, alias: "t1").hex))
         case let .and(predicates):
             return .and(try predicates.map { try bound($0, request) })
+        case let .or(predicates):
+            return .or(try predicates.map { try bound($0, request) })
+        case let .not(inner):
+            return .not(try bound(inner, request))
         case .all, .key, .toOne, .keyInList, .toOneInList:
             return predicate
         }

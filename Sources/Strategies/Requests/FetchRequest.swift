@@ -49,7 +49,8 @@ public struct SortKey: Hashable, Sendable {
     public init(_ attribute: String, ascending: Bool = true) { self.attribute = attribute; self.ascending = ascending }
 }
 
-/// The predicates the workloads use. Each value it holds is one bound parameter.
+/// What a request selects: the forms of Core Data's `NSPredicate` a fetch from SQLite can hold.
+/// Each value it holds is one bound parameter.
 public indirect enum FetchPredicate: Hashable, Sendable {
     case all
     /// `attribute == value`.
@@ -72,6 +73,24 @@ public indirect enum FetchPredicate: Hashable, Sendable {
     /// inverse to-many's destinations).
     case toOneInList(String)
     case and([FetchPredicate])
+    /// `attribute <op> value`: `==`, `!=`, `<`, `<=`, `>`, `>=` of an attribute of the fetched
+    /// entity and a constant.
+    case compare(String, Comparison, Value)
+    /// `attribute == nil`, or `attribute != nil` when `negated`.
+    case isNil(String, negated: Bool)
+    /// `attribute IN {values}`.
+    case among(String, [Value])
+    /// `attribute BETWEEN {lower, upper}`, both bounds included.
+    case between(String, Value, Value)
+    /// `p OR q OR …`.
+    case or([FetchPredicate])
+    /// `NOT p`.
+    case not(FetchPredicate)
+
+    /// A comparison's operator, as `NSComparisonPredicate` names it.
+    public enum Comparison: String, Hashable, Sendable, CaseIterable {
+        case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    }
 
     var shape: FetchPredicate {
         switch self {
@@ -84,6 +103,48 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         case let .anyRelated(relationship, attribute, _): .anyRelated(relationship, attribute, .null)
         case .keyInList, .toOneInList: self
         case let .and(predicates): .and(predicates.map(\.shape))
+        case let .compare(name, comparison, _): .compare(name, comparison, .null)
+        case let .isNil(name, negated): .isNil(name, negated: negated)
+        case let .among(name, values): .among(name, values.map { _ in .null })
+        case let .between(name, _, _): .between(name, .null, .null)
+        case let .or(predicates): .or(predicates.map(\.shape))
+        case let .not(predicate): .not(predicate.shape)
+        }
+    }
+
+    /// The predicate with each value compared with an attribute of the fetched entity (by the
+    /// forms `equals`, `range`, `compare`, `among`, `between`, at any depth) replaced by
+    /// `transform(attribute, value)`; the other forms as they are.
+    func mappingAttributeValues(_ transform: (String, Value) throws -> Value) rethrows -> FetchPredicate {
+        switch self {
+        case let .equals(name, value): .equals(name, try transform(name, value))
+        case let .range(name, lower, upper): .range(name, try transform(name, lower), try transform(name, upper))
+        case let .compare(name, comparison, value): .compare(name, comparison, try transform(name, value))
+        case let .among(name, values): .among(name, try values.map { try transform(name, $0) })
+        case let .between(name, lower, upper): .between(name, try transform(name, lower), try transform(name, upper))
+        case let .and(predicates): .and(try predicates.map { try $0.mappingAttributeValues(transform) })
+        case let .or(predicates): .or(try predicates.map { try $0.mappingAttributeValues(transform) })
+        case let .not(predicate): .not(try predicate.mappingAttributeValues(transform))
+        case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList, .isNil: self
+        }
+    }
+
+    /// The attributes of the fetched entity the predicate compares (not those it reaches through a relationship).
+    var comparedAttributes: Set<String> {
+        switch self {
+        case let .equals(name, _), let .range(name, _, _), let .compare(name, _, _), let .isNil(name, _), let .among(name, _), let .between(name, _, _): [name]
+        case let .and(predicates), let .or(predicates): predicates.reduce(into: Set<String>()) { $0.formUnion($1.comparedAttributes) }
+        case let .not(predicate): predicate.comparedAttributes
+        case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList: []
+        }
+    }
+
+    /// The predicates directly inside it (of `and`, `or`, `not`).
+    var parts: [FetchPredicate] {
+        switch self {
+        case let .and(predicates), let .or(predicates): predicates
+        case let .not(predicate): [predicate]
+        default: []
         }
     }
 }

@@ -1,6 +1,20 @@
 import Generation
 import Models
 
+extension FetchPredicate.Comparison {
+    /// The SQL operator.
+    var sql: String {
+        switch self {
+        case .equal: "="
+        case .notEqual: "<>"
+        case .less: "<"
+        case .lessOrEqual: "<="
+        case .greater: ">"
+        case .greaterOrEqual: ">="
+        }
+    }
+}
+
 /// Builds a WHERE clause from a `FetchPredicate` for a layout, given how the layout spells each
 /// operand; collects the values to bind in the order their `?` appear. Every strategy uses it,
 /// so that the same predicate means the same thing in each.
@@ -63,7 +77,46 @@ struct SQLWhere {
         case let .and(predicates):
             let parts = try predicates.compactMap { try condition($0) }
             return parts.isEmpty ? nil : parts.joined(separator: " AND ")
+        case .compare, .isNil, .among, .between:
+            return try comparison(predicate)
+        case let .or(predicates):
+            // An empty OR is false; a TRUEPREDICATE part makes it true.
+            let parts = try predicates.map { try nested($0) }
+            return parts.isEmpty ? "0" : "(\(parts.joined(separator: " OR ")))"
+        case let .not(inner):
+            return "NOT (\(try nested(inner)))"
         }
+    }
+
+    /// A comparison of an attribute, as Core Data writes it: `<>` for `!=` (NULL matching neither
+    /// `==` nor `!=`), `IS [NOT] NULL`, `IN (?,?,?)`, `(… BETWEEN ? AND ?)`.
+    private mutating func comparison(_ predicate: FetchPredicate) throws -> String? {
+        switch predicate {
+        case let .compare(name, comparison, value):
+            let expression = try attribute(name)
+            values.append(value)
+            return "\(expression) \(comparison.sql) ?"
+        case let .isNil(name, negated):
+            return "\(try attribute(name)) IS \(negated ? "NOT " : "")NULL"
+        case let .among(name, list):
+            let expression = try attribute(name)
+            values += list
+            return "\(expression) IN (\(list.map { _ in "?" }.joined(separator: ",")))"
+        case let .between(name, lower, upper):
+            let expression = try attribute(name)
+            values += [lower, upper]
+            return "(\(expression) BETWEEN ? AND ?)"
+        default:
+            return try condition(predicate)
+        }
+    }
+
+    /// The condition of a predicate inside an OR or a NOT, as Core Data nests it: an AND in its own
+    /// parentheses (`(( A AND B) OR C)`), TRUEPREDICATE as `1`.
+    private mutating func nested(_ predicate: FetchPredicate) throws -> String {
+        guard let inner = try condition(predicate) else { return "1" }
+        if case let .and(parts) = predicate, parts.count > 1 { return "(\(inner))" }
+        return inner
     }
 
     /// Values bound after the predicate's (an entity filter's numbers).
@@ -96,8 +149,7 @@ extension FetchPredicate {
     var reachesToMany: Bool {
         switch self {
         case .anyRelated: true
-        case let .and(predicates): predicates.contains { $0.reachesToMany }
-        default: false
+        default: parts.contains { $0.reachesToMany }
         }
     }
 

@@ -31,7 +31,9 @@ extension TablePerEntity {
                       model.entities[relationship.destination].attribute(attributeName) != nil else {
                     throw LayoutError(Self.name, "'\(name).\(attributeName)' is not an attribute reached through a to-many relationship of '\(entity.name)'")
                 }
-            case let .and(predicates): for predicate in predicates { try check(predicate) }
+            case let .and(predicates), let .or(predicates): for predicate in predicates { try check(predicate) }
+            case let .not(predicate): try check(predicate)
+            case let .compare(name, _, _), let .isNil(name, _), let .among(name, _), let .between(name, _, _): try attribute(name)
             }
         }
         for key in request.sort { try attribute(key.attribute) }

@@ -1,0 +1,55 @@
+import Generation
+import Models
+import Strategies
+import XCTest
+
+/// Random requests of every predicate form on an entity's own attributes: comparisons (`==`,
+/// `!=`, `<`, `<=`, `>`, `>=`), nil tests, `IN`, `BETWEEN`, and `AND`, `OR`, `NOT` nested to a
+/// depth; values drawn from the entity's generated objects (so that most requests find some) and
+/// NULL-valued attributes among them (so that three-valued logic is asked). Each is fetched and
+/// counted in every store and must be the reference's.
+extension StrategyAgreement {
+    /// `perEntity` random requests of each entity with attributes, from `seed`; a failure names the
+    /// seed and the request's number.
+    public func checkPredicates(seed: UInt64, perEntity: Int, depth: Int = 4, file: StaticString = #filePath, line: UInt = #line) throws {
+        var random = SplitMix64(seed: seed)
+        for entity in model.entities where !entity.attributes.isEmpty {
+            let objects = samples(of: entity.index, 16)
+            for number in 0 ..< perEntity {
+                let predicate = randomPredicate(entity, objects, depth: depth, &random)
+                let request = FetchRequest(entity: entity.index, includesSubentities: random.next() % 4 != 0, predicate: predicate)
+                try check(request, "\(entity.name) where \(predicate) (predicate seed \(seed), request \(number))", file: file, line: line)
+            }
+        }
+    }
+
+    /// A random predicate of `entity`'s attributes: a comparison at depth 0 (or by chance), else an
+    /// AND or OR of two or three, or a NOT of one, a level less deep.
+    func randomPredicate(_ entity: Model.Entity, _ objects: [ModelObject], depth: Int, _ random: inout SplitMix64) -> FetchPredicate {
+        if depth > 0, random.next() % 5 < 2 {
+            switch random.next() % 3 {
+            case 0: return .and((0 ..< 2 + Int(random.next() % 2)).map { _ in randomPredicate(entity, objects, depth: depth - 1, &random) })
+            case 1: return .or((0 ..< 2 + Int(random.next() % 2)).map { _ in randomPredicate(entity, objects, depth: depth - 1, &random) })
+            default: return .not(randomPredicate(entity, objects, depth: depth - 1, &random))
+            }
+        }
+        let position = Int(random.next() % UInt64(entity.attributes.count))
+        let name = entity.attributes[position].name
+        let values = objects.compactMap { object -> Value? in
+            let value = object.values[model.entities[object.id.entity].attributeIndex(name) ?? position]
+            return value.isNull ? nil : value
+        }
+        guard !values.isEmpty, random.next() % 6 != 0 else { return .isNil(name, negated: random.next() % 2 == 0) }
+        func pick() -> Value { values[Int(random.next() % UInt64(values.count))] }
+        switch random.next() % 4 {
+        case 0, 1:
+            let comparisons = FetchPredicate.Comparison.allCases
+            return .compare(name, comparisons[Int(random.next() % UInt64(comparisons.count))], pick())
+        case 2:
+            return .among(name, (0 ..< 1 + Int(random.next() % 4)).map { _ in pick() })
+        default:
+            let (a, b) = (pick(), pick())
+            return Value.sqliteLess(b, a) ? .between(name, b, a) : .between(name, a, b)
+        }
+    }
+}
