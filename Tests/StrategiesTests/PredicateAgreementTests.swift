@@ -33,6 +33,24 @@ final class PredicateAgreementTests: XCTestCase {
 
     /// The forms' SQL, shared by every layout: written once (`SQLWhere`), each layout naming its
     /// own columns.
+    /// Core Data's string functions as NSPredicate means its operators.
+    func testCoreDataStringFunctions() {
+        XCTAssertTrue(CoreDataFunctions.search("Café au lait", "CAFE", flags: 385))
+        XCTAssertFalse(CoreDataFunctions.search("Café au lait", "CAFE", flags: 257), "[c] keeps diacritics")
+        XCTAssertFalse(CoreDataFunctions.search("Café au lait", "cafe", flags: 0))
+        XCTAssertTrue(CoreDataFunctions.search("Café au lait", "Caf", flags: 8), "BEGINSWITH")
+        XCTAssertFalse(CoreDataFunctions.search("Café au lait", "lait", flags: 8))
+        XCTAssertTrue(CoreDataFunctions.search("Café au lait", "LAIT", flags: 269), "ENDSWITH[c]")
+        XCTAssertFalse(CoreDataFunctions.search("Café", "", flags: 0), "an empty needle is found nowhere")
+        XCTAssertTrue(CoreDataFunctions.like("Café au lait", "caf? *t", variant: 3))
+        XCTAssertTrue(CoreDataFunctions.like("Café au lait", "cafe *t", variant: 3))
+        XCTAssertFalse(CoreDataFunctions.like("Café au lait", "cafe *t", variant: 1), "[c] keeps diacritics")
+        XCTAssertTrue(CoreDataFunctions.like("a*b", "a\\*b", variant: 0), "an escaped star is a star")
+        XCTAssertFalse(CoreDataFunctions.like("axb", "a\\*b", variant: 0))
+        XCTAssertTrue(CoreDataFunctions.like("", "*", variant: 0))
+        XCTAssertFalse(CoreDataFunctions.like("ab", "?", variant: 0))
+    }
+
     func testEachFormIsOneCondition() throws {
         let model = try Model(ModelPresets.publications.scaled(to: 100))
         let book = try XCTUnwrap(model.index(of: "Book"))
@@ -43,6 +61,12 @@ final class PredicateAgreementTests: XCTestCase {
         let query = try SingleTable(model: model).fetchQuery(FetchRequest(entity: book, includesSubentities: false, predicate: predicate))
         XCTAssertTrue(query.sql.hasSuffix("WHERE (t0.ZPAGECOUNT > ? OR t0.ZISBN IS NULL) AND NOT (t0.ZTITLE IN (?,?)) AND (t0.ZPAGECOUNT BETWEEN ? AND ?) AND t0.Z_ENT = ?"), query.sql)
         XCTAssertEqual(query.values, [.integer(300), .text("A"), .text("B"), .integer(1), .integer(9), .integer(Int64(book + 1))])
+        // The string operators call Core Data's functions with its flags.
+        let strings = FetchPredicate.and([.string("title", .contains, .text("x"), .init(caseInsensitive: true, diacriticInsensitive: true)),
+                                          .string("isbn", .beginsWith, .text("97"), .init()), .string("title", .endsWith, .text("y"), .init(caseInsensitive: true)),
+                                          .string("title", .like, .text("a*"), .init(diacriticInsensitive: true))])
+        XCTAssertTrue(try SingleTable(model: model).fetchQuery(FetchRequest(entity: book, includesSubentities: false, predicate: strings)).sql.hasSuffix(
+            "WHERE NSCoreDataStringSearch(t0.ZTITLE, ?, 385, 0) AND NSCoreDataStringSearch(t0.ZISBN, ?, 8, 0) AND NSCoreDataStringSearch(t0.ZTITLE, ?, 269, 0) AND NSCoreDataLike(t0.ZTITLE, ?, 2) AND t0.Z_ENT = ?"))
         // An AND inside an OR or a NOT keeps its own parentheses.
         let nested = FetchPredicate.or([.and([.isNil("isbn", negated: true), .compare("pageCount", .notEqual, .integer(5))]), .not(.and([.isNil("title", negated: false), .isNil("isbn", negated: false)]))])
         XCTAssertTrue(try SingleTable(model: model).fetchQuery(FetchRequest(entity: book, includesSubentities: false, predicate: nested)).sql

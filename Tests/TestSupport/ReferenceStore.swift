@@ -119,6 +119,16 @@ public final class ReferenceStore {
         case let .between(name, lower, upper):
             let found = value(object, name)
             return Self.and([compare(found, .greaterOrEqual, lower), compare(found, .lessOrEqual, upper)])
+        case let .string(name, op, wanted, options):
+            // Core Data's functions answer 0, not NULL, for a NULL value.
+            guard case let .text(found) = value(object, name), case let .text(needle) = wanted else { return false }
+            let variant = (options.caseInsensitive ? 1 : 0) | (options.diacriticInsensitive ? 2 : 0)
+            switch op {
+            case .like: return CoreDataFunctions.like(found, needle, variant: variant)
+            case .contains: return CoreDataFunctions.search(found, needle, flags: Self.flags(options))
+            case .beginsWith: return CoreDataFunctions.search(found, needle, flags: Self.flags(options) | CoreDataFunctions.anchored)
+            case .endsWith: return CoreDataFunctions.search(found, needle, flags: Self.flags(options) | CoreDataFunctions.anchored | CoreDataFunctions.backwards)
+            }
         case let .or(predicates): return Self.or(predicates.map { truth(object, $0, sort) })
         case let .not(inner): return truth(object, inner, sort).map { !$0 }
         case let .after(cursor):
@@ -144,6 +154,12 @@ public final class ReferenceStore {
         // A key list is bound by a store's steps (`FetchMode`); the reference answers those modes whole.
         case .keyInList, .toOneInList: return false
         }
+    }
+
+    /// The options' compare flags (the reference's own spelling of them: case, diacritics, width).
+    static func flags(_ options: FetchPredicate.StringOptions) -> Int {
+        (options.caseInsensitive ? CoreDataFunctions.caseInsensitive : 0) | (options.diacriticInsensitive ? CoreDataFunctions.diacriticInsensitive : 0)
+            | (options.caseInsensitive || options.diacriticInsensitive ? CoreDataFunctions.widthInsensitive : 0)
     }
 
     /// SQL's AND of three-valued truths: false if any is, else unknown if any is, else true.

@@ -41,6 +41,9 @@ extension StrategyAgreement {
         }
         guard !values.isEmpty, random.next() % 6 != 0 else { return .isNil(name, negated: random.next() % 2 == 0) }
         func pick() -> Value { values[Int(random.next() % UInt64(values.count))] }
+        if entity.attributes[position].type == .string, random.next() % 3 == 0, case let .text(text) = pick() {
+            return randomString(name, Array(text), &random)
+        }
         switch random.next() % 4 {
         case 0, 1:
             let comparisons = FetchPredicate.Comparison.allCases
@@ -50,6 +53,26 @@ extension StrategyAgreement {
         default:
             let (a, b) = (pick(), pick())
             return Value.sqliteLess(b, a) ? .between(name, b, a) : .between(name, a, b)
+        }
+    }
+
+    /// A string form on `name` whose operand comes from `text`, a value an object has: a prefix for
+    /// BEGINSWITH, a suffix for ENDSWITH, a middle part for CONTAINS (upper-cased with `[c]`), a
+    /// pattern of it with `*` and `?` for LIKE; with each option at random.
+    func randomString(_ name: String, _ text: [Character], _ random: inout SplitMix64) -> FetchPredicate {
+        let options = FetchPredicate.StringOptions(caseInsensitive: random.next() % 2 == 0, diacriticInsensitive: random.next() % 3 == 0)
+        let cut = text.isEmpty ? 0 : Int(random.next() % UInt64(text.count)), length = 1 + Int(random.next() % 4)
+        func cased(_ part: ArraySlice<Character>) -> Value { .text(options.caseInsensitive ? String(part).uppercased() : String(part)) }
+        let operators = FetchPredicate.StringOperator.allCases
+        switch operators[Int(random.next() % UInt64(operators.count))] {
+        case .beginsWith: return .string(name, .beginsWith, cased(text.prefix(max(1, cut))), options)
+        case .endsWith: return .string(name, .endsWith, cased(text.suffix(max(1, text.count - cut))), options)
+        case .contains: return .string(name, .contains, cased(text[cut ..< min(text.count, cut + length)]), options)
+        case .like:
+            var pattern = text.map(String.init)
+            if !pattern.isEmpty { pattern[cut] = "?" }
+            if pattern.count > 2 { pattern.replaceSubrange(1 ..< min(pattern.count - 1, 1 + length), with: ["*"]) }
+            return .string(name, .like, .text(pattern.joined()), options)
         }
     }
 }

@@ -17,6 +17,9 @@ public final class LayoutStore {
     public init(_ layout: any StorageLayout, database: Database) {
         self.layout = layout
         self.database = database
+        // Core Data's own SQL functions, which string predicates call (a failure here is an
+        // allocation's; the statement calling one would then say the function is missing).
+        try? CoreDataFunctions.register(on: database)
         bookkeeping = CoreDataBookkeeping(database: database, model: layout.storedModel)
     }
 

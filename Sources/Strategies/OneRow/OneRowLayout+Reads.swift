@@ -60,7 +60,7 @@ extension OneRowLayout {
         let entity = request.entity
         func converted(_ value: Value, _ hex: Bool) -> Value { hex ? value.jsonBindable : value }
         switch predicate {
-        case .equals, .range, .compare, .among, .between, .isNil:
+        case .equals, .range, .compare, .among, .between, .isNil, .string:
             return try predicate.mappingAttributeValues { name, value in converted(value, try expression(entity, name, alias: "t0").hex) }
         case let .after(values):
             return .after(try values.enumerated().map { index, value in

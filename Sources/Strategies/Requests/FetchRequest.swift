@@ -82,10 +82,26 @@ public indirect enum FetchPredicate: Hashable, Sendable {
     case among(String, [Value])
     /// `attribute BETWEEN {lower, upper}`, both bounds included.
     case between(String, Value, Value)
+    /// `attribute CONTAINS value`, `BEGINSWITH`, `ENDSWITH` or `LIKE`, with `[c]`, `[d]` or `[cd]`.
+    case string(String, StringOperator, Value, StringOptions)
     /// `p OR q OR …`.
     case or([FetchPredicate])
     /// `NOT p`.
     case not(FetchPredicate)
+
+    /// A string operator of `NSComparisonPredicate`.
+    public enum StringOperator: String, Hashable, Sendable, CaseIterable {
+        case contains = "CONTAINS", beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", like = "LIKE"
+    }
+
+    /// A string comparison's options: `[c]`, `[d]`, `[cd]`.
+    public struct StringOptions: Hashable, Sendable {
+        public var caseInsensitive: Bool
+        public var diacriticInsensitive: Bool
+        public init(caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) {
+            self.caseInsensitive = caseInsensitive; self.diacriticInsensitive = diacriticInsensitive
+        }
+    }
 
     /// A comparison's operator, as `NSComparisonPredicate` names it.
     public enum Comparison: String, Hashable, Sendable, CaseIterable {
@@ -107,6 +123,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         case let .isNil(name, negated): .isNil(name, negated: negated)
         case let .among(name, values): .among(name, values.map { _ in .null })
         case let .between(name, _, _): .between(name, .null, .null)
+        case let .string(name, op, _, options): .string(name, op, .null, options)
         case let .or(predicates): .or(predicates.map(\.shape))
         case let .not(predicate): .not(predicate.shape)
         }
@@ -122,6 +139,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         case let .compare(name, comparison, value): .compare(name, comparison, try transform(name, value))
         case let .among(name, values): .among(name, try values.map { try transform(name, $0) })
         case let .between(name, lower, upper): .between(name, try transform(name, lower), try transform(name, upper))
+        case let .string(name, op, value, options): .string(name, op, try transform(name, value), options)
         case let .and(predicates): .and(try predicates.map { try $0.mappingAttributeValues(transform) })
         case let .or(predicates): .or(try predicates.map { try $0.mappingAttributeValues(transform) })
         case let .not(predicate): .not(try predicate.mappingAttributeValues(transform))
@@ -132,7 +150,8 @@ public indirect enum FetchPredicate: Hashable, Sendable {
     /// The attributes of the fetched entity the predicate compares (not those it reaches through a relationship).
     var comparedAttributes: Set<String> {
         switch self {
-        case let .equals(name, _), let .range(name, _, _), let .compare(name, _, _), let .isNil(name, _), let .among(name, _), let .between(name, _, _): [name]
+        case let .equals(name, _), let .range(name, _, _), let .compare(name, _, _), let .isNil(name, _), let .among(name, _), let .between(name, _, _),
+             let .string(name, _, _, _): [name]
         case let .and(predicates), let .or(predicates): predicates.reduce(into: Set<String>()) { $0.formUnion($1.comparedAttributes) }
         case let .not(predicate): predicate.comparedAttributes
         case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList: []

@@ -15,6 +15,22 @@ extension FetchPredicate.Comparison {
     }
 }
 
+extension FetchPredicate.StringOperator {
+    /// Core Data's SQL of the operator on `expression`, its value bound: a call of one of its own
+    /// functions (`CoreDataFunctions`), the flags `CFStringCompareFlags` as Core Data computes them
+    /// (`[c]` 257, `[d]` 384, `[cd]` 385; BEGINSWITH adds anchored, 8; ENDSWITH anchored and
+    /// backwards, 12), LIKE's variant `[c]` 1 and `[d]` 2.
+    func sql(_ expression: String, _ options: FetchPredicate.StringOptions) -> String {
+        let (c, d) = (options.caseInsensitive, options.diacriticInsensitive)
+        if self == .like { return "NSCoreDataLike(\(expression), ?, \((c ? 1 : 0) | (d ? 2 : 0)))" }
+        var flags = d ? (c ? CoreDataFunctions.caseInsensitive : 0) | CoreDataFunctions.diacriticInsensitive | CoreDataFunctions.widthInsensitive
+                      : c ? CoreDataFunctions.caseInsensitive | CoreDataFunctions.widthInsensitive : 0
+        if self == .beginsWith { flags |= CoreDataFunctions.anchored }
+        if self == .endsWith { flags |= CoreDataFunctions.anchored | CoreDataFunctions.backwards }
+        return "NSCoreDataStringSearch(\(expression), ?, \(flags), 0)"
+    }
+}
+
 /// Builds a WHERE clause from a `FetchPredicate` for a layout, given how the layout spells each
 /// operand; collects the values to bind in the order their `?` appear. Every strategy uses it,
 /// so that the same predicate means the same thing in each.
@@ -77,7 +93,7 @@ struct SQLWhere {
         case let .and(predicates):
             let parts = try predicates.compactMap { try condition($0) }
             return parts.isEmpty ? nil : parts.joined(separator: " AND ")
-        case .compare, .isNil, .among, .between:
+        case .compare, .isNil, .among, .between, .string:
             return try comparison(predicate)
         case let .or(predicates):
             // An empty OR is false; a TRUEPREDICATE part makes it true.
@@ -106,6 +122,10 @@ struct SQLWhere {
             let expression = try attribute(name)
             values += [lower, upper]
             return "(\(expression) BETWEEN ? AND ?)"
+        case let .string(name, op, value, options):
+            let expression = try attribute(name)
+            values.append(value)
+            return op.sql(expression, options)
         default:
             return try condition(predicate)
         }

@@ -33,7 +33,7 @@ extension TablePerEntity {
                 }
             case let .and(predicates), let .or(predicates): for predicate in predicates { try check(predicate) }
             case let .not(predicate): try check(predicate)
-            case let .compare(name, _, _), let .isNil(name, _), let .among(name, _), let .between(name, _, _): try attribute(name)
+            case let .compare(name, _, _), let .isNil(name, _), let .among(name, _), let .between(name, _, _), let .string(name, _, _, _): try attribute(name)
             }
         }
         for key in request.sort { try attribute(key.attribute) }

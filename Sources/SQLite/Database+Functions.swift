@@ -1,0 +1,54 @@
+import CSQLite
+
+/// A value an SQL function the suite registers takes or returns, by SQLite's storage class.
+public enum FunctionValue: Sendable, Equatable {
+    case null, integer(Int64), real(Double), text(String), blob([UInt8])
+}
+
+extension Database {
+    /// Registers the deterministic scalar function `name` of `arity` arguments on this connection
+    /// (as Core Data registers its own on each of its connections), replacing one of that name.
+    /// See <https://www.sqlite.org/c3ref/create_function.html>.
+    public func createFunction(_ name: String, arity: Int32, _ body: @escaping @Sendable ([FunctionValue]) -> FunctionValue) throws {
+        let box = Unmanaged.passRetained(FunctionBox(body)).toOpaque()
+        let code = sqlite3_create_function_v2(
+            handle, name, arity, SQLITE_UTF8 | SQLITE_DETERMINISTIC, box,
+            { context, count, arguments in
+                guard let context, let user = sqlite3_user_data(context) else { return }
+                let function = Unmanaged<FunctionBox>.fromOpaque(user).takeUnretainedValue()
+                let values = (0 ..< Int(count)).map { FunctionValue(arguments?[$0]) }
+                switch function.body(values) {
+                case .null: sqlite3_result_null(context)
+                case let .integer(value): sqlite3_result_int64(context, value)
+                case let .real(value): sqlite3_result_double(context, value)
+                case let .text(value): sqlite3_result_text(context, value, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                case let .blob(bytes):
+                    bytes.withUnsafeBytes { sqlite3_result_blob(context, $0.baseAddress, Int32($0.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self)) }
+                }
+            },
+            nil, nil,
+            { user in if let user { Unmanaged<FunctionBox>.fromOpaque(user).release() } })
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, message: "could not register the SQL function \(name)", sql: nil) }
+    }
+}
+
+/// The Swift body of a registered function, kept alive by the connection until it is dropped.
+private final class FunctionBox {
+    let body: @Sendable ([FunctionValue]) -> FunctionValue
+    init(_ body: @escaping @Sendable ([FunctionValue]) -> FunctionValue) { self.body = body }
+}
+
+extension FunctionValue {
+    /// The value of an argument as SQLite holds it.
+    init(_ value: OpaquePointer?) {
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER: self = .integer(sqlite3_value_int64(value))
+        case SQLITE_FLOAT: self = .real(sqlite3_value_double(value))
+        case SQLITE_TEXT: self = .text(sqlite3_value_text(value).map { String(cString: $0) } ?? "")
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_value_bytes(value))
+            self = .blob(count == 0 ? [] : Array(UnsafeRawBufferPointer(start: sqlite3_value_blob(value), count: count)))
+        default: self = .null
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import SQLite
+
+/// The SQL functions Core Data registers on each of its connections and calls from its
+/// predicates' SQL, with Core Data's semantics: `NSCoreDataStringSearch` (CONTAINS, BEGINSWITH,
+/// ENDSWITH) and `NSCoreDataLike` (LIKE). Every layout's store registers them (`LayoutStore`), so
+/// that single-table's statements run as Core Data writes them and a string predicate means the
+/// same in every layout.
+public enum CoreDataFunctions {
+    /// The `CFStringCompareFlags` bits Core Data passes to `NSCoreDataStringSearch`.
+    public static let caseInsensitive = 1, backwards = 4, anchored = 8, localized = 32, diacriticInsensitive = 128, widthInsensitive = 256
+
+    /// Registers the functions on `database`.
+    public static func register(on database: Database) throws {
+        try database.createFunction("NSCoreDataStringSearch", arity: 4) { arguments in
+            guard case let .text(string) = arguments[0], case let .text(needle) = arguments[1], case let .integer(flags) = arguments[2] else { return .integer(0) }
+            return .integer(search(string, needle, flags: Int(flags)) ? 1 : 0)
+        }
+        try database.createFunction("NSCoreDataLike", arity: 3) { arguments in
+            guard case let .text(string) = arguments[0], case let .text(pattern) = arguments[1], case let .integer(variant) = arguments[2] else { return .integer(0) }
+            return .integer(like(string, pattern, variant: Int(variant)) ? 1 : 0)
+        }
+    }
+
+    /// `NSCoreDataStringSearch(string, needle, flags, localized)`: whether `needle` occurs in
+    /// `string` as `CFStringFindWithOptionsAndLocale` finds it with `flags` (anchored: at the start;
+    /// anchored and backwards: at the end). An empty needle is found nowhere. The locale argument
+    /// is not used: the suite compares without a locale, the same on every machine.
+    public static func search(_ string: String, _ needle: String, flags: Int) -> Bool {
+        guard !needle.isEmpty else { return false }
+        var options: String.CompareOptions = []
+        if flags & caseInsensitive != 0 { options.insert(.caseInsensitive) }
+        if flags & diacriticInsensitive != 0 { options.insert(.diacriticInsensitive) }
+        if flags & widthInsensitive != 0 { options.insert(.widthInsensitive) }
+        if flags & anchored != 0 { options.insert(.anchored) }
+        if flags & backwards != 0 { options.insert(.backwards) }
+        return string.range(of: needle, options: options) != nil
+    }
+
+    /// `NSCoreDataLike(string, pattern, variant)`: NSPredicate's LIKE, the whole string matching
+    /// `pattern`, in which `*` stands for any characters, `?` for one and `\` makes the next one
+    /// literal; `variant` 1 ignores case, 2 diacritics, 3 both.
+    public static func like(_ string: String, _ pattern: String, variant: Int) -> Bool {
+        var options: String.CompareOptions = []
+        if variant & 1 != 0 { options.insert(.caseInsensitive) }
+        if variant & 2 != 0 { options.insert(.diacriticInsensitive) }
+        let text = Array(string.folding(options: options, locale: nil))
+        var tokens: [(character: Character, wild: Bool)] = []
+        var escaped = false
+        for character in pattern.folding(options: options, locale: nil) {
+            if escaped { tokens.append((character, false)); escaped = false } else if character == "\\" { escaped = true } else { tokens.append((character, character == "*" || character == "?")) }
+        }
+        // Matched prefixes: reachable[j] says the first j characters of the text match the tokens so far.
+        var reachable = [true] + Array(repeating: false, count: text.count)
+        for token in tokens {
+            var next = Array(repeating: false, count: text.count + 1)
+            for j in 0 ... text.count where reachable[j] {
+                if token.wild, token.character == "*" {
+                    for k in j ... text.count { next[k] = true }
+                    break
+                }
+                if j < text.count, (token.wild && token.character == "?") || text[j] == token.character { next[j + 1] = true }
+            }
+            reachable = next
+        }
+        return reachable[text.count]
+    }
+}
