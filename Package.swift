@@ -54,8 +54,11 @@ let package = Package(
         // Where a command's model comes from (a preset, a JSON description, an Xcode model,
         // SwiftData sources, a store file), chosen from the path and read into one description.
         .target(name: "ModelSources", dependencies: ["Models", "SwiftDataModels", "CoreDataStores"]),
+        // A fetch as an app writes it (the entity, an NSPredicate-format predicate, sort, limit), read
+        // into the request language against a model, its %@ drawn from the data.
+        .target(name: "FetchFormat", dependencies: ["Models", "Generation", "Strategies"]),
         // Every workload as one value, the runner (timing, interleaving, agreement and store checks), query plans.
-        .target(name: "Workloads", dependencies: ["Strategies", "StoreFiles", "Models", "Generation", "SQLite"]),
+        .target(name: "Workloads", dependencies: ["Strategies", "FetchFormat", "StoreFiles", "Models", "Generation", "SQLite"]),
         // The commit the binary is built from (written before each build by the BuildCommit plugin).
         .target(name: "BuildInfo", plugins: ["BuildCommit"]),
         .plugin(name: "BuildCommit", capability: .buildTool()),
@@ -65,12 +68,13 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "Reporting", "Workloads", "Strategies", "StoreFiles", "Models", "ModelSources", "SwiftDataModels", "CoreDataStores", "Generation", "SQLite",
+                "Reporting", "Workloads", "FetchFormat", "Strategies", "StoreFiles", "Models", "ModelSources", "SwiftDataModels", "CoreDataStores", "Generation", "SQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "StoreFilesTests", dependencies: ["StoreFiles"]),
+        .testTarget(name: "FetchFormatTests", dependencies: ["FetchFormat", "Models", "Generation", "Strategies", "TestSupport"]),
         .testTarget(name: "ModelSourcesTests", dependencies: ["ModelSources", "Models", "CoreDataStores", "SQLite", "TestSupport"]),
         .testTarget(name: "ModelsTests", dependencies: ["Models"]),
         .testTarget(name: "SwiftDataModelsTests", dependencies: ["SwiftDataModels", "Models"]),

@@ -1,0 +1,155 @@
+import Generation
+import Models
+import Strategies
+
+/// NSPredicate's grammar, as far as the suite runs it: `OR` (`||`) of `AND`s (`&&`) of `NOT`s (`!`)
+/// of parenthesised predicates, TRUEPREDICATE, FALSEPREDICATE, and comparisons of an attribute:
+/// `== = != <> < <= =< > >= =>`, `BETWEEN {a, b}`, `IN {a, b}` or `IN %@`, `CONTAINS`,
+/// `BEGINSWITH`, `ENDSWITH`, `LIKE` with `[c]`, `[d]`, `[cd]`; keywords in any case.
+extension FetchParser {
+    mutating func disjunction() throws -> FetchTemplate {
+        var parts = [try conjunction()]
+        while isKeyword("OR") || isSymbol("||") {
+            _ = advance()
+            parts.append(try conjunction())
+            guard parts.count <= FetchSpec.maximumTerms else { throw failure("an OR of more than \(FetchSpec.maximumTerms) terms") }
+        }
+        return parts.count == 1 ? parts[0] : .or(parts)
+    }
+
+    mutating func conjunction() throws -> FetchTemplate {
+        var parts = [try negation()]
+        while isKeyword("AND") || isSymbol("&&") {
+            _ = advance()
+            parts.append(try negation())
+            guard parts.count <= FetchSpec.maximumTerms else { throw failure("an AND of more than \(FetchSpec.maximumTerms) terms") }
+        }
+        return parts.count == 1 ? parts[0] : .and(parts)
+    }
+
+    mutating func negation() throws -> FetchTemplate {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= FetchSpec.maximumDepth else { throw failure("parentheses and NOTs nested deeper than \(FetchSpec.maximumDepth)") }
+        if isKeyword("NOT") || isSymbol("!") {
+            _ = advance()
+            return .not(try negation())
+        }
+        if isSymbol("(") {
+            let open = advance()
+            let inner = try disjunction()
+            guard isSymbol(")") else { throw failure(current.kind == .end ? "a '(' that is not closed" : "expected ')' to close the '(' at column \(open.column)") }
+            _ = advance()
+            return inner
+        }
+        if isKeyword("TRUEPREDICATE") { _ = advance(); return .all }
+        if isKeyword("FALSEPREDICATE") { _ = advance(); return .or([]) }
+        return try comparison()
+    }
+
+    mutating func comparison() throws -> FetchTemplate {
+        if case .symbol(")") = current.kind { throw failure("a ')' without its '('") }
+        for keyword in ["ANY", "ALL", "NONE", "SOME", "SUBQUERY", "FUNCTION", "SELF"] where isKeyword(keyword) {
+            throw failure("\(keyword) is not yet a form the suite runs (to-many and object comparisons come next)")
+        }
+        let name = try attributeName()
+        let storage = model.entities[entity].attribute(name)?.type.storage ?? .text
+        let token = current
+        if case let .symbol(symbol) = token.kind, let comparison = Self.comparisons[symbol] {
+            _ = advance()
+            if isKeyword("NIL") || isKeyword("NULL") {
+                guard comparison == .equal || comparison == .notEqual else { throw failure("nil compared with \(symbol); Core Data compares nil with == and != only") }
+                _ = advance()
+                return .isNil(name, negated: comparison == .notEqual)
+            }
+            return .compare(name, comparison, try operand(name, storage))
+        }
+        switch token.keyword {
+        case "BETWEEN":
+            _ = advance()
+            let bounds = try list(name, storage)
+            guard bounds.count == 2 else { throw failure("BETWEEN takes two bounds, {lower, upper}", token) }
+            return .between(name, bounds[0], bounds[1])
+        case "IN":
+            _ = advance()
+            if current.kind == .placeholder { _ = advance(); return .amongDrawn(name) }
+            return .among(name, try list(name, storage))
+        case "CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE":
+            _ = advance()
+            guard storage == .text else { throw failure("\(token.keyword ?? "") compares strings, and '\(name)' is not a string", token) }
+            let op = FetchPredicate.StringOperator(rawValue: token.keyword ?? "") ?? .contains
+            let options = try stringOptions()
+            return .string(name, op, try operand(name, storage), options)
+        case "MATCHES":
+            throw failure("MATCHES is not yet a form the suite runs")
+        default:
+            throw failure("expected a comparison after '\(name)' (==, !=, <, <=, >, >=, BETWEEN, IN, CONTAINS, BEGINSWITH, ENDSWITH, LIKE)")
+        }
+    }
+
+    static let comparisons: [String: FetchPredicate.Comparison] = [
+        "==": .equal, "=": .equal, "!=": .notEqual, "<>": .notEqual, "<": .less, "<=": .lessOrEqual, "=<": .lessOrEqual,
+        ">": .greater, ">=": .greaterOrEqual, "=>": .greaterOrEqual,
+    ]
+
+    /// `[c]`, `[d]`, `[cd]` after a string operator.
+    mutating func stringOptions() throws -> FetchPredicate.StringOptions {
+        guard isSymbol("[") else { return FetchPredicate.StringOptions() }
+        _ = advance()
+        guard case let .word(letters) = current.kind, !letters.isEmpty, letters.lowercased().allSatisfy({ "cd".contains($0) }) else {
+            throw failure("a string operator's options are [c], [d] or [cd] (the suite does not run [n] or [l] yet)")
+        }
+        _ = advance()
+        guard isSymbol("]") else { throw failure("expected ']' after the options") }
+        _ = advance()
+        return FetchPredicate.StringOptions(caseInsensitive: letters.lowercased().contains("c"), diacriticInsensitive: letters.lowercased().contains("d"))
+    }
+
+    /// `{a, b, …}`.
+    mutating func list(_ name: String, _ storage: AttributeType.Storage) throws -> [FetchOperand] {
+        guard isSymbol("{") else { throw failure("expected '{' to open a list of values") }
+        _ = advance()
+        var values: [FetchOperand] = []
+        while !isSymbol("}") {
+            if !values.isEmpty {
+                guard isSymbol(",") else { throw failure(current.kind == .end ? "a '{' that is not closed" : "expected ',' or '}' in the list") }
+                _ = advance()
+            }
+            values.append(try operand(name, storage))
+            guard values.count <= FetchSpec.maximumTerms else { throw failure("a list of more than \(FetchSpec.maximumTerms) values") }
+        }
+        _ = advance()
+        return values
+    }
+
+    /// `%@`, or a literal of `name`'s type: a string, a number (whole for an integer attribute),
+    /// YES / NO / TRUE / FALSE for an integer or boolean one.
+    mutating func operand(_ name: String, _ storage: AttributeType.Storage) throws -> FetchOperand {
+        let token = advance()
+        let what = "'\(name)' of \(model.entities[entity].name)"
+        switch (token.kind, storage) {
+        case (.placeholder, _): return .drawn
+        case let (.string(text), .text): return .value(.text(text))
+        case let (.number(digits), .integer):
+            guard let value = Int64(digits) else { throw failure("\(what) holds whole numbers; '\(digits)' is not one", token) }
+            return .value(.integer(value))
+        case (.number, .real) where model.entities[entity].attribute(name)?.type == .date:
+            throw failure("\(what) is compared with %@ (a date is drawn from the data)", token)
+        case let (.number(digits), .real):
+            guard let value = Double(digits), value.isFinite else { throw failure("'\(digits)' is not a number", token) }
+            return .value(.real(value))
+        case let (.word(word), .integer) where ["YES", "NO", "TRUE", "FALSE"].contains(word.uppercased()):
+            return .value(.integer(["YES", "TRUE"].contains(word.uppercased()) ? 1 : 0))
+        case (.end, _):
+            throw failure("the fetch ends where a value of \(what) is expected", token)
+        default:
+            let kind = switch storage {
+            case .text: "a string in quotes"
+            case .integer: "a whole number"
+            case .real: model.entities[entity].attribute(name)?.type == .date ? "%@ (a date is drawn from the data)" : "a number"
+            case .blob: "%@ (a binary value is drawn from the data)"
+            }
+            throw failure("\(what) is compared with \(kind)", token)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Generation
+import Models
+import Strategies
+
+extension FetchSpec {
+    /// Objects of the fetched entity's subtree a `%@` draws its values from (spread over the stream).
+    static let drawnObjects = 500
+    /// Values an `IN %@` draws.
+    static let listLength = 3
+
+    /// The requests a repetition runs: the fetch once when it has no `%@`; else once per draw,
+    /// `draws` of them, each `%@` a value of its attribute drawn (with `seed`) from objects of the
+    /// fetched entity's subtree that have one: as it is for a comparison, LIKE and an `IN %@`
+    /// (three values), the two ordered for BETWEEN, its first three characters for BEGINSWITH, its
+    /// last three for ENDSWITH and three from its middle for CONTAINS. An attribute no such object
+    /// has a value of is drawn as nil (and matches nothing).
+    public func requests(_ generator: ObjectGenerator, seed: UInt64, draws: Int) -> [FetchRequest] {
+        let pool = DrawPool(generator, entity: entity)
+        var random = SplitMix64(seed: seed ^ Self.stableHash(name ?? text))
+        return (0 ..< (hasPlaceholders ? max(1, draws) : 1)).map { _ in
+            FetchRequest(entity: entity, predicate: predicate.drawn(pool, &random), sort: sort, limit: limit, offset: offset)
+        }
+    }
+
+    /// FNV-1a of the text's bytes: the same on every machine and in every run.
+    static func stableHash(_ text: String) -> UInt64 {
+        text.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+    }
+}
+
+/// The non-nil values of each attribute among objects of an entity's subtree.
+struct DrawPool {
+    let objects: [ModelObject]
+    let model: Model
+
+    init(_ generator: ObjectGenerator, entity: Int) {
+        model = generator.model
+        let info = model.entities[entity], root = info.root, total = generator.count(root: root)
+        let step = max(1, total / (FetchSpec.drawnObjects * 4))
+        objects = Array(stride(from: 0, to: total, by: step).lazy.filter { info.subtree.contains(generator.entity(root: root, at: $0)) }
+            .prefix(FetchSpec.drawnObjects).map { generator.object(root: root, at: $0) })
+    }
+
+    func draw(_ name: String, _ random: inout SplitMix64) -> Value {
+        let values = objects.compactMap { object -> Value? in
+            guard let position = model.entities[object.id.entity].attributeIndex(name), !object.values[position].isNull else { return nil }
+            return object.values[position]
+        }
+        return values.isEmpty ? .null : values[Int(random.next() % UInt64(values.count))]
+    }
+}
+
+extension FetchTemplate {
+    func drawn(_ pool: DrawPool, _ random: inout SplitMix64) -> FetchPredicate {
+        func value(_ operand: FetchOperand, _ name: String) -> Value {
+            if case let .value(value) = operand { return value }
+            return pool.draw(name, &random)
+        }
+        switch self {
+        case .all: return .all
+        case let .compare(name, comparison, operand): return .compare(name, comparison, value(operand, name))
+        case let .isNil(name, negated): return .isNil(name, negated: negated)
+        case let .among(name, operands): return .among(name, operands.map { value($0, name) })
+        case let .amongDrawn(name): return .among(name, (0 ..< FetchSpec.listLength).map { _ in pool.draw(name, &random) })
+        case let .between(name, lower, upper):
+            let (a, b) = (value(lower, name), value(upper, name))
+            return lower == .drawn && upper == .drawn && Value.sqliteLess(b, a) ? .between(name, b, a) : .between(name, a, b)
+        case let .string(name, op, operand, options):
+            guard operand == .drawn, case let .text(text) = pool.draw(name, &random) else { return .string(name, op, value(operand, name), options) }
+            let characters = Array(text), middle = max(0, (characters.count - 3) / 2)
+            let part = switch op {
+            case .beginsWith: String(characters.prefix(3))
+            case .endsWith: String(characters.suffix(3))
+            case .contains: String(characters[middle ..< min(characters.count, middle + 3)])
+            case .like: text.reduce(into: "") { pattern, character in pattern += "*?\\".contains(character) ? "\\\(character)" : String(character) }
+            }
+            return .string(name, op, .text(part), options)
+        case let .and(parts): return .and(parts.map { $0.drawn(pool, &random) })
+        case let .or(parts): return .or(parts.map { $0.drawn(pool, &random) })
+        case let .not(part): return .not(part.drawn(pool, &random))
+        }
+    }
+}

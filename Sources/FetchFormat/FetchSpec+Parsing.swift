@@ -1,0 +1,135 @@
+import Foundation
+import Generation
+import Models
+import Strategies
+
+extension FetchSpec {
+    /// The longest fetch read, in characters.
+    public static let maximumLength = 65_536
+    /// The deepest nesting of parentheses and NOTs read.
+    public static let maximumDepth = 64
+    /// The most terms of one AND or OR, and values of one IN (SQLite's expression depth and
+    /// variables stay well within their limits).
+    public static let maximumTerms = 500
+
+    /// Reads `text` against `model`. Every mistake is one `FetchFormatError` line with a caret at
+    /// its column: an unknown entity or key, a literal of the wrong type, unbalanced quotes or
+    /// parentheses, a form the suite does not run yet.
+    public static func parse(_ text: String, model: Model) throws -> FetchSpec {
+        guard text.count <= maximumLength else { throw FetchFormatError("a fetch longer than \(maximumLength) characters", column: 1, in: String(text.prefix(40)) + "…") }
+        // `name = …`: the name read here (it may hold '-'), blanked so that columns stay the text's.
+        var name: String?, rest = text
+        if let match = text.range(of: "^\\s*[A-Za-z][A-Za-z0-9-]*\\s*=(?!=)", options: .regularExpression) {
+            let given = text[match].dropLast().trimmingCharacters(in: .whitespaces)
+            guard given.range(of: "^[a-z][a-z0-9-]{0,39}$", options: .regularExpression) != nil else {
+                throw FetchFormatError("the fetch's name '\(given)' must be 1 to 40 lower-case letters, digits and '-', starting with a letter", column: 1, in: text)
+            }
+            name = given
+            rest = String(repeating: " ", count: text[match].count) + text[match.upperBound...]
+        }
+        var parser = FetchParser(text: text, tokens: try FetchTokenizer.tokens(rest), model: model)
+        var spec = try parser.spec()
+        spec.name = name
+        return spec
+    }
+}
+
+/// Recursive descent over a fetch's tokens.
+struct FetchParser {
+    let text: String
+    let tokens: [FetchToken]
+    let model: Model
+    var position = 0
+    var entity = 0
+    var depth = 0
+
+    var current: FetchToken { tokens[position] }
+
+    func failure(_ problem: String, _ token: FetchToken? = nil) -> FetchFormatError {
+        FetchFormatError(problem, column: (token ?? current).column, in: text)
+    }
+
+    mutating func advance() -> FetchToken {
+        let token = current
+        if position < tokens.count - 1 { position += 1 }
+        return token
+    }
+
+    func isSymbol(_ symbol: String) -> Bool { current.kind == .symbol(symbol) }
+    func isKeyword(_ keyword: String) -> Bool { current.keyword == keyword }
+
+    mutating func spec() throws -> FetchSpec {
+        guard case let .word(entityName) = current.kind else { throw failure("a fetch starts with the entity to fetch (\(entityList()))") }
+        guard let index = model.index(of: entityName) else { throw failure("unknown entity '\(entityName)'; \(entityList())") }
+        entity = index
+        _ = advance()
+        var spec = FetchSpec(name: nil, text: text, entity: index, predicate: .all, sort: [], limit: nil, offset: nil)
+        if isKeyword("WHERE") {
+            _ = advance()
+            spec.predicate = try disjunction()
+        }
+        if isKeyword("SORT") {
+            _ = advance()
+            guard isKeyword("BY") else { throw failure("SORT is followed by BY") }
+            _ = advance()
+            spec.sort = try sortKeys()
+        }
+        for (keyword, path) in [("LIMIT", \FetchSpec.limit), ("OFFSET", \FetchSpec.offset)] where isKeyword(keyword) {
+            _ = advance()
+            guard case let .number(digits) = current.kind, let value = Int(digits), value >= 0, value <= 1_000_000_000 else {
+                throw failure("\(keyword) takes a whole number from 0 to 1000000000")
+            }
+            _ = advance()
+            spec[keyPath: path] = value
+        }
+        guard current.kind == .end else {
+            throw failure(spec.predicate == .all && !isKeyword("WHERE") ? "expected WHERE, SORT BY, LIMIT or OFFSET after the entity" : "expected the end of the fetch (or SORT BY, LIMIT, OFFSET in that order)")
+        }
+        // A page of a order with ties holds different objects in different layouts (no order is
+        // promised among equals): every layout must return the same page.
+        if spec.limit != nil || spec.offset != nil {
+            let info = model.entities[index]
+            let unique = spec.sort.last.map { key in info.attributeIndex(key.attribute).map { model.isUnique(key.attribute, of: info.attributeOwners[$0]) } ?? false } ?? false
+            guard unique else {
+                let candidates = info.attributes.indices.filter { model.isUnique(info.attributes[$0].name, of: info.attributeOwners[$0]) }.map { info.attributes[$0].name }
+                let which = candidates.isEmpty ? "\(info.name) has none" : candidates.joined(separator: ", ")
+                throw FetchFormatError("LIMIT and OFFSET need SORT BY ending with a unique attribute (\(which)), so that every layout returns the same objects", column: 1, in: text)
+            }
+        }
+        return spec
+    }
+
+    func entityList() -> String {
+        let names = model.entities.map(\.name)
+        return "the model's entities: " + names.prefix(12).joined(separator: ", ") + (names.count > 12 ? ", …" : "")
+    }
+
+    mutating func sortKeys() throws -> [SortKey] {
+        var keys: [SortKey] = []
+        repeat {
+            if isSymbol(",") { _ = advance() }
+            let token = current
+            let name = try attributeName()
+            var ascending = true
+            if isKeyword("ASC") || isKeyword("DESC") { ascending = advance().keyword == "ASC" }
+            guard !keys.contains(where: { $0.attribute == name }) else { throw failure("'\(name)' is sorted by twice", token) }
+            keys.append(SortKey(name, ascending: ascending))
+        } while isSymbol(",")
+        return keys
+    }
+
+    /// An attribute of the fetched entity, by its name.
+    mutating func attributeName() throws -> String {
+        let token = current
+        guard case let .word(name) = token.kind else { throw failure("expected an attribute of \(model.entities[entity].name)") }
+        let info = model.entities[entity]
+        if name.contains(".") { throw failure("a key path through a relationship ('\(name)') is not yet a form the suite runs; compare an attribute of \(info.name)") }
+        if info.relationship(name) != nil { throw failure("'\(name)' is a relationship of \(info.name); comparing objects is not yet a form the suite runs") }
+        guard info.attribute(name) != nil else {
+            let names = info.attributes.map(\.name)
+            throw failure("unknown key '\(name)' of \(info.name); its attributes: " + names.prefix(16).joined(separator: ", ") + (names.count > 16 ? ", …" : ""))
+        }
+        _ = advance()
+        return name
+    }
+}

@@ -1,0 +1,56 @@
+import Generation
+import Models
+import Strategies
+
+/// A fetch an app makes, written as `[name =] Entity [WHERE predicate] [SORT BY key [ASC|DESC], …]
+/// [LIMIT n] [OFFSET n]`, its predicate in NSPredicate's format exactly as an app writes it; each
+/// `%@` stands for a value drawn from the data (`requests(_:seed:draws:)`), literals are as written.
+public struct FetchSpec: Sendable {
+    /// The name given before `=`, or nil.
+    public var name: String?
+    /// The fetch as given.
+    public var text: String
+    /// The fetched entity (with its sub-entities, as an `NSFetchRequest` by default).
+    public var entity: Int
+    public var predicate: FetchTemplate
+    public var sort: [SortKey]
+    public var limit: Int?
+    public var offset: Int?
+
+    /// Whether the predicate holds a `%@`.
+    public var hasPlaceholders: Bool { predicate.hasPlaceholders }
+}
+
+/// An operand of a comparison: a literal, or `%@`.
+public enum FetchOperand: Sendable, Equatable {
+    case value(Value)
+    case drawn
+}
+
+/// A predicate whose operands may be `%@` (`FetchPredicate` once each is drawn).
+public indirect enum FetchTemplate: Sendable, Equatable {
+    /// TRUEPREDICATE (no predicate).
+    case all
+    case compare(String, FetchPredicate.Comparison, FetchOperand)
+    case isNil(String, negated: Bool)
+    case among(String, [FetchOperand])
+    /// `attribute IN %@`: a list of values drawn from the data.
+    case amongDrawn(String)
+    case between(String, FetchOperand, FetchOperand)
+    case string(String, FetchPredicate.StringOperator, FetchOperand, FetchPredicate.StringOptions)
+    case and([FetchTemplate])
+    case or([FetchTemplate])
+    case not(FetchTemplate)
+
+    var hasPlaceholders: Bool {
+        switch self {
+        case .all, .isNil: false
+        case .amongDrawn: true
+        case let .compare(_, _, operand), let .string(_, _, operand, _): operand == .drawn
+        case let .among(_, operands): operands.contains(.drawn)
+        case let .between(_, lower, upper): lower == .drawn || upper == .drawn
+        case let .and(parts), let .or(parts): parts.contains { $0.hasPlaceholders }
+        case let .not(part): part.hasPlaceholders
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import FetchFormat
+import Generation
+import Models
+import Strategies
+import TestSupport
+import XCTest
+
+/// Fetches written as apps write them, read, drawn and answered by every layout as the reference
+/// answers them.
+final class FetchAgreementTests: XCTestCase {
+    func testFetchesAsAppsWriteThemAgreeInEveryLayout() throws {
+        let fetches: [(ModelDescription, [String])] = [
+            (ModelPresets.publications.scaled(to: 600), [
+                "Book WHERE pageCount > 300 AND title BEGINSWITH[cd] %@ SORT BY uid LIMIT 20",
+                "Publication WHERE title CONTAINS[c] %@ OR publishDate > %@",
+                "Publication WHERE updatedate == nil",
+                "Publication WHERE NOT (publishDate BETWEEN {%@, %@}) SORT BY publishDate DESC, uid LIMIT 50 OFFSET 10",
+                "BlogPost WHERE blogName IN %@ AND url != nil",
+                "Publication WHERE title LIKE[cd] %@ || uid == %@",
+                "Book WHERE isbn ENDSWITH %@ AND pageCount <= 600",
+                "Tag WHERE name != %@ SORT BY name",
+            ]),
+            (ModelPresets.efcoreAnimals.scaled(to: 600), [
+                "Animal WHERE name BEGINSWITH[c] %@",
+                "Pet WHERE vet == nil OR vet CONTAINS %@",
+                "Cat WHERE educationLevel IN {'BA', 'MA'} AND NOT name LIKE 'A*'",
+                "FarmAnimal WHERE value > 500.5 AND species != 'Ovis aries'",
+            ]),
+        ]
+        for (description, texts) in fetches {
+            let agreement = try StrategyAgreement(Strategies.all, description)
+            for text in texts {
+                let spec = try FetchSpec.parse(text, model: agreement.model)
+                for request in spec.requests(agreement.generator, seed: 3, draws: 5) {
+                    try agreement.check(request, "\(text): \(request.predicate)")
+                }
+            }
+            agreement.assertAskedEnough(moreThan: 2 * texts.count, share: 0.6)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Reporting
+import XCTest
+
+/// `bench run --fetch`: an app's own fetches measured in every layout, named as given; a fetch's
+/// mistake one line with a caret, exit 64, nothing written.
+extension CommandLineTests {
+    func testOwnFetchesRunInEveryLayout() throws {
+        let run = try bench(["run", "--scale", "300", "--repetitions", "2", "--quiet", "--output", "f.csv",
+                             "--fetch", "long-books = Book WHERE pageCount > 300 AND title BEGINSWITH[cd] %@ SORT BY title, uid LIMIT 20",
+                             "--fetch", "Publication WHERE title CONTAINS[c] %@ OR publishDate > %@", "--workloads", "count-all"], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let rows = try ResultsFile(url: folder.appendingPathComponent("f.csv")).rows
+        XCTAssertEqual(rows.map { $0.fields["workload"]! }, ["count-all", "long-books", "fetch-2"].flatMap { Array(repeating: $0, count: 5) })
+        XCTAssertTrue(rows.allSatisfy { Int($0.fields["rows"]!)! > 0 }, "every fetch finds objects")
+        // An Xcode model's entity and attributes.
+        let xcode = try bench(["run", "--model", Self.fixtures.appendingPathComponent("Library.xcdatamodeld").path, "--scale", "300", "--repetitions", "2", "--quiet",
+                               "--output", "x.csv", "--fetch", "Album WHERE trackCount >= %@ AND format != 'CD'"], in: folder)
+        XCTAssertEqual(xcode.status, 0, xcode.stderr)
+        XCTAssertEqual(try ResultsFile(url: folder.appendingPathComponent("x.csv")).rows.count, 5)
+
+        let listed = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let mistakes: [([String], String)] = [
+            (["--fetch", "Book WHERE pagecount > 300"], "error: --fetch: unknown key 'pagecount' of Book; its attributes: uid, title, publishDate, createdate, updatedate, isbn, pageCount, at column 12: Book WHERE ^pagecount > 300"),
+            (["--fetch", "Book WHERE (title == 'a'"], "error: --fetch: a '(' that is not closed, at column 25: Book WHERE (title == 'a'^"),
+            (["--fetch", "count-all = Book"], "error: --fetch: the name 'count-all' is taken (by a workload, or another fetch)"),
+            (["--fetch", "a = Book", "--fetch", "a = Tag"], "error: --fetch: the name 'a' is taken"),
+        ]
+        for ((arguments, message), outcome) in zip(mistakes, try benchEach(mistakes.map { ["run", "--scale", "100", "--output", "bad.csv"] + $0.0 }, in: folder)) {
+            XCTAssertEqual(outcome.status, 64, "\(arguments): \(outcome.stderr)")
+            XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): one line: \(outcome.stderr)")
+            XCTAssertTrue(outcome.stderr.hasPrefix(message), "\(arguments): \(outcome.stderr)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), listed, "nothing written")
+    }
+}
