@@ -49,6 +49,9 @@ extension FetchParser {
 
     mutating func comparison() throws -> FetchTemplate {
         if case .symbol(")") = current.kind { throw failure("a ')' without its '('") }
+        comparisons += 1
+        // SQLite's parser nests a chain of ANDs and ORs as deep as it is long (1000 at most).
+        guard comparisons <= FetchSpec.maximumTerms else { throw failure("more than \(FetchSpec.maximumTerms) comparisons in one fetch") }
         for keyword in ["ANY", "ALL", "NONE", "SOME", "SUBQUERY", "FUNCTION", "SELF"] where isKeyword(keyword) {
             throw failure("\(keyword) is not yet a form the suite runs (to-many and object comparisons come next)")
         }

@@ -36,9 +36,13 @@ struct DrawPool {
     init(_ generator: ObjectGenerator, entity: Int) {
         model = generator.model
         let info = model.entities[entity], root = info.root, total = generator.count(root: root)
-        let step = max(1, total / (FetchSpec.drawnObjects * 4))
-        objects = Array(stride(from: 0, to: total, by: step).lazy.filter { info.subtree.contains(generator.entity(root: root, at: $0)) }
-            .prefix(FetchSpec.drawnObjects).map { generator.object(root: root, at: $0) })
+        func sample(_ step: Int) -> [Int] {
+            Array(stride(from: 0, to: total, by: step).lazy.filter { info.subtree.contains(generator.entity(root: root, at: $0)) }.prefix(FetchSpec.drawnObjects))
+        }
+        // Spread over the stream; a rare sub-entity's objects looked for one by one.
+        var positions = sample(max(1, total / (FetchSpec.drawnObjects * 4)))
+        if positions.count < FetchSpec.drawnObjects, total > FetchSpec.drawnObjects * 4 { positions = sample(1) }
+        objects = positions.map { generator.object(root: root, at: $0) }
     }
 
     func draw(_ name: String, _ random: inout SplitMix64) -> Value {

@@ -8,8 +8,8 @@ extension FetchSpec {
     public static let maximumLength = 65_536
     /// The deepest nesting of parentheses and NOTs read.
     public static let maximumDepth = 64
-    /// The most terms of one AND or OR, and values of one IN (SQLite's expression depth and
-    /// variables stay well within their limits).
+    /// The most comparisons of a fetch, terms of one AND or OR, and values of one IN (SQLite's
+    /// expression depth and variables stay well within their limits).
     public static let maximumTerms = 500
 
     /// Reads `text` against `model`. Every mistake is one `FetchFormatError` line with a caret at
@@ -42,6 +42,7 @@ struct FetchParser {
     var position = 0
     var entity = 0
     var depth = 0
+    var comparisons = 0
 
     var current: FetchToken { tokens[position] }
 
@@ -85,17 +86,17 @@ struct FetchParser {
         guard current.kind == .end else {
             throw failure(spec.predicate == .all && !isKeyword("WHERE") ? "expected WHERE, SORT BY, LIMIT or OFFSET after the entity" : "expected the end of the fetch (or SORT BY, LIMIT, OFFSET in that order)")
         }
-        // A page of a order with ties holds different objects in different layouts (no order is
+        // A page of an order with ties holds different objects in different layouts (no order is
         // promised among equals): every layout must return the same page.
         if spec.limit != nil || spec.offset != nil {
-            let info = model.entities[index]
-            let unique = spec.sort.last.map { key in info.attributeIndex(key.attribute).map { model.isUnique(key.attribute, of: info.attributeOwners[$0]) } ?? false } ?? false
-            guard unique else {
-                let candidates = info.attributes.indices.filter { model.isUnique(info.attributes[$0].name, of: info.attributeOwners[$0]) }.map { info.attributes[$0].name }
+            guard spec.isTotallyOrdered(model) else {
+                let info = model.entities[index]
+                let candidates = info.attributes.indices.filter { FetchSpec.breaksTies(info.attributes[$0], model, info, $0) }.map { info.attributes[$0].name }
                 let which = candidates.isEmpty ? "\(info.name) has none" : candidates.joined(separator: ", ")
-                throw FetchFormatError("LIMIT and OFFSET need SORT BY ending with a unique attribute (\(which)), so that every layout returns the same objects", column: 1, in: text)
+                throw FetchFormatError("LIMIT and OFFSET need SORT BY ending with a unique attribute that every object has (\(which)), so that every layout returns the same objects", column: 1, in: text)
             }
         }
+        try checkBoundValues(spec)
         return spec
     }
 
@@ -131,5 +132,45 @@ struct FetchParser {
         }
         _ = advance()
         return name
+    }
+}
+
+extension FetchSpec {
+    /// Whether the sort is a total order: its last key a unique attribute every object has, so
+    /// that no two objects tie and every layout returns them in one order.
+    public func isTotallyOrdered(_ model: Model) -> Bool {
+        let info = model.entities[entity]
+        guard let last = sort.last, let position = info.attributeIndex(last.attribute) else { return false }
+        return Self.breaksTies(info.attributes[position], model, info, position)
+    }
+
+    static func breaksTies(_ attribute: Attribute, _ model: Model, _ info: Model.Entity, _ position: Int) -> Bool {
+        !attribute.optional && model.isUnique(attribute.name, of: info.attributeOwners[position])
+    }
+}
+
+extension FetchParser {
+    /// SQLite binds at most 32,766 values a statement, and a layout that reads an entity's objects
+    /// from one table per concrete entity binds the predicate's values once per table.
+    func checkBoundValues(_ spec: FetchSpec) throws {
+        let values = spec.predicate.boundValues, tables = max(1, model.concreteEntities(in: model.entities[spec.entity].subtree).count)
+        guard values * tables <= 32_766 else {
+            throw FetchFormatError("a fetch binding \(values) values, once for each of the \(tables) concrete entities it reads, past SQLite's 32766", column: 1, in: text)
+        }
+    }
+}
+
+extension FetchTemplate {
+    /// The values a statement of it binds.
+    var boundValues: Int {
+        switch self {
+        case .all, .isNil: 0
+        case .compare, .string: 1
+        case .between: 2
+        case let .among(_, operands): operands.count
+        case .amongDrawn: FetchSpec.listLength
+        case let .and(parts), let .or(parts): parts.reduce(0) { $0 + $1.boundValues }
+        case let .not(part): part.boundValues
+        }
     }
 }

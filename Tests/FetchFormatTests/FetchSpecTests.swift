@@ -48,7 +48,7 @@ final class FetchSpecTests: XCTestCase {
             ("Book WHERE pageCount < nil", "nil compared with <; Core Data compares nil with == and != only, at column 24: Book WHERE pageCount < ^nil"),
             ("Book WHERE ANY tags.name == %@", "ANY is not yet a form the suite runs (to-many and object comparisons come next), at column 12: Book WHERE ^ANY tags.name == %@"),
             ("Book WHERE title MATCHES 'a.*'", "MATCHES is not yet a form the suite runs, at column 18: Book WHERE title ^MATCHES 'a.*'"),
-            ("Book SORT BY title LIMIT 3", "LIMIT and OFFSET need SORT BY ending with a unique attribute (uid, isbn), so that every layout returns the same objects, at column 1: ^Book SORT BY title LIMIT 3"),
+            ("Book SORT BY title LIMIT 3", "LIMIT and OFFSET need SORT BY ending with a unique attribute that every object has (uid, isbn), so that every layout returns the same objects, at column 1: ^Book SORT BY title LIMIT 3"),
             ("Book WHERE title == %d", "'%' that is not '%@' (the one placeholder a fetch takes: a value drawn from the data), at column 21: Book WHERE title == ^%d"),
             ("Book = Book", "the fetch's name 'Book' must be 1 to 40 lower-case letters, digits and '-', starting with a letter, at column 1: ^Book = Book"),
         ]
@@ -63,12 +63,20 @@ final class FetchSpecTests: XCTestCase {
     /// A fetch of a megabyte, 10,000 nested parentheses or NOTs, 1,000 OR terms or IN values: refused
     /// within SQLite's limits, never a crash.
     func testHostileSizesAreRefused() {
-        let hostile = [
+        let ors: String = "(" + Array(repeating: "pageCount > 1", count: 30).joined(separator: " OR ") + ")"
+        let deep: String = "Book WHERE " + Array(repeating: ors, count: 30).joined(separator: " AND ")
+        // 17 lists of 500 titles: 8,500 values, bound once for each concrete entity of the hierarchy.
+        let list: String = "title IN {" + Array(repeating: "'a'", count: 500).joined(separator: ",") + "}"
+        let wide: String = "Publication WHERE " + Array(repeating: list, count: 17).joined(separator: " AND ")
+        let hostile: [(String, String)] = [
             ("Book WHERE title == '" + String(repeating: "x", count: 1 << 20) + "'", "a fetch longer than 65536 characters"),
             ("Book WHERE " + String(repeating: "(", count: 10_000) + "pageCount > 1" + String(repeating: ")", count: 10_000), "parentheses and NOTs nested deeper than 64"),
             ("Book WHERE " + String(repeating: "NOT ", count: 10_000) + "pageCount > 1", "parentheses and NOTs nested deeper than 64"),
-            ("Book WHERE " + Array(repeating: "pageCount > 1", count: 1_000).joined(separator: " OR "), "an OR of more than 500 terms"),
+            ("Book WHERE " + Array(repeating: "pageCount > 1", count: 1_000).joined(separator: " OR "), "more than 500 comparisons in one fetch"),
             ("Book WHERE pageCount IN {" + Array(repeating: "1", count: 1_000).joined(separator: ", ") + "}", "a list of more than 500 values"),
+            // Nested: each AND and OR within its limit, the whole past SQLite's expression depth.
+            (deep, "more than 500 comparisons in one fetch"),
+            (wide, "a fetch binding 8500 values, once for each of the 5 concrete entities it reads, past SQLite's 32766"),
         ]
         for (text, message) in hostile {
             XCTAssertThrowsError(try FetchSpec.parse(text, model: model)) { XCTAssertTrue("\($0)".hasPrefix(message), String("\($0)".prefix(120))) }

@@ -50,6 +50,7 @@ public enum CoreDataFunctions {
         for character in pattern.folding(options: options, locale: nil) {
             if escaped { tokens.append((character, false)); escaped = false } else if character == "\\" { escaped = true } else { tokens.append((character, character == "*" || character == "?")) }
         }
+        if escaped { tokens.append(("\\", false)) } // a pattern ending in `\` ends in a backslash
         // Matched prefixes: reachable[j] says the first j characters of the text match the tokens so far.
         var reachable = [true] + Array(repeating: false, count: text.count)
         for token in tokens {
