@@ -7,24 +7,20 @@ import Strategies
 /// `== = != <> < <= =< > >= =>`, `BETWEEN {a, b}`, `IN {a, b}` or `IN %@`, `CONTAINS`,
 /// `BEGINSWITH`, `ENDSWITH`, `LIKE` with `[c]`, `[d]`, `[cd]`; keywords in any case.
 extension FetchParser {
-    mutating func disjunction() throws -> FetchTemplate {
-        var parts = [try conjunction()]
-        while isKeyword("OR") || isSymbol("||") {
-            _ = advance()
-            parts.append(try conjunction())
-            guard parts.count <= FetchSpec.maximumTerms else { throw failure("an OR of more than \(FetchSpec.maximumTerms) terms") }
-        }
-        return parts.count == 1 ? parts[0] : .or(parts)
-    }
+    mutating func disjunction() throws -> FetchTemplate { try chain("OR", "||", FetchTemplate.or) { try $0.conjunction() } }
 
-    mutating func conjunction() throws -> FetchTemplate {
-        var parts = [try negation()]
-        while isKeyword("AND") || isSymbol("&&") {
+    mutating func conjunction() throws -> FetchTemplate { try chain("AND", "&&", FetchTemplate.and) { try $0.negation() } }
+
+    /// `part` (`keyword` | `symbol`) `part` …: one part as it is, several made into `make`'s compound.
+    private mutating func chain(_ keyword: String, _ symbol: String, _ make: ([FetchTemplate]) -> FetchTemplate,
+                                _ part: (inout FetchParser) throws -> FetchTemplate) throws -> FetchTemplate {
+        var parts = [try part(&self)]
+        while isKeyword(keyword) || isSymbol(symbol) {
             _ = advance()
-            parts.append(try negation())
-            guard parts.count <= FetchSpec.maximumTerms else { throw failure("an AND of more than \(FetchSpec.maximumTerms) terms") }
+            parts.append(try part(&self))
+            guard parts.count <= FetchSpec.maximumTerms else { throw failure("an \(keyword) of more than \(FetchSpec.maximumTerms) terms") }
         }
-        return parts.count == 1 ? parts[0] : .and(parts)
+        return parts.count == 1 ? parts[0] : make(parts)
     }
 
     mutating func negation() throws -> FetchTemplate {
