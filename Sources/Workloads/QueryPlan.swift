@@ -125,7 +125,7 @@ public struct QueryPlan: Sendable {
     /// strategy, on stores built (untimed, checked) in a temporary folder; with `analyze`, each
     /// store's plans again after `ANALYZE` (those marked `analyzed`).
     public static func explainAll(strategies: [any StorageLayout.Type], model: Model, seed: UInt64, batchSize: Int, analyze: Bool = false,
-                                  temporaryParent: URL = FileManager.default.temporaryDirectory) throws -> [QueryPlan] {
+                                  workloads: [Workload] = Workloads.all, temporaryParent: URL = FileManager.default.temporaryDirectory) throws -> [QueryPlan] {
         let folder = temporaryParent.appendingPathComponent("inheritance-bench-explain-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -136,10 +136,10 @@ public struct QueryPlan: Sendable {
             defer { store.remove() }
             try store.populate(generator.generator, batchSize: batchSize, census: generator.census)
             let opened = try store.opened
-            let plans = try explain(opened, generator.inputs)
+            let plans = try explain(opened, generator.inputs, workloads: workloads)
             guard analyze else { return plans }
             try Self.analyze(opened.database)
-            return try plans + explain(opened, generator.inputs).map { var plan = $0; plan.analyzed = true; return plan }
+            return try plans + explain(opened, generator.inputs, workloads: workloads).map { var plan = $0; plan.analyzed = true; return plan }
         }
     }
 
@@ -150,12 +150,12 @@ public struct QueryPlan: Sendable {
         try StoreFile.checkpoint(database)
     }
 
-    /// The plans of one populated store.
-    public static func explain(_ strategy: LayoutStore, _ inputs: WorkloadInputs) throws -> [QueryPlan] {
+    /// The plans of one populated store, of `workloads`' reads that apply to its model.
+    public static func explain(_ strategy: LayoutStore, _ inputs: WorkloadInputs, workloads: [Workload] = Workloads.all) throws -> [QueryPlan] {
         var plans: [QueryPlan] = []
         let name = strategy.layout.name
         let indexes = try indexLeads(strategy.database)
-        for workload in Workloads.applicable(to: inputs.model) where workload.kind == .read {
+        for workload in workloads where workload.kind == .read && workload.applies(to: inputs.model) {
             for workloadCase in workload.cases(inputs) {
                 // One statement per distinct shape: 1,000 lookups share one.
                 var seen = Set<String>()

@@ -30,6 +30,9 @@ struct Explain: ParsableCommand {
 
     @OptionGroup var storeFolder: StoreFolderOptions
 
+    /// Your fetches: their plans instead of the workloads'.
+    @OptionGroup var fetch: FetchOptions
+
     @Option(help: "Path of the plans file (default: results/<timestamp>.plans.txt, beside the results CSVs).")
     var output: String?
 
@@ -43,7 +46,9 @@ struct Explain: ParsableCommand {
     var validated = ValidatedModel()
 
     mutating func validate() throws {
-        validated.value = try model.load(scale: dataset.scale)
+        let loaded = try model.load(scale: dataset.scale)
+        _ = try fetch.workloads(loaded.model)
+        validated.value = loaded
         if force, output == nil { throw ValidationError("--force only applies with --output") }
     }
 
@@ -56,8 +61,10 @@ struct Explain: ParsableCommand {
             let (url, claim) = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(Date())).plans.txt", force: force, inputs: model.source().inputs)
             defer { claim.release() }
             let plans = try withPrivateStores("explain", in: folder, writing: url, claim: claim, exclusive: exclusive) { stores in
-                try QueryPlan.explainAll(strategies: layouts, model: try model.model(validated, scale: dataset.scale).announced(), seed: dataset.seed,
-                                         batchSize: dataset.batch, analyze: analyze, temporaryParent: stores)
+                let model = try self.model.model(validated, scale: dataset.scale).announced()
+                let own = try fetch.workloads(model)
+                return try QueryPlan.explainAll(strategies: layouts, model: model, seed: dataset.seed, batchSize: dataset.batch, analyze: analyze,
+                                                workloads: own.isEmpty ? Workloads.all : own, temporaryParent: stores)
             }
             let report = QueryPlan.report(plans)
             exclusive.lock() // an interruption from here on waits for the end (the file is written)

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Dispatch
-import FetchFormat
 import Foundation
 import Generation
 import Models
@@ -30,9 +29,8 @@ struct Run: ParsableCommand {
     @Option(help: "Comma-separated workloads to run (default: every one of the default run that applies to the model; `bench list` marks the others). See `bench list`.")
     var workloads: String?
 
-    @Option(name: .customLong("fetch"), help: ArgumentHelp("A fetch of your app's to measure, instead of the default run (with --workloads, beside those): '[name =] Entity [WHERE predicate] [SORT BY key [ASC|DESC], …] [LIMIT n] [OFFSET n]', "
-        + "the predicate in NSPredicate's format as your app writes it, each %@ a value drawn from the data. Repeatable. See docs/workloads.md, \"Your own fetches\".", valueName: "fetch"))
-    var fetches: [String] = []
+    /// Your fetches, measured instead of the default run (with --workloads, beside those).
+    @OptionGroup var fetch: FetchOptions
 
     @OptionGroup var timing: TimingOptions
 
@@ -54,24 +52,10 @@ struct Run: ParsableCommand {
     }
 
     private func selectedWorkloads(_ model: Model) throws -> [Workload] {
-        let own = try ownFetches(model)
+        let own = try fetch.workloads(model)
         guard let workloads else { return own.isEmpty ? Workloads.defaultRun(on: model) : own }
         do { return try Workloads.parseList(workloads, for: model) + own }
         catch { throw ValidationError("\(error)") }
-    }
-
-    /// Each `--fetch` read against the model, as a workload named as given or `fetch-N`.
-    private func ownFetches(_ model: Model) throws -> [Workload] {
-        var names = Set(Workloads.names)
-        return try fetches.enumerated().map { offset, text in
-            let workload: Workload
-            do { workload = Workload.fetch(try FetchSpec.parse(text, model: model), number: offset + 1) }
-            catch { throw ValidationError("--fetch: \(error)") }
-            guard names.insert(workload.name).inserted else {
-                throw ValidationError("--fetch: the name '\(workload.name)' is taken (by a workload, or another fetch); give the fetch another, such as 'my-fetch = Entity WHERE …'")
-            }
-            return workload
-        }
     }
 
     func run() throws {

@@ -20,6 +20,14 @@ extension CommandLineTests {
                                "--output", "x.csv", "--fetch", "Album WHERE trackCount >= %@ AND format != 'CD'"], in: folder)
         XCTAssertEqual(xcode.status, 0, xcode.stderr)
         XCTAssertEqual(try ResultsFile(url: folder.appendingPathComponent("x.csv")).rows.count, 5)
+        // Their plans, in every layout, instead of the workloads'.
+        let plans = try bench(["explain", "--scale", "300", "--output", "p.txt", "--fetch", "long = Book WHERE pageCount > 300 AND title CONTAINS[cd] %@"], in: folder)
+        XCTAssertEqual(plans.status, 0, plans.stderr)
+        for strategy in ["single-table", "table-per-entity", "enum-entity", "joined", "json-entity"] {
+            XCTAssertTrue(plans.stdout.contains("\(strategy) · long\n"), "\(strategy): \(plans.stdout)")
+        }
+        XCTAssertTrue(plans.stdout.contains("NSCoreDataStringSearch(t0.ZTITLE, ?, 385, 0)"), plans.stdout)
+        XCTAssertFalse(plans.stdout.contains("· fetch-page"), "only the fetch's plans")
 
         let listed = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         let mistakes: [([String], String)] = [
