@@ -34,20 +34,20 @@ public struct InputFile: Sendable {
     }
 
     /// Refuses an output that is one of `inputs` (the same path, symbolic links and `.`/`..`
-    /// resolved, compared without case as a Mac's disk does; or the same file by another name, a
-    /// hard link) or inside one that covers its contents.
+    /// resolved, compared without case on a Mac, whose disks ignore it by default; or the same file
+    /// by another name, a hard link) or inside one that covers its contents.
     /// - parameter besides: the files the command writes beside `output`, with what each is ("its
     ///   JSON export").
     public static func checkNoneIsAnInput(output: URL, besides: [(url: URL, what: String)] = [], inputs: [InputFile], option: String = "--output") throws {
         for (url, what) in [(output, "")] + besides {
-            let written = canonicalPath(url.path).lowercased()
+            let written = folded(canonicalPath(url.path))
             for input in inputs {
-                let read = canonicalPath(input.path).lowercased()
+                let read = folded(canonicalPath(input.path))
                 let inside = written.hasPrefix(read + "/")
                 let clash = switch input.extent {
                 case .itself: written == read || sameFile(url.path, input.path)
                 case .everythingInside: written == read || inside
-                case let .filesInside(suffix): written == read || sameFile(url.path, input.path) || (inside && written.hasSuffix(suffix.lowercased()))
+                case let .filesInside(suffix): written == read || sameFile(url.path, input.path) || (inside && written.hasSuffix(folded(suffix)))
                 }
                 guard clash else { continue }
                 let clashing = what.isEmpty ? "is" : "would write \(what) \(url.path) over"
@@ -56,20 +56,35 @@ public struct InputFile: Sendable {
         }
     }
 
-    /// The path with `.` and `..` and every symbolic link in it resolved, as far as it exists: the
-    /// longest existing prefix resolved by the system, the rest appended as given.
+    /// A path as the disk compares it: without case on a Mac, as is elsewhere.
+    static func folded(_ path: String) -> String {
+        #if os(macOS)
+        path.lowercased()
+        #else
+        path
+        #endif
+    }
+
+    /// The path with every symbolic link in it resolved, then `.` and `..`, as far as it exists (the
+    /// longest existing prefix resolved by the system, so that `link/..` is the link's target's
+    /// parent); the rest appended, its `.` and `..` applied.
     static func canonicalPath(_ path: String) -> String {
-        var head = URL(fileURLWithPath: path).standardizedFileURL
+        var head = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var tail: [String] = []
-        while head.path != "/" {
-            if let resolved = realpath(head.path, nil) {
+        while head != "/", !head.isEmpty {
+            if let resolved = realpath(head, nil) {
                 defer { free(resolved) }
-                return ([String(cString: resolved)] + tail.reversed()).joined(separator: "/").replacingOccurrences(of: "//", with: "/")
+                var parts = String(cString: resolved).split(separator: "/").map(String.init)
+                for part in tail.reversed() where part != "." && !part.isEmpty {
+                    if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+                }
+                return "/" + parts.joined(separator: "/")
             }
-            tail.append(head.lastPathComponent)
-            head.deleteLastPathComponent()
+            let slash = head.lastIndex(of: "/") ?? head.startIndex
+            tail.append(String(head[head.index(after: slash)...]))
+            head = String(head[..<slash])
         }
-        return "/" + tail.reversed().joined(separator: "/")
+        return URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
     /// Whether both paths exist and are one file (one device and inode).

@@ -33,6 +33,8 @@ extension CommandLineTests {
             (generate + ["--model", store.path, "--output", "hard.sqlite"], "is the store --model reads"),
             (generate + ["--model", "link.sqlite", "--output", "./sub/../App.sqlite"], "is the store --model reads"),
             (generate + ["--model", store.path, "--output", "App.sqlite-wal"], "is the wal file of the store --model reads"),
+            // A store named through a linked folder and `..` is the file the system opens.
+            (generate + ["--model", "linkdir/../../App.sqlite", "--output", "App.sqlite-wal"], "is the wal file of the store --model reads"),
             (generate + ["--model", "s.sqlite-wal", "--output", "s.sqlite"], "would write the store's companion \(folder.appendingPathComponent("s.sqlite-wal").path) over the model file"),
             (["run", "--model", store.path, "--output", store.path, "--force"], "is the store --model reads"),
             (["run", "--model", json.path, "--output", "shop.csv", "--force"], "would write its JSON export \(folder.appendingPathComponent("shop.json").path) over the model file --model reads"),
@@ -42,7 +44,8 @@ extension CommandLineTests {
             (["report", results.path, "--output", results.path, "--force"], "is the results file it reports"),
             (["report", results.path, "--output", "r.samples.csv", "--force"], "is that run's samples file"),
         ]
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub/deeper"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("linkdir").path, withDestinationPath: folder.appendingPathComponent("sub/deeper").path)
         try FileManager.default.copyItem(at: json, to: folder.appendingPathComponent("s.sqlite-wal"))
         let before = try snapshot(of: folder)
         for ((arguments, message), outcome) in zip(cases, try benchEach(cases.map(\.0), in: folder)) {
