@@ -8,7 +8,7 @@ import SQLite
 /// same in every layout.
 public enum CoreDataFunctions {
     /// The `CFStringCompareFlags` bits Core Data passes to `NSCoreDataStringSearch`.
-    public static let caseInsensitive = 1, backwards = 4, anchored = 8, localized = 32, diacriticInsensitive = 128, widthInsensitive = 256
+    public static let caseInsensitive = 1, backwards = 4, anchored = 8, diacriticInsensitive = 128, widthInsensitive = 256
 
     /// Registers the functions on `database`.
     public static func register(on database: Database) throws {

@@ -22,8 +22,6 @@ extension TablePerEntity {
         }
         func check(_ predicate: FetchPredicate) throws {
             switch predicate {
-            case .all, .key, .after, .keyInList: break
-            case let .equals(name, _), let .range(name, _, _): try attribute(name)
             case let .toOne(name, _), let .toOneInList(name):
                 guard entity.relationship(name)?.toMany == false else { throw LayoutError(Self.name, "'\(name)' is not a to-one relationship of '\(entity.name)'") }
             case let .anyRelated(name, attributeName, _):
@@ -31,12 +29,11 @@ extension TablePerEntity {
                       model.entities[relationship.destination].attribute(attributeName) != nil else {
                     throw LayoutError(Self.name, "'\(name).\(attributeName)' is not an attribute reached through a to-many relationship of '\(entity.name)'")
                 }
-            case let .and(predicates), let .or(predicates): for predicate in predicates { try check(predicate) }
-            case let .not(predicate): try check(predicate)
-            case let .compare(name, _, _), let .isNil(name, _), let .among(name, _), let .between(name, _, _), let .string(name, _, _, _): try attribute(name)
+            default: for part in predicate.parts { try check(part) }
             }
         }
         for key in request.sort { try attribute(key.attribute) }
+        for name in request.predicate.comparedAttributes.sorted() { try attribute(name) }
         try check(request.predicate)
     }
 
