@@ -105,4 +105,16 @@ final class FetchSpecTests: XCTestCase {
         }
         XCTAssertEqual(try FetchSpec.parse("Book WHERE pageCount > 3", model: model).requests(generator, seed: 5, draws: 10).count, 1)
     }
+
+    /// A sub-entity with few objects in a large hierarchy still has its `%@` drawn from them.
+    func testARareSubEntitysValuesAreDrawn() throws {
+        var description = ModelPresets.publications.scaled(to: 20_000)
+        for index in description.entities.indices where description.entities[index].name == "Book" { description.entities[index].rows = 2 }
+        let rare = try Model(description)
+        let spec = try FetchSpec.parse("Book WHERE pageCount == %@", model: rare)
+        for request in spec.requests(ObjectGenerator(rare, seed: 1), seed: 1, draws: 5) {
+            guard case let .compare(_, _, value) = request.predicate else { return XCTFail("\(request.predicate)") }
+            XCTAssertFalse(value.isNull, "a page count of one of the 2 books")
+        }
+    }
 }

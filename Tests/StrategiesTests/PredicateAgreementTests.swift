@@ -49,6 +49,8 @@ final class PredicateAgreementTests: XCTestCase {
         XCTAssertFalse(CoreDataFunctions.like("axb", "a\\*b", variant: 0))
         XCTAssertTrue(CoreDataFunctions.like("", "*", variant: 0))
         XCTAssertFalse(CoreDataFunctions.like("ab", "?", variant: 0))
+        XCTAssertTrue(CoreDataFunctions.like("a\\", "a\\", variant: 0), "a pattern ending in a backslash ends in one")
+        XCTAssertFalse(CoreDataFunctions.like("a", "a\\", variant: 0))
     }
 
     func testEachFormIsOneCondition() throws {

@@ -59,6 +59,11 @@ extension CommandLineTests {
         // A file of another name is still written, a store beside the one read among them.
         let written = try bench(generate + ["--model", store.path, "--output", "App-joined.sqlite"], in: folder)
         XCTAssertEqual(written.status, 0, written.stderr)
+        #if !os(macOS)
+        // Linux's disks tell case apart: APP.sqlite is another file than App.sqlite.
+        let cased = try bench(generate + ["--model", store.path, "--output", "APP.sqlite"], in: folder)
+        XCTAssertEqual(cased.status, 0, cased.stderr)
+        #endif
     }
 
     /// Every file under `folder` (links as links), with its contents.
