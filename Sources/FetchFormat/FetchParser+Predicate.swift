@@ -3,7 +3,8 @@ import Models
 import Strategies
 
 /// NSPredicate's grammar, as far as the suite runs it: `OR` (`||`) of `AND`s (`&&`) of `NOT`s (`!`)
-/// of parenthesised predicates, TRUEPREDICATE, FALSEPREDICATE, and comparisons of an attribute:
+/// of parenthesised predicates, TRUEPREDICATE, FALSEPREDICATE, and comparisons of an attribute (of
+/// the fetched entity, or through to-one relationships: `author.name`), nil tests of a to-one:
 /// `== = != <> < <= =< > >= =>`, `BETWEEN {a, b}`, `IN {a, b}` or `IN %@`, `CONTAINS`,
 /// `BEGINSWITH`, `ENDSWITH`, `LIKE` with `[c]`, `[d]`, `[cd]`; keywords in any case.
 extension FetchParser {
@@ -51,8 +52,10 @@ extension FetchParser {
         for keyword in ["ANY", "ALL", "NONE", "SOME", "SUBQUERY", "FUNCTION", "SELF"] where isKeyword(keyword) {
             throw failure("\(keyword) is not yet a form the suite runs (to-many and object comparisons come next)")
         }
-        let name = try attributeName()
-        let storage = model.entities[entity].attribute(name)?.type.storage ?? .text
+        let key = try keyPath()
+        let name = key.name
+        for end in name.indices where name[end] == "." { joinedSteps.insert(String(name[..<end])) }
+        guard joinedSteps.count <= FetchSpec.maximumJoins else { throw failure("key paths through more than \(FetchSpec.maximumJoins) different relationship steps in one fetch (SQLite joins 64 tables at most)") }
         let token = current
         if case let .symbol(symbol) = token.kind, let comparison = Self.comparisons[symbol] {
             _ = advance()
@@ -61,24 +64,28 @@ extension FetchParser {
                 _ = advance()
                 return .isNil(name, negated: comparison == .notEqual)
             }
-            return .compare(name, comparison, try operand(name, storage))
+            guard let attribute = key.attribute else {
+                throw failure("'\(name)' is a to-one relationship; comparing it with an object is not yet a form the suite runs (== nil and != nil are)", token)
+            }
+            return .compare(name, comparison, try operand(name, attribute))
         }
+        guard let attribute = key.attribute else { throw failure("'\(name)' is a to-one relationship; it is compared with == nil or != nil", token) }
         switch token.keyword {
         case "BETWEEN":
             _ = advance()
-            let bounds = try list(name, storage)
+            let bounds = try list(name, attribute)
             guard bounds.count == 2 else { throw failure("BETWEEN takes two bounds, {lower, upper}", token) }
             return .between(name, bounds[0], bounds[1])
         case "IN":
             _ = advance()
             if current.kind == .placeholder { _ = advance(); return .amongDrawn(name) }
-            return .among(name, try list(name, storage))
+            return .among(name, try list(name, attribute))
         case "CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE":
             _ = advance()
-            guard storage == .text else { throw failure("\(token.keyword ?? "") compares strings, and '\(name)' is not a string", token) }
+            guard attribute.type.storage == .text else { throw failure("\(token.keyword ?? "") compares strings, and '\(name)' is not a string", token) }
             let op = FetchPredicate.StringOperator(rawValue: token.keyword ?? "") ?? .contains
             let options = try stringOptions()
-            return .string(name, op, try operand(name, storage), options)
+            return .string(name, op, try operand(name, attribute), options)
         case "MATCHES":
             throw failure("MATCHES is not yet a form the suite runs")
         default:
@@ -105,7 +112,7 @@ extension FetchParser {
     }
 
     /// `{a, b, …}`.
-    mutating func list(_ name: String, _ storage: AttributeType.Storage) throws -> [FetchOperand] {
+    mutating func list(_ name: String, _ attribute: Attribute) throws -> [FetchOperand] {
         guard isSymbol("{") else { throw failure("expected '{' to open a list of values") }
         _ = advance()
         var values: [FetchOperand] = []
@@ -114,7 +121,7 @@ extension FetchParser {
                 guard isSymbol(",") else { throw failure(current.kind == .end ? "a '{' that is not closed" : "expected ',' or '}' in the list") }
                 _ = advance()
             }
-            values.append(try operand(name, storage))
+            values.append(try operand(name, attribute))
             guard values.count <= FetchSpec.maximumTerms else { throw failure("a list of more than \(FetchSpec.maximumTerms) values") }
         }
         _ = advance()
@@ -123,16 +130,16 @@ extension FetchParser {
 
     /// `%@`, or a literal of `name`'s type: a string, a number (whole for an integer attribute),
     /// YES / NO / TRUE / FALSE for an integer or boolean one.
-    mutating func operand(_ name: String, _ storage: AttributeType.Storage) throws -> FetchOperand {
+    mutating func operand(_ name: String, _ attribute: Attribute) throws -> FetchOperand {
         let token = advance()
-        let what = "'\(name)' of \(model.entities[entity].name)"
-        switch (token.kind, storage) {
+        let what = name.contains(".") ? "'\(name)'" : "'\(name)' of \(model.entities[entity].name)"
+        switch (token.kind, attribute.type.storage) {
         case (.placeholder, _): return .drawn
         case let (.string(text), .text): return .value(.text(text))
         case let (.number(digits), .integer):
             guard let value = Int64(digits) else { throw failure("\(what) holds whole numbers; '\(digits)' is not one", token) }
             return .value(.integer(value))
-        case (.number, .real) where model.entities[entity].attribute(name)?.type == .date:
+        case (.number, .real) where attribute.type == .date:
             throw failure("\(what) is compared with %@ (a date is drawn from the data)", token)
         case let (.number(digits), .real):
             guard let value = Double(digits), value.isFinite else { throw failure("'\(digits)' is not a number", token) }
@@ -142,10 +149,10 @@ extension FetchParser {
         case (.end, _):
             throw failure("the fetch ends where a value of \(what) is expected", token)
         default:
-            let kind = switch storage {
+            let kind = switch attribute.type.storage {
             case .text: "a string in quotes"
             case .integer: "a whole number"
-            case .real: model.entities[entity].attribute(name)?.type == .date ? "%@ (a date is drawn from the data)" : "a number"
+            case .real: attribute.type == .date ? "%@ (a date is drawn from the data)" : "a number"
             case .blob: "%@ (a binary value is drawn from the data)"
             }
             throw failure("\(what) is compared with \(kind)", token)

@@ -28,12 +28,15 @@ extension FetchSpec {
     }
 }
 
-/// The non-nil values of each attribute among objects of an entity's subtree.
+/// The non-nil values of each attribute among objects of an entity's subtree (of a key path's
+/// attribute, among the objects their to-ones reach).
 struct DrawPool {
     let objects: [ModelObject]
     let model: Model
+    let generator: ObjectGenerator
 
     init(_ generator: ObjectGenerator, entity: Int) {
+        self.generator = generator
         model = generator.model
         let info = model.entities[entity], root = info.root, total = generator.count(root: root)
         func sample(_ step: Int) -> [Int] {
@@ -46,8 +49,15 @@ struct DrawPool {
     }
 
     func draw(_ name: String, _ random: inout SplitMix64) -> Value {
-        let values = objects.compactMap { object -> Value? in
-            guard let position = model.entities[object.id.entity].attributeIndex(name), !object.values[position].isNull else { return nil }
+        let steps = name.split(separator: ".").map(String.init), attribute = steps.last ?? name
+        let values = objects.compactMap { start -> Value? in
+            var object = start
+            for step in steps.dropLast() {
+                let toOnes = model.entities[object.id.entity].toOneRelationships
+                guard let position = toOnes.firstIndex(where: { $0.name == step }), let next = object.toOne[position] else { return nil }
+                object = generator.object(next)
+            }
+            guard let position = model.entities[object.id.entity].attributeIndex(attribute), !object.values[position].isNull else { return nil }
             return object.values[position]
         }
         return values.isEmpty ? .null : values[Int(random.next() % UInt64(values.count))]

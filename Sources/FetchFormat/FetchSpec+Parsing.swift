@@ -11,6 +11,9 @@ extension FetchSpec {
     /// The most comparisons of a fetch, terms of one AND or OR, and values of one IN (SQLite's
     /// expression depth and variables stay well within their limits).
     public static let maximumTerms = 500
+    /// The most relationships one key path goes through, and the most joins a fetch's key paths make.
+    public static let maximumSteps = 8
+    public static let maximumJoins = 24
 
     /// Reads `text` against `model`. Every mistake is one `FetchFormatError` line with a caret at
     /// its column: an unknown entity or key, a literal of the wrong type, unbalanced quotes or
@@ -43,6 +46,8 @@ struct FetchParser {
     var entity = 0
     var depth = 0
     var comparisons = 0
+    /// The relationship steps the key paths compared go through (`author`, `author.publisher`): a join each.
+    var joinedSteps = Set<String>()
 
     var current: FetchToken { tokens[position] }
 
@@ -119,19 +124,48 @@ struct FetchParser {
         return keys
     }
 
-    /// An attribute of the fetched entity, by its name.
+    /// An attribute of the fetched entity, by its name (a sort key).
     mutating func attributeName() throws -> String {
         let token = current
-        guard case let .word(name) = token.kind else { throw failure("expected an attribute of \(model.entities[entity].name)") }
-        let info = model.entities[entity]
-        if name.contains(".") { throw failure("a key path through a relationship ('\(name)') is not yet a form the suite runs; compare an attribute of \(info.name)") }
-        if info.relationship(name) != nil { throw failure("'\(name)' is a relationship of \(info.name); comparing objects is not yet a form the suite runs") }
-        guard info.attribute(name) != nil else {
-            let names = info.attributes.map(\.name)
-            throw failure("unknown key '\(name)' of \(info.name); its attributes: " + names.prefix(16).joined(separator: ", ") + (names.count > 16 ? ", …" : ""))
+        let key = try keyPath()
+        guard key.path.steps.isEmpty, !key.path.isToOne else {
+            let info = model.entities[entity]
+            throw failure(key.path.isToOne && key.path.steps.isEmpty ? "'\(key.name)' is a relationship of \(info.name); sort by an attribute of it"
+                : "sorting by a key path through a relationship ('\(key.name)') is not yet a form the suite runs; sort by an attribute of \(info.name)", token)
         }
+        return key.name
+    }
+
+    /// A key the predicate compares: an attribute or to-one relationship of the fetched entity, or
+    /// a key path through to-one relationships (`author.name`), each name checked in turn.
+    mutating func keyPath() throws -> (name: String, path: Model.KeyPath, attribute: Attribute?) {
+        let token = current
+        guard case let .word(name) = token.kind else { throw failure("expected an attribute of \(model.entities[entity].name)") }
+        var reached = model.entities[entity], steps = 0
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        for (index, part) in parts.enumerated() {
+            let last = index == parts.count - 1
+            if let relationship = reached.relationship(part), !relationship.isHidden {
+                guard !relationship.toMany else {
+                    throw failure("'\(part)' is a to-many relationship of \(reached.name); ANY, ALL, NONE and @count through it are not yet forms the suite runs", token)
+                }
+                if last { break }
+                reached = model.entities[relationship.destination]
+                steps += 1
+                guard steps <= FetchSpec.maximumSteps else { throw failure("a key path of more than \(FetchSpec.maximumSteps) relationships", token) }
+                continue
+            }
+            if !last, reached.attribute(part) != nil {
+                throw failure("'\(part)' is an attribute of \(reached.name); a key path goes on through to-one relationships only", token)
+            }
+            guard reached.attribute(part) != nil else {
+                let names = reached.attributes.map(\.name) + reached.relationships.filter { !$0.isHidden }.map(\.name)
+                throw failure("unknown key '\(part)' of \(reached.name); its keys: " + names.prefix(16).joined(separator: ", ") + (names.count > 16 ? ", …" : ""), token)
+            }
+        }
+        guard let path = model.keyPath(name, from: entity) else { throw failure("unknown key path '\(name)'", token) }
         _ = advance()
-        return name
+        return (name, path, path.isToOne ? nil : model.entities[path.entity].attribute(path.name))
     }
 }
 

@@ -1,4 +1,5 @@
 import FetchFormat
+import Foundation
 import Generation
 import Models
 import Strategies
@@ -8,6 +9,8 @@ import XCTest
 /// Fetches written as apps write them, read, drawn and answered by every layout as the reference
 /// answers them.
 final class FetchAgreementTests: XCTestCase {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+
     func testFetchesAsAppsWriteThemAgreeInEveryLayout() throws {
         let fetches: [(ModelDescription, [String])] = [
             (ModelPresets.publications.scaled(to: 600), [
@@ -25,6 +28,21 @@ final class FetchAgreementTests: XCTestCase {
                 "Pet WHERE vet == nil OR vet CONTAINS %@",
                 "Cat WHERE educationLevel IN {'BA', 'MA'} AND NOT name LIKE 'A*'",
                 "FarmAnimal WHERE value > 500.5 AND species != 'Ovis aries'",
+                // Key paths through a to-one whose destination is an abstract parent of several
+                // concrete entities: inner joins, outer ones in an OR or a nil test.
+                "Human WHERE favoriteAnimal.name BEGINSWITH[c] %@",
+                "Human WHERE favoriteAnimal == nil OR favoriteAnimal.name == %@",
+                "Human WHERE NOT favoriteAnimal.name CONTAINS 'a'",
+                "Human WHERE name != %@ AND favoriteAnimal.name != nil",
+            ]),
+            (ModelPresets.codingMilitia.scaled(to: 1_200), [
+                "Derived3 WHERE owner.name == %@ AND d3Flag == YES",
+                "BaseEntity WHERE owner.name IN %@ OR amount < 0.5",
+            ]),
+            (try XcodeModelReader.read(path: Self.fixtures.appendingPathComponent("Library.xcdatamodeld").path).description.sharing(300), [
+                "Item WHERE shelf.label.text BEGINSWITH %@ OR shelf.name == %@",
+                "Media WHERE shelf.label == nil AND duration > 10",
+                "Album WHERE shelf.name LIKE[cd] %@ AND NOT (shelf.label.text == %@)",
             ]),
         ]
         for (description, texts) in fetches {

@@ -37,7 +37,7 @@ final class FetchSpecTests: XCTestCase {
     func testEachMistakeIsOneLineWithACaret() {
         let cases: [(String, String)] = [
             ("Boek", "unknown entity 'Boek'; the model's entities: Publication, AcademicPaper, BlogPost, Book, WebArticle, Tag, at column 1: ^Boek"),
-            ("Book WHERE pagecount > 3", "unknown key 'pagecount' of Book; its attributes: uid, title, publishDate, createdate, updatedate, isbn, pageCount, at column 12: Book WHERE ^pagecount > 3"),
+            ("Book WHERE pagecount > 3", "unknown key 'pagecount' of Book; its keys: uid, title, publishDate, createdate, updatedate, isbn, pageCount, tags, at column 12: Book WHERE ^pagecount > 3"),
             ("Book WHERE title > 3", "'title' of Book is compared with a string in quotes, at column 20: Book WHERE title > ^3"),
             ("Book WHERE pageCount > 2.5", "'pageCount' of Book holds whole numbers; '2.5' is not one, at column 24: Book WHERE pageCount > ^2.5"),
             ("Book WHERE publishDate > 3", "'publishDate' of Book is compared with %@ (a date is drawn from the data), at column 26: Book WHERE publishDate > ^3"),
@@ -47,6 +47,9 @@ final class FetchSpecTests: XCTestCase {
             ("Book WHERE pageCount CONTAINS %@", "CONTAINS compares strings, and 'pageCount' is not a string, at column 22: Book WHERE pageCount ^CONTAINS %@"),
             ("Book WHERE pageCount < nil", "nil compared with <; Core Data compares nil with == and != only, at column 24: Book WHERE pageCount < ^nil"),
             ("Book WHERE ANY tags.name == %@", "ANY is not yet a form the suite runs (to-many and object comparisons come next), at column 12: Book WHERE ^ANY tags.name == %@"),
+            ("Book WHERE tags.name == %@", "'tags' is a to-many relationship of Book; ANY, ALL, NONE and @count through it are not yet forms the suite runs, at column 12: Book WHERE ^tags.name == %@"),
+            ("Book WHERE title.count == 3", "'title' is an attribute of Book; a key path goes on through to-one relationships only, at column 12: Book WHERE ^title.count == 3"),
+            ("Book WHERE title SORT BY pageCount", "expected a comparison after 'title' (==, !=, <, <=, >, >=, BETWEEN, IN, CONTAINS, BEGINSWITH, ENDSWITH, LIKE), at column 18: Book WHERE title ^SORT BY pageCount"),
             ("Book WHERE title MATCHES 'a.*'", "MATCHES is not yet a form the suite runs, at column 18: Book WHERE title ^MATCHES 'a.*'"),
             ("Book SORT BY title LIMIT 3", "LIMIT and OFFSET need SORT BY ending with a unique attribute that every object has (uid, isbn), so that every layout returns the same objects, at column 1: ^Book SORT BY title LIMIT 3"),
             ("Book WHERE title == %d", "'%' that is not '%@' (the one placeholder a fetch takes: a value drawn from the data), at column 21: Book WHERE title == ^%d"),
@@ -58,6 +61,35 @@ final class FetchSpecTests: XCTestCase {
                 XCTAssertFalse("\(error)".contains("\n"), text)
             }
         }
+    }
+
+    /// Key paths through to-one relationships, checked name by name; a to-one compared with nil.
+    func testKeyPathsGoThroughToOnes() throws {
+        let animals = try Model(ModelPresets.efcoreAnimals.scaled(to: 100))
+        XCTAssertEqual(try FetchSpec.parse("Human WHERE favoriteAnimal.name BEGINSWITH 'R' AND favoriteAnimal != nil", model: animals).predicate,
+                       .and([.string("favoriteAnimal.name", .beginsWith, .value(.text("R")), .init()), .isNil("favoriteAnimal", negated: true)]))
+        let mistakes: [(String, String)] = [
+            ("Human WHERE favoriteAnimal == 'Rex'", "'favoriteAnimal' is a to-one relationship; comparing it with an object is not yet a form the suite runs (== nil and != nil are), at column 28: Human WHERE favoriteAnimal ^== 'Rex'"),
+            ("Human WHERE favoriteAnimal.nam == 'x'", "unknown key 'nam' of Animal; its keys: name, at column 13: Human WHERE ^favoriteAnimal.nam == 'x'"),
+            ("Human WHERE favoriteAnimal.name > 3", "'favoriteAnimal.name' is compared with a string in quotes, at column 35: Human WHERE favoriteAnimal.name > ^3"),
+            ("Human SORT BY favoriteAnimal.name", "sorting by a key path through a relationship ('favoriteAnimal.name') is not yet a form the suite runs; sort by an attribute of Human, at column 15: Human SORT BY ^favoriteAnimal.name"),
+        ]
+        for (text, message) in mistakes {
+            XCTAssertThrowsError(try FetchSpec.parse(text, model: animals), text) { XCTAssertEqual("\($0)", message, text) }
+        }
+        // Paths long enough, or branching enough, to pass SQLite's 64 tables in a join are refused.
+        let tree = try Model(ModelDescription(name: "tree", entities: [
+            EntityDescription("Node", rows: 10, attributes: [Attribute("name", .string)], relationships: [
+                RelationshipDescription("left", destination: "Node", optional: true), RelationshipDescription("right", destination: "Node", optional: true),
+            ]),
+        ]))
+        let long = "Node WHERE " + String(repeating: "left.", count: 9) + "name == 'a'"
+        XCTAssertThrowsError(try FetchSpec.parse(long, model: tree)) { XCTAssertTrue("\($0)".hasPrefix("a key path of more than 8 relationships"), "\($0)") }
+        let paths = (0 ..< 32).map { number in (0 ..< 5).map { number >> $0 & 1 == 0 ? "left" : "right" }.joined(separator: ".") + ".name == 'a'" }
+        XCTAssertThrowsError(try FetchSpec.parse("Node WHERE " + paths.joined(separator: " OR "), model: tree)) {
+            XCTAssertTrue("\($0)".hasPrefix("key paths through more than 24 different relationship steps in one fetch"), "\($0)")
+        }
+        XCTAssertNoThrow(try FetchSpec.parse("Node WHERE " + paths.prefix(4).joined(separator: " OR "), model: tree))
     }
 
     /// A fetch of a megabyte, 10,000 nested parentheses or NOTs, 1,000 OR terms or IN values: refused

@@ -74,4 +74,21 @@ final class PredicateAgreementTests: XCTestCase {
         XCTAssertTrue(try SingleTable(model: model).fetchQuery(FetchRequest(entity: book, includesSubentities: false, predicate: nested)).sql
             .hasSuffix("WHERE ((t0.ZISBN IS NOT NULL AND t0.ZPAGECOUNT <> ?) OR NOT ((t0.ZTITLE IS NULL AND t0.ZISBN IS NULL))) AND t0.Z_ENT = ?"))
     }
+
+    /// A key path's steps are Core Data's joins: inner, `LEFT OUTER` in an OR or under a nil test,
+    /// one a step however often the path is named.
+    func testKeyPathsAreJoins() throws {
+        let model = try Model(ModelPresets.efcoreAnimals.scaled(to: 100))
+        let human = try XCTUnwrap(model.index(of: "Human"))
+        let layout = try SingleTable(model: model)
+        func sql(_ predicate: FetchPredicate) throws -> String {
+            try layout.fetchQuery(FetchRequest(entity: human, predicate: predicate)).sql.components(separatedBy: " FROM ")[1]
+        }
+        XCTAssertEqual(try sql(.and([.string("favoriteAnimal.name", .beginsWith, .text("R"), .init()), .compare("name", .notEqual, .text("x"))])),
+                       "ZANIMAL t0 JOIN ZANIMAL t1 ON t0.ZFAVORITEANIMAL = t1.Z_PK WHERE NSCoreDataStringSearch(t1.ZNAME, ?, 8, 0) AND t0.ZNAME <> ? AND t0.Z_ENT = ?")
+        XCTAssertEqual(try sql(.or([.isNil("favoriteAnimal", negated: false), .compare("favoriteAnimal.name", .equal, .text("R"))])),
+                       "ZANIMAL t0 LEFT OUTER JOIN ZANIMAL t1 ON t0.ZFAVORITEANIMAL = t1.Z_PK WHERE (t0.ZFAVORITEANIMAL IS NULL OR t1.ZNAME = ?) AND t0.Z_ENT = ?")
+        XCTAssertEqual(FetchPredicate.not(.compare("favoriteAnimal.name", .equal, .text("R"))).keyPathJoins, ["favoriteAnimal": false], "NOT keeps an inner join")
+        XCTAssertEqual(FetchPredicate.isNil("a.b.c", negated: true).keyPathJoins, ["a": true, "a.b": true], "promoted along the path")
+    }
 }

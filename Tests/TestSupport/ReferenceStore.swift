@@ -47,7 +47,26 @@ public final class ReferenceStore {
     }
 
     public func value(_ object: ModelObject, _ attribute: String) -> Value {
-        object.values[positions[object.id.entity][attribute]!]
+        guard attribute.contains(".") || positions[object.id.entity][attribute] == nil else { return object.values[positions[object.id.entity][attribute]!] }
+        // A key path through to-ones (or a to-one itself, by its key): NULL where a step is nil.
+        let path = model.keyPath(attribute, from: object.id.entity)!
+        guard let reached = reach(object, path.steps.map(\.name)) else { return .null }
+        guard path.isToOne else { return value(reached, path.name) }
+        return toOne(reached, path.name).map { .integer($0.key) } ?? .null
+    }
+
+    /// The object `object`'s to-ones `names` lead to, or nil where one is nil.
+    func reach(_ object: ModelObject, _ names: some Sequence<String>) -> ModelObject? {
+        var reached = object
+        for name in names {
+            guard let next = toOne(reached, name) else { return nil }
+            reached = objects[next]!
+        }
+        return reached
+    }
+
+    func toOne(_ object: ModelObject, _ name: String) -> ObjectID? {
+        object.toOne[model.entities[object.id.entity].toOneRelationships.firstIndex { $0.name == name }!]
     }
 
     /// Every object the request selects, sorted as it asks (else by id), paged.
@@ -86,7 +105,12 @@ public final class ReferenceStore {
         return entities.flatMap { ids[$0] ?? [] }.compactMap { objects[$0] }.filter { matches($0, request.predicate, request.sort) }
     }
 
-    public func matches(_ object: ModelObject, _ predicate: FetchPredicate, _ sort: [SortKey]) -> Bool { truth(object, predicate, sort) == true }
+    /// Whether the predicate selects `object`: every step its key paths join inner reaches an
+    /// object (`FetchPredicate.keyPathJoins`), and the predicate is true.
+    public func matches(_ object: ModelObject, _ predicate: FetchPredicate, _ sort: [SortKey]) -> Bool {
+        for (path, outer) in predicate.keyPathJoins where !outer && reach(object, path.split(separator: ".").map(String.init)) == nil { return false }
+        return truth(object, predicate, sort) == true
+    }
 
     /// The predicate's value for `object` in SQL's three-valued logic (`nil`: unknown, as a
     /// comparison with NULL is), which is what a store's WHERE computes.

@@ -3,9 +3,9 @@ import Models
 import Strategies
 import XCTest
 
-/// Random requests of every predicate form on an entity's own attributes: comparisons (`==`,
-/// `!=`, `<`, `<=`, `>`, `>=`), nil tests, `IN`, `BETWEEN`, and `AND`, `OR`, `NOT` nested to a
-/// depth; values drawn from the entity's generated objects (so that most requests find some) and
+/// Random requests of every predicate form on an entity's own attributes and on key paths through
+/// its to-ones (one or two steps): comparisons (`==`, `!=`, `<`, `<=`, `>`, `>=`), nil tests (of
+/// to-ones too), `IN`, `BETWEEN`, string operators, and `AND`, `OR`, `NOT` nested to a depth; values drawn from the entity's generated objects (so that most requests find some) and
 /// NULL-valued attributes among them (so that three-valued logic is asked). Each is fetched and
 /// counted in every store and must be the reference's.
 extension StrategyAgreement {
@@ -33,15 +33,32 @@ extension StrategyAgreement {
             default: return .not(randomPredicate(entity, objects, depth: depth - 1, &random))
             }
         }
-        let position = Int(random.next() % UInt64(entity.attributes.count))
-        let name = entity.attributes[position].name
-        let values = objects.compactMap { object -> Value? in
-            let value = object.values[model.entities[object.id.entity].attributeIndex(name) ?? position]
+        // One comparison in four through a key path of one or two to-one steps, when the entity has a to-one.
+        var (target, reached, prefix) = (entity, objects, "")
+        for _ in 0 ..< 2 where random.next() % (prefix.isEmpty ? 4 : 3) == 0 {
+            let toOnes = target.toOneRelationships
+            guard !toOnes.isEmpty else { break }
+            let step = toOnes[Int(random.next() % UInt64(toOnes.count))]
+            // A nil test of the to-one itself (`author == nil`) now and then.
+            if random.next() % 8 == 0 { return .isNil(prefix + step.name, negated: random.next() % 2 == 0) }
+            prefix += step.name + "."
+            reached = reached.compactMap { object in
+                model.entities[object.id.entity].toOneRelationships.first { $0.name == step.name }.flatMap { relationship in
+                    object.toOne[model.entities[object.id.entity].toOneRelationships.firstIndex(of: relationship)!].map(generator.object)
+                }
+            }
+            target = model.entities[step.destination]
+        }
+        guard !target.attributes.isEmpty else { return .isNil(String(prefix.dropLast()), negated: random.next() % 2 == 0) }
+        let position = Int(random.next() % UInt64(target.attributes.count))
+        let name = prefix + target.attributes[position].name
+        let values = reached.compactMap { object -> Value? in
+            let value = object.values[model.entities[object.id.entity].attributeIndex(target.attributes[position].name) ?? position]
             return value.isNull ? nil : value
         }
         guard !values.isEmpty, random.next() % 6 != 0 else { return .isNil(name, negated: random.next() % 2 == 0) }
         func pick() -> Value { values[Int(random.next() % UInt64(values.count))] }
-        if entity.attributes[position].type == .string, random.next() % 3 == 0, case let .text(text) = pick() {
+        if target.attributes[position].type == .string, random.next() % 3 == 0, case let .text(text) = pick() {
             return randomString(name, Array(text), &random)
         }
         switch random.next() % 4 {

@@ -8,12 +8,15 @@ extension JSONEntity {
 
     // MARK: Reads
 
-    /// The attributes a predicate compares (for the partial indexes it may use).
+    /// The properties of the fetched entity a predicate compares (for the partial indexes it may
+    /// use): of a key path, the to-one it starts with.
     private static func properties(_ predicate: FetchPredicate, sort: [SortKey]) -> Set<String> {
         switch predicate {
         case let .toOne(name, _), let .toOneInList(name): return [name]
         case .after: return Set(sort.map(\.attribute))
-        default: return predicate.parts.reduce(into: predicate.comparedAttributes) { $0.formUnion(properties($1, sort: sort)) }
+        default:
+            let compared = Set(predicate.comparedAttributes.map { String($0.prefix { $0 != "." }) })
+            return predicate.parts.reduce(into: compared) { $0.formUnion(properties($1, sort: sort)) }
         }
     }
 

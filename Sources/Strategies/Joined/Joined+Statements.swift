@@ -39,8 +39,19 @@ extension Joined {
                 return expression(MultiTableRead.Column(owner: entity.toOneRelationships[position].owner, property: .toOneKey(position)), positions.toOnes[position].key)
             },
             key: "t0.Z_PK",
-            related: { relationship, name in try self.relatedJoin(entity.index, relationship, name, tracker) },
-            sort: try request.sort.map { (try attribute($0.attribute), $0.ascending) })
+            related: { relationship, name, _ in try self.relatedJoin(entity.index, relationship, name, tracker) },
+            sort: try request.sort.map { (try attribute($0.attribute), $0.ascending) },
+            keyPaths: KeyPathJoins(model: model, entity: entity.index, alias: { "k\($0)" }) { entity, name in
+                // The table of the entity (or ancestor) that declares the property.
+                let owner: Int, column: String
+                if self.model.entities[entity].attribute(name) != nil {
+                    (owner, column) = try self.attributeColumn(entity, name)
+                } else {
+                    let found = try self.toOneColumn(entity, name)
+                    (owner, column) = (found.owner, found.key)
+                }
+                return KeyedColumn(source: self.tables[owner].name) { "\($0).\(column)" }
+            })
     }
 
     /// The joins for `ANY relationship.attribute == ?`: through the join table (many-to-many) or the
@@ -106,7 +117,7 @@ extension Joined {
     public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
         let reader = reader(request.entity, includesSubentities: request.includesSubentities)
         let tracker = Tracker()
-        let union = reader.needsUnion(joining: 2 * request.predicate.relatedCount)
+        let union = reader.needsUnion(joining: 2 * request.predicate.relatedCount + request.predicate.keyPathSteps)
         var builder = try sqlWhere(request, reader, union: union, tracker)
         guard !union else {
             // The arms, filtered, sorted and paged as a whole.
@@ -148,4 +159,8 @@ extension FetchPredicate {
         default: parts.reduce(0) { $0 + $1.relatedCount }
         }
     }
+
+    /// At most the tables its key paths join: two a step (a step's destination may keep the
+    /// property read next in an ancestor's table, and the one after in its own).
+    var keyPathSteps: Int { 2 * keyPathJoins.count }
 }

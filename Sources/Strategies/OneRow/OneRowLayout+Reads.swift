@@ -30,29 +30,38 @@ extension OneRowLayout {
             attribute: { try self.expression(entity, $0, alias: "t0").sql },
             toOne: { "t0." + (try self.toOne(entity, $0).key) },
             key: "t0.Z_PK",
-            related: { relationship, attribute in try self.relatedJoin(entity, relationship, attribute) },
-            sort: try request.sort.map { (try self.expression(entity, $0.attribute, alias: "t0").sql, $0.ascending) })
+            related: { relationship, attribute, taken in try self.relatedJoin(entity, relationship, attribute, first: taken + 1) },
+            sort: try request.sort.map { (try self.expression(entity, $0.attribute, alias: "t0").sql, $0.ascending) },
+            keyPaths: KeyPathJoins(model: model, entity: entity, alias: { "t\($0)" }) { entity, name in
+                let source = self.table(entity)
+                if let relationship = self.model.entities[entity].relationship(name), !relationship.toMany {
+                    let key = try self.toOne(entity, name).key
+                    return KeyedColumn(source: source) { "\($0).\(key)" }
+                }
+                return KeyedColumn(source: source) { try self.expression(entity, name, alias: $0).sql }
+            })
     }
 
     /// Core Data's joins for `ANY relationship.attribute == ?`: through the join table
     /// (many-to-many) or the destination's foreign key (one-to-many; a shared slot read only in
     /// the kinds that own it).
-    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String) throws -> (joins: String, expression: String) {
+    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String, first: Int) throws -> (joins: String, expression: String) {
         let relationship = try self.relationship(entity, name)
         let destination = relationship.destination
         let table = table(destination)
+        let (t1, t2) = ("t\(first)", "t\(first + 1)")
         if relationship.isManyToMany {
             let join = try link(relationship)
-            return ("JOIN \(join.name) t1 ON t0.Z_PK = t1.\(join.this) JOIN \(table) t2 ON t2.Z_PK = t1.\(join.other)",
-                    try expression(destination, attribute, alias: "t2").sql)
+            return ("JOIN \(join.name) \(t1) ON t0.Z_PK = \(t1).\(join.this) JOIN \(table) \(t2) ON \(t2).Z_PK = \(t1).\(join.other)",
+                    try expression(destination, attribute, alias: t2).sql)
         }
         let key = try inverseKey(of: relationship)
         let place = try self.attribute(destination, attribute).place
         // The narrower of the key's and the value's kinds (they nest: both hold one entity's subtree).
         let kinds = [key.kinds, place.kinds].compactMap { $0 }.min { $0.count < $1.count }
-        let kind = kindColumn(destination).map { "t1." + $0 } ?? ""
+        let kind = kindColumn(destination).map { "\(t1)." + $0 } ?? ""
         let filter = kinds.map { " AND \(kind) >= \($0.lowerBound) AND \(kind) <= \($0.upperBound)" } ?? ""
-        return ("JOIN \(table) t1 ON t1.\(key.key) = t0.Z_PK\(filter)", place.sql("t1"))
+        return ("JOIN \(table) \(t1) ON \(t1).\(key.key) = t0.Z_PK\(filter)", place.sql(t1))
     }
 
     /// The predicate with every value compared with a hex-text expression given as hex text.
@@ -61,7 +70,10 @@ extension OneRowLayout {
         func converted(_ value: Value, _ hex: Bool) -> Value { hex ? value.jsonBindable : value }
         switch predicate {
         case .equals, .range, .compare, .among, .between, .isNil, .string:
-            return try predicate.mappingAttributeValues { name, value in converted(value, try expression(entity, name, alias: "t0").hex) }
+            return try predicate.mappingAttributeValues { name, value in
+                let path = model.keyPath(name, from: entity)
+                return converted(value, try expression(path?.entity ?? entity, path?.name ?? name, alias: "t0").hex)
+            }
         case let .after(values):
             return .after(try values.enumerated().map { index, value in
                 index < request.sort.count ? converted(value, try expression(entity, request.sort[index].attribute, alias: "t0").hex) : value

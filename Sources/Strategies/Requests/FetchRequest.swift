@@ -50,7 +50,8 @@ public struct SortKey: Hashable, Sendable {
 }
 
 /// What a request selects: the forms of Core Data's `NSPredicate` a fetch from SQLite can hold.
-/// Each value it holds is one bound parameter.
+/// Each value it holds is one bound parameter. The name a form compares may be a key path through
+/// to-one relationships (`FetchPredicate+KeyPaths.swift`).
 public indirect enum FetchPredicate: Hashable, Sendable {
     case all
     /// `attribute == value`.
@@ -147,7 +148,8 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         }
     }
 
-    /// The attributes of the fetched entity the predicate compares (not those it reaches through a relationship).
+    /// The names the predicate compares: attributes of the fetched entity, key paths through its
+    /// to-ones (`author.name`), to-ones a nil test names; not those it reaches through a to-many.
     var comparedAttributes: Set<String> {
         switch self {
         case let .equals(name, _), let .range(name, _, _), let .compare(name, _, _), let .isNil(name, _), let .among(name, _), let .between(name, _, _),

@@ -42,10 +42,13 @@ struct SQLWhere {
     /// The primary key expression (`t0.Z_PK`).
     var key: String
     /// For `ANY relationship.attribute == value`: the joins to add to the FROM clause and the
-    /// expression of the destination's attribute.
-    var related: (String, String) throws -> (joins: String, expression: String)
+    /// expression of the destination's attribute, given the number of join aliases taken before.
+    var related: (String, String, Int) throws -> (joins: String, expression: String)
     /// The expressions of the request's sort keys and their direction (for keyset pagination).
     var sort: [(expression: String, ascending: Bool)]
+    /// How the layout joins a key path's steps through to-one relationships (`author.name`); nil
+    /// where it reads none.
+    var keyPaths: KeyPathJoins?
 
     private(set) var values: [Value] = []
     private(set) var joins: [String] = []
@@ -53,17 +56,33 @@ struct SQLWhere {
     /// by it, as Core Data's prefetch orders them.
     private(set) var listOrder: String?
 
-    /// The condition for `predicate`, or `nil` for `.all`.
+    /// The condition for the request's `predicate`, or `nil` for `.all`.
     mutating func condition(_ predicate: FetchPredicate) throws -> String? {
+        keyPaths?.outer = predicate.keyPathJoins
+        return try clause(predicate)
+    }
+
+    /// The expression of a property the predicate names: an attribute or to-one of the fetched
+    /// entity, or a key path through to-one relationships (`author.name`), its steps joined.
+    private mutating func operand(_ name: String) throws -> String {
+        guard var keyPaths, let path = keyPaths.model.keyPath(name, from: keyPaths.entity) else { return try attribute(name) }
+        guard let step = path.steps.first else { return path.isToOne ? try toOne(name) : try attribute(name) }
+        let expression = try keyPaths.expression(path, first: try toOne(step.name), aliasesTaken: 2 * joins.count)
+        self.keyPaths = keyPaths
+        return expression
+    }
+
+    /// The condition of one predicate of the request's.
+    private mutating func clause(_ predicate: FetchPredicate) throws -> String? {
         switch predicate {
         case .all:
             return nil
         case let .equals(name, value):
             values.append(value)
-            return "\(try attribute(name)) = ?"
+            return "\(try operand(name)) = ?"
         case let .range(name, lower, upper):
             values += [lower, upper]
-            let expression = try attribute(name)
+            let expression = try operand(name)
             return "(\(expression) >= ? AND \(expression) < ?)"
         case let .after(after):
             values += after
@@ -80,7 +99,7 @@ struct SQLWhere {
             values.append(.integer(object.key))
             return "\(try toOne(name)) = ?"
         case let .anyRelated(relationship, name, value):
-            let (join, expression) = try related(relationship, name)
+            let (join, expression) = try related(relationship, name, 2 * joins.count + (keyPaths?.made.count ?? 0))
             joins.append(join)
             values.append(value)
             return "\(expression) = ?"
@@ -91,7 +110,7 @@ struct SQLWhere {
             listOrder = expression
             return "\(expression) IN \(KeyList.subquery)"
         case let .and(predicates):
-            let parts = try predicates.compactMap { try condition($0) }
+            let parts = try predicates.compactMap { try clause($0) }
             return parts.isEmpty ? nil : parts.joined(separator: " AND ")
         case .compare, .isNil, .among, .between, .string:
             return try comparison(predicate)
@@ -109,32 +128,32 @@ struct SQLWhere {
     private mutating func comparison(_ predicate: FetchPredicate) throws -> String? {
         switch predicate {
         case let .compare(name, comparison, value):
-            let expression = try attribute(name)
+            let expression = try operand(name)
             values.append(value)
             return "\(expression) \(comparison.sql) ?"
         case let .isNil(name, negated):
-            return "\(try attribute(name)) IS \(negated ? "NOT " : "")NULL"
+            return "\(try operand(name)) IS \(negated ? "NOT " : "")NULL"
         case let .among(name, list):
-            let expression = try attribute(name)
+            let expression = try operand(name)
             values += list
             return "\(expression) IN (\(list.map { _ in "?" }.joined(separator: ",")))"
         case let .between(name, lower, upper):
-            let expression = try attribute(name)
+            let expression = try operand(name)
             values += [lower, upper]
             return "(\(expression) BETWEEN ? AND ?)"
         case let .string(name, op, value, options):
-            let expression = try attribute(name)
+            let expression = try operand(name)
             values.append(value)
             return op.sql(expression, options)
         default:
-            return try condition(predicate)
+            return try clause(predicate)
         }
     }
 
     /// The condition of a predicate inside an OR or a NOT, as Core Data nests it: an AND in its own
     /// parentheses (`(( A AND B) OR C)`), TRUEPREDICATE as `1`.
     private mutating func nested(_ predicate: FetchPredicate) throws -> String {
-        guard let inner = try condition(predicate) else { return "1" }
+        guard let inner = try clause(predicate) else { return "1" }
         if case let .and(parts) = predicate, parts.count > 1 { return "(\(inner))" }
         return inner
     }
@@ -142,8 +161,8 @@ struct SQLWhere {
     /// Values bound after the predicate's (an entity filter's numbers).
     mutating func appendValues(_ more: [Value]) { values += more }
 
-    /// The joins the predicate needs, each preceded by a space.
-    var joinClause: String { joins.map { " " + $0 }.joined() }
+    /// The joins the predicate needs, each preceded by a space: its key paths' steps, then its to-many relationships'.
+    var joinClause: String { (keyPaths?.clause ?? "") + joins.map { " " + $0 }.joined() }
 
     /// ` ORDER BY …` for the request's sort keys, or "".
     var orderBy: String {

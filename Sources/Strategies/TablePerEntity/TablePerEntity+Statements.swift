@@ -20,6 +20,9 @@ extension TablePerEntity {
         func attribute(_ name: String) throws {
             guard entity.attribute(name) != nil else { throw LayoutError(Self.name, "'\(name)' is not an attribute of '\(entity.name)'") }
         }
+        func property(_ name: String) throws {
+            guard model.keyPath(name, from: entity.index) != nil else { throw LayoutError(Self.name, "'\(name)' is not a property of '\(entity.name)' or a key path from it") }
+        }
         func check(_ predicate: FetchPredicate) throws {
             switch predicate {
             case let .toOne(name, _), let .toOneInList(name):
@@ -33,7 +36,7 @@ extension TablePerEntity {
             }
         }
         for key in request.sort { try attribute(key.attribute) }
-        for name in request.predicate.comparedAttributes.sorted() { try attribute(name) }
+        for name in request.predicate.comparedAttributes.sorted() { try property(name) }
         try check(request.predicate)
     }
 
@@ -44,11 +47,25 @@ extension TablePerEntity {
             attribute: { "t0." + (try self.column(entity, $0)) },
             toOne: { "t0." + (try self.toOne(entity, $0).key) },
             key: "t0.Z_PK",
-            related: { name, attribute in
+            related: { name, attribute, _ in
                 aliases += 2
                 return try self.relatedJoin(entity, name, attribute, aliases - 1)
             },
-            sort: try request.sort.map { ("t0." + (try self.column(entity, $0.attribute)), $0.ascending) })
+            sort: try request.sort.map { ("t0." + (try self.column(entity, $0.attribute)), $0.ascending) },
+            keyPaths: KeyPathJoins(model: model, entity: entity, alias: { "k\($0)" }) { try self.keyedColumn($0, $1) })
+    }
+
+    /// Where a property of `entity` is read by key: its one concrete table, else a `UNION ALL` of
+    /// the key and the property's column of each concrete table of its subtree (keys are unique
+    /// in a hierarchy).
+    private func keyedColumn(_ entity: Int, _ name: String) throws -> KeyedColumn {
+        let toOne = model.entities[entity].attribute(name) == nil
+        let columns = try concrete[entity].map { holder in (tables[holder], toOne ? try self.toOne(holder, name).key : try column(holder, name)) }
+        guard columns.count == 1 else {
+            let arms = columns.map { "SELECT Z_PK, \($0.1) AS Z_VALUE FROM \($0.0)" }
+            return KeyedColumn(source: "(\(arms.isEmpty ? "SELECT NULL AS Z_PK, NULL AS Z_VALUE WHERE 0" : arms.joined(separator: " UNION ALL ")))") { "\($0).Z_VALUE" }
+        }
+        return KeyedColumn(source: columns[0].0) { [column = columns[0].1] in "\($0).\(column)" }
     }
 
     /// The joins for `ANY relationship.attribute == ?` from `entity`'s table: through the join
