@@ -49,8 +49,8 @@ extension FetchParser {
         comparisons += 1
         // SQLite's parser nests a chain of ANDs and ORs as deep as it is long (1000 at most).
         guard comparisons <= FetchSpec.maximumTerms else { throw failure("more than \(FetchSpec.maximumTerms) comparisons in one fetch") }
-        for keyword in ["ANY", "ALL", "NONE", "SOME", "SUBQUERY", "FUNCTION", "SELF"] where isKeyword(keyword) {
-            throw failure("\(keyword) is not yet a form the suite runs (to-many and object comparisons come next)")
+        for keyword in ["ANY", "ALL", "NONE", "SOME", "SUBQUERY", "FUNCTION"] where isKeyword(keyword) {
+            throw failure("\(keyword) is not yet a form the suite runs (to-many comparisons come next)")
         }
         let key = try keyPath()
         let name = key.name
@@ -64,12 +64,16 @@ extension FetchParser {
                 _ = advance()
                 return .isNil(name, negated: comparison == .notEqual)
             }
-            guard let attribute = key.attribute else {
-                throw failure("'\(name)' is a to-one relationship; comparing it with an object is not yet a form the suite runs (== nil and != nil are)", token)
-            }
+            guard let attribute = key.attribute else { return try objectComparison(name, comparison, symbol) }
             return .compare(name, comparison, try operand(name, attribute))
         }
-        guard let attribute = key.attribute else { throw failure("'\(name)' is a to-one relationship; it is compared with == nil or != nil", token) }
+        guard let attribute = key.attribute else {
+            guard token.keyword == "IN" else { throw failure("\(objectName(name)) is compared with ==, != or IN, an object drawn with %@", token) }
+            _ = advance()
+            guard current.kind == .placeholder else { throw failure("\(objectName(name)) is compared IN %@ (objects drawn from the data)") }
+            _ = advance()
+            return .amongDrawn(name)
+        }
         switch token.keyword {
         case "BETWEEN":
             _ = advance()
@@ -91,6 +95,18 @@ extension FetchParser {
         default:
             throw failure("expected a comparison after '\(name)' (==, !=, <, <=, >, >=, BETWEEN, IN, CONTAINS, BEGINSWITH, ENDSWITH, LIKE)")
         }
+    }
+
+    /// `object == %@` or `object != %@`: an object is only ever drawn from the data.
+    mutating func objectComparison(_ name: String, _ comparison: FetchPredicate.Comparison, _ symbol: String) throws -> FetchTemplate {
+        guard comparison == .equal || comparison == .notEqual else { throw failure("\(objectName(name)) is compared with == or !=, not \(symbol)") }
+        guard current.kind == .placeholder else { throw failure("\(objectName(name)) is compared with %@ (an object drawn from the data) or nil") }
+        _ = advance()
+        return .compare(name, comparison, .drawn)
+    }
+
+    func objectName(_ name: String) -> String {
+        name == FetchPredicate.selfKey ? "self (the object itself)" : "'\(name)' (a to-one relationship)"
     }
 
     static let comparisons: [String: FetchPredicate.Comparison] = [

@@ -29,7 +29,8 @@ extension FetchSpec {
 }
 
 /// The non-nil values of each attribute among objects of an entity's subtree (of a key path's
-/// attribute, among the objects their to-ones reach).
+/// attribute, among the objects their to-ones reach); for an object (`self`, a to-one), the keys
+/// of those objects, or of the objects their to-ones name.
 struct DrawPool {
     let objects: [ModelObject]
     let model: Model
@@ -56,6 +57,10 @@ struct DrawPool {
                 let toOnes = model.entities[object.id.entity].toOneRelationships
                 guard let position = toOnes.firstIndex(where: { $0.name == step }), let next = object.toOne[position] else { return nil }
                 object = generator.object(next)
+            }
+            if name == FetchPredicate.selfKey { return .integer(object.id.key) }
+            if let position = model.entities[object.id.entity].toOneRelationships.firstIndex(where: { $0.name == attribute }) {
+                return object.toOne[position].map { .integer($0.key) }
             }
             guard let position = model.entities[object.id.entity].attributeIndex(attribute), !object.values[position].isNull else { return nil }
             return object.values[position]

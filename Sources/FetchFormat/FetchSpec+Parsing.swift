@@ -128,19 +128,24 @@ struct FetchParser {
     mutating func attributeName() throws -> String {
         let token = current
         let key = try keyPath()
-        guard key.path.steps.isEmpty, !key.path.isToOne else {
+        guard !key.name.contains("."), key.attribute != nil else {
             let info = model.entities[entity]
-            throw failure(key.path.isToOne && key.path.steps.isEmpty ? "'\(key.name)' is a relationship of \(info.name); sort by an attribute of it"
-                : "sorting by a key path through a relationship ('\(key.name)') is not yet a form the suite runs; sort by an attribute of \(info.name)", token)
+            throw failure(key.name.contains(".") ? "sorting by a key path through a relationship ('\(key.name)') is not yet a form the suite runs; sort by an attribute of \(info.name)"
+                : "'\(key.name)' is \(key.name == FetchPredicate.selfKey ? "the object itself" : "a relationship of \(info.name)"); sort by an attribute", token)
         }
         return key.name
     }
 
-    /// A key the predicate compares: an attribute or to-one relationship of the fetched entity, or
-    /// a key path through to-one relationships (`author.name`), each name checked in turn.
-    mutating func keyPath() throws -> (name: String, path: Model.KeyPath, attribute: Attribute?) {
+    /// A key the predicate compares: an attribute or to-one relationship of the fetched entity,
+    /// `self`, or a key path through to-one relationships (`author.name`), each name checked in
+    /// turn; its attribute, nil for an object (a to-one's destination, or `self`).
+    mutating func keyPath() throws -> (name: String, attribute: Attribute?) {
         let token = current
         guard case let .word(name) = token.kind else { throw failure("expected an attribute of \(model.entities[entity].name)") }
+        if name.uppercased() == "SELF" {
+            _ = advance()
+            return (FetchPredicate.selfKey, nil)
+        }
         var reached = model.entities[entity], steps = 0
         let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         for (index, part) in parts.enumerated() {
@@ -165,7 +170,7 @@ struct FetchParser {
         }
         guard let path = model.keyPath(name, from: entity) else { throw failure("unknown key path '\(name)'", token) }
         _ = advance()
-        return (name, path, path.isToOne ? nil : model.entities[path.entity].attribute(path.name))
+        return (name, path.isToOne ? nil : model.entities[path.entity].attribute(path.name))
     }
 }
 

@@ -34,14 +34,19 @@ final class FetchAgreementTests: XCTestCase {
                 "Human WHERE favoriteAnimal == nil OR favoriteAnimal.name == %@",
                 "Human WHERE NOT favoriteAnimal.name CONTAINS 'a'",
                 "Human WHERE name != %@ AND favoriteAnimal.name != nil",
+                // Objects compared: a to-one's destination, the object itself.
+                "Human WHERE favoriteAnimal == %@ OR favoriteAnimal IN %@",
+                "Animal WHERE self IN %@ AND NOT (self == %@)",
             ]),
             (ModelPresets.codingMilitia.scaled(to: 1_200), [
                 "Derived3 WHERE owner.name == %@ AND d3Flag == YES",
+                "BaseEntity WHERE owner == %@ AND quantity > 10",
                 "BaseEntity WHERE owner.name IN %@ OR amount < 0.5",
             ]),
             (try XcodeModelReader.read(path: Self.fixtures.appendingPathComponent("Library.xcdatamodeld").path).description.sharing(300), [
                 "Item WHERE shelf.label.text BEGINSWITH %@ OR shelf.name == %@",
                 "Media WHERE shelf.label == nil AND duration > 10",
+                "Item WHERE shelf != %@ AND shelf.label == %@",
                 "Album WHERE shelf.name LIKE[cd] %@ AND NOT (shelf.label.text == %@)",
             ]),
         ]

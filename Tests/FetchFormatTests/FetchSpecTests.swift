@@ -46,7 +46,7 @@ final class FetchSpecTests: XCTestCase {
             ("Book WHERE title == 'abc", "a string that is not closed (its quote ' has no partner), at column 21: Book WHERE title == ^'abc"),
             ("Book WHERE pageCount CONTAINS %@", "CONTAINS compares strings, and 'pageCount' is not a string, at column 22: Book WHERE pageCount ^CONTAINS %@"),
             ("Book WHERE pageCount < nil", "nil compared with <; Core Data compares nil with == and != only, at column 24: Book WHERE pageCount < ^nil"),
-            ("Book WHERE ANY tags.name == %@", "ANY is not yet a form the suite runs (to-many and object comparisons come next), at column 12: Book WHERE ^ANY tags.name == %@"),
+            ("Book WHERE ANY tags.name == %@", "ANY is not yet a form the suite runs (to-many comparisons come next), at column 12: Book WHERE ^ANY tags.name == %@"),
             ("Book WHERE tags.name == %@", "'tags' is a to-many relationship of Book; ANY, ALL, NONE and @count through it are not yet forms the suite runs, at column 12: Book WHERE ^tags.name == %@"),
             ("Book WHERE title.count == 3", "'title' is an attribute of Book; a key path goes on through to-one relationships only, at column 12: Book WHERE ^title.count == 3"),
             ("Book WHERE title SORT BY pageCount", "expected a comparison after 'title' (==, !=, <, <=, >, >=, BETWEEN, IN, CONTAINS, BEGINSWITH, ENDSWITH, LIKE), at column 18: Book WHERE title ^SORT BY pageCount"),
@@ -68,8 +68,24 @@ final class FetchSpecTests: XCTestCase {
         let animals = try Model(ModelPresets.efcoreAnimals.scaled(to: 100))
         XCTAssertEqual(try FetchSpec.parse("Human WHERE favoriteAnimal.name BEGINSWITH 'R' AND favoriteAnimal != nil", model: animals).predicate,
                        .and([.string("favoriteAnimal.name", .beginsWith, .value(.text("R")), .init()), .isNil("favoriteAnimal", negated: true)]))
+        // Objects: a to-one's destination or the object itself, drawn from the data.
+        XCTAssertEqual(try FetchSpec.parse("Human WHERE favoriteAnimal != %@ OR SELF IN %@ OR self == %@", model: animals).predicate,
+                       .or([.compare("favoriteAnimal", .notEqual, .drawn), .amongDrawn("self"), .compare("self", .equal, .drawn)]))
+        let generator = ObjectGenerator(animals, seed: 2)
+        let human = try XCTUnwrap(animals.index(of: "Human"))
+        for request in try FetchSpec.parse("Human WHERE favoriteAnimal == %@ AND self IN %@", model: animals).requests(generator, seed: 1, draws: 5) {
+            guard case let .and(parts) = request.predicate, case let .compare(_, _, .integer(animal)) = parts[0], case let .among(_, humans) = parts[1] else {
+                return XCTFail("\(request.predicate)")
+            }
+            let favorites = (0 ..< generator.count(root: 0)).map { generator.object(root: 0, at: $0) }.filter { $0.id.entity == human }
+            XCTAssertTrue(favorites.contains { $0.toOne.compactMap { $0?.key }.contains(animal) }, "a human's favourite's key")
+            XCTAssertTrue(humans.allSatisfy { key in favorites.contains { .integer($0.id.key) == key } }, "humans' keys")
+        }
         let mistakes: [(String, String)] = [
-            ("Human WHERE favoriteAnimal == 'Rex'", "'favoriteAnimal' is a to-one relationship; comparing it with an object is not yet a form the suite runs (== nil and != nil are), at column 28: Human WHERE favoriteAnimal ^== 'Rex'"),
+            ("Human WHERE favoriteAnimal == 'Rex'", "'favoriteAnimal' (a to-one relationship) is compared with %@ (an object drawn from the data) or nil, at column 31: Human WHERE favoriteAnimal == ^'Rex'"),
+            ("Human WHERE favoriteAnimal > %@", "'favoriteAnimal' (a to-one relationship) is compared with == or !=, not >, at column 30: Human WHERE favoriteAnimal > ^%@"),
+            ("Human WHERE self BEGINSWITH 'a'", "self (the object itself) is compared with ==, != or IN, an object drawn with %@, at column 18: Human WHERE self ^BEGINSWITH 'a'"),
+            ("Human SORT BY favoriteAnimal", "'favoriteAnimal' is a relationship of Human; sort by an attribute, at column 15: Human SORT BY ^favoriteAnimal"),
             ("Human WHERE favoriteAnimal.nam == 'x'", "unknown key 'nam' of Animal; its keys: name, at column 13: Human WHERE ^favoriteAnimal.nam == 'x'"),
             ("Human WHERE favoriteAnimal.name > 3", "'favoriteAnimal.name' is compared with a string in quotes, at column 35: Human WHERE favoriteAnimal.name > ^3"),
             ("Human SORT BY favoriteAnimal.name", "sorting by a key path through a relationship ('favoriteAnimal.name') is not yet a form the suite runs; sort by an attribute of Human, at column 15: Human SORT BY ^favoriteAnimal.name"),

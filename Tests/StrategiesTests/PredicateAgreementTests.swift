@@ -88,6 +88,9 @@ final class PredicateAgreementTests: XCTestCase {
                        "ZANIMAL t0 JOIN ZANIMAL t1 ON t0.ZFAVORITEANIMAL = t1.Z_PK WHERE NSCoreDataStringSearch(t1.ZNAME, ?, 8, 0) AND t0.ZNAME <> ? AND t0.Z_ENT = ?")
         XCTAssertEqual(try sql(.or([.isNil("favoriteAnimal", negated: false), .compare("favoriteAnimal.name", .equal, .text("R"))])),
                        "ZANIMAL t0 LEFT OUTER JOIN ZANIMAL t1 ON t0.ZFAVORITEANIMAL = t1.Z_PK WHERE (t0.ZFAVORITEANIMAL IS NULL OR t1.ZNAME = ?) AND t0.Z_ENT = ?")
+        // An object compared is its key: a to-one's foreign key, `self` the object's own.
+        XCTAssertEqual(try sql(.or([.compare("favoriteAnimal", .notEqual, .integer(3)), .among("self", [.integer(1), .integer(2)])])),
+                       "ZANIMAL t0 WHERE (t0.ZFAVORITEANIMAL <> ? OR t0.Z_PK IN (?,?)) AND t0.Z_ENT = ?")
         XCTAssertEqual(FetchPredicate.not(.compare("favoriteAnimal.name", .equal, .text("R"))).keyPathJoins, ["favoriteAnimal": false], "NOT keeps an inner join")
         XCTAssertEqual(FetchPredicate.isNil("a.b.c", negated: true).keyPathJoins, ["a": true, "a.b": true], "promoted along the path")
     }

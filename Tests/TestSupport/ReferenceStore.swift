@@ -48,6 +48,7 @@ public final class ReferenceStore {
 
     public func value(_ object: ModelObject, _ attribute: String) -> Value {
         guard attribute.contains(".") || positions[object.id.entity][attribute] == nil else { return object.values[positions[object.id.entity][attribute]!] }
+        if attribute == FetchPredicate.selfKey { return .integer(object.id.key) }
         // A key path through to-ones (or a to-one itself, by its key): NULL where a step is nil.
         let path = model.keyPath(attribute, from: object.id.entity)!
         guard let reached = reach(object, path.steps.map(\.name)) else { return .null }

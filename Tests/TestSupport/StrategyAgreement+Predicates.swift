@@ -39,8 +39,14 @@ extension StrategyAgreement {
             let toOnes = target.toOneRelationships
             guard !toOnes.isEmpty else { break }
             let step = toOnes[Int(random.next() % UInt64(toOnes.count))]
-            // A nil test of the to-one itself (`author == nil`) now and then.
-            if random.next() % 8 == 0 { return .isNil(prefix + step.name, negated: random.next() % 2 == 0) }
+            // The to-one itself now and then: a nil test (`author == nil`), or its destination's
+            // key compared (`author == %@`, `!=`, `IN`).
+            if random.next() % 6 == 0 {
+                let keys = reached.compactMap { object in
+                    model.entities[object.id.entity].toOneRelationships.firstIndex { $0.name == step.name }.flatMap { object.toOne[$0] }.map { Value.integer($0.key) }
+                }
+                return objectComparison(prefix + step.name, keys, &random)
+            }
             prefix += step.name + "."
             reached = reached.compactMap { object in
                 model.entities[object.id.entity].toOneRelationships.first { $0.name == step.name }.flatMap { relationship in
@@ -50,6 +56,7 @@ extension StrategyAgreement {
             target = model.entities[step.destination]
         }
         guard !target.attributes.isEmpty else { return .isNil(String(prefix.dropLast()), negated: random.next() % 2 == 0) }
+        if prefix.isEmpty, random.next() % 12 == 0 { return objectComparison(FetchPredicate.selfKey, objects.map { .integer($0.id.key) }, &random) }
         let position = Int(random.next() % UInt64(target.attributes.count))
         let name = prefix + target.attributes[position].name
         let values = reached.compactMap { object -> Value? in
@@ -70,6 +77,18 @@ extension StrategyAgreement {
         default:
             let (a, b) = (pick(), pick())
             return Value.sqliteLess(b, a) ? .between(name, b, a) : .between(name, a, b)
+        }
+    }
+
+    /// A comparison of the object a to-one (or `self`) names with objects' keys from `keys`:
+    /// `== nil`, `!= nil`, `==`, `!=`, `IN`.
+    func objectComparison(_ name: String, _ keys: [Value], _ random: inout SplitMix64) -> FetchPredicate {
+        guard !keys.isEmpty, random.next() % 4 != 0 else { return .isNil(name, negated: random.next() % 2 == 0) }
+        func pick() -> Value { keys[Int(random.next() % UInt64(keys.count))] }
+        switch random.next() % 3 {
+        case 0: return .compare(name, .equal, pick())
+        case 1: return .compare(name, .notEqual, pick())
+        default: return .among(name, (0 ..< 1 + Int(random.next() % 3)).map { _ in pick() })
         }
     }
 

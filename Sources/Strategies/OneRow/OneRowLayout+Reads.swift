@@ -71,7 +71,9 @@ extension OneRowLayout {
         switch predicate {
         case .equals, .range, .compare, .among, .between, .isNil, .string:
             return try predicate.mappingAttributeValues { name, value in
+                // An object's key (of a to-one, or `self`) is bound as it is.
                 let path = model.keyPath(name, from: entity)
+                guard name != FetchPredicate.selfKey, path?.isToOne != true else { return value }
                 return converted(value, try expression(path?.entity ?? entity, path?.name ?? name, alias: "t0").hex)
             }
         case let .after(values):

@@ -2,9 +2,14 @@ import Models
 
 /// Key paths through to-one relationships: a name compared by a predicate (`equals`, `range`,
 /// `compare`, `isNil`, `among`, `between`, `string`) may be `author.name` or
-/// `author.publisher.city`, every name but the last a to-one relationship (`Model.keyPath`); a nil
-/// test may name a to-one itself (`author == nil`).
+/// `author.publisher.city`, every name but the last a to-one relationship (`Model.keyPath`). A
+/// to-one itself (`author`, `author.publisher`) stands for its destination's key: compared with
+/// nil, or by `compare` (`==`, `!=`) and `among` with `.integer` keys (`author == %@`, `author IN
+/// %@`); so does `self`, the object's own key (`self == %@`, `self IN %@`).
 extension FetchPredicate {
+    /// The name of the object itself, as NSPredicate writes it.
+    public static let selfKey = "self"
+
     /// The relationship steps the predicate's key paths join, by the path up to and including the
     /// step (`author`, `author.publisher`), and whether Core Data joins the step `LEFT OUTER`: when
     /// a key path through it is used inside an OR or by a nil test (the join is promoted along the

@@ -63,8 +63,10 @@ struct SQLWhere {
     }
 
     /// The expression of a property the predicate names: an attribute or to-one of the fetched
-    /// entity, or a key path through to-one relationships (`author.name`), its steps joined.
+    /// entity (a to-one's key), the object itself (`self`, its key), or a key path through to-one
+    /// relationships (`author.name`), its steps joined.
     private mutating func operand(_ name: String) throws -> String {
+        if name == FetchPredicate.selfKey { return key }
         guard var keyPaths, let path = keyPaths.model.keyPath(name, from: keyPaths.entity) else { return try attribute(name) }
         guard let step = path.steps.first else { return path.isToOne ? try toOne(name) : try attribute(name) }
         let expression = try keyPaths.expression(path, first: try toOne(step.name), aliasesTaken: 2 * joins.count)

@@ -21,7 +21,7 @@ extension TablePerEntity {
             guard entity.attribute(name) != nil else { throw LayoutError(Self.name, "'\(name)' is not an attribute of '\(entity.name)'") }
         }
         func property(_ name: String) throws {
-            guard model.keyPath(name, from: entity.index) != nil else { throw LayoutError(Self.name, "'\(name)' is not a property of '\(entity.name)' or a key path from it") }
+            guard name == FetchPredicate.selfKey || model.keyPath(name, from: entity.index) != nil else { throw LayoutError(Self.name, "'\(name)' is not a property of '\(entity.name)' or a key path from it") }
         }
         func check(_ predicate: FetchPredicate) throws {
             switch predicate {
