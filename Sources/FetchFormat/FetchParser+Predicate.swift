@@ -4,7 +4,8 @@ import Strategies
 
 /// NSPredicate's grammar, as far as the suite runs it: `OR` (`||`) of `AND`s (`&&`) of `NOT`s (`!`)
 /// of parenthesised predicates, TRUEPREDICATE, FALSEPREDICATE, and comparisons of an attribute (of
-/// the fetched entity, or through to-one relationships: `author.name`), nil tests of a to-one:
+/// the fetched entity, or through to-one relationships: `author.name`), nil tests of a to-one,
+/// objects compared (`author == %@`, `self IN %@`), a to-many's count (`tags.@count > 2`):
 /// `== = != <> < <= =< > >= =>`, `BETWEEN {a, b}`, `IN {a, b}` or `IN %@`, `CONTAINS`,
 /// `BEGINSWITH`, `ENDSWITH`, `LIKE` with `[c]`, `[d]`, `[cd]`; keywords in any case.
 extension FetchParser {
@@ -54,9 +55,10 @@ extension FetchParser {
         }
         let key = try keyPath()
         let name = key.name
-        for end in name.indices where name[end] == "." { joinedSteps.insert(String(name[..<end])) }
+        for end in name.indices where name[end] == "." && !name.hasSuffix(".@count") { joinedSteps.insert(String(name[..<end])) }
         guard joinedSteps.count <= FetchSpec.maximumJoins else { throw failure("key paths through more than \(FetchSpec.maximumJoins) different relationship steps in one fetch (SQLite joins 64 tables at most)") }
         let token = current
+        if name.hasSuffix(".@count") { return try countComparison(name) }
         if case let .symbol(symbol) = token.kind, let comparison = Self.comparisons[symbol] {
             _ = advance()
             if isKeyword("NIL") || isKeyword("NULL") {
@@ -95,6 +97,17 @@ extension FetchParser {
         default:
             throw failure("expected a comparison after '\(name)' (==, !=, <, <=, >, >=, BETWEEN, IN, CONTAINS, BEGINSWITH, ENDSWITH, LIKE)")
         }
+    }
+
+    /// `relationship.@count <op> n`, n a whole number as written.
+    mutating func countComparison(_ name: String) throws -> FetchTemplate {
+        guard case let .symbol(symbol) = current.kind, let comparison = Self.comparisons[symbol] else {
+            throw failure("expected a comparison after '\(name)' (==, !=, <, <=, >, >=)")
+        }
+        _ = advance()
+        let token = advance()
+        guard case let .number(digits) = token.kind, let count = Int64(digits) else { throw failure("'\(name)' is compared with a whole number", token) }
+        return .countOf(String(name.dropLast(".@count".count)), comparison, count)
     }
 
     /// `object == %@` or `object != %@`: an object is only ever drawn from the data.

@@ -94,6 +94,7 @@ extension FetchTemplate {
             case .like: text.reduce(into: "") { pattern, character in pattern += "*?\\".contains(character) ? "\\\(character)" : String(character) }
             }
             return .string(name, op, .text(part), options)
+        case let .countOf(name, comparison, count): return .countOf(name, comparison, .integer(count))
         case let .and(parts): return .and(parts.map { $0.drawn(pool, &random) })
         case let .or(parts): return .or(parts.map { $0.drawn(pool, &random) })
         case let .not(part): return .not(part.drawn(pool, &random))

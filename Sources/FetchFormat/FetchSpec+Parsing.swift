@@ -146,6 +146,14 @@ struct FetchParser {
             _ = advance()
             return (FetchPredicate.selfKey, nil)
         }
+        if name.hasSuffix(".@count") {
+            let counted = String(name.dropLast(".@count".count)), info = model.entities[entity]
+            guard let relationship = info.relationship(counted), relationship.toMany, !relationship.isHidden else {
+                throw failure("@count counts the objects of a to-many relationship of \(info.name), and '\(counted)' is not one", token)
+            }
+            _ = advance()
+            return (name, nil)
+        }
         var reached = model.entities[entity], steps = 0
         let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         for (index, part) in parts.enumerated() {
@@ -204,7 +212,7 @@ extension FetchTemplate {
     var boundValues: Int {
         switch self {
         case .all, .isNil: 0
-        case .compare, .string: 1
+        case .compare, .string, .countOf: 1
         case .between: 2
         case let .among(_, operands): operands.count
         case .amongDrawn: FetchSpec.listLength

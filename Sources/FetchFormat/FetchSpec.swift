@@ -38,13 +38,15 @@ public indirect enum FetchTemplate: Sendable, Equatable {
     case amongDrawn(String)
     case between(String, FetchOperand, FetchOperand)
     case string(String, FetchPredicate.StringOperator, FetchOperand, FetchPredicate.StringOptions)
+    /// `relationship.@count <op> n`.
+    case countOf(String, FetchPredicate.Comparison, Int64)
     case and([FetchTemplate])
     case or([FetchTemplate])
     case not(FetchTemplate)
 
     var hasPlaceholders: Bool {
         switch self {
-        case .all, .isNil: false
+        case .all, .isNil, .countOf: false
         case .amongDrawn: true
         case let .compare(_, _, operand), let .string(_, _, operand, _): operand == .drawn
         case let .among(_, operands): operands.contains(.drawn)

@@ -32,7 +32,9 @@ enum FetchTokenizer {
             if character.isWhitespace { index += 1; continue }
             if character.isLetter || character == "_" {
                 let start = index
-                while index < characters.count, characters[index].isLetter || characters[index].isNumber || characters[index] == "_" || characters[index] == "." { index += 1 }
+                // A key path's names and its `@count` (`tags.@count`).
+                while index < characters.count, characters[index].isLetter || characters[index].isNumber || characters[index] == "_" || characters[index] == "."
+                    || (characters[index] == "@" && characters[index - 1] == ".") { index += 1 }
                 tokens.append(FetchToken(kind: .word(String(characters[start ..< index])), column: column))
             } else if character.isNumber || (character == "-" && index + 1 < characters.count && characters[index + 1].isNumber) {
                 let start = index

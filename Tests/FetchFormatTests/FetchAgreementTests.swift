@@ -22,6 +22,9 @@ final class FetchAgreementTests: XCTestCase {
                 "Publication WHERE title LIKE[cd] %@ || uid == %@",
                 "Book WHERE isbn ENDSWITH %@ AND pageCount <= 600",
                 "Tag WHERE name != %@ SORT BY name",
+                // A to-many's count: a correlated count of its join table's rows.
+                "Publication WHERE tags.@count >= 3 OR tags.@count == 0",
+                "Tag WHERE publications.@count > 20",
             ]),
             (ModelPresets.efcoreAnimals.scaled(to: 600), [
                 "Animal WHERE name BEGINSWITH[c] %@",
@@ -41,12 +44,15 @@ final class FetchAgreementTests: XCTestCase {
             (ModelPresets.codingMilitia.scaled(to: 1_200), [
                 "Derived3 WHERE owner.name == %@ AND d3Flag == YES",
                 "BaseEntity WHERE owner == %@ AND quantity > 10",
+                // A one-to-many's count: the rows holding its inverse key, in every table that keeps one.
+                "Owner WHERE items.@count > 12 AND NOT (items.@count >= 20)",
                 "BaseEntity WHERE owner.name IN %@ OR amount < 0.5",
             ]),
             (try XcodeModelReader.read(path: Self.fixtures.appendingPathComponent("Library.xcdatamodeld").path).description.sharing(300), [
                 "Item WHERE shelf.label.text BEGINSWITH %@ OR shelf.name == %@",
                 "Media WHERE shelf.label == nil AND duration > 10",
                 "Item WHERE shelf != %@ AND shelf.label == %@",
+                "Shelf WHERE items.@count > 2 OR label == nil",
                 "Album WHERE shelf.name LIKE[cd] %@ AND NOT (shelf.label.text == %@)",
             ]),
         ]

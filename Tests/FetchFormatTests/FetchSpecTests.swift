@@ -29,6 +29,7 @@ final class FetchSpecTests: XCTestCase {
                                  ("Book WHERE !(pageCount BETWEEN {1, 9})", .not(.between("pageCount", .value(.integer(1)), .value(.integer(9))))),
                                  ("Book WHERE title LIKE[c] 'a*'", .string("title", .like, .value(.text("a*")), FetchPredicate.StringOptions(caseInsensitive: true))),
                                  ("Book WHERE pageCount IN %@", .amongDrawn("pageCount")),
+                                 ("Book WHERE tags.@count >= 2", .countOf("tags", .greaterOrEqual, 2)),
                                  ("Book WHERE TRUEPREDICATE", .all), ("Book WHERE FALSEPREDICATE", .or([]))] {
             XCTAssertEqual(try FetchSpec.parse(text, model: model).predicate, expected, text)
         }
@@ -50,6 +51,8 @@ final class FetchSpecTests: XCTestCase {
             ("Book WHERE tags.name == %@", "'tags' is a to-many relationship of Book; ANY, ALL, NONE and @count through it are not yet forms the suite runs, at column 12: Book WHERE ^tags.name == %@"),
             ("Book WHERE title.count == 3", "'title' is an attribute of Book; a key path goes on through to-one relationships only, at column 12: Book WHERE ^title.count == 3"),
             ("Book WHERE title SORT BY pageCount", "expected a comparison after 'title' (==, !=, <, <=, >, >=, BETWEEN, IN, CONTAINS, BEGINSWITH, ENDSWITH, LIKE), at column 18: Book WHERE title ^SORT BY pageCount"),
+            ("Book WHERE title.@count > 1", "@count counts the objects of a to-many relationship of Book, and 'title' is not one, at column 12: Book WHERE ^title.@count > 1"),
+            ("Book WHERE tags.@count > %@", "'tags.@count' is compared with a whole number, at column 26: Book WHERE tags.@count > ^%@"),
             ("Book WHERE title MATCHES 'a.*'", "MATCHES is not yet a form the suite runs, at column 18: Book WHERE title ^MATCHES 'a.*'"),
             ("Book SORT BY title LIMIT 3", "LIMIT and OFFSET need SORT BY ending with a unique attribute that every object has (uid, isbn), so that every layout returns the same objects, at column 1: ^Book SORT BY title LIMIT 3"),
             ("Book WHERE title == %d", "'%' that is not '%@' (the one placeholder a fetch takes: a value drawn from the data), at column 21: Book WHERE title == ^%d"),

@@ -76,13 +76,14 @@ final class PredicateAgreementTests: XCTestCase {
     }
 
     /// A key path's steps are Core Data's joins: inner, `LEFT OUTER` in an OR or under a nil test,
-    /// one a step however often the path is named.
+    /// one a step however often the path is named; objects compared by key; a to-many's count a
+    /// correlated subquery.
     func testKeyPathsAreJoins() throws {
         let model = try Model(ModelPresets.efcoreAnimals.scaled(to: 100))
         let human = try XCTUnwrap(model.index(of: "Human"))
         let layout = try SingleTable(model: model)
         func sql(_ predicate: FetchPredicate) throws -> String {
-            try layout.fetchQuery(FetchRequest(entity: human, predicate: predicate)).sql.components(separatedBy: " FROM ")[1]
+            try layout.fetchQuery(FetchRequest(entity: human, predicate: predicate)).sql.components(separatedBy: " FROM ").dropFirst().joined(separator: " FROM ")
         }
         XCTAssertEqual(try sql(.and([.string("favoriteAnimal.name", .beginsWith, .text("R"), .init()), .compare("name", .notEqual, .text("x"))])),
                        "ZANIMAL t0 JOIN ZANIMAL t1 ON t0.ZFAVORITEANIMAL = t1.Z_PK WHERE NSCoreDataStringSearch(t1.ZNAME, ?, 8, 0) AND t0.ZNAME <> ? AND t0.Z_ENT = ?")
@@ -91,6 +92,9 @@ final class PredicateAgreementTests: XCTestCase {
         // An object compared is its key: a to-one's foreign key, `self` the object's own.
         XCTAssertEqual(try sql(.or([.compare("favoriteAnimal", .notEqual, .integer(3)), .among("self", [.integer(1), .integer(2)])])),
                        "ZANIMAL t0 WHERE (t0.ZFAVORITEANIMAL <> ? OR t0.Z_PK IN (?,?)) AND t0.Z_ENT = ?")
+        // A to-many's count is a correlated count of its join table's rows, after the key paths' aliases.
+        XCTAssertEqual(try sql(.and([.compare("favoriteAnimal.name", .equal, .text("R")), .countOf("pets", .greater, .integer(1))])),
+                       "ZANIMAL t0 JOIN ZANIMAL t1 ON t0.ZFAVORITEANIMAL = t1.Z_PK WHERE t1.ZNAME = ? AND (SELECT COUNT(t2.Z_4PETS) FROM Z_4HUMANS t2 WHERE (t0.Z_PK = t2.Z_3HUMANS)) > ? AND t0.Z_ENT = ?")
         XCTAssertEqual(FetchPredicate.not(.compare("favoriteAnimal.name", .equal, .text("R"))).keyPathJoins, ["favoriteAnimal": false], "NOT keeps an inner join")
         XCTAssertEqual(FetchPredicate.isNil("a.b.c", negated: true).keyPathJoins, ["a": true, "a.b": true], "promoted along the path")
     }

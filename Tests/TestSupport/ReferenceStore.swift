@@ -176,6 +176,9 @@ public final class ReferenceStore {
             }
             return related.contains { let found = value(objects[$0]!, attribute); return !found.isNull && found == wanted }
         case let .and(predicates): return Self.and(predicates.map { truth(object, $0, sort) })
+        case let .countOf(name, comparison, wanted):
+            let held = info.relationship(name)!.isManyToMany ? links[object.id]?[name]?.count : referrers[object.id]?[name]?.count
+            return compare(.integer(Int64(held ?? 0)), comparison, wanted)
         // A key list is bound by a store's steps (`FetchMode`); the reference answers those modes whole.
         case .keyInList, .toOneInList: return false
         }

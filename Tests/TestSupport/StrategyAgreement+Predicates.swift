@@ -57,6 +57,11 @@ extension StrategyAgreement {
         }
         guard !target.attributes.isEmpty else { return .isNil(String(prefix.dropLast()), negated: random.next() % 2 == 0) }
         if prefix.isEmpty, random.next() % 12 == 0 { return objectComparison(FetchPredicate.selfKey, objects.map { .integer($0.id.key) }, &random) }
+        // A to-many's count (`tags.@count > 1`) now and then.
+        if prefix.isEmpty, random.next() % 8 == 0, let relationship = entity.relationships.filter(\.toMany).randomElement(using: &random) {
+            let comparisons = FetchPredicate.Comparison.allCases
+            return .countOf(relationship.name, comparisons[Int(random.next() % UInt64(comparisons.count))], .integer(Int64(random.next() % 4)))
+        }
         let position = Int(random.next() % UInt64(target.attributes.count))
         let name = prefix + target.attributes[position].name
         let values = reached.compactMap { object -> Value? in

@@ -41,17 +41,8 @@ extension Joined {
             key: "t0.Z_PK",
             related: { relationship, name, _ in try self.relatedJoin(entity.index, relationship, name, tracker) },
             sort: try request.sort.map { (try attribute($0.attribute), $0.ascending) },
-            keyPaths: KeyPathJoins(model: model, entity: entity.index, alias: { "k\($0)" }) { entity, name in
-                // The table of the entity (or ancestor) that declares the property.
-                let owner: Int, column: String
-                if self.model.entities[entity].attribute(name) != nil {
-                    (owner, column) = try self.attributeColumn(entity, name)
-                } else {
-                    let found = try self.toOneColumn(entity, name)
-                    (owner, column) = (found.owner, found.key)
-                }
-                return KeyedColumn(source: self.tables[owner].name) { "\($0).\(column)" }
-            })
+            keyPaths: KeyPathJoins(model: model, entity: entity.index, alias: { "k\($0)" }) { try self.keyedColumn($0, $1) },
+            countRelated: { name, alias in try self.relatedCount(entity.index, name, alias: alias) })
     }
 
     /// The joins for `ANY relationship.attribute == ?`: through the join table (many-to-many) or the

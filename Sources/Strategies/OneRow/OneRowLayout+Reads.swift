@@ -1,3 +1,4 @@
+import CoreDataLayout
 import Generation
 import Models
 import SQLite
@@ -39,7 +40,24 @@ extension OneRowLayout {
                     return KeyedColumn(source: source) { "\($0).\(key)" }
                 }
                 return KeyedColumn(source: source) { try self.expression(entity, name, alias: $0).sql }
-            })
+            },
+            countRelated: { name, alias in try self.relatedCount(entity, name, alias: alias) })
+    }
+
+    /// Core Data's count of the objects to-many `name` of `entity` holds for the row `t0`: the
+    /// rows of its join table (many-to-many), or of the destination's rows whose inverse key is
+    /// `t0`'s (one-to-many; a shared slot read only in the kinds that own it).
+    private func relatedCount(_ entity: Int, _ name: String, alias: String) throws -> String {
+        let relationship = try self.relationship(entity, name)
+        guard relationship.toMany else { throw LayoutError(Self.name, "'\(name)' is not a to-many relationship of '\(model.entities[entity].name)'") }
+        if relationship.isManyToMany {
+            let join = try link(relationship)
+            return "(SELECT COUNT(\(alias).\(join.other)) FROM \(join.name) \(alias) WHERE (t0.Z_PK = \(alias).\(join.this)))"
+        }
+        let key = try inverseKey(of: relationship)
+        let kind = kindColumn(relationship.destination).map { "\(alias)." + $0 } ?? ""
+        let filter = key.kinds.map { " AND \(kind) >= \($0.lowerBound) AND \(kind) <= \($0.upperBound)" } ?? ""
+        return "(SELECT COUNT(\(alias).Z_PK) FROM \(table(relationship.destination)) \(alias) WHERE (t0.Z_PK = \(alias).\(key.key)\(filter)))"
     }
 
     /// Core Data's joins for `ANY relationship.attribute == ?`: through the join table
@@ -89,7 +107,7 @@ extension OneRowLayout {
             return .or(try predicates.map { try bound($0, request) })
         case let .not(inner):
             return .not(try bound(inner, request))
-        case .all, .key, .toOne, .keyInList, .toOneInList:
+        case .all, .key, .toOne, .keyInList, .toOneInList, .countOf:
             return predicate
         }
     }

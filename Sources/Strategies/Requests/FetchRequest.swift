@@ -89,6 +89,9 @@ public indirect enum FetchPredicate: Hashable, Sendable {
     case or([FetchPredicate])
     /// `NOT p`.
     case not(FetchPredicate)
+    /// `relationship.@count <op> value`: how many objects a to-many relationship of the fetched
+    /// entity holds, compared with a whole number.
+    case countOf(String, Comparison, Value)
 
     /// A string operator of `NSComparisonPredicate`.
     public enum StringOperator: String, Hashable, Sendable, CaseIterable {
@@ -127,6 +130,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         case let .string(name, op, _, options): .string(name, op, .null, options)
         case let .or(predicates): .or(predicates.map(\.shape))
         case let .not(predicate): .not(predicate.shape)
+        case let .countOf(name, comparison, _): .countOf(name, comparison, .null)
         }
     }
 
@@ -144,7 +148,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         case let .and(predicates): .and(try predicates.map { try $0.mappingAttributeValues(transform) })
         case let .or(predicates): .or(try predicates.map { try $0.mappingAttributeValues(transform) })
         case let .not(predicate): .not(try predicate.mappingAttributeValues(transform))
-        case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList, .isNil: self
+        case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList, .isNil, .countOf: self
         }
     }
 
@@ -156,7 +160,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
              let .string(name, _, _, _): [name]
         case let .and(predicates), let .or(predicates): predicates.reduce(into: Set<String>()) { $0.formUnion($1.comparedAttributes) }
         case let .not(predicate): predicate.comparedAttributes
-        case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList: []
+        case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList, .countOf: []
         }
     }
 

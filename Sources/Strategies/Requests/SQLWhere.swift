@@ -1,3 +1,4 @@
+import CoreDataLayout
 import Generation
 import Models
 
@@ -49,6 +50,9 @@ struct SQLWhere {
     /// How the layout joins a key path's steps through to-one relationships (`author.name`); nil
     /// where it reads none.
     var keyPaths: KeyPathJoins?
+    /// For `relationship.@count`: the layout's count of the objects a to-many relationship of the
+    /// fetched entity holds for the row `t0`, a correlated subquery, given the alias it may take.
+    var countRelated: ((String, String) throws -> String)?
 
     private(set) var values: [Value] = []
     private(set) var joins: [String] = []
@@ -122,6 +126,11 @@ struct SQLWhere {
             return parts.isEmpty ? "0" : "(\(parts.joined(separator: " OR ")))"
         case let .not(inner):
             return "NOT (\(try nested(inner)))"
+        case let .countOf(name, comparison, value):
+            guard let countRelated else { throw LayoutError("request", "this layout does not count a relationship's objects") }
+            let expression = try countRelated(name, keyPaths?.alias(2 * joins.count + (keyPaths?.made.count ?? 0) + 1) ?? "c1")
+            values.append(value)
+            return "\(expression) \(comparison.sql) ?"
         }
     }
 

@@ -27,6 +27,8 @@ extension TablePerEntity {
             switch predicate {
             case let .toOne(name, _), let .toOneInList(name):
                 guard entity.relationship(name)?.toMany == false else { throw LayoutError(Self.name, "'\(name)' is not a to-one relationship of '\(entity.name)'") }
+            case let .countOf(name, _, _):
+                guard entity.relationship(name)?.toMany == true else { throw LayoutError(Self.name, "'\(name)' is not a to-many relationship of '\(entity.name)'") }
             case let .anyRelated(name, attributeName, _):
                 guard let relationship = entity.relationship(name), relationship.toMany,
                       model.entities[relationship.destination].attribute(attributeName) != nil else {
@@ -52,20 +54,8 @@ extension TablePerEntity {
                 return try self.relatedJoin(entity, name, attribute, aliases - 1)
             },
             sort: try request.sort.map { ("t0." + (try self.column(entity, $0.attribute)), $0.ascending) },
-            keyPaths: KeyPathJoins(model: model, entity: entity, alias: { "k\($0)" }) { try self.keyedColumn($0, $1) })
-    }
-
-    /// Where a property of `entity` is read by key: its one concrete table, else a `UNION ALL` of
-    /// the key and the property's column of each concrete table of its subtree (keys are unique
-    /// in a hierarchy).
-    private func keyedColumn(_ entity: Int, _ name: String) throws -> KeyedColumn {
-        let toOne = model.entities[entity].attribute(name) == nil
-        let columns = try concrete[entity].map { holder in (tables[holder], toOne ? try self.toOne(holder, name).key : try column(holder, name)) }
-        guard columns.count == 1 else {
-            let arms = columns.map { "SELECT Z_PK, \($0.1) AS Z_VALUE FROM \($0.0)" }
-            return KeyedColumn(source: "(\(arms.isEmpty ? "SELECT NULL AS Z_PK, NULL AS Z_VALUE WHERE 0" : arms.joined(separator: " UNION ALL ")))") { "\($0).Z_VALUE" }
-        }
-        return KeyedColumn(source: columns[0].0) { [column = columns[0].1] in "\($0).\(column)" }
+            keyPaths: KeyPathJoins(model: model, entity: entity, alias: { "k\($0)" }) { try self.keyedColumn($0, $1) },
+            countRelated: { name, alias in try self.relatedCount(entity, name, alias: alias) })
     }
 
     /// The joins for `ANY relationship.attribute == ?` from `entity`'s table: through the join
