@@ -15,7 +15,12 @@ extension FetchSpec {
     /// last three for ENDSWITH and three from its middle for CONTAINS. An attribute no such object
     /// has a value of is drawn as nil (and matches nothing).
     public func requests(_ generator: ObjectGenerator, seed: UInt64, draws: Int) -> [FetchRequest] {
-        let pool = DrawPool(generator, entity: entity)
+        var pool = DrawPool(generator, entity: entity)
+        // A key path through a to-many draws from its destination's objects.
+        for name in predicate.names {
+            guard let path = generator.model.keyPath(name, from: entity, throughToMany: true), path.throughToMany, pool.destinations[path.entity] == nil else { continue }
+            pool.destinations[path.entity] = DrawPool(generator, entity: path.entity)
+        }
         var random = SplitMix64(seed: seed ^ Self.stableHash(name ?? text))
         return (0 ..< (hasPlaceholders ? max(1, draws) : 1)).map { _ in
             FetchRequest(entity: entity, predicate: predicate.drawn(pool, &random), sort: sort, limit: limit, offset: offset)
@@ -32,11 +37,16 @@ extension FetchSpec {
 /// attribute, among the objects their to-ones reach); for an object (`self`, a to-one), the keys
 /// of those objects, or of the objects their to-ones name.
 struct DrawPool {
+    let entity: Int
     let objects: [ModelObject]
     let model: Model
     let generator: ObjectGenerator
+    /// The pools of the entities a key path through a to-many relationship ends at: its `%@` is a
+    /// value of the attribute among those objects.
+    var destinations: [Int: DrawPool] = [:]
 
     init(_ generator: ObjectGenerator, entity: Int) {
+        self.entity = entity
         self.generator = generator
         model = generator.model
         let info = model.entities[entity], root = info.root, total = generator.count(root: root)
@@ -50,6 +60,9 @@ struct DrawPool {
     }
 
     func draw(_ name: String, _ random: inout SplitMix64) -> Value {
+        if let path = model.keyPath(name, from: entity, throughToMany: true), path.throughToMany, let pool = destinations[path.entity] {
+            return pool.draw(path.name, &random)
+        }
         let steps = name.split(separator: ".").map(String.init), attribute = steps.last ?? name
         let values = objects.compactMap { start -> Value? in
             var object = start
@@ -95,9 +108,23 @@ extension FetchTemplate {
             }
             return .string(name, op, .text(part), options)
         case let .countOf(name, comparison, count): return .countOf(name, comparison, .integer(count))
+        case let .any(part): return .any(part.drawn(pool, &random))
         case let .and(parts): return .and(parts.map { $0.drawn(pool, &random) })
         case let .or(parts): return .or(parts.map { $0.drawn(pool, &random) })
         case let .not(part): return .not(part.drawn(pool, &random))
+        }
+    }
+}
+
+extension FetchTemplate {
+    /// The names its comparisons compare.
+    var names: [String] {
+        switch self {
+        case .all: []
+        case let .compare(name, _, _), let .isNil(name, _), let .among(name, _), let .amongDrawn(name), let .between(name, _, _), let .string(name, _, _, _),
+             let .countOf(name, _, _): [name]
+        case let .and(parts), let .or(parts): parts.flatMap(\.names)
+        case let .not(part), let .any(part): part.names
         }
     }
 }

@@ -48,6 +48,8 @@ struct FetchParser {
     var comparisons = 0
     /// The relationship steps the key paths compared go through (`author`, `author.publisher`): a join each.
     var joinedSteps = Set<String>()
+    /// Whether the comparison being read follows ANY (its key path may go through a to-many).
+    var inAny = false
 
     var current: FetchToken { tokens[position] }
 
@@ -159,8 +161,9 @@ struct FetchParser {
         for (index, part) in parts.enumerated() {
             let last = index == parts.count - 1
             if let relationship = reached.relationship(part), !relationship.isHidden {
-                guard !relationship.toMany else {
-                    throw failure("'\(part)' is a to-many relationship of \(reached.name); ANY, ALL, NONE and @count through it are not yet forms the suite runs", token)
+                guard !relationship.toMany || (inAny && !last) else {
+                    throw failure(inAny ? "'\(part)' is a to-many relationship of \(reached.name); ANY compares a property of its objects (ANY \(name).name == …), not the objects themselves yet"
+                        : "'\(part)' is a to-many relationship of \(reached.name); compare through it with ANY (ANY \(name)… == …), or count it (\(part).@count)", token)
                 }
                 if last { break }
                 reached = model.entities[relationship.destination]
@@ -176,7 +179,7 @@ struct FetchParser {
                 throw failure("unknown key '\(part)' of \(reached.name); its keys: " + names.prefix(16).joined(separator: ", ") + (names.count > 16 ? ", …" : ""), token)
             }
         }
-        guard let path = model.keyPath(name, from: entity) else { throw failure("unknown key path '\(name)'", token) }
+        guard let path = model.keyPath(name, from: entity, throughToMany: inAny) else { throw failure("unknown key path '\(name)'", token) }
         _ = advance()
         return (name, path.isToOne ? nil : model.entities[path.entity].attribute(path.name))
     }
@@ -217,7 +220,7 @@ extension FetchTemplate {
         case let .among(_, operands): operands.count
         case .amongDrawn: FetchSpec.listLength
         case let .and(parts), let .or(parts): parts.reduce(0) { $0 + $1.boundValues }
-        case let .not(part): part.boundValues
+        case let .not(part), let .any(part): part.boundValues
         }
     }
 }

@@ -40,6 +40,8 @@ public indirect enum FetchTemplate: Sendable, Equatable {
     case string(String, FetchPredicate.StringOperator, FetchOperand, FetchPredicate.StringOptions)
     /// `relationship.@count <op> n`.
     case countOf(String, FetchPredicate.Comparison, Int64)
+    /// `ANY` before a comparison through a to-many relationship.
+    case any(FetchTemplate)
     case and([FetchTemplate])
     case or([FetchTemplate])
     case not(FetchTemplate)
@@ -52,7 +54,7 @@ public indirect enum FetchTemplate: Sendable, Equatable {
         case let .among(_, operands): operands.contains(.drawn)
         case let .between(_, lower, upper): lower == .drawn || upper == .drawn
         case let .and(parts), let .or(parts): parts.contains { $0.hasPlaceholders }
-        case let .not(part): part.hasPlaceholders
+        case let .not(part), let .any(part): part.hasPlaceholders
         }
     }
 }

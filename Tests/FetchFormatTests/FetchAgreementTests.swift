@@ -25,6 +25,12 @@ final class FetchAgreementTests: XCTestCase {
                 // A to-many's count: a correlated count of its join table's rows.
                 "Publication WHERE tags.@count >= 3 OR tags.@count == 0",
                 "Tag WHERE publications.@count > 20",
+                // ANY through a to-many: its join, DISTINCT objects; shared by the paths that name it.
+                "Publication WHERE ANY tags.name == %@",
+                "Publication WHERE ANY tags.name BEGINSWITH[c] %@ OR title CONTAINS %@",
+                "Tag WHERE ANY publications.title CONTAINS[cd] %@ AND publications.@count > 3",
+                "Book WHERE ANY tags.name == %@ AND ANY tags.name != %@ SORT BY uid LIMIT 10",
+                "Publication WHERE NOT (ANY tags.name == %@)",
             ]),
             (ModelPresets.efcoreAnimals.scaled(to: 600), [
                 "Animal WHERE name BEGINSWITH[c] %@",
@@ -39,6 +45,8 @@ final class FetchAgreementTests: XCTestCase {
                 "Human WHERE name != %@ AND favoriteAnimal.name != nil",
                 // Objects compared: a to-one's destination, the object itself.
                 "Human WHERE favoriteAnimal == %@ OR favoriteAnimal IN %@",
+                "Human WHERE ANY pets.name IN %@ OR ANY pets.vet == nil",
+                "Cat WHERE ANY humans.favoriteAnimal.name BEGINSWITH %@",
                 "Animal WHERE self IN %@ AND NOT (self == %@)",
             ]),
             (ModelPresets.codingMilitia.scaled(to: 1_200), [
@@ -46,6 +54,7 @@ final class FetchAgreementTests: XCTestCase {
                 "BaseEntity WHERE owner == %@ AND quantity > 10",
                 // A one-to-many's count: the rows holding its inverse key, in every table that keeps one.
                 "Owner WHERE items.@count > 12 AND NOT (items.@count >= 20)",
+                "Owner WHERE ANY items.name BEGINSWITH %@ OR ANY items.quantity < 100",
                 "BaseEntity WHERE owner.name IN %@ OR amount < 0.5",
             ]),
             (try XcodeModelReader.read(path: Self.fixtures.appendingPathComponent("Library.xcdatamodeld").path).description.sharing(300), [
@@ -53,6 +62,8 @@ final class FetchAgreementTests: XCTestCase {
                 "Media WHERE shelf.label == nil AND duration > 10",
                 "Item WHERE shelf != %@ AND shelf.label == %@",
                 "Shelf WHERE items.@count > 2 OR label == nil",
+                "Shelf WHERE ANY items.title == %@ OR ANY items.tags.name == %@",
+                "Tag WHERE ANY items.shelf.name BEGINSWITH %@",
                 "Album WHERE shelf.name LIKE[cd] %@ AND NOT (shelf.label.text == %@)",
             ]),
         ]

@@ -30,6 +30,8 @@ final class FetchSpecTests: XCTestCase {
                                  ("Book WHERE title LIKE[c] 'a*'", .string("title", .like, .value(.text("a*")), FetchPredicate.StringOptions(caseInsensitive: true))),
                                  ("Book WHERE pageCount IN %@", .amongDrawn("pageCount")),
                                  ("Book WHERE tags.@count >= 2", .countOf("tags", .greaterOrEqual, 2)),
+                                 ("Book WHERE ANY tags.name BEGINSWITH[c] 'sw' OR some tags.name == %@",
+                                  .or([.any(.string("tags.name", .beginsWith, .value(.text("sw")), .init(caseInsensitive: true))), .any(.compare("tags.name", .equal, .drawn))])),
                                  ("Book WHERE TRUEPREDICATE", .all), ("Book WHERE FALSEPREDICATE", .or([]))] {
             XCTAssertEqual(try FetchSpec.parse(text, model: model).predicate, expected, text)
         }
@@ -47,8 +49,10 @@ final class FetchSpecTests: XCTestCase {
             ("Book WHERE title == 'abc", "a string that is not closed (its quote ' has no partner), at column 21: Book WHERE title == ^'abc"),
             ("Book WHERE pageCount CONTAINS %@", "CONTAINS compares strings, and 'pageCount' is not a string, at column 22: Book WHERE pageCount ^CONTAINS %@"),
             ("Book WHERE pageCount < nil", "nil compared with <; Core Data compares nil with == and != only, at column 24: Book WHERE pageCount < ^nil"),
-            ("Book WHERE ANY tags.name == %@", "ANY is not yet a form the suite runs (to-many comparisons come next), at column 12: Book WHERE ^ANY tags.name == %@"),
-            ("Book WHERE tags.name == %@", "'tags' is a to-many relationship of Book; ANY, ALL, NONE and @count through it are not yet forms the suite runs, at column 12: Book WHERE ^tags.name == %@"),
+            ("Book WHERE ANY tags == %@", "'tags' is a to-many relationship of Book; ANY compares a property of its objects (ANY tags.name == …), not the objects themselves yet, at column 16: Book WHERE ANY ^tags == %@"),
+            ("Book WHERE ALL tags.name == 'x'", "ALL is not a form Core Data runs against SQLite (it refuses the fetch); NONE, or NOT ANY, may say it, at column 12: Book WHERE ^ALL tags.name == 'x'"),
+            ("Book WHERE NONE tags.name == 'x'", "NONE is not yet a form the suite runs, at column 12: Book WHERE ^NONE tags.name == 'x'"),
+            ("Book WHERE tags.name == %@", "'tags' is a to-many relationship of Book; compare through it with ANY (ANY tags.name… == …), or count it (tags.@count), at column 12: Book WHERE ^tags.name == %@"),
             ("Book WHERE title.count == 3", "'title' is an attribute of Book; a key path goes on through to-one relationships only, at column 12: Book WHERE ^title.count == 3"),
             ("Book WHERE title SORT BY pageCount", "expected a comparison after 'title' (==, !=, <, <=, >, >=, BETWEEN, IN, CONTAINS, BEGINSWITH, ENDSWITH, LIKE), at column 18: Book WHERE title ^SORT BY pageCount"),
             ("Book WHERE title.@count > 1", "@count counts the objects of a to-many relationship of Book, and 'title' is not one, at column 12: Book WHERE ^title.@count > 1"),

@@ -49,21 +49,56 @@ public final class ReferenceStore {
     public func value(_ object: ModelObject, _ attribute: String) -> Value {
         guard attribute.contains(".") || positions[object.id.entity][attribute] == nil else { return object.values[positions[object.id.entity][attribute]!] }
         if attribute == FetchPredicate.selfKey { return .integer(object.id.key) }
-        // A key path through to-ones (or a to-one itself, by its key): NULL where a step is nil.
-        let path = model.keyPath(attribute, from: object.id.entity)!
+        // A key path (or a to-one itself, by its key): NULL where a step is nil.
+        let path = model.keyPath(attribute, from: object.id.entity, throughToMany: true)!
         guard let reached = reach(object, path.steps.map(\.name)) else { return .null }
         guard path.isToOne else { return value(reached, path.name) }
         return toOne(reached, path.name).map { .integer($0.key) } ?? .null
     }
 
-    /// The object `object`'s to-ones `names` lead to, or nil where one is nil.
+    /// The object `object`'s relationships `names` lead to, or nil where one is nil: a to-one's
+    /// destination, a to-many's in the row being evaluated (`rows`).
     func reach(_ object: ModelObject, _ names: some Sequence<String>) -> ModelObject? {
-        var reached = object
+        var reached = object, path = ""
         for name in names {
-            guard let next = toOne(reached, name) else { return nil }
+            path = path.isEmpty ? name : path + "." + name
+            let next: ObjectID?
+            if let row = rows[path] { next = row } else { next = toOne(reached, name) }
+            guard let next else { return nil }
             reached = objects[next]!
         }
         return reached
+    }
+
+    /// While a predicate is evaluated: the object each to-many step of its key paths reached in the
+    /// row of Core Data's joins being evaluated, by the step's path (nil: an outer join's NULL row).
+    private var rows: [String: ObjectID?] = [:]
+
+    /// The rows Core Data's joins make of `object` for the to-many steps `paths` (shortest first):
+    /// one for each combination of the objects each step reaches, an outer step's NULL where it
+    /// reaches none, none at all where an inner one does not.
+    private func joinedRows(_ object: ModelObject, _ paths: ArraySlice<String>, _ outer: [String: Bool], _ row: [String: ObjectID?]) -> [[String: ObjectID?]] {
+        guard let path = paths.first else { return [row] }
+        let names = path.split(separator: ".").map(String.init)
+        rows = row
+        let parent = reach(object, names.dropLast())
+        rows = [:]
+        var related: [ObjectID] = []
+        if let parent, let relationship = model.entities[parent.id.entity].relationship(names[names.count - 1]) {
+            related = relationship.isManyToMany ? (links[parent.id]?[relationship.name] ?? []).sorted() : referrers[parent.id]?[relationship.name] ?? []
+        }
+        let reached: [ObjectID?] = related.isEmpty ? (outer[path] == true ? [nil] : []) : related
+        return reached.flatMap { joinedRows(object, paths.dropFirst(), outer, row.merging([path: $0]) { $1 }) }
+    }
+
+    /// Whether `path` (a key path's steps) ends with a to-many relationship, from `entity`.
+    private func endsToMany(_ path: String, from entity: Int) -> Bool {
+        var current = entity, toMany = false
+        for name in path.split(separator: ".") {
+            guard let relationship = model.entities[current].relationship(String(name)) else { return false }
+            (current, toMany) = (relationship.destination, relationship.toMany)
+        }
+        return toMany
     }
 
     func toOne(_ object: ModelObject, _ name: String) -> ObjectID? {
@@ -106,11 +141,18 @@ public final class ReferenceStore {
         return entities.flatMap { ids[$0] ?? [] }.compactMap { objects[$0] }.filter { matches($0, request.predicate, request.sort) }
     }
 
-    /// Whether the predicate selects `object`: every step its key paths join inner reaches an
-    /// object (`FetchPredicate.keyPathJoins`), and the predicate is true.
+    /// Whether the predicate selects `object`, as Core Data's joins read it: in one of the rows its
+    /// key paths' to-many steps make (`joinedRows`), every step joined inner reaches an object
+    /// (`FetchPredicate.keyPathJoins`) and the predicate is true.
     public func matches(_ object: ModelObject, _ predicate: FetchPredicate, _ sort: [SortKey]) -> Bool {
-        for (path, outer) in predicate.keyPathJoins where !outer && reach(object, path.split(separator: ".").map(String.init)) == nil { return false }
-        return truth(object, predicate, sort) == true
+        let joins = predicate.keyPathJoins
+        let many = joins.keys.filter { endsToMany($0, from: object.id.entity) }.sorted { ($0.split(separator: ".").count, $0) < ($1.split(separator: ".").count, $1) }
+        defer { rows = [:] }
+        return joinedRows(object, many[...], joins, [:]).contains { row in
+            rows = row
+            for (path, outer) in joins where !outer && reach(object, path.split(separator: ".").map(String.init)) == nil { return false }
+            return truth(object, predicate, sort) == true
+        }
     }
 
     /// The predicate's value for `object` in SQL's three-valued logic (`nil`: unknown, as a
@@ -176,6 +218,7 @@ public final class ReferenceStore {
             }
             return related.contains { let found = value(objects[$0]!, attribute); return !found.isNull && found == wanted }
         case let .and(predicates): return Self.and(predicates.map { truth(object, $0, sort) })
+        case let .any(inner): return truth(object, inner, sort)
         case let .countOf(name, comparison, wanted):
             let held = info.relationship(name)!.isManyToMany ? links[object.id]?[name]?.count : referrers[object.id]?[name]?.count
             return compare(.integer(Int64(held ?? 0)), comparison, wanted)

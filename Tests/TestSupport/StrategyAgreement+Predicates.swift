@@ -3,9 +3,11 @@ import Models
 import Strategies
 import XCTest
 
-/// Random requests of every predicate form on an entity's own attributes and on key paths through
-/// its to-ones (one or two steps): comparisons (`==`, `!=`, `<`, `<=`, `>`, `>=`), nil tests (of
-/// to-ones too), `IN`, `BETWEEN`, string operators, and `AND`, `OR`, `NOT` nested to a depth; values drawn from the entity's generated objects (so that most requests find some) and
+/// Random requests of every predicate form on an entity's own attributes, on key paths through
+/// its to-ones (one or two steps) and, after `ANY`, through a to-many: comparisons (`==`, `!=`,
+/// `<`, `<=`, `>`, `>=`), nil tests (of to-ones too), `IN`, `BETWEEN`, string operators, objects
+/// compared (a to-one's, `self`), a to-many's `@count`, and `AND`, `OR`, `NOT` nested to a depth;
+/// values drawn from the entity's generated objects (so that most requests find some) and
 /// NULL-valued attributes among them (so that three-valued logic is asked). Each is fetched and
 /// counted in every store and must be the reference's.
 extension StrategyAgreement {
@@ -33,6 +35,30 @@ extension StrategyAgreement {
             default: return .not(randomPredicate(entity, objects, depth: depth - 1, &random))
             }
         }
+        // An ANY through a to-many now and then: a comparison of its destination's objects.
+        if random.next() % 7 == 0, let step = entity.relationships.filter(\.toMany).randomElement(using: &random) {
+            let destination = model.entities[step.destination]
+            return .any(Self.prefixed(randomComparison(destination, samples(of: destination.index, 16), ofObject: false, &random), step.name + "."))
+        }
+        return randomComparison(entity, objects, ofObject: true, &random)
+    }
+
+    /// `predicate` with every name it compares prefixed (a comparison of a to-many's destination
+    /// made one of the key path through it).
+    static func prefixed(_ predicate: FetchPredicate, _ prefix: String) -> FetchPredicate {
+        switch predicate {
+        case let .compare(name, comparison, value): .compare(prefix + name, comparison, value)
+        case let .isNil(name, negated): .isNil(prefix + name, negated: negated)
+        case let .among(name, values): .among(prefix + name, values)
+        case let .between(name, lower, upper): .between(prefix + name, lower, upper)
+        case let .string(name, op, value, options): .string(prefix + name, op, value, options)
+        default: predicate
+        }
+    }
+
+    /// A random comparison of `entity`'s attributes or of a key path through its to-ones; with
+    /// `ofObject`, also of the object itself (`self`) or a to-many's count.
+    func randomComparison(_ entity: Model.Entity, _ objects: [ModelObject], ofObject: Bool, _ random: inout SplitMix64) -> FetchPredicate {
         // One comparison in four through a key path of one or two to-one steps, when the entity has a to-one.
         var (target, reached, prefix) = (entity, objects, "")
         for _ in 0 ..< 2 where random.next() % (prefix.isEmpty ? 4 : 3) == 0 {
@@ -56,9 +82,9 @@ extension StrategyAgreement {
             target = model.entities[step.destination]
         }
         guard !target.attributes.isEmpty else { return .isNil(String(prefix.dropLast()), negated: random.next() % 2 == 0) }
-        if prefix.isEmpty, random.next() % 12 == 0 { return objectComparison(FetchPredicate.selfKey, objects.map { .integer($0.id.key) }, &random) }
+        if ofObject, prefix.isEmpty, random.next() % 12 == 0 { return objectComparison(FetchPredicate.selfKey, objects.map { .integer($0.id.key) }, &random) }
         // A to-many's count (`tags.@count > 1`) now and then.
-        if prefix.isEmpty, random.next() % 8 == 0, let relationship = entity.relationships.filter(\.toMany).randomElement(using: &random) {
+        if ofObject, prefix.isEmpty, random.next() % 8 == 0, let relationship = entity.relationships.filter(\.toMany).randomElement(using: &random) {
             let comparisons = FetchPredicate.Comparison.allCases
             return .countOf(relationship.name, comparisons[Int(random.next() % UInt64(comparisons.count))], .integer(Int64(random.next() % 4)))
         }

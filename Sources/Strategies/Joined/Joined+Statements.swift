@@ -41,7 +41,8 @@ extension Joined {
             key: "t0.Z_PK",
             related: { relationship, name, _ in try self.relatedJoin(entity.index, relationship, name, tracker) },
             sort: try request.sort.map { (try attribute($0.attribute), $0.ascending) },
-            keyPaths: KeyPathJoins(model: model, entity: entity.index, alias: { "k\($0)" }) { try self.keyedColumn($0, $1) },
+            keyPaths: KeyPathJoins(model: model, entity: entity.index, alias: { "k\($0)" }, column: { try self.keyedColumn($0, $1) },
+                                   many: { reached, relationship in try self.manyStep(relationship, from: [reached]) }),
             countRelated: { name, alias in try self.relatedCount(entity.index, name, alias: alias) })
     }
 
@@ -151,7 +152,7 @@ extension FetchPredicate {
         }
     }
 
-    /// At most the tables its key paths join: two a step (a step's destination may keep the
-    /// property read next in an ancestor's table, and the one after in its own).
-    var keyPathSteps: Int { 2 * keyPathJoins.count }
+    /// At most the tables its key paths join: three a step (a to-many's join table, then the
+    /// table keeping the property read next, and an ancestor's for the one after).
+    var keyPathSteps: Int { 3 * keyPathJoins.count }
 }

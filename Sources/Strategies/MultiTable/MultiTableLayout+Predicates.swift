@@ -2,8 +2,8 @@ import CoreDataLayout
 import Models
 
 /// The predicate forms a multi-table layout reads from where it keeps each property
-/// (`MultiTableLayout`), written once for joined and table-per-entity: a key path's steps, and a
-/// to-many relationship's count.
+/// (`MultiTableLayout`), written once for joined and table-per-entity: a key path's steps through
+/// to-one and to-many relationships, and a to-many relationship's count.
 extension MultiTableLayout {
     /// Where a property of `entity` is read by key for a key path's join: the one table holding it
     /// for the whole subtree, else a `UNION ALL` of the key and the property's column of each
@@ -22,6 +22,30 @@ extension MultiTableLayout {
             return KeyedColumn(source: "(\(arms.isEmpty ? "SELECT NULL AS Z_PK, NULL AS Z_VALUE WHERE 0" : arms.joined(separator: " UNION ALL ")))") { "\($0).Z_VALUE" }
         }
         return KeyedColumn(source: places[0].table) { [column = places[0].column] in "\($0).\(column)" }
+    }
+
+    /// How a key path goes through to-many `relationship` from objects of `holders` (entities
+    /// whose identities `MultiTableLayout.identity` gives): the join table it reaches (a `UNION
+    /// ALL` of each when there are several), or the table keeping its inverse's foreign key (of each).
+    func manyStep(_ relationship: Model.Relationship, from holders: [Int]) throws -> ManyStep {
+        if relationship.isManyToMany {
+            var links: [JoinLink] = []
+            for holder in holders {
+                for link in try joinLinks(holder, relationship) where !links.contains(where: { $0.join == link.join }) { links.append(link) }
+            }
+            guard links.count == 1 else {
+                let arms = links.map { "SELECT \($0.this) AS Z_FROM, \($0.other) AS Z_TO FROM \($0.join)" }
+                return ManyStep(source: "(\(arms.isEmpty ? "SELECT NULL AS Z_FROM, NULL AS Z_TO WHERE 0" : arms.joined(separator: " UNION ALL ")))", from: "Z_FROM", to: "Z_TO")
+            }
+            return ManyStep(source: links[0].join, from: links[0].this, to: links[0].other)
+        }
+        let (_, position) = try inverseToOne(relationship)
+        let places = self.holders(relationship.destination).map { toOnePlace($0, position) }
+        guard places.count == 1 else {
+            let arms = places.map { "SELECT Z_PK, \($0.key) AS Z_FROM FROM \($0.table)" }
+            return ManyStep(source: "(\(arms.isEmpty ? "SELECT NULL AS Z_PK, NULL AS Z_FROM WHERE 0" : arms.joined(separator: " UNION ALL ")))", from: "Z_FROM", to: "Z_PK")
+        }
+        return ManyStep(source: places[0].table, from: places[0].key, to: "Z_PK")
     }
 
     /// How many objects to-many `name` of `entity` holds for the row `t0`: a correlated count of

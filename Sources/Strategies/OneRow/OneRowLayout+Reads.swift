@@ -33,15 +33,30 @@ extension OneRowLayout {
             key: "t0.Z_PK",
             related: { relationship, attribute, taken in try self.relatedJoin(entity, relationship, attribute, first: taken + 1) },
             sort: try request.sort.map { (try self.expression(entity, $0.attribute, alias: "t0").sql, $0.ascending) },
-            keyPaths: KeyPathJoins(model: model, entity: entity, alias: { "t\($0)" }) { entity, name in
+            keyPaths: KeyPathJoins(model: model, entity: entity, alias: { "t\($0)" }, column: { entity, name in
                 let source = self.table(entity)
                 if let relationship = self.model.entities[entity].relationship(name), !relationship.toMany {
                     let key = try self.toOne(entity, name).key
                     return KeyedColumn(source: source) { "\($0).\(key)" }
                 }
                 return KeyedColumn(source: source) { try self.expression(entity, name, alias: $0).sql }
-            },
+            }, many: { _, relationship in try self.manyStep(relationship) }),
             countRelated: { name, alias in try self.relatedCount(entity, name, alias: alias) })
+    }
+
+    /// Core Data's join through to-many `relationship`: its join table (many-to-many), or the
+    /// destination's rows whose inverse key is the object's (one-to-many; a shared slot read only
+    /// in the kinds that own it).
+    private func manyStep(_ relationship: Model.Relationship) throws -> ManyStep {
+        if relationship.isManyToMany {
+            let join = try link(relationship)
+            return ManyStep(source: join.name, from: join.this, to: join.other)
+        }
+        let key = try inverseKey(of: relationship)
+        let kind = kindColumn(relationship.destination)
+        return ManyStep(source: table(relationship.destination), from: key.key, to: "Z_PK") { alias in
+            key.kinds.map { " AND \(alias).\(kind ?? "") >= \($0.lowerBound) AND \(alias).\(kind ?? "") <= \($0.upperBound)" } ?? ""
+        }
     }
 
     /// Core Data's count of the objects to-many `name` of `entity` holds for the row `t0`: the
@@ -90,7 +105,7 @@ extension OneRowLayout {
         case .equals, .range, .compare, .among, .between, .isNil, .string:
             return try predicate.mappingAttributeValues { name, value in
                 // An object's key (of a to-one, or `self`) is bound as it is.
-                let path = model.keyPath(name, from: entity)
+                let path = model.keyPath(name, from: entity, throughToMany: true)
                 guard name != FetchPredicate.selfKey, path?.isToOne != true else { return value }
                 return converted(value, try expression(path?.entity ?? entity, path?.name ?? name, alias: "t0").hex)
             }
@@ -107,6 +122,8 @@ extension OneRowLayout {
             return .or(try predicates.map { try bound($0, request) })
         case let .not(inner):
             return .not(try bound(inner, request))
+        case let .any(inner):
+            return .any(try bound(inner, request))
         case .all, .key, .toOne, .keyInList, .toOneInList, .countOf:
             return predicate
         }

@@ -92,6 +92,10 @@ public indirect enum FetchPredicate: Hashable, Sendable {
     /// `relationship.@count <op> value`: how many objects a to-many relationship of the fetched
     /// entity holds, compared with a whole number.
     case countOf(String, Comparison, Value)
+    /// `ANY p`: a comparison whose key path goes through to-many relationships (`ANY tags.name ==
+    /// value`), true of an object when it is of one of the objects reached (as Core Data's joins
+    /// read it: `FetchPredicate+KeyPaths.swift`).
+    case any(FetchPredicate)
 
     /// A string operator of `NSComparisonPredicate`.
     public enum StringOperator: String, Hashable, Sendable, CaseIterable {
@@ -131,6 +135,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         case let .or(predicates): .or(predicates.map(\.shape))
         case let .not(predicate): .not(predicate.shape)
         case let .countOf(name, comparison, _): .countOf(name, comparison, .null)
+        case let .any(predicate): .any(predicate.shape)
         }
     }
 
@@ -148,6 +153,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         case let .and(predicates): .and(try predicates.map { try $0.mappingAttributeValues(transform) })
         case let .or(predicates): .or(try predicates.map { try $0.mappingAttributeValues(transform) })
         case let .not(predicate): .not(try predicate.mappingAttributeValues(transform))
+        case let .any(predicate): .any(try predicate.mappingAttributeValues(transform))
         case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList, .isNil, .countOf: self
         }
     }
@@ -159,16 +165,16 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         case let .equals(name, _), let .range(name, _, _), let .compare(name, _, _), let .isNil(name, _), let .among(name, _), let .between(name, _, _),
              let .string(name, _, _, _): [name]
         case let .and(predicates), let .or(predicates): predicates.reduce(into: Set<String>()) { $0.formUnion($1.comparedAttributes) }
-        case let .not(predicate): predicate.comparedAttributes
+        case let .not(predicate), let .any(predicate): predicate.comparedAttributes
         case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList, .countOf: []
         }
     }
 
-    /// The predicates directly inside it (of `and`, `or`, `not`).
+    /// The predicates directly inside it (of `and`, `or`, `not`, `any`).
     var parts: [FetchPredicate] {
         switch self {
         case let .and(predicates), let .or(predicates): predicates
-        case let .not(predicate): [predicate]
+        case let .not(predicate), let .any(predicate): [predicate]
         default: []
         }
     }

@@ -56,6 +56,8 @@ struct SQLWhere {
 
     private(set) var values: [Value] = []
     private(set) var joins: [String] = []
+    /// How many `ANY`s the clause being written is inside: a key path may go through a to-many there.
+    private(set) var anyDepth = 0
     /// A to-one's key bound as a key list (`.toOneInList`): without sort keys, the rows come ordered
     /// by it, as Core Data's prefetch orders them.
     private(set) var listOrder: String?
@@ -71,9 +73,9 @@ struct SQLWhere {
     /// relationships (`author.name`), its steps joined.
     private mutating func operand(_ name: String) throws -> String {
         if name == FetchPredicate.selfKey { return key }
-        guard var keyPaths, let path = keyPaths.model.keyPath(name, from: keyPaths.entity) else { return try attribute(name) }
+        guard var keyPaths, let path = keyPaths.model.keyPath(name, from: keyPaths.entity, throughToMany: anyDepth > 0) else { return try attribute(name) }
         guard let step = path.steps.first else { return path.isToOne ? try toOne(name) : try attribute(name) }
-        let expression = try keyPaths.expression(path, first: try toOne(step.name), aliasesTaken: 2 * joins.count)
+        let expression = try keyPaths.expression(path, first: step.toMany ? key : try toOne(step.name), aliasesTaken: 2 * joins.count)
         self.keyPaths = keyPaths
         return expression
     }
@@ -126,6 +128,10 @@ struct SQLWhere {
             return parts.isEmpty ? "0" : "(\(parts.joined(separator: " OR ")))"
         case let .not(inner):
             return "NOT (\(try nested(inner)))"
+        case let .any(inner):
+            anyDepth += 1
+            defer { anyDepth -= 1 }
+            return try clause(inner)
         case let .countOf(name, comparison, value):
             guard let countRelated else { throw LayoutError("request", "this layout does not count a relationship's objects") }
             let expression = try countRelated(name, keyPaths?.alias(2 * joins.count + (keyPaths?.made.count ?? 0) + 1) ?? "c1")
@@ -198,7 +204,7 @@ extension FetchPredicate {
     /// Whether the predicate reaches through a to-many relationship (the answer then needs DISTINCT).
     var reachesToMany: Bool {
         switch self {
-        case .anyRelated: true
+        case .anyRelated, .any: true
         default: parts.contains { $0.reachesToMany }
         }
     }

@@ -21,7 +21,7 @@ extension TablePerEntity {
             guard entity.attribute(name) != nil else { throw LayoutError(Self.name, "'\(name)' is not an attribute of '\(entity.name)'") }
         }
         func property(_ name: String) throws {
-            guard name == FetchPredicate.selfKey || model.keyPath(name, from: entity.index) != nil else { throw LayoutError(Self.name, "'\(name)' is not a property of '\(entity.name)' or a key path from it") }
+            guard name == FetchPredicate.selfKey || model.keyPath(name, from: entity.index, throughToMany: true) != nil else { throw LayoutError(Self.name, "'\(name)' is not a property of '\(entity.name)' or a key path from it") }
         }
         func check(_ predicate: FetchPredicate) throws {
             switch predicate {
@@ -54,7 +54,8 @@ extension TablePerEntity {
                 return try self.relatedJoin(entity, name, attribute, aliases - 1)
             },
             sort: try request.sort.map { ("t0." + (try self.column(entity, $0.attribute)), $0.ascending) },
-            keyPaths: KeyPathJoins(model: model, entity: entity, alias: { "k\($0)" }) { try self.keyedColumn($0, $1) },
+            keyPaths: KeyPathJoins(model: model, entity: entity, alias: { "k\($0)" }, column: { try self.keyedColumn($0, $1) },
+                                   many: { reached, relationship in try self.manyStep(relationship, from: reached == entity ? [entity] : self.holders(reached)) }),
             countRelated: { name, alias in try self.relatedCount(entity, name, alias: alias) })
     }
 
