@@ -67,11 +67,18 @@ struct FetchParser {
     func isKeyword(_ keyword: String) -> Bool { current.keyword == keyword }
 
     mutating func spec() throws -> FetchSpec {
+        // `COUNT Entity …`: a count request (an entity named Count is one when a keyword or the end follows).
+        var counts = false
+        if isKeyword("COUNT"), case let .word(next) = tokens[min(position + 1, tokens.count - 1)].kind,
+           !["WHERE", "SORT", "LIMIT", "OFFSET"].contains(next.uppercased()) {
+            _ = advance()
+            counts = true
+        }
         guard case let .word(entityName) = current.kind else { throw failure("a fetch starts with the entity to fetch (\(entityList()))") }
         guard let index = model.index(of: entityName) else { throw failure("unknown entity '\(entityName)'; \(entityList())") }
         entity = index
         _ = advance()
-        var spec = FetchSpec(name: nil, text: text, entity: index, predicate: .all, sort: [], limit: nil, offset: nil)
+        var spec = FetchSpec(name: nil, text: text, entity: index, predicate: .all, sort: [], limit: nil, offset: nil, counts: counts)
         if isKeyword("WHERE") {
             _ = advance()
             spec.predicate = try disjunction()
@@ -92,6 +99,9 @@ struct FetchParser {
         }
         guard current.kind == .end else {
             throw failure(spec.predicate == .all && !isKeyword("WHERE") ? "expected WHERE, SORT BY, LIMIT or OFFSET after the entity" : "expected the end of the fetch (or SORT BY, LIMIT, OFFSET in that order)")
+        }
+        if counts, !spec.sort.isEmpty || spec.limit != nil || spec.offset != nil {
+            throw FetchFormatError("a COUNT takes no SORT BY, LIMIT or OFFSET (it counts every object the predicate selects)", column: 1, in: text)
         }
         // A page of an order with ties holds different objects in different layouts (no order is
         // promised among equals): every layout must return the same page.

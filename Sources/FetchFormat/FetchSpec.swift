@@ -2,9 +2,10 @@ import Generation
 import Models
 import Strategies
 
-/// A fetch an app makes, written as `[name =] Entity [WHERE predicate] [SORT BY key [ASC|DESC], …]
-/// [LIMIT n] [OFFSET n]`, its predicate in NSPredicate's format exactly as an app writes it; each
-/// `%@` stands for a value drawn from the data (`requests(_:seed:draws:)`), literals are as written.
+/// A fetch an app makes, written as `[name =] [COUNT] Entity [WHERE predicate] [SORT BY key
+/// [ASC|DESC], …] [LIMIT n] [OFFSET n]`, its predicate in NSPredicate's format exactly as an app
+/// writes it; each `%@` stands for a value drawn from the data (`requests(_:seed:draws:)`),
+/// literals are as written. `COUNT` makes it a count request (`countForFetchRequest`).
 public struct FetchSpec: Sendable {
     /// The name given before `=`, or nil.
     public var name: String?
@@ -16,6 +17,8 @@ public struct FetchSpec: Sendable {
     public var sort: [SortKey]
     public var limit: Int?
     public var offset: Int?
+    /// Whether it is a count request: the number of objects, not the objects.
+    public var counts = false
 
     /// Whether the predicate holds a `%@`.
     public var hasPlaceholders: Bool { predicate.hasPlaceholders }

@@ -8,11 +8,15 @@ extension Workload {
     public static let fetchDraws = 10
 
     /// An app's own fetch (`bench run --fetch`), measured as a read case like any other: every
-    /// layout, answers checked equal, statistics and work counters. Named as given, else `fetch-N`.
+    /// layout, answers checked equal, statistics and work counters; a `COUNT` one counts (as
+    /// `countForFetchRequest` does). Named as given, else `fetch-N`.
     /// A repetition runs the fetch once, or once per draw of its `%@` (`fetchDraws`). Its answers'
     /// order is checked when its sort is a total order; among ties no layout promises one.
     public static func fetch(_ spec: FetchSpec, number: Int) -> Workload {
         Workload(name: spec.name ?? "fetch-\(number)", summary: "a fetch of yours: \(spec.text)", warmups: 3, budget: 2, inDefaultRun: false,
-                 cases: { inputs in [WorkloadCase(requests: spec.requests(inputs.generator, seed: inputs.generator.seed, draws: fetchDraws), ordered: spec.isTotallyOrdered(inputs.model))] })
+                 cases: { inputs in
+                     [WorkloadCase(requests: spec.requests(inputs.generator, seed: inputs.generator.seed, draws: fetchDraws), counts: spec.counts,
+                                   ordered: spec.isTotallyOrdered(inputs.model))]
+                 })
     }
 }

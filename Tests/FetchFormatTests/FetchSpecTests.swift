@@ -22,6 +22,11 @@ final class FetchSpecTests: XCTestCase {
             .not(.among("pageCount", [.value(.integer(1)), .value(.integer(2))])),
         ]))
         XCTAssertTrue(spec.hasPlaceholders)
+        XCTAssertFalse(spec.counts)
+        // A count request; an entity named like the keyword stays an entity.
+        XCTAssertTrue(try FetchSpec.parse("unread = count Book WHERE pageCount > 3", model: model).counts)
+        XCTAssertThrowsError(try FetchSpec.parse("COUNT Book SORT BY uid", model: model)) { XCTAssertTrue("\($0)".hasPrefix("a COUNT takes no SORT BY, LIMIT or OFFSET"), "\($0)") }
+        XCTAssertThrowsError(try FetchSpec.parse("Count WHERE x > 1", model: model)) { XCTAssertTrue("\($0)".hasPrefix("unknown entity 'Count'"), "\($0)") }
         for (text, expected) in [("Book WHERE pageCount =< 3", FetchTemplate.compare("pageCount", .lessOrEqual, .value(.integer(3)))),
                                  ("Book WHERE pageCount => 3", .compare("pageCount", .greaterOrEqual, .value(.integer(3)))),
                                  ("Book WHERE pageCount <> 3", .compare("pageCount", .notEqual, .value(.integer(3)))),
