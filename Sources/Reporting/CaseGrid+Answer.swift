@@ -2,7 +2,8 @@ import Foundation
 import Workloads
 
 /// The run's answer in three lines, before any table: the cases where the baseline (Core Data's
-/// one table) wins, those where it loses, and the rest, each with how much. A difference counts
+/// one table) wins, those where it loses, and the rest, each with how much; a fourth for an app's
+/// fetch mix (`CaseGrid+Mix.swift`). A difference counts
 /// when it is clear and large enough to matter: the ratio's 95 % interval excludes 1 and the ratio
 /// lies beyond `margin` (±10 %, the README's "clear verdict").
 extension CaseGrid {
@@ -34,6 +35,8 @@ extension CaseGrid {
         public var losses: [Case] = []
         /// Every strategy within the margin, not clearly different, or too uncertain to call.
         public var rest: [Case] = []
+        /// The app's fetch mix, when the run measured one (`--fetches`).
+        public var mix: Mix?
 
         /// How many cases a line names before "and N more".
         static let named = 4
@@ -47,10 +50,10 @@ extension CaseGrid {
             }
         }
 
-        /// The three lines, in Markdown (strategy names as code spans).
+        /// The three lines, in Markdown (strategy names as code spans), then the mix's.
         public var lines: [String] {
             let total = wins.count + losses.count + rest.count
-            return [winsLine(of: total), lossesLine(of: total), restLine(of: total)]
+            return [winsLine(of: total), lossesLine(of: total), restLine(of: total)] + [mix?.line].compactMap { $0 }.filter { !$0.isEmpty }
         }
 
         private func winsLine(of total: Int) -> String {
@@ -104,7 +107,7 @@ extension CaseGrid {
 
     /// The cases with at least one ratio to the baseline, sorted into wins, losses and the rest.
     public func answer() -> Answer {
-        var answer = Answer(baseline: baseline)
+        var answer = Answer(baseline: baseline, mix: mix())
         for caseName in cases {
             let ratios = strategies.compactMap { strategy in ratioInterval(caseName, strategy).map { (strategy: strategy, ratio: $0) } }
             guard !ratios.isEmpty else { continue }

@@ -6,12 +6,12 @@ import Workloads
 /// The results CSV: one row per (strategy, workload, variant). Every column is documented here
 /// and in docs/files.md; `schemaVersion` changes whenever a column is added, removed or redefined.
 public enum ResultsCSV {
-    public static let schemaVersion = 7
+    public static let schemaVersion = 8
 
     /// Column names and their meaning, in file order.
     public static let columns: [(name: String, meaning: String)] = [
-        ("schema_version", "version of this CSV layout (\(schemaVersion)); bench compare reads it, version 6 (the same without ratio_blocks, its ratio intervals from the rounds alone), version 5 (the same without the work "
-            + "columns), version 4 (without work and ratio columns), version 3 (without work, ratios and loops) and version 2 (without work, loops, hierarchy and sweep columns)"),
+        ("schema_version", "version of this CSV layout (\(schemaVersion)); bench compare reads it, version 7 (the same without mix_weight and mix_fetches), "
+            + "version 6 (the same without ratio_blocks, its ratio intervals from the rounds alone), version 5 (the same without the work columns), version 4 (without work and ratio columns), version 3 (without work, ratios and loops) and version 2 (without work, loops, hierarchy and sweep columns)"),
         ("run_id", "unique id of the run: start time and a random suffix"),
         ("timestamp", "when the run started, ISO 8601 UTC"),
         ("git_commit", "commit of the suite the binary was built from (unknown for a build outside a git checkout)"),
@@ -80,6 +80,8 @@ public enum ResultsCSV {
         ("peak_rss_bytes", "the process's peak resident size when the case ended: the most memory the run had held so far"),
         ("db_bytes", "size of the store file after a WAL checkpoint, bytes"),
         ("digest", "answer digest: equal across strategies for the same workload, seed and scale"),
+        ("mix_weight", "in an app's fetch mix (--fetches): how often the app issues this fetch, as the file weighs it; else empty"),
+        ("mix_fetches", "in a fetch mix: fetches one execution runs (one per draw of its %@), so that one fetch takes median_ns / mix_fetches; else empty"),
         ("samples_file", "the file beside this one holding every timed repetition"),
     ]
 
@@ -119,7 +121,8 @@ public enum ResultsCSV {
         ] + ratioFields(ratio) + [
             String(format: "%.1f", rowsPerSecond),
         ] + workFields(result.work, baseline: baselineWork) + [result.sqliteMemoryBytes, result.peakResidentBytes].map { $0.map(String.init) ?? "" }
-        let fields = run + parameters + what + timing + [String(result.dbBytes), result.digest.description, samplesFile]
+        let mix = [result.mix.map { format($0.weight) } ?? "", result.mix.map { String($0.fetches) } ?? ""]
+        let fields = run + parameters + what + timing + [String(result.dbBytes), result.digest.description] + mix + [samplesFile]
         assert(fields.count == columns.count)
         return fields
     }

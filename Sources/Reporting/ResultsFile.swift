@@ -36,7 +36,7 @@ public struct ResultsFile {
     /// columns: `CaseGrid` pairs the samples itself, when they are there); 3 (without `loops`: every
     /// repetition one execution); and 2 (without `loops` and the hierarchy and sweep columns: the
     /// publication model, no sweep).
-    static let readableVersions = ["2", "3", "4", "5", "6", String(ResultsCSV.schemaVersion)]
+    static let readableVersions = ["2", "3", "4", "5", "6", "7", String(ResultsCSV.schemaVersion)]
 
     public struct Key: Hashable, Comparable, Sendable, CustomStringConvertible {
         public var strategy: String
@@ -200,7 +200,7 @@ public struct ResultsFile {
         }
     }
 
-    /// The numeric columns of schema versions 2 to 6 and what each may hold; a column missing
+    /// The numeric columns of schema versions 2 to 8 and what each may hold; a column missing
     /// from the file is not checked (only `requiredColumns` must be there).
     static let numericColumns: [(String, NumberKind)] = [
         ("cpu_cores", .whole(minimum: 0)), ("memory_bytes", .whole(minimum: 0)), ("page_size", .whole(minimum: 0)),
@@ -218,6 +218,7 @@ public struct ResultsFile {
         ("cache_hits", .optional(.whole(minimum: 0))), ("cache_misses", .optional(.whole(minimum: 0))),
         ("cache_writes", .optional(.whole(minimum: 0))), ("vm_steps_ratio", .optionalPositive),
         ("sqlite_memory_bytes", .optional(.whole(minimum: 0))), ("peak_rss_bytes", .optional(.whole(minimum: 0))),
+        ("mix_weight", .optionalPositive), ("mix_fetches", .optional(.whole(minimum: 1))),
     ]
 
     /// A finite decimal number as bench writes them (digits, a point, an exponent), or nil:

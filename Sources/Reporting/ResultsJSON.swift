@@ -144,6 +144,9 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
         /// The CSV's `sqlite_memory_bytes` and `peak_rss_bytes`; nil when not measured.
         public var sqliteMemoryBytes: Int64?
         public var peakRssBytes: Int64?
+        /// The CSV's `mix_weight` and `mix_fetches`; nil outside an app's fetch mix.
+        public var mixWeight: Double?
+        public var mixFetches: Int?
 
         /// The CSV's work columns, under their names.
         public struct Work: Codable, Equatable, Sendable {
@@ -180,7 +183,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             case madNs = "mad_ns", outliers, noisy, rowsPerS = "rows_per_s", dbBytes = "db_bytes", digest, samplesNs = "samples_ns"
             case ratio, ratioLow = "ratio_low", ratioHigh = "ratio_high", ratioCoverage = "ratio_coverage", ratioRounds = "ratio_rounds"
             case ratioBlocks = "ratio_blocks", ratioVerdict = "ratio_verdict", ratioUncertain = "ratio_uncertain", work
-            case sqliteMemoryBytes = "sqlite_memory_bytes", peakRssBytes = "peak_rss_bytes"
+            case sqliteMemoryBytes = "sqlite_memory_bytes", peakRssBytes = "peak_rss_bytes", mixWeight = "mix_weight", mixFetches = "mix_fetches"
         }
 
         /// Encodes a missing ratio as nulls (the synthesized encoder would leave the keys out).
@@ -206,6 +209,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             try container.encode(ratioVerdict, forKey: .ratioVerdict)
             try container.encode(ratioUncertain, forKey: .ratioUncertain); try container.encode(work, forKey: .work)
             try container.encode(sqliteMemoryBytes, forKey: .sqliteMemoryBytes); try container.encode(peakRssBytes, forKey: .peakRssBytes)
+            try container.encode(mixWeight, forKey: .mixWeight); try container.encode(mixFetches, forKey: .mixFetches)
         }
 
         public init(_ result: WorkloadResult, ratio interval: RatioInterval? = nil, baselineWork: WorkCounts? = nil) {
@@ -225,6 +229,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             ratioUncertain = interval?.isUncertain
             work = result.work.map { Work($0, baseline: baselineWork) }
             sqliteMemoryBytes = result.sqliteMemoryBytes; peakRssBytes = result.peakResidentBytes
+            mixWeight = result.mix?.weight; mixFetches = result.mix?.fetches
         }
     }
 

@@ -123,7 +123,11 @@ public final class Runner {
         let samples = try interleave(name, workload, layouts, loopTarget: RunPlan.loopTarget, onBlock: reopen) { index, _, loops in
             try stores[index].read(queries[index], counts: workloadCase.counts, ordered: workloadCase.ordered, loops: loops, caseName: name)
         }
-        return makeResults(workload, workloadCase.variant, layouts, samples, bytes: stores.map(\.bytes))
+        var results = makeResults(workload, workloadCase.variant, layouts, samples, bytes: stores.map(\.bytes))
+        if let weight = workload.mixWeight {
+            for index in results.indices { results[index].mix = MixShare(weight: weight, fetches: max(1, workloadCase.requests.count)) }
+        }
+        return results
     }
 
     /// Times an insert workload on a fresh store per repetition; with `keepLastStores`, hands back

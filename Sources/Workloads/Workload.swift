@@ -54,6 +54,9 @@ public struct Workload: Sendable {
     /// Whether `bench run` without `--workloads` runs it where it applies: a workload that adds
     /// little to the others' answers is left to be asked for by name (docs/workloads.md).
     public let inDefaultRun: Bool
+    /// In an app's fetch mix (`--fetches`): how often the app issues this fetch, relative to the
+    /// mix's others; nil outside one.
+    public var mixWeight: Double?
 
     public init(name: String, summary: String, kind: Kind = .read, warmups: Int, budget: Double, minimumRounds: Int = 6, planRule: PlanRule = .any,
                 inDefaultRun: Bool = true, needs: @escaping @Sendable (Model) -> String? = { _ in nil },

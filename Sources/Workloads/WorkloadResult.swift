@@ -38,6 +38,8 @@ public struct WorkloadResult: Sendable {
     public var blockStarts: [Int] = [0]
     /// The process's peak resident size when the case ended (the most it held so far in the run), bytes.
     public var peakResidentBytes: Int64?
+    /// In an app's fetch mix: the fetch's weight and the fetches one execution runs (its draws).
+    public var mix: MixShare?
 
     public init(strategy: String, workload: String, variant: String, rows: Int, samples: [UInt64], positions: [Int] = [], loops: Int = 1, warmups: Int,
                 digest: AnswerDigest, dbBytes: Int64, setting: ResultSetting, work: WorkCounts? = nil,
@@ -76,4 +78,13 @@ public struct ResultSetting: Sendable, Equatable {
     public init(hierarchy: String, scale: Int, sweepParameter: String = "", sweepValue: String = "") {
         self.hierarchy = hierarchy; self.scale = scale; self.sweepParameter = sweepParameter; self.sweepValue = sweepValue
     }
+}
+
+/// A fetch's share of an app's fetch mix (`--fetches`): how often the app issues it (`weight`), and
+/// how many fetches one execution of its case runs (`fetches`, one per draw of its `%@`), so that
+/// a fetch takes the median over `fetches`.
+public struct MixShare: Sendable, Equatable {
+    public var weight: Double
+    public var fetches: Int
+    public init(weight: Double, fetches: Int) { self.weight = weight; self.fetches = fetches }
 }

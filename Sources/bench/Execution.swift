@@ -143,6 +143,16 @@ struct Execution {
         let shownPath = output.output ?? "results/" + writer.url.lastPathComponent
         print("\nresults: \(shownPath)  (\(results.count) rows, samples in \(writer.samplesURL.lastPathComponent), \(elapsed(since: started)))")
         print("also: \(exports.jsonURL.lastPathComponent) (every statistic and repetition), \(exports.markdownURL.lastPathComponent) (a summary for a pull request)")
+        printAnswer(writer.url)
+    }
+
+    /// The run's answer last, as the report opens with it: where the baseline wins, where it
+    /// loses, the rest, and an app's fetch mix (read back from the results file just written).
+    private func printAnswer(_ results: URL) {
+        guard let rows = try? ResultsFile(url: results).rows else { return }
+        let lines = CaseGrid(rows, baseline: Strategies.baseline.name).answer().lines
+        guard rows.contains(where: { $0.strategy != Strategies.baseline.name }) else { return }
+        print("\nthe answer:\n" + lines.map { "- " + $0.replacingOccurrences(of: "`", with: "") }.joined(separator: "\n"))
     }
 }
 

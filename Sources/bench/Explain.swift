@@ -58,7 +58,7 @@ struct Explain: ParsableCommand {
         do {
             let layouts = try strategies.layouts()
             let folder = try storeFolder.untimed()
-            let (url, claim) = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(Date())).plans.txt", force: force, inputs: model.source().inputs)
+            let (url, claim) = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(Date())).plans.txt", force: force, inputs: model.source().inputs + fetch.inputs)
             defer { claim.release() }
             let plans = try withPrivateStores("explain", in: folder, writing: url, claim: claim, exclusive: exclusive) { stores in
                 let model = try self.model.model(validated, scale: dataset.scale).announced()

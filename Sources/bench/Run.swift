@@ -45,7 +45,7 @@ struct Run: ParsableCommand {
     var validated = ValidatedModel()
 
     mutating func validate() throws {
-        try output.checkNoneIsRead(model.source().inputs)
+        try output.checkNoneIsRead(model.source().inputs + fetch.inputs)
         let loaded = try model.load(scale: dataset.scale)
         _ = try selectedWorkloads(loaded.model)
         validated.value = loaded

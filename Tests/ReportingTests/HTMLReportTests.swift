@@ -129,4 +129,40 @@ final class HTMLReportTests: XCTestCase {
         try AtomicFile.write("a,b\n1,2\n", to: storageURL)
         XCTAssertThrowsError(try StorageFile(url: storageURL)) { XCTAssertTrue("\($0)".contains("the column strategy is missing from line 1")) }
     }
+
+    /// An app's fetch mix: each strategy's time for the whole mix is the sum of weight × one
+    /// fetch's median (a case's median over its draws), its interval the sum of the ends; the
+    /// answer, the page and the summary say it, clear only where the intervals do not overlap.
+    func testTheMixWeighsEachFetch() throws {
+        var results: [WorkloadResult] = []
+        // Two fetches: `recent` weighed 10, one draw; `search` weighed 1, ten draws a repetition.
+        for (workload, weight, fetches, times) in [("recent", 10.0, 1, ["single-table": 1_000.0, "joined": 3_000, "enum-entity": 1_010]),
+                                                   ("search", 1.0, 10, ["single-table": 50_000.0, "joined": 20_000, "enum-entity": 50_500])] {
+            for strategy in ["single-table", "joined", "enum-entity"] {
+                var result = WorkloadResult(strategy: strategy, workload: workload, variant: "", rows: 1, samples: (0 ..< 7).map { UInt64(times[strategy]!) + UInt64($0) },
+                                            warmups: 1, digest: AnswerDigest(.ordered, of: [1]), dbBytes: 1, setting: ResultSetting(hierarchy: "publications", scale: 500))
+                result.mix = MixShare(weight: weight, fetches: fetches)
+                results.append(result)
+            }
+            // A fetch outside the mix is not counted in it.
+            results.append(WorkloadResult(strategy: "single-table", workload: "other", variant: "", rows: 1, samples: Array(repeating: 9_999_999, count: 7),
+                                          warmups: 1, digest: AnswerDigest(.ordered, of: [1]), dbBytes: 1, setting: ResultSetting(hierarchy: "publications", scale: 500)))
+        }
+        let file = ResultsFile(results: results, plan: RunPlan(repetitions: 7), context: context, url: URL(fileURLWithPath: "/tmp/run.csv"))
+        let mix = try XCTUnwrap(CaseGrid(file.rows, baseline: "single-table").mix())
+        XCTAssertEqual(mix.fetches, 2)
+        // single-table: 10 × 1,003 + 1 × 50,003 / 10; joined: 10 × 3,003 + 20,003 / 10.
+        XCTAssertEqual(mix.totals.map(\.strategy), ["single-table", "joined", "enum-entity"])
+        XCTAssertEqual(mix.totals[0].nanoseconds, 10 * 1_003 + 5_000.3, accuracy: 0.01)
+        XCTAssertEqual(mix.totals[1].nanoseconds, 10 * 3_003 + 2_000.3, accuracy: 0.01)
+        XCTAssertEqual(mix.verdict(mix.totals[1]), "clearly slower")
+        XCTAssertEqual(mix.verdict(mix.totals[2]), "clearly slower", "1 % slower in both, intervals apart")
+        let line = try XCTUnwrap(CaseGrid(file.rows, baseline: "single-table").answer().lines.last)
+        XCTAssertTrue(line.hasPrefix("Your mix (2 fetches, weighted as your file weighs them) takes `single-table` 15.0 µs"), line)
+        XCTAssertTrue(line.contains("`joined` 2.13× (clearly slower)"), line)
+        XCTAssertTrue(HTMLReport.render(file).contains("Your mix (2 fetches"))
+        XCTAssertTrue(SummaryMarkdown.render(file).contains("- Your mix (2 fetches"))
+        // Without a mix, no line.
+        XCTAssertNil(CaseGrid(self.file().rows, baseline: "single-table").mix())
+    }
 }

@@ -47,4 +47,44 @@ extension CommandLineTests {
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), listed, "nothing written")
     }
+
+    /// `--fetches`: a file of weighted fetches is the app's mix, measured like any fetch, its
+    /// weights in the results, and the run ends with the answer and the mix's total; a mistake
+    /// names the file and line, exit 64, nothing written.
+    func testAFetchMixEndsTheRunWithItsTotal() throws {
+        let mix = "# an app's fetches, how often it issues each\n120 recent = Publication WHERE publishDate > %@ SORT BY publishDate DESC, uid LIMIT 20\n\n"
+            + "  2.5 Book WHERE pageCount > 300\nCOUNT Publication WHERE ANY tags.name == %@\n"
+        try mix.write(to: folder.appendingPathComponent("mix.txt"), atomically: true, encoding: .utf8)
+        let run = try bench(["run", "--scale", "300", "--repetitions", "2", "--output", "m.csv", "--fetches", "mix.txt", "--fetch", "other = Tag WHERE name != nil"], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let rows = try ResultsFile(url: folder.appendingPathComponent("m.csv")).rows
+        XCTAssertEqual(Set(rows.map { $0.fields["workload"]! }), ["recent", "fetch-3", "fetch-4", "other"])
+        let weights = Dictionary(rows.map { ($0.fields["workload"]!, $0.fields["mix_weight"]!) }, uniquingKeysWith: { first, _ in first })
+        XCTAssertEqual(weights, ["recent": "120", "fetch-3": "2.5", "fetch-4": "1", "other": ""], "a --fetch beside the mix is not in it")
+        XCTAssertEqual(Set(rows.filter { $0.fields["workload"] == "recent" }.map { $0.fields["mix_fetches"]! }), ["10"], "ten draws of its %@")
+        XCTAssertEqual(Set(rows.filter { $0.fields["workload"] == "fetch-3" }.map { $0.fields["mix_fetches"]! }), ["1"])
+        let answer = try XCTUnwrap(run.stdout.components(separatedBy: "\nthe answer:\n").last)
+        XCTAssertTrue(answer.contains("- Your mix (3 fetches, weighted as your file weighs them) takes single-table "), run.stdout)
+        XCTAssertTrue(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("."), "the answer is the last thing printed")
+        XCTAssertTrue(try String(contentsOf: folder.appendingPathComponent("m.md"), encoding: .utf8).contains("- Your mix (3 fetches"))
+
+        try "Book WHERE pageCount > 3\n0 Book\n".write(to: folder.appendingPathComponent("zero.txt"), atomically: true, encoding: .utf8)
+        try "Book WHERE pageCount > 3\n\n3 Book WHERE pagecount > 3\n".write(to: folder.appendingPathComponent("typo.txt"), atomically: true, encoding: .utf8)
+        try "# nothing\n\n".write(to: folder.appendingPathComponent("empty.txt"), atomically: true, encoding: .utf8)
+        let listed = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let mistakes: [([String], String)] = [
+            (["--fetches", "missing.txt"], "error: --fetches: missing.txt is not a file"),
+            (["--fetches", "zero.txt"], "error: --fetches zero.txt line 2: the weight '0' is not a number above 0 and at most 1e9"),
+            (["--fetches", "typo.txt"], "error: --fetches typo.txt line 3: unknown key 'pagecount' of Book"),
+            (["--fetches", "empty.txt"], "error: --fetches: empty.txt holds no fetch"),
+            (["--fetches", "mix.txt", "--output", "mix.txt"], "error: --output"),
+        ]
+        for ((arguments, message), outcome) in zip(mistakes, try benchEach(mistakes.map { ["run", "--scale", "100"] + ($0.0.contains("--output") ? [] : ["--output", "bad.csv"]) + $0.0 }, in: folder)) {
+            XCTAssertEqual(outcome.status, 64, "\(arguments): \(outcome.stderr)")
+            XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): one line: \(outcome.stderr)")
+            XCTAssertTrue(outcome.stderr.hasPrefix(message), "\(arguments): \(outcome.stderr)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), listed, "nothing written")
+        XCTAssertEqual(try String(contentsOf: folder.appendingPathComponent("mix.txt"), encoding: .utf8), mix, "the mix file is never written")
+    }
 }
