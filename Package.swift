@@ -57,6 +57,13 @@ let package = Package(
         // A fetch as an app writes it (the entity, an NSPredicate-format predicate, sort, limit), read
         // into the request language against a model, its %@ drawn from the data.
         .target(name: "FetchFormat", dependencies: ["Models", "Generation", "Strategies"]),
+        // An app's fetches read from its Swift sources (NSPredicate(format:) literals, #Predicate,
+        // FetchDescriptor, @Query) as fetches of the fetch format, or named as unreadable.
+        .target(name: "SourceFetches", dependencies: [
+            "SwiftDataModels",
+            .product(name: "SwiftSyntax", package: "swift-syntax"),
+            .product(name: "SwiftOperators", package: "swift-syntax"),
+        ]),
         // Every workload as one value, the runner (timing, interleaving, agreement and store checks), query plans.
         .target(name: "Workloads", dependencies: ["Strategies", "FetchFormat", "StoreFiles", "Models", "Generation", "SQLite"]),
         // The commit the binary is built from (written before each build by the BuildCommit plugin).
@@ -68,7 +75,8 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "Reporting", "Workloads", "FetchFormat", "Strategies", "StoreFiles", "Models", "ModelSources", "SwiftDataModels", "CoreDataStores", "Generation", "SQLite",
+                "Reporting", "Workloads", "FetchFormat", "SourceFetches", "Strategies", "StoreFiles", "Models", "ModelSources", "SwiftDataModels", "CoreDataStores", "Generation",
+                "SQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -77,6 +85,7 @@ let package = Package(
         .testTarget(name: "FetchFormatTests", dependencies: ["FetchFormat", "Models", "Generation", "Strategies", "TestSupport"]),
         .testTarget(name: "ModelSourcesTests", dependencies: ["ModelSources", "Models", "CoreDataStores", "SQLite", "TestSupport"]),
         .testTarget(name: "ModelsTests", dependencies: ["Models"]),
+        .testTarget(name: "SourceFetchesTests", dependencies: ["SourceFetches"]),
         .testTarget(name: "SwiftDataModelsTests", dependencies: ["SwiftDataModels", "Models"]),
         .testTarget(name: "GenerationTests", dependencies: ["Generation", "Models"]),
         .target(name: "TestSupport", dependencies: ["Models", "Generation", "CoreDataLayout", "StoreFiles", "Strategies", "CoreDataStores", "SQLite"], path: "Tests/TestSupport"),

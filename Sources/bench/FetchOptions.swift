@@ -3,6 +3,7 @@ import FetchFormat
 import Foundation
 import Models
 import Reporting
+import SourceFetches
 import Workloads
 
 /// `--fetch` and `--fetches`: an app's own fetches, each read against the model into a workload
@@ -16,12 +17,20 @@ struct FetchOptions: ParsableArguments {
         + "'120 recent = Publication WHERE …'; blank lines and lines starting with # are skipped. The run reports each layout's time for the whole mix.", valueName: "file"))
     var mixFile: String?
 
+    @Option(name: .customLong("fetches-from"), help: ArgumentHelp("A Swift source file or folder of your app's: its NSPredicate(format:) literals, #Predicate closures, "
+        + "FetchDescriptors and @Query properties become fetches measured like --fetch; what it cannot read (a predicate built at run time) is listed with its file and line.",
+        valueName: "path"))
+    var sourceFolder: String?
+
     /// The most fetches a mix file holds, and its largest size.
     static let maximumMixFetches = 200
     static let maximumMixBytes = 1 << 20
 
     /// The files the options read (an output must not overwrite them).
-    var inputs: [InputFile] { mixFile.map { [InputFile($0, "the fetch mix --fetches reads")] } ?? [] }
+    var inputs: [InputFile] {
+        (mixFile.map { [InputFile($0, "the fetch mix --fetches reads")] } ?? [])
+            + (sourceFolder.map { [InputFile($0, "the sources --fetches-from reads", extent: .filesInside(endingIn: ".swift"))] } ?? [])
+    }
 
     /// Each fetch read against the model, as a workload named as given or `fetch-N` (the mix's
     /// with their weights); a mistake is a usage error quoting the fetch with a caret (and the
@@ -42,7 +51,55 @@ struct FetchOptions: ParsableArguments {
         if let mixFile {
             for entry in try Self.mix(mixFile) { try add(entry.text, weight: entry.weight, "--fetches \(mixFile) line \(entry.line)") }
         }
+        if let sourceFolder {
+            let read = try sourceFetches(sourceFolder, model)
+            for (found, spec) in read.specs {
+                var workload = Workload.fetch(spec, number: made.count + 1), suffix = 1
+                while !names.insert(workload.name).inserted {
+                    suffix += 1
+                    workload = Workload.fetch(Self.renamed(spec, found.name + "-\(suffix)"), number: made.count + 1)
+                }
+                made.append(workload)
+            }
+        }
         return made
+    }
+
+    /// The fetches of the sources at `path` the model runs, each named from its file and line, and
+    /// the others with why not: not read from the source, or not a fetch of this model. None
+    /// run is a usage error naming the first reasons.
+    func sourceFetches(_ path: String, _ model: Model) throws -> (specs: [(SourceFetch, FetchSpec)], skipped: [(SourceFetch, String)]) {
+        let found: [SourceFetch]
+        do { found = try SourceFetchReader.read(path) } catch { throw ValidationError("--fetches-from: \(error)") }
+        var specs: [(SourceFetch, FetchSpec)] = [], skipped: [(SourceFetch, String)] = []
+        for fetch in found {
+            switch fetch.outcome {
+            case let .unreadable(why): skipped.append((fetch, "not read: " + why))
+            case let .fetch(text):
+                do { specs.append((fetch, Self.renamed(try FetchSpec.parse(text, model: model), fetch.name))) }
+                catch { skipped.append((fetch, "not run: \(error)")) }
+            }
+        }
+        guard !specs.isEmpty else {
+            let reasons = skipped.prefix(2).map { "\($0.0.place) \($0.1)" }.joined(separator: "; ")
+            throw ValidationError("--fetches-from: none of the \(found.count) fetches found in \(path) runs on this model\(reasons.isEmpty ? "" : " (" + reasons + ")")")
+        }
+        return (specs, skipped)
+    }
+
+    static func renamed(_ spec: FetchSpec, _ name: String) -> FetchSpec {
+        var spec = spec
+        spec.name = name
+        return spec
+    }
+
+    /// On standard error: the fetches found in the sources, and each one not measured with why.
+    func reportSources(_ model: Model) throws {
+        guard let sourceFolder else { return }
+        let read = try sourceFetches(sourceFolder, model)
+        printError("--fetches-from \(sourceFolder): \(read.specs.count + read.skipped.count) fetches found, \(read.specs.count) measured"
+            + (read.skipped.isEmpty ? "" : ", \(read.skipped.count) not:"))
+        for (fetch, why) in read.skipped { printError("  \(fetch.place) (\(fetch.form)): \(why)") }
     }
 
     /// The mix file's fetches: each line's weight (1 when it starts with none), its fetch and its number.

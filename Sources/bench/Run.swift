@@ -63,6 +63,7 @@ struct Run: ParsableCommand {
         let layouts = try strategies.layouts()
         let model = try self.model.model(validated, scale: dataset.scale).announced()
         let workloads = try selectedWorkloads(model)
+        if !output.quiet { try fetch.reportSources(model) }
         storeFolder.removeLeftovers(quiet: output.quiet)
         let folder = storeFolder.forTiming(storeBytes: model.estimatedStoreBytes, strategies: layouts.count)
         let stores = PrivateStoreFolder(command: "run", in: folder.url)

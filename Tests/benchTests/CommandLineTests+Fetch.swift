@@ -87,4 +87,44 @@ extension CommandLineTests {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), listed, "nothing written")
         XCTAssertEqual(try String(contentsOf: folder.appendingPathComponent("mix.txt"), encoding: .utf8), mix, "the mix file is never written")
     }
+
+    /// `--fetches-from`: the fetches of an app's Swift sources measured in every layout, each named
+    /// from its file and line; those that cannot be read or run are listed with why, and a folder
+    /// with none that runs is a usage error.
+    func testFetchesReadFromSourcesRunInEveryLayout() throws {
+        let sources = folder.appendingPathComponent("Sources")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        try """
+            import CoreData
+            import SwiftData
+
+            final class ItemStore {
+                func favorites(since date: Date) -> NSFetchRequest<Item> {
+                    let request: NSFetchRequest<Item> = Item.fetchRequest()
+                    request.predicate = NSPredicate(format: "addedAt > %@ AND isFavorite == YES", date as NSDate)
+                    return request
+                }
+                func built(_ text: String) -> NSPredicate { NSPredicate(format: text) }
+                func shelved(_ name: String) -> FetchDescriptor<Item> {
+                    FetchDescriptor<Item>(predicate: #Predicate { $0.shelf?.name == name || $0.tags.contains { $0.name == name } })
+                }
+                func typo() -> Predicate<Item> { #Predicate { $0.shelf?.nam == "x" } }
+            }
+            """.write(to: sources.appendingPathComponent("ItemStore.swift"), atomically: true, encoding: .utf8)
+        let model = Self.fixtures.appendingPathComponent("Library.xcdatamodeld").path
+        let run = try bench(["run", "--model", model, "--scale", "300", "--repetitions", "2", "--output", "s.csv", "--fetches-from", "Sources"], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let rows = try ResultsFile(url: folder.appendingPathComponent("s.csv")).rows
+        XCTAssertEqual(Set(rows.map { $0.fields["workload"]! }), ["item-store-7", "item-store-12"])
+        XCTAssertEqual(rows.count, 10)
+        XCTAssertTrue(run.stderr.contains("--fetches-from Sources: 4 fetches found, 2 measured, 2 not:\n"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("  ItemStore.swift:10 (NSPredicate(format:)): not read: the format is built at run time (not one string literal)\n"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("  ItemStore.swift:14 (#Predicate): not run: unknown key 'nam' of Shelf"), run.stderr)
+
+        try "let x = NSPredicate(format: text)\n".write(to: sources.appendingPathComponent("ItemStore.swift"), atomically: true, encoding: .utf8)
+        let none = try bench(["run", "--model", model, "--scale", "100", "--output", "n.csv", "--fetches-from", "Sources"], in: folder)
+        XCTAssertEqual(none.status, 64, none.stderr)
+        XCTAssertTrue(none.stderr.contains("error: --fetches-from: none of the 1 fetches found in Sources runs on this model (ItemStore.swift:1 not read: the format is built at run time"), none.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("n.csv").path))
+    }
 }
