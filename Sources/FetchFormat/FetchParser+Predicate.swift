@@ -67,15 +67,33 @@ extension FetchParser {
         if name.hasSuffix(".@count") { return try countComparison(name) }
         if case let .symbol(symbol) = token.kind, let comparison = Self.comparisons[symbol] {
             _ = advance()
-            if isKeyword("NIL") || isKeyword("NULL") {
-                guard comparison == .equal || comparison == .notEqual else { throw failure("nil compared with \(symbol); Core Data compares nil with == and != only") }
-                _ = advance()
-                return .isNil(name, negated: comparison == .notEqual)
-            }
-            guard let attribute = key.attribute else { return try objectComparison(name, comparison, symbol) }
-            return .compare(name, comparison, try operand(name, attribute))
+            return try operatorComparison(name, key.attribute, comparison, symbol, token)
         }
-        guard let attribute = key.attribute else {
+        return try keywordComparison(name, key.attribute, token)
+    }
+
+    /// `key <op> …` after its operator: nil, an object, a value (with options), another key.
+    mutating func operatorComparison(_ name: String, _ attribute: Attribute?, _ comparison: FetchPredicate.Comparison, _ symbol: String, _ token: FetchToken) throws -> FetchTemplate {
+        if isKeyword("NIL") || isKeyword("NULL") {
+            guard comparison == .equal || comparison == .notEqual else { throw failure("nil compared with \(symbol); Core Data compares nil with == and != only") }
+            _ = advance()
+            return .isNil(name, negated: comparison == .notEqual)
+        }
+        guard let attribute else { return try objectComparison(name, comparison, symbol) }
+        if isSymbol("[") {
+            guard attribute.type.storage == .text else { throw failure("\(symbol)[…] compares strings, and '\(name)' is not a string", token) }
+            let options = try stringOptions()
+            return .stringCompare(name, comparison, try operand(name, attribute), options)
+        }
+        if case let .word(word) = current.kind, !["YES", "NO", "TRUE", "FALSE"].contains(word.uppercased()) {
+            return try keyComparison(name, attribute, comparison)
+        }
+        return .compare(name, comparison, try operand(name, attribute))
+    }
+
+    /// `key BETWEEN …`, `IN …`, `CONTAINS …` and the other string operators.
+    mutating func keywordComparison(_ name: String, _ attribute: Attribute?, _ token: FetchToken) throws -> FetchTemplate {
+        guard let attribute else {
             guard token.keyword == "IN" else { throw failure("\(objectName(name)) is compared with ==, != or IN, an object drawn with %@", token) }
             _ = advance()
             guard current.kind == .placeholder else { throw failure("\(objectName(name)) is compared IN %@ (objects drawn from the data)") }
@@ -91,6 +109,11 @@ extension FetchParser {
         case "IN":
             _ = advance()
             if current.kind == .placeholder { _ = advance(); return .amongDrawn(name) }
+            // `IN (%@)`, as NSPredicate reads it.
+            if isSymbol("("), tokens[min(position + 1, tokens.count - 1)].kind == .placeholder, tokens[min(position + 2, tokens.count - 1)].kind == .symbol(")") {
+                position += 3
+                return .amongDrawn(name)
+            }
             return .among(name, try list(name, attribute))
         case "CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE":
             _ = advance()
@@ -103,6 +126,19 @@ extension FetchParser {
         default:
             throw failure("expected a comparison after '\(name)' (==, !=, <, <=, >, >=, BETWEEN, IN, CONTAINS, BEGINSWITH, ENDSWITH, LIKE)")
         }
+    }
+
+    /// `key <op> other`: two keys of the object compared, both strings, numbers or dates.
+    mutating func keyComparison(_ name: String, _ attribute: Attribute, _ comparison: FetchPredicate.Comparison) throws -> FetchTemplate {
+        let token = current
+        let other = try keyPath()
+        guard let otherAttribute = other.attribute else { throw failure("'\(other.name)' is an object; a key is compared with a value or another attribute", token) }
+        for end in other.name.indices where other.name[end] == "." { joinedSteps.insert(String(other.name[..<end])) }
+        let kinds = [attribute, otherAttribute].map { $0.type == .date ? "date" : [.integer, .real].contains($0.type.storage) ? "number" : "\($0.type.storage)" }
+        guard kinds[0] == kinds[1], attribute.type.storage != .blob else {
+            throw failure("'\(name)' and '\(other.name)' hold different kinds of values; two keys compared must both be strings, numbers or dates", token)
+        }
+        return .compareKeys(name, comparison, other.name)
     }
 
     /// `relationship.@count <op> n`, n a whole number as written.

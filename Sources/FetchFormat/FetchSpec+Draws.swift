@@ -108,6 +108,8 @@ extension FetchTemplate {
             }
             return .string(name, op, .text(part), options)
         case let .countOf(name, comparison, count): return .countOf(name, comparison, .integer(count))
+        case let .stringCompare(name, comparison, operand, options): return .stringCompare(name, comparison, value(operand, name), options)
+        case let .compareKeys(name, comparison, other): return .compareKeys(name, comparison, other)
         case let .any(part): return .any(part.drawn(pool, &random))
         case let .and(parts): return .and(parts.map { $0.drawn(pool, &random) })
         case let .or(parts): return .or(parts.map { $0.drawn(pool, &random) })
@@ -122,7 +124,8 @@ extension FetchTemplate {
         switch self {
         case .all: []
         case let .compare(name, _, _), let .isNil(name, _), let .among(name, _), let .amongDrawn(name), let .between(name, _, _), let .string(name, _, _, _),
-             let .countOf(name, _, _): [name]
+             let .countOf(name, _, _), let .stringCompare(name, _, _, _): [name]
+        case let .compareKeys(name, _, other): [name, other]
         case let .and(parts), let .or(parts): parts.flatMap(\.names)
         case let .not(part), let .any(part): part.names
         }

@@ -89,7 +89,9 @@ struct FetchParser {
             _ = advance()
             spec.sort = try sortKeys()
         }
+        var pageColumn = 1
         for (keyword, path) in [("LIMIT", \FetchSpec.limit), ("OFFSET", \FetchSpec.offset)] where isKeyword(keyword) {
+            if pageColumn == 1 { pageColumn = current.column }
             _ = advance()
             guard case let .number(digits) = current.kind, let value = Int(digits), value >= 0, value <= 1_000_000_000 else {
                 throw failure("\(keyword) takes a whole number from 0 to 1000000000")
@@ -110,7 +112,8 @@ struct FetchParser {
                 let info = model.entities[index]
                 let candidates = info.attributes.indices.filter { FetchSpec.breaksTies(info.attributes[$0], model, info, $0) }.map { info.attributes[$0].name }
                 let which = candidates.isEmpty ? "\(info.name) has none" : candidates.joined(separator: ", ")
-                throw FetchFormatError("LIMIT and OFFSET need SORT BY ending with a unique attribute that every object has (\(which)), so that every layout returns the same objects", column: 1, in: text)
+                throw FetchFormatError("LIMIT and OFFSET need SORT BY ending with a unique attribute that every object has (\(which)), so that every layout returns the same objects; "
+                    + "or leave them out to measure the predicate", column: pageColumn, in: text)
             }
         }
         try checkBoundValues(spec)
@@ -224,8 +227,8 @@ extension FetchTemplate {
     /// The values a statement of it binds.
     var boundValues: Int {
         switch self {
-        case .all, .isNil: 0
-        case .compare, .string, .countOf: 1
+        case .all, .isNil, .compareKeys: 0
+        case .compare, .string, .countOf, .stringCompare: 1
         case .between: 2
         case let .among(_, operands): operands.count
         case .amongDrawn: FetchSpec.listLength

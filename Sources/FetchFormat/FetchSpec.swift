@@ -41,6 +41,10 @@ public indirect enum FetchTemplate: Sendable, Equatable {
     case amongDrawn(String)
     case between(String, FetchOperand, FetchOperand)
     case string(String, FetchPredicate.StringOperator, FetchOperand, FetchPredicate.StringOptions)
+    /// `attribute <op>[c|d|cd] value`.
+    case stringCompare(String, FetchPredicate.Comparison, FetchOperand, FetchPredicate.StringOptions)
+    /// `attribute <op> other`: two keys compared.
+    case compareKeys(String, FetchPredicate.Comparison, String)
     /// `relationship.@count <op> n`.
     case countOf(String, FetchPredicate.Comparison, Int64)
     /// `ANY` before a comparison through a to-many relationship.
@@ -51,9 +55,9 @@ public indirect enum FetchTemplate: Sendable, Equatable {
 
     var hasPlaceholders: Bool {
         switch self {
-        case .all, .isNil, .countOf: false
+        case .all, .isNil, .countOf, .compareKeys: false
         case .amongDrawn: true
-        case let .compare(_, _, operand), let .string(_, _, operand, _): operand == .drawn
+        case let .compare(_, _, operand), let .string(_, _, operand, _), let .stringCompare(_, _, operand, _): operand == .drawn
         case let .among(_, operands): operands.contains(.drawn)
         case let .between(_, lower, upper): lower == .drawn || upper == .drawn
         case let .and(parts), let .or(parts): parts.contains { $0.hasPlaceholders }

@@ -62,6 +62,8 @@ enum FetchTokenizer {
             } else if let symbol = symbols.first(where: { index + $0.count <= characters.count && String(characters[index ..< index + $0.count]) == $0 }) {
                 tokens.append(FetchToken(kind: .symbol(symbol), column: column))
                 index += symbol.count
+            } else if character == "&" || character == "|" {
+                throw FetchFormatError("bitwise '\(character)' is not yet a form the suite runs", column: column, in: text)
             } else {
                 throw FetchFormatError("'\(character)', which NSPredicate's format has no use for here", column: column, in: text)
             }

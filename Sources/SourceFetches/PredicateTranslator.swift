@@ -90,7 +90,8 @@ struct PredicateTranslator {
             case let (.value(value), .key(key)):
                 let flipped = ["<": ">", "<=": ">=", ">": "<", ">=": "<="][symbol] ?? symbol
                 return .predicate("\(key) \(flipped) \(value)")
-            default: try unreadable(node, "compares two keys, or two values; the suite's fetches compare a key with a value")
+            case let (.key(key), .key(other)): return .predicate("\(key) \(symbol) \(other)")
+            default: try unreadable(node, "compares two values, or a condition; a fetch's predicate compares a key with a value or another key")
             }
         default:
             try unreadable(node, "uses '\(symbol)', which a fetch's predicate has no form for")

@@ -22,6 +22,9 @@ final class FetchAgreementTests: XCTestCase {
                 "Publication WHERE title LIKE[cd] %@ || uid == %@",
                 "Book WHERE isbn ENDSWITH %@ AND pageCount <= 600",
                 "Tag WHERE name != %@ SORT BY name",
+                // Comparisons with options, two keys compared.
+                "Tag WHERE name ==[c] %@ OR name <>[cd] 'x'",
+                "Publication WHERE createdate < updatedate AND title >=[c] %@",
                 // A to-many's count: a correlated count of its join table's rows.
                 "Publication WHERE tags.@count >= 3 OR tags.@count == 0",
                 "Tag WHERE publications.@count > 20",

@@ -219,6 +219,11 @@ public final class ReferenceStore {
             return related.contains { let found = value(objects[$0]!, attribute); return !found.isNull && found == wanted }
         case let .and(predicates): return Self.and(predicates.map { truth(object, $0, sort) })
         case let .any(inner): return truth(object, inner, sort)
+        case let .stringCompare(name, comparison, wanted, options):
+            // Core Data's function answers 0, not NULL, for a NULL value.
+            guard case let .text(found) = value(object, name), case let .text(other) = wanted else { return false }
+            return CoreDataFunctions.compare(found, other, operator: comparison.coreDataOperatorNumber, flags: Self.flags(options))
+        case let .compareKeys(name, comparison, other): return compare(value(object, name), comparison, value(object, other))
         case let .countOf(name, comparison, wanted):
             let held = info.relationship(name)!.isManyToMany ? links[object.id]?[name]?.count : referrers[object.id]?[name]?.count
             return compare(.integer(Int64(held ?? 0)), comparison, wanted)
@@ -283,4 +288,9 @@ public final class ReferenceStore {
         objects.keys.filter { model.entities[$0.entity].relationships.contains(relationship) && !deleted.contains($0) }
             .reduce(0) { total, id in total + (links[id]?[relationship.name] ?? []).filter { !deleted.contains($0) }.count }
     }
+}
+
+extension FetchPredicate.Comparison {
+    /// The reference's own spelling of `NSCoreDataStringCompare`'s operator numbers.
+    var coreDataOperatorNumber: Int { [.less: 1, .lessOrEqual: 2, .equal: 3, .greaterOrEqual: 4, .greater: 5, .notEqual: 6][self] ?? 0 }
 }

@@ -52,6 +52,8 @@ extension StrategyAgreement {
         case let .among(name, values): .among(prefix + name, values)
         case let .between(name, lower, upper): .between(prefix + name, lower, upper)
         case let .string(name, op, value, options): .string(prefix + name, op, value, options)
+        case let .stringCompare(name, comparison, value, options): .stringCompare(prefix + name, comparison, value, options)
+        case let .compareKeys(name, comparison, other): .compareKeys(prefix + name, comparison, prefix + other)
         default: predicate
         }
     }
@@ -97,7 +99,18 @@ extension StrategyAgreement {
         guard !values.isEmpty, random.next() % 6 != 0 else { return .isNil(name, negated: random.next() % 2 == 0) }
         func pick() -> Value { values[Int(random.next() % UInt64(values.count))] }
         if target.attributes[position].type == .string, random.next() % 3 == 0, case let .text(text) = pick() {
+            // A comparison with options now and then (`==[c]`), its value re-cased.
+            if random.next() % 4 == 0 {
+                let options = FetchPredicate.StringOptions(caseInsensitive: random.next() % 3 != 0, diacriticInsensitive: random.next() % 3 == 0)
+                let comparisons = FetchPredicate.Comparison.allCases
+                return .stringCompare(name, comparisons[Int(random.next() % UInt64(comparisons.count))], .text(random.next() % 2 == 0 ? text.uppercased() : text), options)
+            }
             return randomString(name, Array(text), &random)
+        }
+        // Two attributes of one storage compared now and then (`duration > currentTime`).
+        if random.next() % 10 == 0, let other = target.attributes.first(where: { $0.name != target.attributes[position].name && $0.type.storage == target.attributes[position].type.storage && $0.type.storage != .blob }) {
+            let comparisons = FetchPredicate.Comparison.allCases
+            return .compareKeys(name, comparisons[Int(random.next() % UInt64(comparisons.count))], prefix + other.name)
         }
         switch random.next() % 4 {
         case 0, 1:

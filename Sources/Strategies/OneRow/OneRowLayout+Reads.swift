@@ -102,7 +102,7 @@ extension OneRowLayout {
         let entity = request.entity
         func converted(_ value: Value, _ hex: Bool) -> Value { hex ? value.jsonBindable : value }
         switch predicate {
-        case .equals, .range, .compare, .among, .between, .isNil, .string:
+        case .equals, .range, .compare, .among, .between, .isNil, .string, .stringCompare:
             return try predicate.mappingAttributeValues { name, value in
                 // An object's key (of a to-one, or `self`) is bound as it is.
                 let path = model.keyPath(name, from: entity, throughToMany: true)
@@ -124,7 +124,7 @@ extension OneRowLayout {
             return .not(try bound(inner, request))
         case let .any(inner):
             return .any(try bound(inner, request))
-        case .all, .key, .toOne, .keyInList, .toOneInList, .countOf:
+        case .all, .key, .toOne, .keyInList, .toOneInList, .countOf, .compareKeys:
             return predicate
         }
     }

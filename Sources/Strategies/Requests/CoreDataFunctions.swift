@@ -3,7 +3,8 @@ import SQLite
 
 /// The SQL functions Core Data registers on each of its connections and calls from its
 /// predicates' SQL, with Core Data's semantics: `NSCoreDataStringSearch` (CONTAINS, BEGINSWITH,
-/// ENDSWITH) and `NSCoreDataLike` (LIKE). Every layout's store registers them (`LayoutStore`), so
+/// ENDSWITH), `NSCoreDataStringCompare` (`==[c]` and the other comparisons with options) and
+/// `NSCoreDataLike` (LIKE). Every layout's store registers them (`LayoutStore`), so
 /// that single-table's statements run as Core Data writes them and a string predicate means the
 /// same in every layout.
 public enum CoreDataFunctions {
@@ -15,6 +16,11 @@ public enum CoreDataFunctions {
         try database.createFunction("NSCoreDataStringSearch", arity: 4) { arguments in
             guard case let .text(string) = arguments[0], case let .text(needle) = arguments[1], case let .integer(flags) = arguments[2] else { return .integer(0) }
             return .integer(search(string, needle, flags: Int(flags)) ? 1 : 0)
+        }
+        try database.createFunction("NSCoreDataStringCompare", arity: 5) { arguments in
+            guard case let .text(string) = arguments[0], case let .text(other) = arguments[1], case let .integer(op) = arguments[2],
+                  case let .integer(flags) = arguments[3] else { return .integer(0) }
+            return .integer(compare(string, other, operator: Int(op), flags: Int(flags)) ? 1 : 0)
         }
         try database.createFunction("NSCoreDataLike", arity: 3) { arguments in
             guard case let .text(string) = arguments[0], case let .text(pattern) = arguments[1], case let .integer(variant) = arguments[2] else { return .integer(0) }
@@ -35,6 +41,26 @@ public enum CoreDataFunctions {
         if flags & anchored != 0 { options.insert(.anchored) }
         if flags & backwards != 0 { options.insert(.backwards) }
         return string.range(of: needle, options: options) != nil
+    }
+
+    /// `NSCoreDataStringCompare(string, other, operator, flags, localized)`: `string <op> other` as
+    /// `CFStringCompareWithOptionsAndLocale` orders them with `flags`; `operator` 1 `<`, 2 `<=`,
+    /// 3 `==`, 4 `>=`, 5 `>`, 6 `!=`. Without a locale, as `search`.
+    public static func compare(_ string: String, _ other: String, operator op: Int, flags: Int) -> Bool {
+        var options: String.CompareOptions = []
+        if flags & caseInsensitive != 0 { options.insert(.caseInsensitive) }
+        if flags & diacriticInsensitive != 0 { options.insert(.diacriticInsensitive) }
+        if flags & widthInsensitive != 0 { options.insert(.widthInsensitive) }
+        let order = string.compare(other, options: options)
+        switch op {
+        case 1: return order == .orderedAscending
+        case 2: return order != .orderedDescending
+        case 3: return order == .orderedSame
+        case 4: return order != .orderedAscending
+        case 5: return order == .orderedDescending
+        case 6: return order != .orderedSame
+        default: return false
+        }
     }
 
     /// `NSCoreDataLike(string, pattern, variant)`: NSPredicate's LIKE, the whole string matching

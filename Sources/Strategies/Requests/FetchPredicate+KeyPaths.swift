@@ -20,8 +20,11 @@ extension FetchPredicate {
         func visit(_ predicate: FetchPredicate, inOr: Bool) {
             switch predicate {
             case let .equals(name, _), let .range(name, _, _), let .compare(name, _, _), let .among(name, _), let .between(name, _, _),
-                 let .string(name, _, _, _):
+                 let .string(name, _, _, _), let .stringCompare(name, _, _, _):
                 add(name, outer: inOr)
+            case let .compareKeys(name, _, other):
+                add(name, outer: inOr)
+                add(other, outer: inOr)
             case let .isNil(name, _):
                 add(name, outer: true)
             case let .or(parts):

@@ -92,6 +92,10 @@ public indirect enum FetchPredicate: Hashable, Sendable {
     /// `relationship.@count <op> value`: how many objects a to-many relationship of the fetched
     /// entity holds, compared with a whole number.
     case countOf(String, Comparison, Value)
+    /// `attribute <op>[c|d|cd] value`: a comparison of strings with options (`name ==[c] %@`).
+    case stringCompare(String, Comparison, Value, StringOptions)
+    /// `attribute <op> other`: two keys of the object compared (`duration > currentTime`).
+    case compareKeys(String, Comparison, String)
     /// `ANY p`: a comparison whose key path goes through to-many relationships (`ANY tags.name ==
     /// value`), true of an object when it is of one of the objects reached (as Core Data's joins
     /// read it: `FetchPredicate+KeyPaths.swift`).
@@ -136,6 +140,8 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         case let .not(predicate): .not(predicate.shape)
         case let .countOf(name, comparison, _): .countOf(name, comparison, .null)
         case let .any(predicate): .any(predicate.shape)
+        case let .stringCompare(name, comparison, _, options): .stringCompare(name, comparison, .null, options)
+        case .compareKeys: self
         }
     }
 
@@ -150,11 +156,12 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         case let .among(name, values): .among(name, try values.map { try transform(name, $0) })
         case let .between(name, lower, upper): .between(name, try transform(name, lower), try transform(name, upper))
         case let .string(name, op, value, options): .string(name, op, try transform(name, value), options)
+        case let .stringCompare(name, comparison, value, options): .stringCompare(name, comparison, try transform(name, value), options)
         case let .and(predicates): .and(try predicates.map { try $0.mappingAttributeValues(transform) })
         case let .or(predicates): .or(try predicates.map { try $0.mappingAttributeValues(transform) })
         case let .not(predicate): .not(try predicate.mappingAttributeValues(transform))
         case let .any(predicate): .any(try predicate.mappingAttributeValues(transform))
-        case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList, .isNil, .countOf: self
+        case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList, .isNil, .countOf, .compareKeys: self
         }
     }
 
@@ -163,7 +170,8 @@ public indirect enum FetchPredicate: Hashable, Sendable {
     var comparedAttributes: Set<String> {
         switch self {
         case let .equals(name, _), let .range(name, _, _), let .compare(name, _, _), let .isNil(name, _), let .among(name, _), let .between(name, _, _),
-             let .string(name, _, _, _): [name]
+             let .string(name, _, _, _), let .stringCompare(name, _, _, _): [name]
+        case let .compareKeys(name, _, other): [name, other]
         case let .and(predicates), let .or(predicates): predicates.reduce(into: Set<String>()) { $0.formUnion($1.comparedAttributes) }
         case let .not(predicate), let .any(predicate): predicate.comparedAttributes
         case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList, .countOf: []

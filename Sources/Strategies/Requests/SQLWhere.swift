@@ -16,6 +16,28 @@ extension FetchPredicate.Comparison {
     }
 }
 
+extension FetchPredicate.Comparison {
+    /// The operator's number in `NSCoreDataStringCompare`: 1 `<`, 2 `<=`, 3 `==`, 4 `>=`, 5 `>`, 6 `!=`.
+    var coreDataOperator: Int {
+        switch self {
+        case .less: 1
+        case .lessOrEqual: 2
+        case .equal: 3
+        case .greaterOrEqual: 4
+        case .greater: 5
+        case .notEqual: 6
+        }
+    }
+}
+
+extension FetchPredicate.StringOptions {
+    /// The `CFStringCompareFlags` Core Data computes for the options: `[c]` 257, `[d]` 384, `[cd]` 385.
+    var compareFlags: Int {
+        diacriticInsensitive ? (caseInsensitive ? CoreDataFunctions.caseInsensitive : 0) | CoreDataFunctions.diacriticInsensitive | CoreDataFunctions.widthInsensitive
+            : caseInsensitive ? CoreDataFunctions.caseInsensitive | CoreDataFunctions.widthInsensitive : 0
+    }
+}
+
 extension FetchPredicate.StringOperator {
     /// Core Data's SQL of the operator on `expression`, its value bound: a call of one of its own
     /// functions (`CoreDataFunctions`), the flags `CFStringCompareFlags` as Core Data computes them
@@ -24,8 +46,7 @@ extension FetchPredicate.StringOperator {
     func sql(_ expression: String, _ options: FetchPredicate.StringOptions) -> String {
         let (c, d) = (options.caseInsensitive, options.diacriticInsensitive)
         if self == .like { return "NSCoreDataLike(\(expression), ?, \((c ? 1 : 0) | (d ? 2 : 0)))" }
-        var flags = d ? (c ? CoreDataFunctions.caseInsensitive : 0) | CoreDataFunctions.diacriticInsensitive | CoreDataFunctions.widthInsensitive
-                      : c ? CoreDataFunctions.caseInsensitive | CoreDataFunctions.widthInsensitive : 0
+        var flags = options.compareFlags
         if self == .beginsWith { flags |= CoreDataFunctions.anchored }
         if self == .endsWith { flags |= CoreDataFunctions.anchored | CoreDataFunctions.backwards }
         return "NSCoreDataStringSearch(\(expression), ?, \(flags), 0)"
@@ -120,7 +141,7 @@ struct SQLWhere {
         case let .and(predicates):
             let parts = try predicates.compactMap { try clause($0) }
             return parts.isEmpty ? nil : parts.joined(separator: " AND ")
-        case .compare, .isNil, .among, .between, .string:
+        case .compare, .isNil, .among, .between, .string, .stringCompare, .compareKeys:
             return try comparison(predicate)
         case let .or(predicates):
             // An empty OR is false; a TRUEPREDICATE part makes it true.
@@ -162,6 +183,12 @@ struct SQLWhere {
             let expression = try operand(name)
             values.append(value)
             return op.sql(expression, options)
+        case let .stringCompare(name, comparison, value, options):
+            let expression = try operand(name)
+            values.append(value)
+            return "NSCoreDataStringCompare(\(expression), ?, \(comparison.coreDataOperator), \(options.compareFlags), 0)"
+        case let .compareKeys(name, comparison, other):
+            return "\(try operand(name)) \(comparison.sql) \(try operand(other))"
         default:
             return try clause(predicate)
         }
