@@ -89,9 +89,7 @@ struct FetchParser {
             _ = advance()
             spec.sort = try sortKeys()
         }
-        var pageColumn = 1
         for (keyword, path) in [("LIMIT", \FetchSpec.limit), ("OFFSET", \FetchSpec.offset)] where isKeyword(keyword) {
-            if pageColumn == 1 { pageColumn = current.column }
             _ = advance()
             guard case let .number(digits) = current.kind, let value = Int(digits), value >= 0, value <= 1_000_000_000 else {
                 throw failure("\(keyword) takes a whole number from 0 to 1000000000")
@@ -104,17 +102,6 @@ struct FetchParser {
         }
         if counts, !spec.sort.isEmpty || spec.limit != nil || spec.offset != nil {
             throw FetchFormatError("a COUNT takes no SORT BY, LIMIT or OFFSET (it counts every object the predicate selects)", column: 1, in: text)
-        }
-        // A page of an order with ties holds different objects in different layouts (no order is
-        // promised among equals): every layout must return the same page.
-        if spec.limit != nil || spec.offset != nil {
-            guard spec.isTotallyOrdered(model) else {
-                let info = model.entities[index]
-                let candidates = info.attributes.indices.filter { FetchSpec.breaksTies(info.attributes[$0], model, info, $0) }.map { info.attributes[$0].name }
-                let which = candidates.isEmpty ? "\(info.name) has none" : candidates.joined(separator: ", ")
-                throw FetchFormatError("LIMIT and OFFSET need SORT BY ending with a unique attribute that every object has (\(which)), so that every layout returns the same objects; "
-                    + "or leave them out to measure the predicate", column: pageColumn, in: text)
-            }
         }
         try checkBoundValues(spec)
         return spec

@@ -132,7 +132,7 @@ final class MeasuredStore {
     /// back and timed together; the sample is the mean of one execution. Every execution's answer
     /// is kept until the clock stops, then digested and checked to be the first's (so that none
     /// can be skipped or optimised away).
-    func read(_ queries: [PreparedQuery], counts: Bool, ordered: Bool, loops: Int, caseName: String) throws -> Sample {
+    func read(_ queries: [PreparedQuery], counts: Bool, ordered: Bool, pagesWithTies: Bool = false, loops: Int, caseName: String) throws -> Sample {
         let database = try opened.database
         if counts {
             var numbers = Array(repeating: [Int](), count: loops)
@@ -153,7 +153,26 @@ final class MeasuredStore {
         let work = database.stopCountingWork().perExecution(of: loops)
         let digests = answers.map { AnswerDigest(ordered ? .ordered : .unordered, of: $0) }
         guard digests.allSatisfy({ $0 == digests[0] }) else { throw BenchmarkFailure.unstableAnswer(strategy: name, caseName: caseName) }
-        return Sample(nanoseconds: elapsed / UInt64(loops), rows: answers[0].count, digest: digests[0], work: work)
+        return Sample(nanoseconds: elapsed / UInt64(loops), rows: answers[0].count, digest: digests[0], digestIsFull: !pagesWithTies, work: work)
+    }
+
+    /// The answer to each of `requests` without its limit and offset, as a set of objects, after
+    /// checking that the page the request reads is of it: only its objects, and as many as the
+    /// limit and offset leave (a layout that pages wrongly fails here, before any timing).
+    func checkPages(_ requests: [FetchRequest], caseName: String) throws -> [AnswerDigest] {
+        let layoutStore = try opened, database = try layoutStore.database
+        return try requests.map { request in
+            var whole = request
+            (whole.limit, whole.offset) = (nil, nil)
+            let answer = try database.objects(try layoutStore.layout.readQuery(whole))
+            let page = try database.objects(try layoutStore.layout.readQuery(request))
+            let keys = Set(answer.map(\.id)), expected = max(0, min(request.limit ?? Int.max, answer.count - (request.offset ?? 0)))
+            guard page.count == expected, page.allSatisfy({ keys.contains($0.id) }), Set(page.map(\.id)).count == page.count else {
+                throw StoreCheckFailure(description: "\(name) pages \(caseName) wrongly: \(page.count) objects where its answer of \(answer.count) leaves \(expected), "
+                    + "or objects not in that answer; the run stopped because the numbers would not compare like with like")
+            }
+            return AnswerDigest(.unordered, of: answer)
+        }
     }
 
     func queries(_ workloadCase: WorkloadCase) throws -> [PreparedQuery] {

@@ -119,15 +119,28 @@ public final class Runner {
                              _ stores: [MeasuredStore]) throws -> [WorkloadResult] {
         let queries = try stores.map { try $0.queries(workloadCase) }
         let name = caseName(workload, workloadCase.variant)
+        if workloadCase.pagesWithTies { try checkPages(workloadCase, layouts, stores, name) }
         let reopen = { (_: Int) throws in for store in stores { try store.reopen() } }
         let samples = try interleave(name, workload, layouts, loopTarget: RunPlan.loopTarget, onBlock: reopen) { index, _, loops in
-            try stores[index].read(queries[index], counts: workloadCase.counts, ordered: workloadCase.ordered, loops: loops, caseName: name)
+            try stores[index].read(queries[index], counts: workloadCase.counts, ordered: workloadCase.ordered, pagesWithTies: workloadCase.pagesWithTies,
+                                   loops: loops, caseName: name)
         }
         var results = makeResults(workload, workloadCase.variant, layouts, samples, bytes: stores.map(\.bytes))
         if let weight = workload.mixWeight {
             for index in results.indices { results[index].mix = MixShare(weight: weight, fetches: max(1, workloadCase.requests.count)) }
         }
         return results
+    }
+
+    /// Pages of an order with ties: each layout's pages are of its whole answer, and the whole
+    /// answers agree (as sets) across layouts.
+    private func checkPages(_ workloadCase: WorkloadCase, _ layouts: [any StorageLayout], _ stores: [MeasuredStore], _ name: String) throws {
+        let answers = try stores.map { try $0.checkPages(workloadCase.requests, caseName: name) }
+        for index in answers.indices.dropFirst() {
+            guard let (first, second) = zip(answers[0], answers[index]).first(where: { $0 != $1 }) else { continue }
+            throw BenchmarkFailure.disagreement(caseName: name, first: layouts[0].name, firstDigest: first.description, firstRows: first.count,
+                                                second: layouts[index].name, secondDigest: second.description, secondRows: second.count)
+        }
     }
 
     /// Times an insert workload on a fresh store per repetition; with `keepLastStores`, hands back

@@ -87,6 +87,10 @@ public struct WorkloadCase: Sendable {
     public var requests: [FetchRequest]
     public var counts: Bool
     public var ordered: Bool
+    /// A page (a limit or an offset) of an order with ties, or of no order: each layout may
+    /// return different objects, so the answers are checked before the timing, request by
+    /// request, as pages of one answer (`MeasuredStore.checkPages`), and by row count while timed.
+    public var pagesWithTies = false
 
     public init(variant: String = "", requests: [FetchRequest] = [], counts: Bool = false, ordered: Bool = false) {
         self.variant = variant; self.requests = requests; self.counts = counts; self.ordered = ordered

@@ -1,3 +1,4 @@
+import FetchFormat
 import Foundation
 import Generation
 import Models
@@ -78,6 +79,21 @@ final class RunnerTests: XCTestCase {
             XCTAssertEqual(firstRows, secondRows + 1)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: runner.temporaryFolder.path))
+    }
+
+    /// A page of an order with ties (LIMIT without a unique last sort key) may hold other objects
+    /// in each layout: it is checked as a page of the whole answer, which every layout must agree
+    /// on; a layout whose page holds an object its whole answer does not fails before any timing.
+    func testPagesOfAnOrderWithTiesAreCheckedAgainstTheWholeAnswer() throws {
+        let model = try Model(ModelPresets.publications.scaled(to: 300))
+        let page = Workload.fetch(try FetchSpec.parse("Book WHERE pageCount > 100 SORT BY pageCount LIMIT 5", model: model), number: 1)
+        let results = try Runner(plan: RunPlan(strategies: [SingleTable.self, Joined.self, TablePerEntity.self], workloads: [page], seed: 1, repetitions: 2), model: model).run()
+        XCTAssertEqual(results.map(\.rows), [5, 5, 5])
+        let broken = Runner(plan: RunPlan(strategies: [SingleTable.self, DroppingLeafRows.self], workloads: [page], seed: 1, repetitions: 2), model: model)
+        XCTAssertThrowsError(try broken.run()) { error in
+            XCTAssertTrue("\(error)".hasPrefix("dropping-leaf-rows pages fetch-1 wrongly"), "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: broken.temporaryFolder.path))
     }
 
     func testATimeBudgetRepeatsUntilSpentWithinBounds() {

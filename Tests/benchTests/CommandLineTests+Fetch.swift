@@ -8,13 +8,15 @@ extension CommandLineTests {
     func testOwnFetchesRunInEveryLayout() throws {
         let run = try bench(["run", "--scale", "300", "--repetitions", "2", "--quiet", "--output", "f.csv",
                              "--fetch", "long-books = Book WHERE pageCount > 300 AND title BEGINSWITH[cd] %@ SORT BY title, uid LIMIT 20",
-                             "--fetch", "Publication WHERE title CONTAINS[c] %@ OR publishDate > %@", "--fetch", "Book WHERE pageCount > 100 SORT BY pageCount",
+                             "--fetch", "Publication WHERE title CONTAINS[c] %@ OR publishDate > %@", "--fetch", "Book WHERE pageCount > 100 SORT BY pageCount LIMIT 7",
                              "--fetch", "tagged = COUNT Publication WHERE ANY tags.name BEGINSWITH %@", "--workloads", "count-all"], in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
         let rows = try ResultsFile(url: folder.appendingPathComponent("f.csv")).rows
-        // A sort with ties (pages by page count) is answered alike, its order among equals not compared.
+        // A sort with ties (pages by page count) is answered alike, its order among equals not
+        // compared; its page (LIMIT 7) is checked as a page of the whole answer.
         XCTAssertEqual(rows.map { $0.fields["workload"]! }, ["count-all", "long-books", "fetch-2", "fetch-3", "tagged"].flatMap { Array(repeating: $0, count: 5) })
         XCTAssertTrue(rows.allSatisfy { Int($0.fields["rows"]!)! > 0 }, "every fetch finds objects")
+        XCTAssertEqual(Set(rows.filter { $0.fields["workload"] == "fetch-3" }.map { $0.fields["rows"]! }), ["7"], "a page of an order with ties, in every layout")
         // An Xcode model's entity and attributes.
         let xcode = try bench(["run", "--model", Self.fixtures.appendingPathComponent("Library.xcdatamodeld").path, "--scale", "300", "--repetitions", "2", "--quiet",
                                "--output", "x.csv", "--fetch", "Album WHERE trackCount >= %@ AND format != 'CD'",
@@ -34,7 +36,7 @@ extension CommandLineTests {
 
         let listed = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         let mistakes: [([String], String)] = [
-            (["--fetch", "Book SORT BY pageCount LIMIT 5"], "error: --fetch: LIMIT and OFFSET need SORT BY ending with a unique attribute that every object has (uid, isbn)"),
+            (["--fetch", "Book SORT BY pageCount LIMIT -5"], "error: --fetch: LIMIT takes a whole number from 0 to 1000000000"),
             (["--fetch", "Book WHERE pagecount > 300"], "error: --fetch: unknown key 'pagecount' of Book; its keys: uid, title, publishDate, createdate, updatedate, isbn, pageCount, tags, at column 12: Book WHERE ^pagecount > 300"),
             (["--fetch", "Book WHERE (title == 'a'"], "error: --fetch: a '(' that is not closed, at column 25: Book WHERE (title == 'a'^"),
             (["--fetch", "count-all = Book"], "error: --fetch: the name 'count-all' is taken (by a workload, or another fetch)"),
