@@ -1,3 +1,4 @@
+import Foundation
 import Generation
 import Models
 import Strategies
@@ -115,16 +116,18 @@ extension FetchParser {
                 return .amongDrawn(name)
             }
             return .among(name, try list(name, attribute))
-        case "CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE":
+        case "CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES":
             _ = advance()
             guard attribute.type.storage == .text else { throw failure("\(token.keyword ?? "") compares strings, and '\(name)' is not a string", token) }
             let op = FetchPredicate.StringOperator(rawValue: token.keyword ?? "") ?? .contains
             let options = try stringOptions()
-            return .string(name, op, try operand(name, attribute), options)
-        case "MATCHES":
-            throw failure("MATCHES is not yet a form the suite runs")
+            let value = try operand(name, attribute)
+            if op == .matches, case let .value(.text(pattern)) = value, (try? NSRegularExpression(pattern: pattern)) == nil {
+                throw failure("'\(pattern)' is not a regular expression MATCHES can use", tokens[position - 1])
+            }
+            return .string(name, op, value, options)
         default:
-            throw failure("expected a comparison after '\(name)' (==, !=, <, <=, >, >=, BETWEEN, IN, CONTAINS, BEGINSWITH, ENDSWITH, LIKE)")
+            throw failure("expected a comparison after '\(name)' (==, !=, <, <=, >, >=, BETWEEN, IN, CONTAINS, BEGINSWITH, ENDSWITH, LIKE, MATCHES)")
         }
     }
 
@@ -173,13 +176,14 @@ extension FetchParser {
     mutating func stringOptions() throws -> FetchPredicate.StringOptions {
         guard isSymbol("[") else { return FetchPredicate.StringOptions() }
         _ = advance()
-        guard case let .word(letters) = current.kind, !letters.isEmpty, letters.lowercased().allSatisfy({ "cd".contains($0) }) else {
-            throw failure("a string operator's options are [c], [d] or [cd] (the suite does not run [n] or [l] yet)")
+        guard case let .word(letters) = current.kind, !letters.isEmpty, letters.lowercased().allSatisfy({ "cdl".contains($0) }) else {
+            throw failure("a string operator's options are [c], [d], [l] and their combinations, such as [cd] (the suite does not run [n] yet)")
         }
         _ = advance()
         guard isSymbol("]") else { throw failure("expected ']' after the options") }
         _ = advance()
-        return FetchPredicate.StringOptions(caseInsensitive: letters.lowercased().contains("c"), diacriticInsensitive: letters.lowercased().contains("d"))
+        return FetchPredicate.StringOptions(caseInsensitive: letters.lowercased().contains("c"), diacriticInsensitive: letters.lowercased().contains("d"),
+                                            localized: letters.lowercased().contains("l"))
     }
 
     /// `{a, b, …}`.

@@ -1,3 +1,4 @@
+import Foundation
 import Generation
 import Models
 import Strategies
@@ -105,6 +106,8 @@ extension FetchTemplate {
             case .endsWith: String(characters.suffix(3))
             case .contains: String(characters[middle ..< min(characters.count, middle + 3)])
             case .like: text.reduce(into: "") { pattern, character in pattern += "*?\\".contains(character) ? "\\\(character)" : String(character) }
+            // The value itself, as a regular expression: its first three characters, then anything.
+            case .matches: NSRegularExpression.escapedPattern(for: String(characters.prefix(3))) + ".*"
             }
             return .string(name, op, .text(part), options)
         case let .countOf(name, comparison, count): return .countOf(name, comparison, .integer(count))

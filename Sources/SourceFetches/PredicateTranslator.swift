@@ -4,7 +4,7 @@ import SwiftSyntax
 /// A SwiftData `#Predicate` closure as the NSPredicate format it stands for (the one SwiftData's
 /// store sends Core Data): `$0.a.b` (optional chaining and `!` read through) a key path,
 /// `== != < <= > >=` with a value, `&&` `||` `!`, `contains`, `localizedStandardContains`
-/// (`CONTAINS[cd]`), `starts(with:)` and `hasPrefix` (`BEGINSWITH`), `hasSuffix` (`ENDSWITH`), a
+/// (`CONTAINS[cdl]`), `starts(with:)` and `hasPrefix` (`BEGINSWITH`), `hasSuffix` (`ENDSWITH`), a
 /// collection's `contains($0.key)` (`IN`), a to-many's `contains { … }` of one comparison (`ANY`),
 /// `isEmpty` and `count` (`@count`); a literal as written, any other value (a captured variable,
 /// `Date.now`) a `%@` drawn from the data. What has no such equivalent (`if let`, a ternary, a
@@ -114,7 +114,7 @@ struct PredicateTranslator {
         }
         guard node.arguments.count == 1, let argument = node.arguments.first?.expression else { try unreadable(node, "calls '\(name)' with other than one argument") }
         if let key = key(base) {
-            let operators = ["contains": "CONTAINS", "localizedStandardContains": "CONTAINS[cd]", "localizedCaseInsensitiveContains": "CONTAINS[c]",
+            let operators = ["contains": "CONTAINS", "localizedStandardContains": "CONTAINS[cdl]", "localizedCaseInsensitiveContains": "CONTAINS[cl]",
                              "starts": "BEGINSWITH", "hasPrefix": "BEGINSWITH", "hasSuffix": "ENDSWITH"]
             guard let op = operators[name], name != "starts" || label == "with", case let .value(value) = try part(argument) else {
                 try unreadable(node, "calls '\(name)' on '\(key)', which a fetch's predicate has no form for")

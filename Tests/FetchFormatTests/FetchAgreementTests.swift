@@ -24,6 +24,8 @@ final class FetchAgreementTests: XCTestCase {
                 "Tag WHERE name != %@ SORT BY name",
                 // Comparisons with options, two keys compared.
                 "Tag WHERE name ==[c] %@ OR name <>[cd] 'x'",
+                "Publication WHERE title MATCHES[c] %@ OR title MATCHES '[A-M].* .*'",
+                "Publication WHERE title CONTAINS[cdl] %@",
                 "Publication WHERE createdate < updatedate AND title >=[c] %@",
                 // A to-many's count: a correlated count of its join table's rows.
                 "Publication WHERE tags.@count >= 3 OR tags.@count == 0",

@@ -98,7 +98,7 @@ final class SourceFetchReaderTests: XCTestCase {
         XCTAssertEqual(found.map(\.line), [5, 7, 10, 16, 20, 26])
         XCTAssertEqual(found.map(\.form), ["@Query", "@Query", "#Predicate", "#Predicate", "#Predicate", "#Predicate"])
         XCTAssertEqual(found.map(\.outcome), [
-            .fetch("Item WHERE isFavorite == YES AND title CONTAINS[cd] 'swift' SORT BY addedAt DESC"),
+            .fetch("Item WHERE isFavorite == YES AND title CONTAINS[cdl] 'swift' SORT BY addedAt DESC"),
             .fetch("Item SORT BY title"),
             .fetch("Item WHERE shelf.name == %@ AND (price > 10 OR NOT (ANY tags.name == %@)) SORT BY addedAt DESC"),
             .fetch("Item WHERE uid IN %@ AND NOT (tags.@count == 0) AND tags.@count > 3"),

@@ -51,6 +51,14 @@ final class PredicateAgreementTests: XCTestCase {
         XCTAssertFalse(CoreDataFunctions.like("ab", "?", variant: 0))
         XCTAssertTrue(CoreDataFunctions.like("a\\", "a\\", variant: 0), "a pattern ending in a backslash ends in one")
         XCTAssertFalse(CoreDataFunctions.like("a", "a\\", variant: 0))
+        XCTAssertTrue(CoreDataFunctions.matches("Café au lait", "Caf. au.*", variant: 0), "MATCHES is a whole-string regular expression")
+        XCTAssertFalse(CoreDataFunctions.matches("Café au lait", "Caf", variant: 0), "the whole string")
+        XCTAssertTrue(CoreDataFunctions.matches("Café au lait", "cafe AU LAIT", variant: 3))
+        XCTAssertFalse(CoreDataFunctions.matches("Café au lait", "cafe AU LAIT", variant: 1), "[c] keeps diacritics")
+        XCTAssertFalse(CoreDataFunctions.matches("(", "(", variant: 0), "a pattern that is not a regular expression matches nothing")
+        XCTAssertTrue(CoreDataFunctions.compare("Café", "CAFE", operator: 3, flags: 385))
+        XCTAssertTrue(CoreDataFunctions.compare("abc", "ABD", operator: 1, flags: 257), "abc <[c] ABD")
+        XCTAssertFalse(CoreDataFunctions.compare("abc", "ABC", operator: 6, flags: 257))
     }
 
     func testEachFormIsOneCondition() throws {
@@ -69,6 +77,10 @@ final class PredicateAgreementTests: XCTestCase {
                                           .string("title", .like, .text("a*"), .init(diacriticInsensitive: true))])
         XCTAssertTrue(try SingleTable(model: model).fetchQuery(FetchRequest(entity: book, includesSubentities: false, predicate: strings)).sql.hasSuffix(
             "WHERE NSCoreDataStringSearch(t0.ZTITLE, ?, 385, 0) AND NSCoreDataStringSearch(t0.ZISBN, ?, 8, 0) AND NSCoreDataStringSearch(t0.ZTITLE, ?, 269, 0) AND NSCoreDataLike(t0.ZTITLE, ?, 2) AND t0.Z_ENT = ?"))
+        // [l] is Core Data's locale flag: SwiftData's localizedStandardContains as logged.
+        XCTAssertTrue(try SingleTable(model: model).fetchQuery(FetchRequest(entity: book, includesSubentities: false, predicate:
+            .string("title", .contains, .text("x"), .init(caseInsensitive: true, diacriticInsensitive: true, localized: true)))).sql
+            .hasSuffix("WHERE NSCoreDataStringSearch(t0.ZTITLE, ?, 417, 1) AND t0.Z_ENT = ?"))
         // An AND inside an OR or a NOT keeps its own parentheses.
         let nested = FetchPredicate.or([.and([.isNil("isbn", negated: true), .compare("pageCount", .notEqual, .integer(5))]), .not(.and([.isNil("title", negated: false), .isNil("isbn", negated: false)]))])
         XCTAssertTrue(try SingleTable(model: model).fetchQuery(FetchRequest(entity: book, includesSubentities: false, predicate: nested)).sql

@@ -192,6 +192,7 @@ public final class ReferenceStore {
             let variant = (options.caseInsensitive ? 1 : 0) | (options.diacriticInsensitive ? 2 : 0)
             switch op {
             case .like: return CoreDataFunctions.like(found, needle, variant: variant)
+            case .matches: return CoreDataFunctions.matches(found, needle, variant: variant)
             case .contains: return CoreDataFunctions.search(found, needle, flags: Self.flags(options))
             case .beginsWith: return CoreDataFunctions.search(found, needle, flags: Self.flags(options) | CoreDataFunctions.anchored)
             case .endsWith: return CoreDataFunctions.search(found, needle, flags: Self.flags(options) | CoreDataFunctions.anchored | CoreDataFunctions.backwards)

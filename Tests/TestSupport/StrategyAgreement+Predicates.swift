@@ -1,3 +1,4 @@
+import Foundation
 import Generation
 import Models
 import Strategies
@@ -140,7 +141,7 @@ extension StrategyAgreement {
     /// BEGINSWITH, a suffix for ENDSWITH, a middle part for CONTAINS (upper-cased with `[c]`), a
     /// pattern of it with `*` and `?` for LIKE; with each option at random.
     func randomString(_ name: String, _ text: [Character], _ random: inout SplitMix64) -> FetchPredicate {
-        let options = FetchPredicate.StringOptions(caseInsensitive: random.next() % 2 == 0, diacriticInsensitive: random.next() % 3 == 0)
+        let options = FetchPredicate.StringOptions(caseInsensitive: random.next() % 2 == 0, diacriticInsensitive: random.next() % 3 == 0, localized: random.next() % 5 == 0)
         let cut = text.isEmpty ? 0 : Int(random.next() % UInt64(text.count)), length = 1 + Int(random.next() % 4)
         func cased(_ part: ArraySlice<Character>) -> Value { .text(options.caseInsensitive ? String(part).uppercased() : String(part)) }
         let operators = FetchPredicate.StringOperator.allCases
@@ -153,6 +154,10 @@ extension StrategyAgreement {
             if !pattern.isEmpty { pattern[cut] = "?" }
             if pattern.count > 2 { pattern.replaceSubrange(1 ..< min(pattern.count - 1, 1 + length), with: ["*"]) }
             return .string(name, .like, .text(pattern.joined()), options)
+        case .matches:
+            // A piece of the value, then any characters, a character class now and then.
+            let piece = NSRegularExpression.escapedPattern(for: String(text.prefix(max(1, cut))))
+            return .string(name, .matches, .text(piece + (random.next() % 2 == 0 ? ".*" : "[a-z ]*.?")), options)
         }
     }
 }

@@ -3,13 +3,13 @@ import SQLite
 
 /// The SQL functions Core Data registers on each of its connections and calls from its
 /// predicates' SQL, with Core Data's semantics: `NSCoreDataStringSearch` (CONTAINS, BEGINSWITH,
-/// ENDSWITH), `NSCoreDataStringCompare` (`==[c]` and the other comparisons with options) and
-/// `NSCoreDataLike` (LIKE). Every layout's store registers them (`LayoutStore`), so
+/// ENDSWITH), `NSCoreDataStringCompare` (`==[c]` and the other comparisons with options),
+/// `NSCoreDataLike` (LIKE) and `NSCoreDataMatches` (MATCHES). Every layout's store registers them (`LayoutStore`), so
 /// that single-table's statements run as Core Data writes them and a string predicate means the
 /// same in every layout.
 public enum CoreDataFunctions {
     /// The `CFStringCompareFlags` bits Core Data passes to `NSCoreDataStringSearch`.
-    public static let caseInsensitive = 1, backwards = 4, anchored = 8, diacriticInsensitive = 128, widthInsensitive = 256
+    public static let caseInsensitive = 1, backwards = 4, anchored = 8, localized = 32, diacriticInsensitive = 128, widthInsensitive = 256
 
     /// Registers the functions on `database`.
     public static func register(on database: Database) throws {
@@ -21,6 +21,11 @@ public enum CoreDataFunctions {
             guard case let .text(string) = arguments[0], case let .text(other) = arguments[1], case let .integer(op) = arguments[2],
                   case let .integer(flags) = arguments[3] else { return .integer(0) }
             return .integer(compare(string, other, operator: Int(op), flags: Int(flags)) ? 1 : 0)
+        }
+        let expressions = RegularExpressions()
+        try database.createFunction("NSCoreDataMatches", arity: 3) { arguments in
+            guard case let .text(string) = arguments[0], case let .text(pattern) = arguments[1], case let .integer(variant) = arguments[2] else { return .integer(0) }
+            return .integer(expressions.matches(string, pattern, variant: Int(variant)) ? 1 : 0)
         }
         try database.createFunction("NSCoreDataLike", arity: 3) { arguments in
             guard case let .text(string) = arguments[0], case let .text(pattern) = arguments[1], case let .integer(variant) = arguments[2] else { return .integer(0) }
@@ -60,6 +65,39 @@ public enum CoreDataFunctions {
         case 5: return order == .orderedDescending
         case 6: return order != .orderedSame
         default: return false
+        }
+    }
+
+    /// `NSCoreDataMatches(string, pattern, variant)`: NSPredicate's MATCHES, the whole string
+    /// matching the ICU regular expression `pattern` (Foundation's `NSRegularExpression`), `variant`
+    /// 1 ignoring case, 2 diacritics (both folded away first), 3 both. A pattern that is not a
+    /// regular expression matches nothing.
+    public static func matches(_ string: String, _ pattern: String, variant: Int) -> Bool {
+        RegularExpressions().matches(string, pattern, variant: variant)
+    }
+
+    /// Compiled patterns, each once per connection (a MATCHES compiles its pattern once per
+    /// statement in Core Data, not once per row).
+    final class RegularExpressions: @unchecked Sendable {
+        private var compiled: [String: NSRegularExpression?] = [:]
+        private let lock = NSLock()
+
+        func matches(_ string: String, _ pattern: String, variant: Int) -> Bool {
+            let folding: String.CompareOptions = variant & 2 != 0 ? [.diacriticInsensitive] : []
+            let text = string.folding(options: folding, locale: nil)
+            let key = "\(variant)\u{0}" + pattern
+            lock.lock()
+            let expression: NSRegularExpression?
+            if let found = compiled[key] {
+                expression = found
+            } else {
+                expression = try? NSRegularExpression(pattern: pattern.folding(options: folding, locale: nil), options: variant & 1 != 0 ? [.caseInsensitive] : [])
+                if compiled.count < 1_000 { compiled[key] = expression }
+            }
+            lock.unlock()
+            guard let expression else { return false }
+            let whole = NSRange(text.startIndex..., in: text)
+            return expression.firstMatch(in: text, options: [.anchored], range: whole).map { $0.range == whole } ?? false
         }
     }
 

@@ -31,11 +31,16 @@ extension FetchPredicate.Comparison {
 }
 
 extension FetchPredicate.StringOptions {
-    /// The `CFStringCompareFlags` Core Data computes for the options: `[c]` 257, `[d]` 384, `[cd]` 385.
+    /// The `CFStringCompareFlags` Core Data computes for the options: `[c]` 257, `[d]` 384, `[cd]`
+    /// 385; `[l]` adds localized and width-insensitive, 288 (`[cdl]` 417).
     var compareFlags: Int {
-        diacriticInsensitive ? (caseInsensitive ? CoreDataFunctions.caseInsensitive : 0) | CoreDataFunctions.diacriticInsensitive | CoreDataFunctions.widthInsensitive
+        let flags = diacriticInsensitive ? (caseInsensitive ? CoreDataFunctions.caseInsensitive : 0) | CoreDataFunctions.diacriticInsensitive | CoreDataFunctions.widthInsensitive
             : caseInsensitive ? CoreDataFunctions.caseInsensitive | CoreDataFunctions.widthInsensitive : 0
+        return localized ? flags | CoreDataFunctions.localized | CoreDataFunctions.widthInsensitive : flags
     }
+
+    /// The last argument of Core Data's string functions: 1 to use the current locale (`[l]`).
+    var locale: Int { localized ? 1 : 0 }
 }
 
 extension FetchPredicate.StringOperator {
@@ -46,10 +51,11 @@ extension FetchPredicate.StringOperator {
     func sql(_ expression: String, _ options: FetchPredicate.StringOptions) -> String {
         let (c, d) = (options.caseInsensitive, options.diacriticInsensitive)
         if self == .like { return "NSCoreDataLike(\(expression), ?, \((c ? 1 : 0) | (d ? 2 : 0)))" }
+        if self == .matches { return "NSCoreDataMatches(\(expression), ?, \((c ? 1 : 0) | (d ? 2 : 0)))" }
         var flags = options.compareFlags
         if self == .beginsWith { flags |= CoreDataFunctions.anchored }
         if self == .endsWith { flags |= CoreDataFunctions.anchored | CoreDataFunctions.backwards }
-        return "NSCoreDataStringSearch(\(expression), ?, \(flags), 0)"
+        return "NSCoreDataStringSearch(\(expression), ?, \(flags), \(options.locale))"
     }
 }
 
@@ -186,7 +192,7 @@ struct SQLWhere {
         case let .stringCompare(name, comparison, value, options):
             let expression = try operand(name)
             values.append(value)
-            return "NSCoreDataStringCompare(\(expression), ?, \(comparison.coreDataOperator), \(options.compareFlags), 0)"
+            return "NSCoreDataStringCompare(\(expression), ?, \(comparison.coreDataOperator), \(options.compareFlags), \(options.locale))"
         case let .compareKeys(name, comparison, other):
             return "\(try operand(name)) \(comparison.sql) \(try operand(other))"
         default:
