@@ -9,7 +9,7 @@ let package = Package(
         .executable(name: "bench", targets: ["bench"]),
         // The workloads, with the modules their public API uses; the package-benchmark suite in
         // Benchmarks/ depends on this.
-        .library(name: "Workloads", targets: ["Workloads", "Strategies", "Models", "Generation", "SQLite"]),
+        .library(name: "Workloads", targets: ["Workloads", "Strategies", "FetchRequests", "Models", "Generation", "SQLite"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -45,8 +45,13 @@ let package = Package(
         // and DDL), and its bookkeeping rows and key reservation: what the strategies and the
         // store reader share.
         .target(name: "CoreDataLayout", dependencies: ["SQLite", "Models", "Generation"]),
+        // The request language every layout renders (what a fetch asks: an entity, a predicate of
+        // Core Data's forms, sort, page, Core Data's fetch modes), and the fetch format an app's
+        // fetches are read from (the entity, an NSPredicate-format predicate, sort, limit), its %@
+        // drawn from the data: what a workload, a user's fetch and a logged statement share.
+        .target(name: "FetchRequests", dependencies: ["Models", "Generation"]),
         // The storage strategies behind one protocol, a folder each, and their registry.
-        .target(name: "Strategies", dependencies: ["CoreDataLayout", "StoreFiles", "SQLite", "Models", "Generation"]),
+        .target(name: "Strategies", dependencies: ["FetchRequests", "CoreDataLayout", "StoreFiles", "SQLite", "Models", "Generation"]),
         // A Core Data / SwiftData store file read as a model: its Z_MODELCACHE (raw deflate, binary
         // property list, keyed archive), its tables and its objects per entity, opened read-only;
         // and the proof that single-table lays the model out as the store is.
@@ -54,9 +59,7 @@ let package = Package(
         // Where a command's model comes from (a preset, a JSON description, an Xcode model,
         // SwiftData sources, a store file), chosen from the path and read into one description.
         .target(name: "ModelSources", dependencies: ["Models", "SwiftDataModels", "CoreDataStores"]),
-        // A fetch as an app writes it (the entity, an NSPredicate-format predicate, sort, limit), read
-        // into the request language against a model, its %@ drawn from the data.
-        .target(name: "FetchFormat", dependencies: ["Models", "Generation", "Strategies"]),
+
         // An app's fetches read from its Swift sources (NSPredicate(format:) literals, #Predicate,
         // FetchDescriptor, @Query) as fetches of the fetch format, or named as unreadable.
         .target(name: "SourceFetches", dependencies: [
@@ -65,7 +68,7 @@ let package = Package(
             .product(name: "SwiftOperators", package: "swift-syntax"),
         ]),
         // Every workload as one value, the runner (timing, interleaving, agreement and store checks), query plans.
-        .target(name: "Workloads", dependencies: ["Strategies", "FetchFormat", "StoreFiles", "Models", "Generation", "SQLite"]),
+        .target(name: "Workloads", dependencies: ["Strategies", "FetchRequests", "StoreFiles", "Models", "Generation", "SQLite"]),
         // The commit the binary is built from (written before each build by the BuildCommit plugin).
         .target(name: "BuildInfo", plugins: ["BuildCommit"]),
         .plugin(name: "BuildCommit", capability: .buildTool()),
@@ -75,24 +78,24 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "Reporting", "Workloads", "FetchFormat", "SourceFetches", "Strategies", "StoreFiles", "Models", "ModelSources", "SwiftDataModels", "CoreDataStores", "Generation",
+                "Reporting", "Workloads", "FetchRequests", "SourceFetches", "Strategies", "StoreFiles", "Models", "ModelSources", "SwiftDataModels", "CoreDataStores", "Generation",
                 "SQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "StoreFilesTests", dependencies: ["StoreFiles"]),
-        .testTarget(name: "FetchFormatTests", dependencies: ["FetchFormat", "Models", "Generation", "Strategies", "TestSupport"]),
+        .testTarget(name: "FetchRequestsTests", dependencies: ["FetchRequests", "Models", "Generation", "Strategies", "TestSupport"]),
         .testTarget(name: "ModelSourcesTests", dependencies: ["ModelSources", "Models", "CoreDataStores", "SQLite", "TestSupport"]),
         .testTarget(name: "ModelsTests", dependencies: ["Models"]),
         .testTarget(name: "SourceFetchesTests", dependencies: ["SourceFetches"]),
         .testTarget(name: "SwiftDataModelsTests", dependencies: ["SwiftDataModels", "Models"]),
         .testTarget(name: "GenerationTests", dependencies: ["Generation", "Models"]),
-        .target(name: "TestSupport", dependencies: ["Models", "Generation", "CoreDataLayout", "StoreFiles", "Strategies", "CoreDataStores", "SQLite"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["FetchRequests", "Models", "Generation", "CoreDataLayout", "StoreFiles", "Strategies", "CoreDataStores", "SQLite"], path: "Tests/TestSupport"),
         .testTarget(name: "CoreDataStoresTests", dependencies: ["CoreDataStores", "Models", "CoreDataLayout", "StoreFiles", "Strategies", "SQLite", "Generation", "TestSupport"]),
-        .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "FetchFormat", "Strategies", "StoreFiles", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
+        .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "FetchRequests", "Strategies", "StoreFiles", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads", "Strategies", "StoreFiles", "Generation", "SQLite"]),
         .testTarget(name: "benchTests", dependencies: ["bench", "Reporting", "StoreFiles", "Models", "CoreDataStores", "SQLite", "TestSupport"]),
-        .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "CoreDataLayout", "StoreFiles", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
+        .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "FetchRequests", "CoreDataLayout", "StoreFiles", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
     ]
 )

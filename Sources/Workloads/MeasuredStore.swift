@@ -1,4 +1,5 @@
 import Dispatch
+import FetchRequests
 import Foundation
 import Generation
 import Models

@@ -1,3 +1,4 @@
+import FetchRequests
 import Models
 import Strategies
 

@@ -1,4 +1,4 @@
-import FetchFormat
+import FetchRequests
 import Generation
 import Models
 import Strategies

@@ -1,3 +1,4 @@
+import FetchRequests
 import Foundation
 import Generation
 import Models

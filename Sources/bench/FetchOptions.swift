@@ -1,5 +1,5 @@
 import ArgumentParser
-import FetchFormat
+import FetchRequests
 import Foundation
 import Models
 import Reporting

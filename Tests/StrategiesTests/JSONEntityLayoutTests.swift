@@ -1,4 +1,5 @@
 import CoreDataLayout
+import FetchRequests
 import Models
 @testable import Strategies
 import XCTest

@@ -1,4 +1,5 @@
 import CoreDataLayout
+import FetchRequests
 import Generation
 import Models
 import SQLite

@@ -1,4 +1,5 @@
 import CoreDataLayout
+import FetchRequests
 import Foundation
 import Generation
 import Models

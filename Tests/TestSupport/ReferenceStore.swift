@@ -1,3 +1,4 @@
+import FetchRequests
 import Generation
 import Models
 import Strategies

@@ -1,4 +1,4 @@
-import FetchFormat
+import FetchRequests
 import Foundation
 import Generation
 import Models

@@ -1,4 +1,5 @@
 import CoreDataLayout
+import FetchRequests
 import Models
 
 /// A layout's lookups of a model's properties by the names a `FetchRequest` or a relationship

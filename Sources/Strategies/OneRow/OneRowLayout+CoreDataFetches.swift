@@ -1,4 +1,5 @@
 import CoreDataLayout
+import FetchRequests
 import Models
 
 extension OneRowLayout {

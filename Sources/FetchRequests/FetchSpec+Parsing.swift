@@ -1,7 +1,6 @@
 import Foundation
 import Generation
 import Models
-import Strategies
 
 extension FetchSpec {
     /// The longest fetch read, in characters.

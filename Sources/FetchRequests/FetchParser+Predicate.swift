@@ -1,7 +1,6 @@
 import Foundation
 import Generation
 import Models
-import Strategies
 
 /// NSPredicate's grammar, as far as the suite runs it: `OR` (`||`) of `AND`s (`&&`) of `NOT`s (`!`)
 /// of parenthesised predicates, TRUEPREDICATE, FALSEPREDICATE, and comparisons of an attribute (of

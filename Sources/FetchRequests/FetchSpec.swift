@@ -1,6 +1,5 @@
 import Generation
 import Models
-import Strategies
 
 /// A fetch an app makes, written as `[name =] [COUNT] Entity [WHERE predicate] [SORT BY key
 /// [ASC|DESC], …] [LIMIT n] [OFFSET n]`, its predicate in NSPredicate's format exactly as an app

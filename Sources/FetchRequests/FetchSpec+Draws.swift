@@ -1,7 +1,6 @@
 import Foundation
 import Generation
 import Models
-import Strategies
 
 extension FetchSpec {
     /// Objects of the fetched entity's subtree a `%@` draws its values from (spread over the stream).

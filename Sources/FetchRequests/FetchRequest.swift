@@ -125,7 +125,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
     }
 
-    var shape: FetchPredicate {
+    package var shape: FetchPredicate {
         switch self {
         case .all: .all
         case let .equals(name, _): .equals(name, .null)
@@ -153,7 +153,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
     /// The predicate with each value compared with an attribute of the fetched entity (by the
     /// forms `equals`, `range`, `compare`, `among`, `between`, at any depth) replaced by
     /// `transform(attribute, value)`; the other forms as they are.
-    func mappingAttributeValues(_ transform: (String, Value) throws -> Value) rethrows -> FetchPredicate {
+    package func mappingAttributeValues(_ transform: (String, Value) throws -> Value) rethrows -> FetchPredicate {
         switch self {
         case let .equals(name, value): .equals(name, try transform(name, value))
         case let .range(name, lower, upper): .range(name, try transform(name, lower), try transform(name, upper))
@@ -172,7 +172,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
 
     /// The names the predicate compares: attributes of the fetched entity, key paths through its
     /// to-ones (`author.name`), to-ones a nil test names; not those it reaches through a to-many.
-    var comparedAttributes: Set<String> {
+    package var comparedAttributes: Set<String> {
         switch self {
         case let .equals(name, _), let .range(name, _, _), let .compare(name, _, _), let .isNil(name, _), let .among(name, _), let .between(name, _, _),
              let .string(name, _, _, _), let .stringCompare(name, _, _, _): [name]
@@ -184,7 +184,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
     }
 
     /// The predicates directly inside it (of `and`, `or`, `not`, `any`).
-    var parts: [FetchPredicate] {
+    package var parts: [FetchPredicate] {
         switch self {
         case let .and(predicates), let .or(predicates): predicates
         case let .not(predicate), let .any(predicate): [predicate]
