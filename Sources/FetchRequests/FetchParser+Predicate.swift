@@ -136,6 +136,7 @@ extension FetchParser {
         let other = try keyPath()
         guard let otherAttribute = other.attribute else { throw failure("'\(other.name)' is an object; a key is compared with a value or another attribute", token) }
         for end in other.name.indices where other.name[end] == "." { joinedSteps.insert(String(other.name[..<end])) }
+        guard joinedSteps.count <= FetchSpec.maximumJoins else { throw failure("key paths through more than \(FetchSpec.maximumJoins) different relationship steps in one fetch (SQLite joins 64 tables at most)", token) }
         let kinds = [attribute, otherAttribute].map { $0.type == .date ? "date" : [.integer, .real].contains($0.type.storage) ? "number" : "\($0.type.storage)" }
         guard kinds[0] == kinds[1], attribute.type.storage != .blob else {
             throw failure("'\(name)' and '\(other.name)' hold different kinds of values; two keys compared must both be strings, numbers or dates", token)

@@ -121,7 +121,9 @@ public enum ResultsCSV {
         ] + ratioFields(ratio) + [
             String(format: "%.1f", rowsPerSecond),
         ] + workFields(result.work, baseline: baselineWork) + [result.sqliteMemoryBytes, result.peakResidentBytes].map { $0.map(String.init) ?? "" }
-        let mix = [result.mix.map { format($0.weight) } ?? "", result.mix.map { String($0.fetches) } ?? ""]
+        // The weight as given (the shortest text that reads back as it): the mix is summed from the file.
+        let mix = [result.mix.map { $0.weight == $0.weight.rounded() && $0.weight < 1e15 ? String(Int64($0.weight)) : String($0.weight) } ?? "",
+                   result.mix.map { String($0.fetches) } ?? ""]
         let fields = run + parameters + what + timing + [String(result.dbBytes), result.digest.description] + mix + [samplesFile]
         assert(fields.count == columns.count)
         return fields

@@ -14,6 +14,9 @@ struct PredicateTranslator {
     /// fetched object; `tags.` inside a to-many's `contains { … }`).
     let parameter: String
     let prefix: String
+    /// The parameters of the closures around this one (a to-many's `contains { … }`): comparing
+    /// with their objects is a SUBQUERY, not a value.
+    var enclosing: [String] = []
 
     static func predicate(_ closure: ClosureExprSyntax) throws -> String {
         try PredicateTranslator(parameter: parameterName(closure), prefix: "").predicate(body(closure))
@@ -75,6 +78,9 @@ struct PredicateTranslator {
             return .key(key)
         }
         if mentionsParameter(expression) { try unreadable(expression, "computes with the object's values; NSPredicate compares a key with a value") }
+        if expression.tokens(viewMode: .sourceAccurate).contains(where: { enclosing.contains($0.text) }) {
+            try unreadable(expression, "compares with the enclosing object inside a to-many's contains: a SUBQUERY, not yet a form the suite runs")
+        }
         return .value(Self.literal(expression) ?? "%@")
     }
 
@@ -106,7 +112,8 @@ struct PredicateTranslator {
         let label = node.arguments.first?.label?.text
         // A to-many's contains(where:) of one comparison: ANY.
         if let closure = node.trailingClosure ?? node.arguments.first?.expression.as(ClosureExprSyntax.self), name == "contains", let relationship = key(base) {
-            let inner = try PredicateTranslator(parameter: Self.parameterName(closure), prefix: relationship + ".").predicate(Self.body(closure))
+            let inner = try PredicateTranslator(parameter: Self.parameterName(closure), prefix: relationship + ".", enclosing: enclosing + [parameter])
+                .predicate(Self.body(closure))
             guard !inner.contains(" AND "), !inner.contains(" OR "), !inner.hasPrefix("NOT ") else {
                 try unreadable(node, "asks one object of a to-many for several conditions: a SUBQUERY, not yet a form the suite runs")
             }

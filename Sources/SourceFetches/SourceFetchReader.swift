@@ -74,7 +74,12 @@ final class FetchCollector: SyntaxVisitor {
     override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
         guard node.attributeName.trimmedDescription == "Query" else { return .visitChildren }
         let arguments = node.arguments?.as(LabeledExprListSyntax.self)
-        let filter = arguments?.first { $0.label?.text == "filter" }?.expression.as(MacroExpansionExprSyntax.self)
+        let filterArgument = arguments?.first { $0.label?.text == "filter" }?.expression
+        let filter = filterArgument?.as(MacroExpansionExprSyntax.self)
+        if filterArgument != nil, filter == nil {
+            add(node, "@Query", .unreadable("its filter is built elsewhere (not a #Predicate written here)"))
+            return .skipChildren
+        }
         guard filter != nil || arguments?.contains(where: { $0.label?.text == "sort" }) == true else { return .skipChildren }
         let entity = filter?.genericArgumentClause?.arguments.first?.argument.trimmedDescription ?? EntityContext.queryEntity(of: node)
         let sort = arguments.map { SortReader.query($0) } ?? ""

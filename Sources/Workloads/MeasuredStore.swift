@@ -167,12 +167,23 @@ final class MeasuredStore {
             (whole.limit, whole.offset) = (nil, nil)
             let answer = try database.objects(try layoutStore.layout.readQuery(whole))
             let page = try database.objects(try layoutStore.layout.readQuery(request))
-            let keys = Set(answer.map(\.id)), expected = max(0, min(request.limit ?? Int.max, answer.count - (request.offset ?? 0)))
-            guard page.count == expected, page.allSatisfy({ keys.contains($0.id) }), Set(page.map(\.id)).count == page.count else {
+            let keys = Set(answer.map(\.id)), start = min(answer.count, request.offset ?? 0), expected = min(request.limit ?? Int.max, answer.count - start)
+            // Sorted, the page holds the sort values of the whole answer's slice, whichever of the tied objects it took.
+            let sorted = !request.sort.isEmpty, slice = answer[start ..< start + expected]
+            guard page.count == expected, page.allSatisfy({ keys.contains($0.id) }), Set(page.map(\.id)).count == page.count,
+                  !sorted || sortValues(page, request).sorted() == sortValues(slice, request).sorted() else {
                 throw StoreCheckFailure(description: "\(name) pages \(caseName) wrongly: \(page.count) objects where its answer of \(answer.count) leaves \(expected), "
-                    + "or objects not in that answer; the run stopped because the numbers would not compare like with like")
+                    + "objects not in that answer, or not the slice its order puts there; the run stopped because the numbers would not compare like with like")
             }
             return AnswerDigest(.unordered, of: answer)
+        }
+    }
+
+    /// Each object's values of the request's sort keys, as text (an order of the tuples, not the sort's).
+    private func sortValues(_ objects: some Collection<ModelObject>, _ request: FetchRequest) -> [String] {
+        let model = layout.model
+        return objects.map { object in
+            request.sort.map { key in model.entities[object.id.entity].attributeIndex(key.attribute).map { "\(object.values[$0])" } ?? "" }.joined(separator: "\u{1}")
         }
     }
 

@@ -69,6 +69,9 @@ final class FetchAgreementTests: XCTestCase {
                 "Shelf WHERE items.@count > 2 OR label == nil",
                 "Shelf WHERE ANY items.title == %@ OR ANY items.tags.name == %@",
                 "Tag WHERE ANY items.shelf.name BEGINSWITH %@",
+                // Through a to-one back to the fetched entity's type, then a to-many of it: every
+                // sub-entity's join tables.
+                "Item WHERE ANY shelf.items.tags.name == %@",
                 "Album WHERE shelf.name LIKE[cd] %@ AND NOT (shelf.label.text == %@)",
             ]),
         ]

@@ -94,6 +94,9 @@ final class RunnerTests: XCTestCase {
             XCTAssertTrue("\(error)".hasPrefix("dropping-leaf-rows pages fetch-1 wrongly"), "\(error)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: broken.temporaryFolder.path))
+        // A layout whose pages ignore the order holds objects of the answer, as many, but not the slice.
+        let unordered = Runner(plan: RunPlan(strategies: [SingleTable.self, PagingWithoutOrder.self], workloads: [page], seed: 1, repetitions: 2), model: model)
+        XCTAssertThrowsError(try unordered.run()) { XCTAssertTrue("\($0)".hasPrefix("paging-without-order pages fetch-1 wrongly"), "\($0)") }
     }
 
     func testATimeBudgetRepeatsUntilSpentWithinBounds() {
@@ -145,6 +148,33 @@ struct DroppingLeafRows: StorageLayout {
     func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
         var query = try inner.fetchQuery(request)
         if !model.entities[request.entity].hasSubentities, request.limit == nil { query.sql += " LIMIT -1 OFFSET 1" }
+        return query
+    }
+    func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try inner.countQuery(request) }
+    func partialQuery(_ request: FetchRequest, properties: [String]) throws -> PreparedQuery { try inner.partialQuery(request, properties: properties) }
+    func linkedQuery(_ relationship: Model.Relationship) throws -> PreparedQuery { try inner.linkedQuery(relationship) }
+    func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] { try inner.updatePlan(entity, attribute: attribute, value: value) }
+    func versionSQL(_ entity: Int) -> String? { inner.versionSQL(entity) }
+    func deleteStatements(_ entity: Int) throws -> DeleteStatements { try inner.deleteStatements(entity) }
+    func linkCountSQL(_ relationship: Model.Relationship) throws -> [String] { try inner.linkCountSQL(relationship) }
+}
+
+/// single-table whose pages ignore the request's order: the right number of objects of the answer,
+/// but not the ones the order puts on the page.
+struct PagingWithoutOrder: StorageLayout {
+    static let name = "paging-without-order"
+    static let summary = "a broken strategy for the tests"
+    let inner: SingleTable
+    var model: Model { inner.model }
+    var schemaSQL: [String] { inner.schemaSQL }
+    init(model: Model) throws { inner = try SingleTable(model: model) }
+    func insertPlan(_ entity: Int) -> InsertPlan? { inner.insertPlan(entity) }
+    func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
+        guard request.limit != nil else { return try inner.fetchQuery(request) }
+        var unsorted = request
+        unsorted.sort = []
+        var query = try inner.fetchQuery(unsorted)
+        query.sql = query.sql.replacingOccurrences(of: " LIMIT ?", with: " ORDER BY t0.Z_PK DESC LIMIT ?")
         return query
     }
     func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try inner.countQuery(request) }

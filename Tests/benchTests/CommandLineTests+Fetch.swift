@@ -55,14 +55,14 @@ extension CommandLineTests {
     /// names the file and line, exit 64, nothing written.
     func testAFetchMixEndsTheRunWithItsTotal() throws {
         let mix = "# an app's fetches, how often it issues each\n120 recent = Publication WHERE publishDate > %@ SORT BY publishDate DESC, uid LIMIT 20\n\n"
-            + "  2.5 Book WHERE pageCount > 300\nCOUNT Publication WHERE ANY tags.name == %@\n"
+            + "  0.25 Book WHERE pageCount > 300\nCOUNT Publication WHERE ANY tags.name == %@\n"
         try mix.write(to: folder.appendingPathComponent("mix.txt"), atomically: true, encoding: .utf8)
         let run = try bench(["run", "--scale", "300", "--repetitions", "2", "--output", "m.csv", "--fetches", "mix.txt", "--fetch", "other = Tag WHERE name != nil"], in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
         let rows = try ResultsFile(url: folder.appendingPathComponent("m.csv")).rows
         XCTAssertEqual(Set(rows.map { $0.fields["workload"]! }), ["recent", "fetch-3", "fetch-4", "other"])
         let weights = Dictionary(rows.map { ($0.fields["workload"]!, $0.fields["mix_weight"]!) }, uniquingKeysWith: { first, _ in first })
-        XCTAssertEqual(weights, ["recent": "120", "fetch-3": "2.5", "fetch-4": "1", "other": ""], "a --fetch beside the mix is not in it")
+        XCTAssertEqual(weights, ["recent": "120", "fetch-3": "0.25", "fetch-4": "1", "other": ""], "a --fetch beside the mix is not in it; a weight as given")
         XCTAssertEqual(Set(rows.filter { $0.fields["workload"] == "recent" }.map { $0.fields["mix_fetches"]! }), ["10"], "ten draws of its %@")
         XCTAssertEqual(Set(rows.filter { $0.fields["workload"] == "fetch-3" }.map { $0.fields["mix_fetches"]! }), ["1"])
         let answer = try XCTUnwrap(run.stdout.components(separatedBy: "\nthe answer:\n").last)

@@ -43,7 +43,7 @@ extension Joined {
             related: { relationship, name, _ in try self.relatedJoin(entity.index, relationship, name, tracker) },
             sort: try request.sort.map { (try attribute($0.attribute), $0.ascending) },
             keyPaths: KeyPathJoins(model: model, entity: entity.index, alias: { "k\($0)" }, column: { try self.keyedColumn($0, $1) },
-                                   many: { reached, relationship in try self.manyStep(relationship, from: [reached]) }),
+                                   many: { reached, relationship, _ in try self.manyStep(relationship, from: [reached]) }),
             countRelated: { name, alias in try self.relatedCount(entity.index, name, alias: alias) })
     }
 

@@ -41,7 +41,7 @@ extension OneRowLayout {
                     return KeyedColumn(source: source) { "\($0).\(key)" }
                 }
                 return KeyedColumn(source: source) { try self.expression(entity, name, alias: $0).sql }
-            }, many: { _, relationship in try self.manyStep(relationship) }),
+            }, many: { _, relationship, _ in try self.manyStep(relationship) }),
             countRelated: { name, alias in try self.relatedCount(entity, name, alias: alias) })
     }
 

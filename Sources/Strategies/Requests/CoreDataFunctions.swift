@@ -91,13 +91,13 @@ public enum CoreDataFunctions {
             if let found = compiled[key] {
                 expression = found
             } else {
-                expression = try? NSRegularExpression(pattern: pattern.folding(options: folding, locale: nil), options: variant & 1 != 0 ? [.caseInsensitive] : [])
+                // The whole string: any match from its start to its end, not the first one found.
+                expression = try? NSRegularExpression(pattern: "\\A(?:" + pattern.folding(options: folding, locale: nil) + ")\\z", options: variant & 1 != 0 ? [.caseInsensitive] : [])
                 if compiled.count < 1_000 { compiled[key] = expression }
             }
             lock.unlock()
             guard let expression else { return false }
-            let whole = NSRange(text.startIndex..., in: text)
-            return expression.firstMatch(in: text, options: [.anchored], range: whole).map { $0.range == whole } ?? false
+            return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
         }
     }
 

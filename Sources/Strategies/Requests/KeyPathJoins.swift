@@ -31,8 +31,9 @@ struct KeyPathJoins {
     let entity: Int
     /// Where `entity`'s property `name` (an attribute or a to-one's key) is read by key.
     let column: (_ entity: Int, _ name: String) throws -> KeyedColumn
-    /// How a to-many relationship of an entity is gone through.
-    let many: (_ entity: Int, _ relationship: Model.Relationship) throws -> ManyStep
+    /// How a to-many relationship of an entity is gone through: from the fetched row itself
+    /// (`first`), or from objects a step reached.
+    let many: (_ entity: Int, _ relationship: Model.Relationship, _ first: Bool) throws -> ManyStep
     /// The alias of the `n`th join (from 1).
     let alias: (Int) -> String
 
@@ -44,7 +45,7 @@ struct KeyPathJoins {
     private var aliasesTaken = 0
 
     init(model: Model, entity: Int, alias: @escaping (Int) -> String, column: @escaping (Int, String) throws -> KeyedColumn,
-         many: @escaping (Int, Model.Relationship) throws -> ManyStep) {
+         many: @escaping (Int, Model.Relationship, Bool) throws -> ManyStep) {
         self.model = model; self.entity = entity; self.alias = alias; self.column = column; self.many = many
     }
 
@@ -57,7 +58,7 @@ struct KeyPathJoins {
         for (index, step) in path.steps.enumerated() {
             let reached = prefix.isEmpty ? step.name : prefix + "." + step.name
             if step.toMany {
-                let through = try many(entity, step)
+                let through = try many(entity, step, index == 0)
                 let alias = join(reached, through.source, on: key + "|" + through.from) { "\(key) = \($0).\(through.from)" + through.filter($0) }
                 key = "\(alias).\(through.to)"
                 here = through.to == "Z_PK" ? (alias, through.source) : nil

@@ -56,7 +56,7 @@ extension TablePerEntity {
             },
             sort: try request.sort.map { ("t0." + (try self.column(entity, $0.attribute)), $0.ascending) },
             keyPaths: KeyPathJoins(model: model, entity: entity, alias: { "k\($0)" }, column: { try self.keyedColumn($0, $1) },
-                                   many: { reached, relationship in try self.manyStep(relationship, from: reached == entity ? [entity] : self.holders(reached)) }),
+                                   many: { reached, relationship, first in try self.manyStep(relationship, from: first ? [entity] : self.holders(reached)) }),
             countRelated: { name, alias in try self.relatedCount(entity, name, alias: alias) })
     }
 
