@@ -52,6 +52,7 @@ extension FetchParser {
         guard comparisons <= FetchSpec.maximumTerms else { throw failure("more than \(FetchSpec.maximumTerms) comparisons in one fetch") }
         if isKeyword("ALL") { throw failure("ALL is not a form Core Data runs against SQLite (it refuses the fetch); NONE, or NOT ANY, may say it") }
         for keyword in ["NONE", "SUBQUERY", "FUNCTION"] where isKeyword(keyword) { throw failure("\(keyword) is not yet a form the suite runs") }
+        if let held = try heldObject() { return held }
         if !inAny, isKeyword("ANY") || isKeyword("SOME") {
             _ = advance()
             inAny = true
@@ -128,6 +129,26 @@ extension FetchParser {
         default:
             throw failure("expected a comparison after '\(name)' (==, !=, <, <=, >, >=, BETWEEN, IN, CONTAINS, BEGINSWITH, ENDSWITH, LIKE, MATCHES)")
         }
+    }
+
+    /// A to-many holding an object: `tags CONTAINS %@`, `%@ IN tags`, `ANY tags == %@`; nil when
+    /// the tokens are not one of those.
+    mutating func heldObject() throws -> FetchTemplate? {
+        func toMany(_ token: FetchToken) -> String? {
+            guard case let .word(name) = token.kind, let relationship = model.entities[entity].relationship(name), relationship.toMany, !relationship.isHidden else { return nil }
+            return name
+        }
+        let next = tokens[min(position + 1, tokens.count - 1)], after = tokens[min(position + 2, tokens.count - 1)]
+        if let name = toMany(current), next.keyword == "CONTAINS" || (inAny && (next.kind == .symbol("==") || next.kind == .symbol("="))) {
+            guard after.kind == .placeholder else { throw failure("'\(name)' holds objects; it is asked for one drawn with %@", after) }
+            position += 3
+            return .holds(name)
+        }
+        if current.kind == .placeholder, next.keyword == "IN", let name = toMany(after) {
+            position += 3
+            return .holds(name)
+        }
+        return nil
     }
 
     /// `key <op> other`: two keys of the object compared, both strings, numbers or dates.

@@ -93,6 +93,9 @@ public indirect enum FetchPredicate: Hashable, Sendable {
     /// `relationship.@count <op> value`: how many objects a to-many relationship of the fetched
     /// entity holds, compared with a whole number.
     case countOf(String, Comparison, Value)
+    /// `relationship CONTAINS object` (also `object IN relationship`, `ANY relationship == object`):
+    /// a to-many relationship of the fetched entity holds the object with this key.
+    case holds(String, Value)
     /// `attribute <op>[c|d|cd] value`: a comparison of strings with options (`name ==[c] %@`).
     case stringCompare(String, Comparison, Value, StringOptions)
     /// `attribute <op> other`: two keys of the object compared (`duration > currentTime`).
@@ -147,6 +150,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         case let .any(predicate): .any(predicate.shape)
         case let .stringCompare(name, comparison, _, options): .stringCompare(name, comparison, .null, options)
         case .compareKeys: self
+        case let .holds(name, _): .holds(name, .null)
         }
     }
 
@@ -166,7 +170,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         case let .or(predicates): .or(try predicates.map { try $0.mappingAttributeValues(transform) })
         case let .not(predicate): .not(try predicate.mappingAttributeValues(transform))
         case let .any(predicate): .any(try predicate.mappingAttributeValues(transform))
-        case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList, .isNil, .countOf, .compareKeys: self
+        case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList, .isNil, .countOf, .compareKeys, .holds: self
         }
     }
 
@@ -179,7 +183,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         case let .compareKeys(name, _, other): [name, other]
         case let .and(predicates), let .or(predicates): predicates.reduce(into: Set<String>()) { $0.formUnion($1.comparedAttributes) }
         case let .not(predicate), let .any(predicate): predicate.comparedAttributes
-        case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList, .countOf: []
+        case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList, .countOf, .holds: []
         }
     }
 

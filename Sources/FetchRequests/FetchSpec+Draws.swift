@@ -17,6 +17,10 @@ extension FetchSpec {
     public func requests(_ generator: ObjectGenerator, seed: UInt64, draws: Int) -> [FetchRequest] {
         var pool = DrawPool(generator, entity: entity)
         // A key path through a to-many draws from its destination's objects.
+        for name in predicate.heldRelationships {
+            guard let relationship = generator.model.entities[entity].relationship(name), pool.destinations[relationship.destination] == nil else { continue }
+            pool.destinations[relationship.destination] = DrawPool(generator, entity: relationship.destination)
+        }
         for name in predicate.names {
             guard let path = generator.model.keyPath(name, from: entity, throughToMany: true), path.throughToMany, pool.destinations[path.entity] == nil else { continue }
             pool.destinations[path.entity] = DrawPool(generator, entity: path.entity)
@@ -113,6 +117,10 @@ extension FetchTemplate {
         case let .stringCompare(name, comparison, operand, options): return .stringCompare(name, comparison, value(operand, name), options)
         case let .compareKeys(name, comparison, other): return .compareKeys(name, comparison, other)
         case let .any(part): return .any(part.drawn(pool, &random))
+        case let .holds(name):
+            // An object of the relationship's destination.
+            let destination = pool.model.entities[pool.entity].relationship(name)?.destination
+            return .holds(name, destination.flatMap { pool.destinations[$0] }?.draw(FetchPredicate.selfKey, &random) ?? .null)
         case let .and(parts): return .and(parts.map { $0.drawn(pool, &random) })
         case let .or(parts): return .or(parts.map { $0.drawn(pool, &random) })
         case let .not(part): return .not(part.drawn(pool, &random))
@@ -130,6 +138,17 @@ extension FetchTemplate {
         case let .compareKeys(name, _, other): [name, other]
         case let .and(parts), let .or(parts): parts.flatMap(\.names)
         case let .not(part), let .any(part): part.names
+        case .holds: []
+        }
+    }
+
+    /// The to-many relationships it asks to hold an object.
+    var heldRelationships: [String] {
+        switch self {
+        case let .holds(name): [name]
+        case let .and(parts), let .or(parts): parts.flatMap(\.heldRelationships)
+        case let .not(part), let .any(part): part.heldRelationships
+        default: []
         }
     }
 }

@@ -214,7 +214,7 @@ extension FetchTemplate {
     var boundValues: Int {
         switch self {
         case .all, .isNil, .compareKeys: 0
-        case .compare, .string, .countOf, .stringCompare: 1
+        case .compare, .string, .countOf, .stringCompare, .holds: 1
         case .between: 2
         case let .among(_, operands): operands.count
         case .amongDrawn: FetchSpec.listLength

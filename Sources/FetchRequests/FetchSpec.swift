@@ -46,6 +46,9 @@ public indirect enum FetchTemplate: Sendable, Equatable {
     case compareKeys(String, FetchPredicate.Comparison, String)
     /// `relationship.@count <op> n`.
     case countOf(String, FetchPredicate.Comparison, Int64)
+    /// `relationship CONTAINS %@`, `%@ IN relationship`, `ANY relationship == %@`: a to-many
+    /// holding an object drawn from its destination's.
+    case holds(String)
     /// `ANY` before a comparison through a to-many relationship.
     case any(FetchTemplate)
     case and([FetchTemplate])
@@ -55,7 +58,7 @@ public indirect enum FetchTemplate: Sendable, Equatable {
     var hasPlaceholders: Bool {
         switch self {
         case .all, .isNil, .countOf, .compareKeys: false
-        case .amongDrawn: true
+        case .amongDrawn, .holds: true
         case let .compare(_, _, operand), let .string(_, _, operand, _), let .stringCompare(_, _, operand, _): operand == .drawn
         case let .among(_, operands): operands.contains(.drawn)
         case let .between(_, lower, upper): lower == .drawn || upper == .drawn

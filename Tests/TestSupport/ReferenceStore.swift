@@ -226,6 +226,15 @@ public final class ReferenceStore {
             guard case let .text(found) = value(object, name), case let .text(other) = wanted else { return false }
             return CoreDataFunctions.compare(found, other, operator: comparison.coreDataOperatorNumber, flags: Self.flags(options))
         case let .compareKeys(name, comparison, other): return compare(value(object, name), comparison, value(object, other))
+        case let .holds(name, wanted):
+            let relationship = info.relationship(name)!
+            let held = relationship.isManyToMany ? Array(links[object.id]?[name] ?? []) : referrers[object.id]?[name] ?? []
+            if held.contains(where: { .integer($0.key) == wanted }) { return true }
+            // Core Data's `t0.Z_PK IN (SELECT <inverse key> FROM … WHERE Z_PK = ?)` is unknown, not
+            // false, when the object asked for has no inverse: its row gives the subquery a NULL.
+            guard !relationship.isManyToMany, case let .integer(key) = wanted, let inverse = model.inverse(of: relationship),
+                  let asked = model.entities[relationship.destination].subtree.lazy.compactMap({ self.objects[ObjectID(entity: $0, key: key)] }).first else { return false }
+            return toOne(asked, inverse.name) == nil ? nil : false
         case let .countOf(name, comparison, wanted):
             let held = info.relationship(name)!.isManyToMany ? links[object.id]?[name]?.count : referrers[object.id]?[name]?.count
             return compare(.integer(Int64(held ?? 0)), comparison, wanted)

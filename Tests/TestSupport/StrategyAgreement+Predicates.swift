@@ -87,6 +87,11 @@ extension StrategyAgreement {
         }
         guard !target.attributes.isEmpty else { return .isNil(String(prefix.dropLast()), negated: random.next() % 2 == 0) }
         if ofObject, prefix.isEmpty, random.next() % 12 == 0 { return objectComparison(FetchPredicate.selfKey, objects.map { .integer($0.id.key) }, &random) }
+        // A to-many holding an object (`tags CONTAINS %@`) now and then: a destination's key.
+        if ofObject, prefix.isEmpty, random.next() % 10 == 0, let relationship = entity.relationships.filter(\.toMany).randomElement(using: &random) {
+            let keys = samples(of: relationship.destination, 8).map(\.id.key)
+            return .holds(relationship.name, .integer(keys.isEmpty ? 1 : keys[Int(random.next() % UInt64(keys.count))]))
+        }
         // A to-many's count (`tags.@count > 1`) now and then.
         if ofObject, prefix.isEmpty, random.next() % 8 == 0, let relationship = entity.relationships.filter(\.toMany).randomElement(using: &random) {
             let comparisons = FetchPredicate.Comparison.allCases

@@ -160,6 +160,14 @@ struct SQLWhere {
             anyDepth += 1
             defer { anyDepth -= 1 }
             return try clause(inner)
+        case let .holds(name, value):
+            // Core Data's subquery of the rows the layout goes through the relationship by (`KeyPathJoins.many`).
+            guard let keyPaths, let relationship = keyPaths.model.entities[keyPaths.entity].relationship(name), relationship.toMany else {
+                throw LayoutError("request", "'\(name)' is not a to-many relationship of the fetched entity")
+            }
+            let step = try keyPaths.many(keyPaths.entity, relationship, true), alias = "h1"
+            values.append(value)
+            return "\(key) IN (SELECT \(alias).\(step.from) FROM \(step.source) \(alias) WHERE \(alias).\(step.to) = ?\(step.filter(alias)))"
         case let .countOf(name, comparison, value):
             guard let countRelated else { throw LayoutError("request", "this layout does not count a relationship's objects") }
             let expression = try countRelated(name, keyPaths?.alias(2 * joins.count + (keyPaths?.made.count ?? 0) + 1) ?? "c1")
