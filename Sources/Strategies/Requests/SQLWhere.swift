@@ -160,6 +160,15 @@ struct SQLWhere {
             anyDepth += 1
             defer { anyDepth -= 1 }
             return try clause(inner)
+        case .holds, .countOf:
+            return try relationshipCondition(predicate)
+        }
+    }
+
+    /// A condition on a to-many relationship of the fetched entity itself: holding an object
+    /// (Core Data's subquery of the rows the layout goes through it by), or its count.
+    private mutating func relationshipCondition(_ predicate: FetchPredicate) throws -> String? {
+        switch predicate {
         case let .holds(name, value):
             // Core Data's subquery of the rows the layout goes through the relationship by (`KeyPathJoins.many`).
             guard let keyPaths, let relationship = keyPaths.model.entities[keyPaths.entity].relationship(name), relationship.toMany else {
@@ -173,6 +182,8 @@ struct SQLWhere {
             let expression = try countRelated(name, keyPaths?.alias(2 * joins.count + (keyPaths?.made.count ?? 0) + 1) ?? "c1")
             values.append(value)
             return "\(expression) \(comparison.sql) ?"
+        default:
+            return try clause(predicate)
         }
     }
 
