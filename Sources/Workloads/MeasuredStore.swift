@@ -161,7 +161,7 @@ final class MeasuredStore {
     /// checking that the page the request reads is of it: only its objects, and as many as the
     /// limit and offset leave (a layout that pages wrongly fails here, before any timing).
     func checkPages(_ requests: [FetchRequest], caseName: String) throws -> [AnswerDigest] {
-        let layoutStore = try opened, database = try layoutStore.database
+        let layoutStore = try opened, database = layoutStore.database
         return try requests.map { request in
             var whole = request
             (whole.limit, whole.offset) = (nil, nil)
