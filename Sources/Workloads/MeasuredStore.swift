@@ -158,8 +158,9 @@ final class MeasuredStore {
     }
 
     /// The answer to each of `requests` without its limit and offset, as a set of objects, after
-    /// checking that the page the request reads is of it: only its objects, and as many as the
-    /// limit and offset leave (a layout that pages wrongly fails here, before any timing).
+    /// checking that the page the request reads is of it: only its objects, as many as the limit
+    /// and offset leave, and with a sort the sort values its order puts there, whichever of the
+    /// tied objects it took (a layout that pages wrongly fails here, before any timing).
     func checkPages(_ requests: [FetchRequest], caseName: String) throws -> [AnswerDigest] {
         let layoutStore = try opened, database = layoutStore.database
         return try requests.map { request in
