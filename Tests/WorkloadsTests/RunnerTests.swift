@@ -136,20 +136,15 @@ final class RunnerTests: XCTestCase {
     }
 }
 
-/// single-table that loses the first row of every fetch of a leaf entity: a wrong answer the runner must catch.
-struct DroppingLeafRows: StorageLayout {
-    static let name = "dropping-leaf-rows"
-    static let summary = "a broken strategy for the tests"
-    let inner: SingleTable
+/// single-table with its fetches changed by a broken strategy of the tests: everything else forwarded.
+protocol ChangedSingleTable: StorageLayout {
+    var inner: SingleTable { get }
+}
+
+extension ChangedSingleTable {
     var model: Model { inner.model }
     var schemaSQL: [String] { inner.schemaSQL }
-    init(model: Model) throws { inner = try SingleTable(model: model) }
     func insertPlan(_ entity: Int) -> InsertPlan? { inner.insertPlan(entity) }
-    func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
-        var query = try inner.fetchQuery(request)
-        if !model.entities[request.entity].hasSubentities, request.limit == nil { query.sql += " LIMIT -1 OFFSET 1" }
-        return query
-    }
     func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try inner.countQuery(request) }
     func partialQuery(_ request: FetchRequest, properties: [String]) throws -> PreparedQuery { try inner.partialQuery(request, properties: properties) }
     func linkedQuery(_ relationship: Model.Relationship) throws -> PreparedQuery { try inner.linkedQuery(relationship) }
@@ -159,16 +154,26 @@ struct DroppingLeafRows: StorageLayout {
     func linkCountSQL(_ relationship: Model.Relationship) throws -> [String] { try inner.linkCountSQL(relationship) }
 }
 
+/// single-table that loses the first row of every fetch of a leaf entity: a wrong answer the runner must catch.
+struct DroppingLeafRows: ChangedSingleTable {
+    static let name = "dropping-leaf-rows"
+    static let summary = "a broken strategy for the tests"
+    let inner: SingleTable
+    init(model: Model) throws { inner = try SingleTable(model: model) }
+    func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
+        var query = try inner.fetchQuery(request)
+        if !model.entities[request.entity].hasSubentities, request.limit == nil { query.sql += " LIMIT -1 OFFSET 1" }
+        return query
+    }
+}
+
 /// single-table whose pages ignore the request's order: the right number of objects of the answer,
 /// but not the ones the order puts on the page.
-struct PagingWithoutOrder: StorageLayout {
+struct PagingWithoutOrder: ChangedSingleTable {
     static let name = "paging-without-order"
     static let summary = "a broken strategy for the tests"
     let inner: SingleTable
-    var model: Model { inner.model }
-    var schemaSQL: [String] { inner.schemaSQL }
     init(model: Model) throws { inner = try SingleTable(model: model) }
-    func insertPlan(_ entity: Int) -> InsertPlan? { inner.insertPlan(entity) }
     func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
         guard request.limit != nil else { return try inner.fetchQuery(request) }
         var unsorted = request
@@ -177,11 +182,4 @@ struct PagingWithoutOrder: StorageLayout {
         query.sql = query.sql.replacingOccurrences(of: " LIMIT ?", with: " ORDER BY t0.Z_PK DESC LIMIT ?")
         return query
     }
-    func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try inner.countQuery(request) }
-    func partialQuery(_ request: FetchRequest, properties: [String]) throws -> PreparedQuery { try inner.partialQuery(request, properties: properties) }
-    func linkedQuery(_ relationship: Model.Relationship) throws -> PreparedQuery { try inner.linkedQuery(relationship) }
-    func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] { try inner.updatePlan(entity, attribute: attribute, value: value) }
-    func versionSQL(_ entity: Int) -> String? { inner.versionSQL(entity) }
-    func deleteStatements(_ entity: Int) throws -> DeleteStatements { try inner.deleteStatements(entity) }
-    func linkCountSQL(_ relationship: Model.Relationship) throws -> [String] { try inner.linkCountSQL(relationship) }
 }
