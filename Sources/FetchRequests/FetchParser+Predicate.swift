@@ -33,6 +33,13 @@ extension FetchParser {
             _ = advance()
             return .not(try negation())
         }
+        // `(flags & 4) == 4`: an integer's bits, not a parenthesised predicate.
+        if isSymbol("("), tokens[min(position + 2, tokens.count - 1)].kind == .symbol("&") {
+            comparisons += 1
+            _ = advance()
+            let key = try keyPath()
+            return try bitwise(key.name, key.attribute, parenthesized: true)
+        }
         if isSymbol("(") {
             let open = advance()
             let inner = try disjunction()
@@ -66,6 +73,7 @@ extension FetchParser {
         guard joinedSteps.count <= FetchSpec.maximumJoins else { throw failure("key paths through more than \(FetchSpec.maximumJoins) different relationship steps in one fetch (SQLite joins 64 tables at most)") }
         let token = current
         if name.hasSuffix(".@count") { return try countComparison(name) }
+        if isSymbol("&") { return try bitwise(name, key.attribute, parenthesized: false) }
         if case let .symbol(symbol) = token.kind, let comparison = Self.comparisons[symbol] {
             _ = advance()
             return try operatorComparison(name, key.attribute, comparison, symbol, token)
@@ -163,6 +171,26 @@ extension FetchParser {
             throw failure("'\(name)' and '\(other.name)' hold different kinds of values; two keys compared must both be strings, numbers or dates", token)
         }
         return .compareKeys(name, comparison, other.name)
+    }
+
+    /// `key & mask <op> value`, or `(key & mask) <op> value`: the bits of an integer attribute.
+    mutating func bitwise(_ name: String, _ attribute: Attribute?, parenthesized: Bool) throws -> FetchTemplate {
+        let token = current
+        for end in name.indices where name[end] == "." { joinedSteps.insert(String(name[..<end])) }
+        guard joinedSteps.count <= FetchSpec.maximumJoins else { throw failure("key paths through more than \(FetchSpec.maximumJoins) different relationship steps in one fetch (SQLite joins 64 tables at most)") }
+        guard let attribute, attribute.type.storage == .integer else { throw failure("'&' takes the bits of an integer attribute, and '\(name)' is not one", token) }
+        guard isSymbol("&") else { throw failure("expected '&' after '\(name)'") }
+        _ = advance()
+        let mask = try operand(name, attribute)
+        if parenthesized {
+            guard isSymbol(")") else { throw failure("expected ')' after the mask") }
+            _ = advance()
+        }
+        guard case let .symbol(symbol) = current.kind, let comparison = Self.comparisons[symbol] else {
+            throw failure("expected a comparison after '\(name) & …' (==, !=, <, <=, >, >=)")
+        }
+        _ = advance()
+        return .bitwise(name, mask, comparison, try operand(name, attribute))
     }
 
     /// `relationship.@count <op> n`, n a whole number as written.

@@ -20,7 +20,7 @@ extension FetchPredicate {
         func visit(_ predicate: FetchPredicate, inOr: Bool) {
             switch predicate {
             case let .equals(name, _), let .range(name, _, _), let .compare(name, _, _), let .among(name, _), let .between(name, _, _),
-                 let .string(name, _, _, _), let .stringCompare(name, _, _, _):
+                 let .string(name, _, _, _), let .stringCompare(name, _, _, _), let .bitwise(name, _, _, _):
                 add(name, outer: inOr)
             case let .compareKeys(name, _, other):
                 add(name, outer: inOr)

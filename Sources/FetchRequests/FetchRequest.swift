@@ -96,6 +96,8 @@ public indirect enum FetchPredicate: Hashable, Sendable {
     /// `relationship CONTAINS object` (also `object IN relationship`, `ANY relationship == object`):
     /// a to-many relationship of the fetched entity holds the object with this key.
     case holds(String, Value)
+    /// `(attribute & mask) <op> value`: an integer attribute's bits compared (`(flags & 4) == 4`).
+    case bitwise(String, Value, Comparison, Value)
     /// `attribute <op>[c|d|cd] value`: a comparison of strings with options (`name ==[c] %@`).
     case stringCompare(String, Comparison, Value, StringOptions)
     /// `attribute <op> other`: two keys of the object compared (`duration > currentTime`).
@@ -151,6 +153,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         case let .stringCompare(name, comparison, _, options): .stringCompare(name, comparison, .null, options)
         case .compareKeys: self
         case let .holds(name, _): .holds(name, .null)
+        case let .bitwise(name, _, comparison, _): .bitwise(name, .null, comparison, .null)
         }
     }
 
@@ -170,7 +173,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         case let .or(predicates): .or(try predicates.map { try $0.mappingAttributeValues(transform) })
         case let .not(predicate): .not(try predicate.mappingAttributeValues(transform))
         case let .any(predicate): .any(try predicate.mappingAttributeValues(transform))
-        case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList, .isNil, .countOf, .compareKeys, .holds: self
+        case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList, .isNil, .countOf, .compareKeys, .holds, .bitwise: self
         }
     }
 
@@ -179,7 +182,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
     package var comparedAttributes: Set<String> {
         switch self {
         case let .equals(name, _), let .range(name, _, _), let .compare(name, _, _), let .isNil(name, _), let .among(name, _), let .between(name, _, _),
-             let .string(name, _, _, _), let .stringCompare(name, _, _, _): [name]
+             let .string(name, _, _, _), let .stringCompare(name, _, _, _), let .bitwise(name, _, _, _): [name]
         case let .compareKeys(name, _, other): [name, other]
         case let .and(predicates), let .or(predicates): predicates.reduce(into: Set<String>()) { $0.formUnion($1.comparedAttributes) }
         case let .not(predicate), let .any(predicate): predicate.comparedAttributes

@@ -117,6 +117,7 @@ extension FetchTemplate {
         case let .stringCompare(name, comparison, operand, options): return .stringCompare(name, comparison, value(operand, name), options)
         case let .compareKeys(name, comparison, other): return .compareKeys(name, comparison, other)
         case let .any(part): return .any(part.drawn(pool, &random))
+        case let .bitwise(name, mask, comparison, operand): return .bitwise(name, value(mask, name), comparison, value(operand, name))
         case let .holds(name):
             // An object of the relationship's destination.
             let destination = pool.model.entities[pool.entity].relationship(name)?.destination
@@ -134,7 +135,7 @@ extension FetchTemplate {
         switch self {
         case .all: []
         case let .compare(name, _, _), let .isNil(name, _), let .among(name, _), let .amongDrawn(name), let .between(name, _, _), let .string(name, _, _, _),
-             let .countOf(name, _, _), let .stringCompare(name, _, _, _): [name]
+             let .countOf(name, _, _), let .stringCompare(name, _, _, _), let .bitwise(name, _, _, _): [name]
         case let .compareKeys(name, _, other): [name, other]
         case let .and(parts), let .or(parts): parts.flatMap(\.names)
         case let .not(part), let .any(part): part.names

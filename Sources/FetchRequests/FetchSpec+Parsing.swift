@@ -215,7 +215,7 @@ extension FetchTemplate {
         switch self {
         case .all, .isNil, .compareKeys: 0
         case .compare, .string, .countOf, .stringCompare, .holds: 1
-        case .between: 2
+        case .between, .bitwise: 2
         case let .among(_, operands): operands.count
         case .amongDrawn: FetchSpec.listLength
         case let .and(parts), let .or(parts): parts.reduce(0) { $0 + $1.boundValues }

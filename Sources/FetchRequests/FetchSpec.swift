@@ -46,6 +46,8 @@ public indirect enum FetchTemplate: Sendable, Equatable {
     case compareKeys(String, FetchPredicate.Comparison, String)
     /// `relationship.@count <op> n`.
     case countOf(String, FetchPredicate.Comparison, Int64)
+    /// `(attribute & mask) <op> value`.
+    case bitwise(String, FetchOperand, FetchPredicate.Comparison, FetchOperand)
     /// `relationship CONTAINS %@`, `%@ IN relationship`, `ANY relationship == %@`: a to-many
     /// holding an object drawn from its destination's.
     case holds(String)
@@ -61,7 +63,7 @@ public indirect enum FetchTemplate: Sendable, Equatable {
         case .amongDrawn, .holds: true
         case let .compare(_, _, operand), let .string(_, _, operand, _), let .stringCompare(_, _, operand, _): operand == .drawn
         case let .among(_, operands): operands.contains(.drawn)
-        case let .between(_, lower, upper): lower == .drawn || upper == .drawn
+        case let .between(_, lower, upper), let .bitwise(_, lower, _, upper): lower == .drawn || upper == .drawn
         case let .and(parts), let .or(parts): parts.contains { $0.hasPlaceholders }
         case let .not(part), let .any(part): part.hasPlaceholders
         }

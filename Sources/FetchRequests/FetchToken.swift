@@ -21,7 +21,7 @@ struct FetchToken: Equatable {
 
 /// Splits a fetch into tokens; a character it cannot read is a `FetchFormatError` at its column.
 enum FetchTokenizer {
-    static let symbols = ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "=", "<", ">", "!", "(", ")", "{", "}", ",", "[", "]"]
+    static let symbols = ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "=", "<", ">", "!", "(", ")", "{", "}", ",", "[", "]", "&"]
 
     static func tokens(_ text: String) throws -> [FetchToken] {
         let characters = Array(text)
@@ -62,7 +62,7 @@ enum FetchTokenizer {
             } else if let symbol = symbols.first(where: { index + $0.count <= characters.count && String(characters[index ..< index + $0.count]) == $0 }) {
                 tokens.append(FetchToken(kind: .symbol(symbol), column: column))
                 index += symbol.count
-            } else if character == "&" || character == "|" {
+            } else if character == "|" {
                 throw FetchFormatError("bitwise '\(character)' is not yet a form the suite runs", column: column, in: text)
             } else {
                 throw FetchFormatError("'\(character)', which NSPredicate's format has no use for here", column: column, in: text)

@@ -27,6 +27,8 @@ final class FetchAgreementTests: XCTestCase {
                 "Publication WHERE title MATCHES[c] %@ OR title MATCHES '[A-M].* .*'",
                 "Publication WHERE title CONTAINS[cdl] %@",
                 "Publication WHERE createdate < updatedate AND title >=[c] %@",
+                // An integer's bits.
+                "Book WHERE (pageCount & 4) == 4 OR pageCount & %@ != 0",
                 // A to-many's count: a correlated count of its join table's rows.
                 "Publication WHERE tags.@count >= 3 OR tags.@count == 0",
                 "Tag WHERE publications.@count > 20",

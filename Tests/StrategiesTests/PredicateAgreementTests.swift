@@ -111,6 +111,8 @@ final class PredicateAgreementTests: XCTestCase {
         // A to-many's count is a correlated count of its join table's rows, after the key paths' aliases.
         XCTAssertEqual(try sql(.and([.compare("favoriteAnimal.name", .equal, .text("R")), .countOf("pets", .greater, .integer(1))])),
                        "ZANIMAL t0 JOIN ZANIMAL t1 ON t0.ZFAVORITEANIMAL = t1.Z_PK WHERE t1.ZNAME = ? AND (SELECT COUNT(t2.Z_4PETS) FROM Z_4HUMANS t2 WHERE (t0.Z_PK = t2.Z_3HUMANS)) > ? AND t0.Z_ENT = ?")
+        // An integer's bits, as Core Data's function expression writes them.
+        XCTAssertEqual(try sql(.bitwise("name", .integer(4), .equal, .integer(4))), "ZANIMAL t0 WHERE (t0.ZNAME & ?) = ? AND t0.Z_ENT = ?")
         // A to-many holding an object: Core Data's subquery of the join table.
         XCTAssertEqual(try sql(.holds("pets", .integer(7))), "ZANIMAL t0 WHERE t0.Z_PK IN (SELECT h1.Z_3HUMANS FROM Z_4HUMANS h1 WHERE h1.Z_4PETS = ?) AND t0.Z_ENT = ?")
         XCTAssertEqual(FetchPredicate.not(.compare("favoriteAnimal.name", .equal, .text("R"))).keyPathJoins, ["favoriteAnimal": false], "NOT keeps an inner join")

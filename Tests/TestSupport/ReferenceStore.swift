@@ -226,6 +226,9 @@ public final class ReferenceStore {
             guard case let .text(found) = value(object, name), case let .text(other) = wanted else { return false }
             return CoreDataFunctions.compare(found, other, operator: comparison.coreDataOperatorNumber, flags: Self.flags(options))
         case let .compareKeys(name, comparison, other): return compare(value(object, name), comparison, value(object, other))
+        case let .bitwise(name, mask, comparison, wanted):
+            guard case let .integer(found) = value(object, name), case let .integer(bits) = mask else { return nil }
+            return compare(.integer(found & bits), comparison, wanted)
         case let .holds(name, wanted):
             let relationship = info.relationship(name)!
             let held = relationship.isManyToMany ? Array(links[object.id]?[name] ?? []) : referrers[object.id]?[name] ?? []

@@ -56,6 +56,7 @@ extension StrategyAgreement {
         case let .string(name, op, value, options): .string(prefix + name, op, value, options)
         case let .stringCompare(name, comparison, value, options): .stringCompare(prefix + name, comparison, value, options)
         case let .compareKeys(name, comparison, other): .compareKeys(prefix + name, comparison, prefix + other)
+        case let .bitwise(name, mask, comparison, value): .bitwise(prefix + name, mask, comparison, value)
         default: predicate
         }
     }
@@ -104,6 +105,11 @@ extension StrategyAgreement {
             return value.isNull ? nil : value
         }
         guard !values.isEmpty, random.next() % 6 != 0 else { return .isNil(name, negated: random.next() % 2 == 0) }
+        // An integer's bits now and then (`(flags & 4) == 4`).
+        if target.attributes[position].type.storage == .integer, target.attributes[position].type != .date, random.next() % 8 == 0 {
+            let mask = Int64(1) << Int64(random.next() % 4)
+            return .bitwise(name, .integer(mask), random.next() % 2 == 0 ? .equal : .notEqual, .integer(random.next() % 2 == 0 ? mask : 0))
+        }
         func pick() -> Value { values[Int(random.next() % UInt64(values.count))] }
         if target.attributes[position].type == .string, random.next() % 3 == 0, case let .text(text) = pick() {
             // A comparison with options now and then (`==[c]`), its value re-cased.

@@ -125,7 +125,7 @@ extension OneRowLayout {
             return .not(try bound(inner, request))
         case let .any(inner):
             return .any(try bound(inner, request))
-        case .all, .key, .toOne, .keyInList, .toOneInList, .countOf, .compareKeys, .holds:
+        case .all, .key, .toOne, .keyInList, .toOneInList, .countOf, .compareKeys, .holds, .bitwise:
             return predicate
         }
     }

@@ -148,7 +148,7 @@ struct SQLWhere {
         case let .and(predicates):
             let parts = try predicates.compactMap { try clause($0) }
             return parts.isEmpty ? nil : parts.joined(separator: " AND ")
-        case .compare, .isNil, .among, .between, .string, .stringCompare, .compareKeys:
+        case .compare, .isNil, .among, .between, .string, .stringCompare, .compareKeys, .bitwise:
             return try comparison(predicate)
         case let .or(predicates):
             // An empty OR is false; a TRUEPREDICATE part makes it true.
@@ -215,6 +215,10 @@ struct SQLWhere {
             return "NSCoreDataStringCompare(\(expression), ?, \(comparison.coreDataOperator), \(options.compareFlags), \(options.locale))"
         case let .compareKeys(name, comparison, other):
             return "\(try operand(name)) \(comparison.sql) \(try operand(other))"
+        case let .bitwise(name, mask, comparison, value):
+            let expression = try operand(name)
+            values += [mask, value]
+            return "(\(expression) & ?) \(comparison.sql) ?"
         default:
             return try clause(predicate)
         }
