@@ -69,8 +69,7 @@ extension FetchParser {
         }
         let key = try keyPath()
         let name = key.name
-        for end in name.indices where name[end] == "." && !name.hasSuffix(".@count") { joinedSteps.insert(String(name[..<end])) }
-        guard joinedSteps.count <= FetchSpec.maximumJoins else { throw failure("key paths through more than \(FetchSpec.maximumJoins) different relationship steps in one fetch (SQLite joins 64 tables at most)") }
+        if !name.hasSuffix(".@count") { try countJoins(name) }
         let token = current
         if name.hasSuffix(".@count") { return try countComparison(name) }
         if isSymbol("&") { return try bitwise(name, key.attribute, parenthesized: false) }
@@ -159,13 +158,21 @@ extension FetchParser {
         return nil
     }
 
+    /// Notes the relationship steps of key path `name` (a join each) and refuses a fetch whose
+    /// key paths join more than SQLite's 64 tables allow.
+    mutating func countJoins(_ name: String, _ token: FetchToken? = nil) throws {
+        for end in name.indices where name[end] == "." { joinedSteps.insert(String(name[..<end])) }
+        guard joinedSteps.count <= FetchSpec.maximumJoins else {
+            throw failure("key paths through more than \(FetchSpec.maximumJoins) different relationship steps in one fetch (SQLite joins 64 tables at most)", token)
+        }
+    }
+
     /// `key <op> other`: two keys of the object compared, both strings, numbers or dates.
     mutating func keyComparison(_ name: String, _ attribute: Attribute, _ comparison: FetchPredicate.Comparison) throws -> FetchTemplate {
         let token = current
         let other = try keyPath()
         guard let otherAttribute = other.attribute else { throw failure("'\(other.name)' is an object; a key is compared with a value or another attribute", token) }
-        for end in other.name.indices where other.name[end] == "." { joinedSteps.insert(String(other.name[..<end])) }
-        guard joinedSteps.count <= FetchSpec.maximumJoins else { throw failure("key paths through more than \(FetchSpec.maximumJoins) different relationship steps in one fetch (SQLite joins 64 tables at most)", token) }
+        try countJoins(other.name, token)
         let kinds = [attribute, otherAttribute].map { $0.type == .date ? "date" : [.integer, .real].contains($0.type.storage) ? "number" : "\($0.type.storage)" }
         guard kinds[0] == kinds[1], attribute.type.storage != .blob else {
             throw failure("'\(name)' and '\(other.name)' hold different kinds of values; two keys compared must both be strings, numbers or dates", token)
@@ -176,8 +183,7 @@ extension FetchParser {
     /// `key & mask <op> value`, or `(key & mask) <op> value`: the bits of an integer attribute.
     mutating func bitwise(_ name: String, _ attribute: Attribute?, parenthesized: Bool) throws -> FetchTemplate {
         let token = current
-        for end in name.indices where name[end] == "." { joinedSteps.insert(String(name[..<end])) }
-        guard joinedSteps.count <= FetchSpec.maximumJoins else { throw failure("key paths through more than \(FetchSpec.maximumJoins) different relationship steps in one fetch (SQLite joins 64 tables at most)") }
+        try countJoins(name)
         guard let attribute, attribute.type.storage == .integer else { throw failure("'&' takes the bits of an integer attribute, and '\(name)' is not one", token) }
         guard isSymbol("&") else { throw failure("expected '&' after '\(name)'") }
         _ = advance()
