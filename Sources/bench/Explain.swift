@@ -62,8 +62,7 @@ struct Explain: ParsableCommand {
             defer { claim.release() }
             let plans = try withPrivateStores("explain", in: folder, writing: url, claim: claim, exclusive: exclusive) { stores in
                 let model = try self.model.model(validated, scale: dataset.scale).announced()
-                let own = try fetch.workloads(model)
-                try fetch.reportSources(model)
+                let own = try fetch.workloads(model, reportingSources: true)
                 return try QueryPlan.explainAll(strategies: layouts, model: model, seed: dataset.seed, batchSize: dataset.batch, analyze: analyze,
                                                 workloads: own.isEmpty ? Workloads.all : own, temporaryParent: stores)
             }

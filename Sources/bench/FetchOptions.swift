@@ -35,7 +35,7 @@ struct FetchOptions: ParsableArguments {
     /// Each fetch read against the model, as a workload named as given or `fetch-N` (the mix's
     /// with their weights); a mistake is a usage error quoting the fetch with a caret (and the
     /// file's line).
-    func workloads(_ model: Model) throws -> [Workload] {
+    func workloads(_ model: Model, reportingSources: Bool = false) throws -> [Workload] {
         var names = Set(Workloads.names), made: [Workload] = []
         func add(_ text: String, weight: Double?, _ place: String) throws {
             var workload: Workload
@@ -53,6 +53,7 @@ struct FetchOptions: ParsableArguments {
         }
         if let sourceFolder {
             let read = try sourceFetches(sourceFolder, model)
+            if reportingSources { Self.report(sourceFolder, read) }
             for (found, spec) in read.specs {
                 var workload = Workload.fetch(spec, number: made.count + 1), suffix = 1
                 while !names.insert(workload.name).inserted {
@@ -94,10 +95,8 @@ struct FetchOptions: ParsableArguments {
     }
 
     /// On standard error: the fetches found in the sources, and each one not measured with why.
-    func reportSources(_ model: Model) throws {
-        guard let sourceFolder else { return }
-        let read = try sourceFetches(sourceFolder, model)
-        printError("--fetches-from \(sourceFolder): \(read.specs.count + read.skipped.count) fetches found, \(read.specs.count) measured"
+    static func report(_ folder: String, _ read: (specs: [(SourceFetch, FetchSpec)], skipped: [(SourceFetch, String)])) {
+        printError("--fetches-from \(folder): \(read.specs.count + read.skipped.count) fetches found, \(read.specs.count) measured"
             + (read.skipped.isEmpty ? "" : ", \(read.skipped.count) not:"))
         for (fetch, why) in read.skipped { printError("  \(fetch.place) (\(fetch.form)): \(why)") }
     }

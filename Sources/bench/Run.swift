@@ -51,8 +51,8 @@ struct Run: ParsableCommand {
         validated.value = loaded
     }
 
-    private func selectedWorkloads(_ model: Model) throws -> [Workload] {
-        let own = try fetch.workloads(model)
+    private func selectedWorkloads(_ model: Model, reportingSources: Bool = false) throws -> [Workload] {
+        let own = try fetch.workloads(model, reportingSources: reportingSources)
         guard let workloads else { return own.isEmpty ? Workloads.defaultRun(on: model) : own }
         do { return try Workloads.parseList(workloads, for: model) + own }
         catch { throw ValidationError("\(error)") }
@@ -62,8 +62,7 @@ struct Run: ParsableCommand {
         let started = Date()
         let layouts = try strategies.layouts()
         let model = try self.model.model(validated, scale: dataset.scale).announced()
-        let workloads = try selectedWorkloads(model)
-        if !output.quiet { try fetch.reportSources(model) }
+        let workloads = try selectedWorkloads(model, reportingSources: !output.quiet)
         storeFolder.removeLeftovers(quiet: output.quiet)
         let folder = storeFolder.forTiming(storeBytes: model.estimatedStoreBytes, strategies: layouts.count)
         let stores = PrivateStoreFolder(command: "run", in: folder.url)
