@@ -58,14 +58,16 @@ extension FetchParser {
         // SQLite's parser nests a chain of ANDs and ORs as deep as it is long (1000 at most).
         guard comparisons <= FetchSpec.maximumTerms else { throw failure("more than \(FetchSpec.maximumTerms) comparisons in one fetch") }
         if isKeyword("ALL") { throw failure("ALL is not a form Core Data runs against SQLite (it refuses the fetch); NONE, or NOT ANY, may say it") }
-        for keyword in ["NONE", "SUBQUERY", "FUNCTION"] where isKeyword(keyword) { throw failure("\(keyword) is not yet a form the suite runs") }
+        for keyword in ["SUBQUERY", "FUNCTION"] where isKeyword(keyword) { throw failure("\(keyword) is not yet a form the suite runs") }
         if let held = try heldObject() { return held }
-        if !inAny, isKeyword("ANY") || isKeyword("SOME") {
-            _ = advance()
+        // NONE is NOT ANY, as NSPredicate's parser reads it.
+        if !inAny, isKeyword("ANY") || isKeyword("SOME") || isKeyword("NONE") {
+            let none = advance().keyword == "NONE"
             inAny = true
             defer { inAny = false }
             comparisons -= 1
-            return .any(try comparison())
+            let any = FetchTemplate.any(try comparison())
+            return none ? .not(any) : any
         }
         let key = try keyPath()
         let name = key.name

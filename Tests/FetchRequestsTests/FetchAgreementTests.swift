@@ -38,6 +38,7 @@ final class FetchAgreementTests: XCTestCase {
                 "Tag WHERE ANY publications.title CONTAINS[cd] %@ AND publications.@count > 3",
                 "Book WHERE ANY tags.name == %@ AND ANY tags.name != %@ SORT BY uid LIMIT 10",
                 "Publication WHERE NOT (ANY tags.name == %@)",
+                "Publication WHERE NONE tags.name BEGINSWITH %@ AND NONE tags == %@",
                 // A to-many holding an object: Core Data's subquery of its join table's rows.
                 "Publication WHERE tags CONTAINS %@ OR %@ IN tags",
                 "Tag WHERE ANY publications == %@",
