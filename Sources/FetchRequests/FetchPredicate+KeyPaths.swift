@@ -15,7 +15,12 @@ extension FetchPredicate {
     /// a key path through it is used inside an OR or by a nil test (the join is promoted along the
     /// whole path). Otherwise the join is inner, and an object the step does not reach (its
     /// relationship nil) is not selected, whatever the rest of the predicate says.
-    public var keyPathJoins: [String: Bool] {
+    public var keyPathJoins: [String: Bool] { keyPathJoins(sortingBy: []) }
+
+    /// The steps the predicate's key paths and those of `sort` join: a sort key's steps always
+    /// `LEFT OUTER` (Core Data's `NSSQLOrderIntermediate` promotes every step of a sort key's path),
+    /// so that an object its path does not reach is sorted (its value NULL), not left out.
+    public func keyPathJoins(sortingBy sort: [SortKey]) -> [String: Bool] {
         var joins: [String: Bool] = [:]
         func visit(_ predicate: FetchPredicate, inOr: Bool) {
             switch predicate {
@@ -41,6 +46,7 @@ extension FetchPredicate {
             }
         }
         visit(self, inOr: false)
+        for key in sort { add(key.attribute, outer: true) }
         return joins
     }
 }

@@ -42,7 +42,8 @@ public struct FetchRequest: Hashable, Sendable {
     }
 }
 
-/// An attribute to sort by.
+/// An attribute to sort by: of the fetched entity, or at the end of a key path through to-one
+/// relationships (`author.name`; an object its path does not reach sorts as NULL, first ascending).
 public struct SortKey: Hashable, Sendable {
     public var attribute: String
     public var ascending: Bool

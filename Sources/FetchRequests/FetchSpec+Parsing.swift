@@ -125,15 +125,15 @@ struct FetchParser {
         return keys
     }
 
-    /// An attribute of the fetched entity, by its name (a sort key).
+    /// A sort key: an attribute of the fetched entity, or at the end of a key path through to-ones (`author.name`).
     mutating func attributeName() throws -> String {
         let token = current
         let key = try keyPath()
-        guard !key.name.contains("."), key.attribute != nil else {
-            let info = model.entities[entity]
-            throw failure(key.name.contains(".") ? "sorting by a key path through a relationship ('\(key.name)') is not yet a form the suite runs; sort by an attribute of \(info.name)"
-                : "'\(key.name)' is \(key.name == FetchPredicate.selfKey ? "the object itself" : "a relationship of \(info.name)"); sort by an attribute", token)
+        guard key.attribute != nil else {
+            let what = key.name == FetchPredicate.selfKey ? "the object itself" : key.name.hasSuffix(".@count") ? "a count" : "a relationship"
+            throw failure("'\(key.name)' is \(what); sort by an attribute (of \(model.entities[entity].name), or through its to-ones: author.name)", token)
         }
+        try countJoins(key.name, token)
         return key.name
     }
 

@@ -172,7 +172,7 @@ final class MeasuredStore {
             // Sorted, the page holds the sort values of the whole answer's slice, whichever of the tied objects it took.
             let sorted = !request.sort.isEmpty, slice = answer[start ..< start + expected]
             guard page.count == expected, page.allSatisfy({ keys.contains($0.id) }), Set(page.map(\.id)).count == page.count,
-                  !sorted || sortValues(page, request).sorted() == sortValues(slice, request).sorted() else {
+                  try !sorted || sortValues(page, request, layoutStore).sorted() == sortValues(slice, request, layoutStore).sorted() else {
                 throw StoreCheckFailure(description: "\(name) pages \(caseName) wrongly: \(page.count) objects where its answer of \(answer.count) leaves \(expected), "
                     + "objects not in that answer, or not the slice its order puts there; the run stopped because the numbers would not compare like with like")
             }
@@ -180,12 +180,24 @@ final class MeasuredStore {
         }
     }
 
-    /// Each object's values of the request's sort keys, as text (an order of the tuples, not the sort's).
-    private func sortValues(_ objects: some Collection<ModelObject>, _ request: FetchRequest) -> [String] {
+    /// Each object's values of the request's sort keys, as text (an order of the tuples, not the
+    /// sort's); a key path's (`author.name`) read from the object its to-ones reach, each read by
+    /// its ID in the layout, NULL where a step is nil.
+    private func sortValues(_ objects: some Collection<ModelObject>, _ request: FetchRequest, _ layoutStore: LayoutStore) throws -> [String] {
         let model = layout.model
-        return objects.map { object in
-            request.sort.map { key in model.entities[object.id.entity].attributeIndex(key.attribute).map { "\(object.values[$0])" } ?? "" }.joined(separator: "\u{1}")
+        var reached: [ObjectID: ModelObject] = [:]
+        func value(_ object: ModelObject, _ path: String) throws -> Value {
+            var object = object
+            let names = path.split(separator: ".").map(String.init)
+            for name in names.dropLast() {
+                guard let position = model.entities[object.id.entity].toOneRelationships.firstIndex(where: { $0.name == name }), let id = object.toOne[position] else { return .null }
+                if reached[id] == nil { reached[id] = try layoutStore.database.objects(try layoutStore.layout.readQuery(.fault(id))).first }
+                guard let next = reached[id] else { throw StoreCheckFailure(description: "\(self.name) has no object \(id) its to-one '\(name)' names") }
+                object = next
+            }
+            return model.entities[object.id.entity].attributeIndex(names[names.count - 1]).map { object.values[$0] } ?? .null
         }
+        return try objects.map { object in try request.sort.map { "\(try value(object, $0.attribute))" }.joined(separator: "\u{1}") }
     }
 
     func queries(_ workloadCase: WorkloadCase) throws -> [PreparedQuery] {

@@ -68,6 +68,7 @@ final class FetchAgreementTests: XCTestCase {
                 "Owner WHERE ANY items.name BEGINSWITH %@ OR ANY items.quantity < 100",
                 "Owner WHERE items CONTAINS %@",
                 "BaseEntity WHERE owner.name IN %@ OR amount < 0.5",
+                "BaseEntity WHERE quantity > 10 SORT BY owner.name DESC, uid LIMIT 30 OFFSET 5",
             ]),
             (try XcodeModelReader.read(path: Self.fixtures.appendingPathComponent("Library.xcdatamodeld").path).description.sharing(300), [
                 "Item WHERE shelf.label.text BEGINSWITH %@ OR shelf.name == %@",
@@ -83,7 +84,26 @@ final class FetchAgreementTests: XCTestCase {
                 "Album WHERE shelf.name LIKE[cd] %@ AND NOT (shelf.label.text == %@)",
             ]),
         ]
-        for (description, texts) in fetches {
+        // Sorted by a key path: its joins LEFT OUTER (an object whose folder is nil sorts first
+        // ascending), so that NOT of a comparison through it holds for such an object too.
+        let notes = ModelDescription(name: "notes", entities: [
+            EntityDescription("Note", rows: 300, attributes: [Attribute("uid", .uuid), Attribute("title", .string, values: ValueSpec(.name))],
+                              relationships: [RelationshipDescription("folder", destination: "Folder", inverse: "notes", optional: true, nullShare: 0.3)],
+                              uniquenessConstraints: [["uid"]]),
+            EntityDescription("Checklist", parent: "Note", rows: 200, attributes: [Attribute("items", .integer64)]),
+            EntityDescription("Folder", rows: 40, attributes: [Attribute("name", .string, optional: true, nullShare: 0.2, values: ValueSpec(.name))],
+                              relationships: [RelationshipDescription("notes", destination: "Note", inverse: "folder", toMany: true),
+                                              RelationshipDescription("account", destination: "Account", inverse: "folders", optional: true, nullShare: 0.3)]),
+            EntityDescription("Account", rows: 5, attributes: [Attribute("name", .string, values: ValueSpec(.name))],
+                              relationships: [RelationshipDescription("folders", destination: "Folder", inverse: "account", toMany: true)]),
+        ])
+        let sorted: (ModelDescription, [String]) = (notes, [
+            "Note WHERE NOT (folder.name CONTAINS 'a') SORT BY folder.name, uid",
+            "Note SORT BY folder.account.name DESC, folder.name, uid LIMIT 40 OFFSET 10",
+            "Checklist WHERE folder.name BEGINSWITH %@ OR items > 3 SORT BY folder.name DESC, uid",
+            "Note WHERE title BEGINSWITH %@ SORT BY folder.account.name, title DESC, uid",
+        ])
+        for (description, texts) in fetches + [sorted] {
             let agreement = try StrategyAgreement(Strategies.all, description)
             for text in texts {
                 let spec = try FetchSpec.parse(text, model: agreement.model)

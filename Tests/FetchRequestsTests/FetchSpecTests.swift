@@ -100,6 +100,8 @@ final class FetchSpecTests: XCTestCase {
         // Objects: a to-one's destination or the object itself, drawn from the data.
         XCTAssertEqual(try FetchSpec.parse("Human WHERE favoriteAnimal != %@ OR SELF IN %@ OR self == %@", model: animals).predicate,
                        .or([.compare("favoriteAnimal", .notEqual, .drawn), .amongDrawn("self"), .compare("self", .equal, .drawn)]))
+        // Sorted by a key path through to-ones.
+        XCTAssertEqual(try FetchSpec.parse("Human SORT BY favoriteAnimal.name DESC, name", model: animals).sort, [SortKey("favoriteAnimal.name", ascending: false), SortKey("name")])
         let generator = ObjectGenerator(animals, seed: 2)
         let human = try XCTUnwrap(animals.index(of: "Human"))
         for request in try FetchSpec.parse("Human WHERE favoriteAnimal == %@ AND self IN %@", model: animals).requests(generator, seed: 1, draws: 5) {
@@ -114,10 +116,11 @@ final class FetchSpecTests: XCTestCase {
             ("Human WHERE favoriteAnimal == 'Rex'", "'favoriteAnimal' (a to-one relationship) is compared with %@ (an object drawn from the data) or nil, at column 31: Human WHERE favoriteAnimal == ^'Rex'"),
             ("Human WHERE favoriteAnimal > %@", "'favoriteAnimal' (a to-one relationship) is compared with == or !=, not >, at column 30: Human WHERE favoriteAnimal > ^%@"),
             ("Human WHERE self BEGINSWITH 'a'", "self (the object itself) is compared with ==, != or IN, an object drawn with %@, at column 18: Human WHERE self ^BEGINSWITH 'a'"),
-            ("Human SORT BY favoriteAnimal", "'favoriteAnimal' is a relationship of Human; sort by an attribute, at column 15: Human SORT BY ^favoriteAnimal"),
+            ("Human SORT BY favoriteAnimal", "'favoriteAnimal' is a relationship; sort by an attribute (of Human, or through its to-ones: author.name), at column 15: Human SORT BY ^favoriteAnimal"),
+            ("Human SORT BY pets.@count", "'pets.@count' is a count; sort by an attribute (of Human, or through its to-ones: author.name), at column 15: Human SORT BY ^pets.@count"),
+            ("Human SORT BY pets.name", "'pets' is a to-many relationship of Human; compare through it with ANY (ANY pets.name… == …), or count it (pets.@count), at column 15: Human SORT BY ^pets.name"),
             ("Human WHERE favoriteAnimal.nam == 'x'", "unknown key 'nam' of Animal; its keys: name, at column 13: Human WHERE ^favoriteAnimal.nam == 'x'"),
             ("Human WHERE favoriteAnimal.name > 3", "'favoriteAnimal.name' is compared with a string in quotes, at column 35: Human WHERE favoriteAnimal.name > ^3"),
-            ("Human SORT BY favoriteAnimal.name", "sorting by a key path through a relationship ('favoriteAnimal.name') is not yet a form the suite runs; sort by an attribute of Human, at column 15: Human SORT BY ^favoriteAnimal.name"),
         ]
         for (text, message) in mistakes {
             XCTAssertThrowsError(try FetchSpec.parse(text, model: animals), text) { XCTAssertEqual("\($0)", message, text) }

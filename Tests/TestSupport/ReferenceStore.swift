@@ -146,7 +146,7 @@ public final class ReferenceStore {
     /// key paths' to-many steps make (`joinedRows`), every step joined inner reaches an object
     /// (`FetchPredicate.keyPathJoins`) and the predicate is true.
     public func matches(_ object: ModelObject, _ predicate: FetchPredicate, _ sort: [SortKey]) -> Bool {
-        let joins = predicate.keyPathJoins
+        let joins = predicate.keyPathJoins(sortingBy: sort)
         let many = joins.keys.filter { endsToMany($0, from: object.id.entity) }.sorted { ($0.split(separator: ".").count, $0) < ($1.split(separator: ".").count, $1) }
         defer { rows = [:] }
         return joinedRows(object, many[...], joins, [:]).contains { row in

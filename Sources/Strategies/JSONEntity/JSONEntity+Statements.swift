@@ -30,7 +30,7 @@ extension JSONEntity {
         let range = request.includesSubentities ? info.subtree : info.index ... info.index
         guard range != model.entities[info.root].subtree else { return ([], []) }
         var terms = [JSONEntity.kindTerm(range, column: "t0.\(kind)")]
-        let used = Self.properties(request.predicate, sort: request.sort).union(request.sort.map(\.attribute))
+        let used = Self.properties(request.predicate, sort: request.sort).union(request.sort.map { String($0.attribute.prefix { $0 != "." }) })
         guard !used.isEmpty else { return (terms, []) }
         for index in partialIndexes where index.root == info.root && index.subtree != range
             && index.subtree.contains(range.lowerBound) && index.subtree.contains(range.upperBound) && !index.properties.isDisjoint(with: used) {

@@ -41,7 +41,7 @@ extension Joined {
             },
             key: "t0.Z_PK",
             related: { relationship, name, _ in try self.relatedJoin(entity.index, relationship, name, tracker) },
-            sort: try request.sort.map { (try attribute($0.attribute), $0.ascending) },
+            sortKeys: request.sort,
             keyPaths: KeyPathJoins(model: model, entity: entity.index, alias: { "k\($0)" }, column: { try self.keyedColumn($0, $1) },
                                    many: { reached, relationship, _ in try self.manyStep(relationship, from: [reached]) }),
             countRelated: { name, alias in try self.relatedCount(entity.index, name, alias: alias) })
@@ -110,7 +110,9 @@ extension Joined {
     public func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
         let reader = reader(request.entity, includesSubentities: request.includesSubentities)
         let tracker = Tracker()
-        let union = reader.needsUnion(joining: 2 * request.predicate.relatedCount + request.predicate.keyPathSteps)
+        // Its key paths (the sort's too) join three tables a step at most: a to-many's join table,
+        // the table keeping the property read next, and an ancestor's for the one after.
+        let union = reader.needsUnion(joining: 2 * request.predicate.relatedCount + 3 * request.predicate.keyPathJoins(sortingBy: request.sort).count)
         var builder = try sqlWhere(request, reader, union: union, tracker)
         guard !union else {
             // The arms, filtered, sorted and paged as a whole.
@@ -152,8 +154,4 @@ extension FetchPredicate {
         default: parts.reduce(0) { $0 + $1.relatedCount }
         }
     }
-
-    /// At most the tables its key paths join: three a step (a to-many's join table, then the
-    /// table keeping the property read next, and an ancestor's for the one after).
-    var keyPathSteps: Int { 3 * keyPathJoins.count }
 }

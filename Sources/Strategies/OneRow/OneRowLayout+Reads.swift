@@ -33,7 +33,7 @@ extension OneRowLayout {
             toOne: { "t0." + (try self.toOne(entity, $0).key) },
             key: "t0.Z_PK",
             related: { relationship, attribute, taken in try self.relatedJoin(entity, relationship, attribute, first: taken + 1) },
-            sort: try request.sort.map { (try self.expression(entity, $0.attribute, alias: "t0").sql, $0.ascending) },
+            sortKeys: request.sort,
             keyPaths: KeyPathJoins(model: model, entity: entity, alias: { "t\($0)" }, column: { entity, name in
                 let source = self.table(entity)
                 if let relationship = self.model.entities[entity].relationship(name), !relationship.toMany {

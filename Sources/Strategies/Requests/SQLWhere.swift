@@ -73,8 +73,8 @@ struct SQLWhere {
     /// For `ANY relationship.attribute == value`: the joins to add to the FROM clause and the
     /// expression of the destination's attribute, given the number of join aliases taken before.
     var related: (String, String, Int) throws -> (joins: String, expression: String)
-    /// The expressions of the request's sort keys and their direction (for keyset pagination).
-    var sort: [(expression: String, ascending: Bool)]
+    /// The request's sort keys: attributes of the fetched entity, or key paths through its to-ones.
+    var sortKeys: [SortKey]
     /// How the layout joins a key path's steps through to-one relationships (`author.name`); nil
     /// where it reads none.
     var keyPaths: KeyPathJoins?
@@ -82,6 +82,9 @@ struct SQLWhere {
     /// fetched entity holds for the row `t0`, a correlated subquery, given the alias it may take.
     var countRelated: ((String, String) throws -> String)?
 
+    /// The expressions of the sort keys and their direction (for keyset pagination, and `orderBy`),
+    /// set by `condition`: a key path's joined after the predicate's, `LEFT OUTER`.
+    private(set) var sort: [(expression: String, ascending: Bool)] = []
     private(set) var values: [Value] = []
     private(set) var joins: [String] = []
     /// How many `ANY`s the clause being written is inside: a key path may go through a to-many there.
@@ -92,8 +95,12 @@ struct SQLWhere {
 
     /// The condition for the request's `predicate`, or `nil` for `.all`.
     mutating func condition(_ predicate: FetchPredicate) throws -> String? {
-        keyPaths?.outer = predicate.keyPathJoins
-        return try clause(predicate)
+        keyPaths?.outer = predicate.keyPathJoins(sortingBy: sortKeys)
+        // A keyset (`after`) compares the attributes' expressions; key paths are joined after the predicate's.
+        sort = try sortKeys.map { ($0.attribute.contains(".") ? "" : try attribute($0.attribute), $0.ascending) }
+        let condition = try clause(predicate)
+        for (index, key) in sortKeys.enumerated() where key.attribute.contains(".") { sort[index].expression = try operand(key.attribute) }
+        return condition
     }
 
     /// The expression of a property the predicate names: an attribute or to-one of the fetched

@@ -12,20 +12,20 @@ extension TablePerEntity {
         let entities = entitiesRead(request)
         let distinct = request.predicate.distinct
         let decoder = RowDecoder.partial(attributes, table: "the tables of \(model.entities[request.entity].name)")
-        func items(_ entity: Int, sort: Bool) throws -> [String] {
-            let sorted = sort ? try request.sort.map { "t0." + (try column(entity, $0.attribute)) } : []
-            return try properties.map { "t0." + (try column(entity, $0)) } + ["\(entity + 1)", "t0.Z_PK"] + sorted
+        func items(_ entity: Int, sort: [String] = []) throws -> [String] {
+            try properties.map { "t0." + (try column(entity, $0)) } + ["\(entity + 1)", "t0.Z_PK"] + sort
         }
         var values: [Value] = []
         guard entities.count > 1 else {
             guard let entity = entities.first else { return PreparedQuery(sql: "SELECT 0, 0 WHERE 0", values: [], decoder: decoder) }
             let (from, values) = try oneTable(entity, request)
-            return PreparedQuery(sql: "SELECT \(distinct)\(try items(entity, sort: false).joined(separator: ", ")) \(from)", values: values, decoder: decoder)
+            return PreparedQuery(sql: "SELECT \(distinct)\(try items(entity).joined(separator: ", ")) \(from)", values: values, decoder: decoder)
         }
         let arms = try entities.enumerated().map { offset, entity in
-            let list = try items(entity, sort: true)
+            let (from, sort) = try armFrom(entity, request, &values)
+            let list = try items(entity, sort: sort)
             let named = offset == 0 ? list.enumerated().map { "\($1) AS c\($0)" } : list
-            return "SELECT \(distinct)\(named.joined(separator: ", ")) \(try armFrom(entity, request, &values))"
+            return "SELECT \(distinct)\(named.joined(separator: ", ")) \(from)"
         }
         let orderBy = request.sort.isEmpty ? "" : " ORDER BY " + request.sort.enumerated().map { "c\(properties.count + 2 + $0) \($1.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
         var pager = try sqlWhere(request.entity, FetchRequest(entity: request.entity))

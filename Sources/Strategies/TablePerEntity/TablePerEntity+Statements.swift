@@ -38,7 +38,10 @@ extension TablePerEntity {
             default: for part in predicate.parts { try check(part) }
             }
         }
-        for key in request.sort { try attribute(key.attribute) }
+        for key in request.sort {
+            guard key.attribute.contains(".") else { try attribute(key.attribute); continue }
+            guard model.keyPath(key.attribute, from: entity.index, throughToMany: false)?.isToOne == false else { throw LayoutError(Self.name, "'\(key.attribute)' is not an attribute reached through to-ones of '\(entity.name)'") }
+        }
         for name in request.predicate.comparedAttributes.sorted() { try property(name) }
         try check(request.predicate)
     }
@@ -54,7 +57,7 @@ extension TablePerEntity {
                 aliases += 2
                 return try self.relatedJoin(entity, name, attribute, aliases - 1)
             },
-            sort: try request.sort.map { ("t0." + (try self.column(entity, $0.attribute)), $0.ascending) },
+            sortKeys: request.sort,
             keyPaths: KeyPathJoins(model: model, entity: entity, alias: { "k\($0)" }, column: { try self.keyedColumn($0, $1) },
                                    many: { reached, relationship, first in try self.manyStep(relationship, from: first ? [entity] : self.holders(reached)) }),
             countRelated: { name, alias in try self.relatedCount(entity, name, alias: alias) })
@@ -98,12 +101,12 @@ extension TablePerEntity {
         return ("JOIN \(partner.table) \(first) ON \(first).\(partner.source) = t0.Z_PK", "\(first).\(partner.value)")
     }
 
-    /// `FROM <table> t0 … WHERE …` of one arm; its values appended to `values`.
-    func armFrom(_ entity: Int, _ request: FetchRequest, _ values: inout [Value]) throws -> String {
+    /// `FROM <table> t0 … WHERE …` of one arm, and its sort keys' expressions; its values appended to `values`.
+    func armFrom(_ entity: Int, _ request: FetchRequest, _ values: inout [Value]) throws -> (from: String, sort: [String]) {
         var builder = try sqlWhere(entity, request)
         let from = try from(entity, request, &builder)
         values += builder.values
-        return from
+        return (from, builder.sort.map(\.expression))
     }
 
     /// `FROM` and `WHERE` of `request` on `entity`'s table alone, then its `ORDER BY` and page
@@ -134,14 +137,18 @@ extension TablePerEntity {
         }
         let (read, names) = unionList(request.entity)
         var values: [Value] = []
+        // A sort key through to-ones (`author.name`) adds its value to each arm, named `s<index>` in the first.
+        let paths = request.sort.indices.filter { request.sort[$0].attribute.contains(".") }
         let arms = try entities.enumerated().map { offset, entity in
-            "SELECT \(distinct)\(armList(read, entity, names: offset == 0 ? names : nil)) \(try armFrom(entity, request, &values))"
+            let (from, sort) = try armFrom(entity, request, &values)
+            let added = paths.map { ", " + sort[$0] + (offset == 0 ? " AS s\($0)" : "") }.joined()
+            return "SELECT \(distinct)\(armList(read, entity, names: offset == 0 ? names : nil))\(added) \(from)"
         }
         // The union is ordered by the first arm's names of the sort attributes, or of the to-one
         // whose keys are bound as a key list (a prefetch's batch, as `SQLWhere.orderBy` orders it).
-        var orderBy = request.sort.isEmpty ? "" : " ORDER BY " + (try request.sort.map { key in
-            let position = try attributePosition(request.entity, key.attribute)
-            return names[Int(read.positions.attributes[position])] + (key.ascending ? " ASC" : " DESC")
+        var orderBy = request.sort.isEmpty ? "" : " ORDER BY " + (try request.sort.enumerated().map { index, key in
+            let name = paths.contains(index) ? "s\(index)" : names[Int(read.positions.attributes[try attributePosition(request.entity, key.attribute)])]
+            return name + (key.ascending ? " ASC" : " DESC")
         }).joined(separator: ", ")
         if request.sort.isEmpty, case let .toOneInList(name) = request.predicate {
             orderBy = " ORDER BY " + names[Int(read.positions.toOnes[try toOnePosition(request.entity, name)].key)]
@@ -159,7 +166,7 @@ extension TablePerEntity {
             let name = entities.count > 1 && offset == 0 ? " AS n" : ""
             // Core Data counts a whole table without an alias.
             return request.predicate == .all ? "SELECT COUNT(*)\(name) FROM \(tables[entity])"
-                : "SELECT \(request.predicate.count)\(name) \(try armFrom(entity, request, &values))"
+                : "SELECT \(request.predicate.count)\(name) \(try armFrom(entity, request, &values).from)"
         }
         switch arms.count {
         case 0: return PreparedQuery(sql: "SELECT 0", values: [], decoder: nil)
