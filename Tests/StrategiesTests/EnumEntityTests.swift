@@ -181,7 +181,7 @@ final class EnumEntityTests: XCTestCase {
         for (actual, wanted) in zip(strategy.schemaSQL, expected) { XCTAssertEqual(actual, wanted) }
         let pet = strategy.model.index(of: "Pet")!
         let query = try strategy.fetchQuery(FetchRequest(entity: pet, sort: [SortKey("name")]))
-        XCTAssertEqual(query.sql, "SELECT t0.ZKIND, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZTEXT1, t0.ZTEXT2 FROM ZANIMAL t0 WHERE t0.ZKIND >= 4 AND t0.ZKIND <= 6 ORDER BY t0.ZNAME ASC")
+        XCTAssertEqual(query.sql, "SELECT t0.ZKIND, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZTEXT1, t0.ZTEXT2 FROM ZANIMAL t0 WHERE t0.ZKIND >= 4 AND t0.ZKIND <= 6 ORDER BY t0.ZNAME")
         XCTAssertEqual(query.values, [])
         XCTAssertEqual(try strategy.fetchQuery(FetchRequest(entity: strategy.model.mainRoot)).sql,
                        "SELECT t0.ZKIND, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZNUMBER1, t0.ZNUMBER2, t0.ZREAL1, t0.ZTEXT1, t0.ZTEXT2 FROM ZANIMAL t0")

@@ -209,7 +209,7 @@ final class JSONEntityTests: XCTestCase {
         let animals = try Model(ModelPresets.efcoreAnimals)
         let zoo = try JSONEntity(model: animals)
         XCTAssertEqual(try zoo.fetchQuery(FetchRequest(entity: animals.index(of: "Pet")!, sort: [SortKey("name")])).sql,
-                       "SELECT t0.ZKIND, t0.Z_PK, t0.Z_OPT, t0.ZDETAILS, t0.ZNAME FROM ZANIMAL t0 WHERE t0.ZKIND BETWEEN 4 AND 6 ORDER BY t0.ZNAME ASC")
+                       "SELECT t0.ZKIND, t0.Z_PK, t0.Z_OPT, t0.ZDETAILS, t0.ZNAME FROM ZANIMAL t0 WHERE t0.ZKIND BETWEEN 4 AND 6 ORDER BY t0.ZNAME")
     }
 
     // MARK: Derivation

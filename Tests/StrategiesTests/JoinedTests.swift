@@ -156,7 +156,7 @@ final class JoinedTests: XCTestCase {
         XCTAssertEqual(try joined.fetchQuery(FetchRequest(entity: pet)).sql,
                        "SELECT t1.Z_ENT, t0.Z_PK, t1.Z_OPT, t1.ZNAME, t0.ZVET, t2.ZEDUCATIONLEVEL, t3.ZFAVORITETOY, t2.Z_PK, t3.Z_PK FROM ZPET t0 JOIN ZANIMAL t1 ON t1.Z_PK = t0.Z_PK LEFT JOIN ZCAT t2 ON t2.Z_PK = t0.Z_PK LEFT JOIN ZDOG t3 ON t3.Z_PK = t0.Z_PK")
         XCTAssertEqual(try joined.fetchQuery(FetchRequest(entity: cat, sort: [SortKey("name")], limit: 10)).sql,
-                       "SELECT t2.Z_ENT, t0.Z_PK, t2.Z_OPT, t2.ZNAME, t1.ZVET, t0.ZEDUCATIONLEVEL FROM ZCAT t0 JOIN ZPET t1 ON t1.Z_PK = t0.Z_PK JOIN ZANIMAL t2 ON t2.Z_PK = t0.Z_PK ORDER BY t2.ZNAME ASC LIMIT ?")
+                       "SELECT t2.Z_ENT, t0.Z_PK, t2.Z_OPT, t2.ZNAME, t1.ZVET, t0.ZEDUCATIONLEVEL FROM ZCAT t0 JOIN ZPET t1 ON t1.Z_PK = t0.Z_PK JOIN ZANIMAL t2 ON t2.Z_PK = t0.Z_PK ORDER BY t2.ZNAME LIMIT ?")
         XCTAssertEqual(try joined.countQuery(FetchRequest(entity: cat)).sql, "SELECT COUNT(*) FROM ZCAT")
         XCTAssertEqual(try joined.countQuery(FetchRequest(entity: pet)).sql, "SELECT COUNT(*) FROM ZPET")
         XCTAssertEqual(try joined.countQuery(FetchRequest(entity: pet, includesSubentities: false)).sql,

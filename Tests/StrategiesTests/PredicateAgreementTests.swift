@@ -118,9 +118,9 @@ final class PredicateAgreementTests: XCTestCase {
         // A sort key's path: joined after the predicate's, promoted to LEFT OUTER (a join the predicate shares too).
         let sorted = FetchRequest(entity: human, predicate: .compare("favoriteAnimal.name", .notEqual, .text("R")), sort: [SortKey("favoriteAnimal.name", ascending: false), SortKey("name")])
         XCTAssertTrue(try layout.fetchQuery(sorted).sql.hasSuffix(
-            "FROM ZANIMAL t0 LEFT OUTER JOIN ZANIMAL t1 ON t0.ZFAVORITEANIMAL = t1.Z_PK WHERE t1.ZNAME <> ? AND t0.Z_ENT = ? ORDER BY t1.ZNAME DESC, t0.ZNAME ASC"))
+            "FROM ZANIMAL t0 LEFT OUTER JOIN ZANIMAL t1 ON t0.ZFAVORITEANIMAL = t1.Z_PK WHERE t1.ZNAME <> ? AND t0.Z_ENT = ? ORDER BY t1.ZNAME DESC, t0.ZNAME"))
         XCTAssertTrue(try layout.fetchQuery(FetchRequest(entity: human, predicate: .compare("name", .equal, .text("R")), sort: [SortKey("favoriteAnimal.name")])).sql.hasSuffix(
-            "FROM ZANIMAL t0 LEFT OUTER JOIN ZANIMAL t1 ON t0.ZFAVORITEANIMAL = t1.Z_PK WHERE t0.ZNAME = ? AND t0.Z_ENT = ? ORDER BY t1.ZNAME ASC"))
+            "FROM ZANIMAL t0 LEFT OUTER JOIN ZANIMAL t1 ON t0.ZFAVORITEANIMAL = t1.Z_PK WHERE t0.ZNAME = ? AND t0.Z_ENT = ? ORDER BY t1.ZNAME"))
         XCTAssertEqual(FetchPredicate.not(.compare("favoriteAnimal.name", .equal, .text("R"))).keyPathJoins, ["favoriteAnimal": false], "NOT keeps an inner join")
         XCTAssertEqual(FetchPredicate.isNil("a.b.c", negated: true).keyPathJoins, ["a": true, "a.b": true], "promoted along the path")
     }

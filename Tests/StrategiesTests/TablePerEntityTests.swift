@@ -170,7 +170,7 @@ final class TablePerEntityTests: XCTestCase {
         let query = try strategy.fetchQuery(FetchRequest(entity: pet, sort: [SortKey("name")], limit: 10))
         XCTAssertEqual(query.sql, "SELECT 5 AS Z_ENT, t0.Z_PK AS Z_PK, t0.Z_OPT AS Z_OPT, t0.ZNAME AS ZNAME, t0.ZVET AS ZVET, "
             + "t0.ZEDUCATIONLEVEL AS ZEDUCATIONLEVEL, NULL AS ZFAVORITETOY FROM ZCAT t0 "
-            + "UNION ALL SELECT 6, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZVET, NULL, t0.ZFAVORITETOY FROM ZDOG t0 ORDER BY ZNAME ASC LIMIT ?")
+            + "UNION ALL SELECT 6, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZVET, NULL, t0.ZFAVORITETOY FROM ZDOG t0 ORDER BY ZNAME LIMIT ?")
         let cat = model.index(of: "Cat")!
         XCTAssertEqual(try strategy.countQuery(FetchRequest(entity: cat)).sql, "SELECT COUNT(*) FROM ZCAT")
         XCTAssertEqual(try strategy.countQuery(FetchRequest(entity: pet)).sql,

@@ -245,10 +245,11 @@ struct SQLWhere {
     /// The joins the predicate needs, each preceded by a space: its key paths' steps, then its to-many relationships'.
     var joinClause: String { (keyPaths?.clause ?? "") + joins.map { " " + $0 }.joined() }
 
-    /// ` ORDER BY …` for the request's sort keys, or "".
+    /// ` ORDER BY …` for the request's sort keys, or "": as Core Data writes it, ` DESC` after a
+    /// descending key and nothing after an ascending one (`ORDER BY t0.ZAUTHOR, t0.ZTITLE`).
     var orderBy: String {
         if sort.isEmpty, let listOrder { return " ORDER BY \(listOrder)" }
-        return sort.isEmpty ? "" : " ORDER BY " + sort.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+        return sort.isEmpty ? "" : " ORDER BY " + sort.map { $0.expression + ($0.ascending ? "" : " DESC") }.joined(separator: ", ")
     }
 
     /// ` LIMIT ? OFFSET ?` as the request asks, its values appended.
