@@ -66,18 +66,24 @@ struct FetchParser {
     func isKeyword(_ keyword: String) -> Bool { current.keyword == keyword }
 
     mutating func spec() throws -> FetchSpec {
-        // `COUNT Entity …`: a count request (an entity named Count is one when a keyword or the end follows).
-        var counts = false
-        if isKeyword("COUNT"), case let .word(next) = tokens[min(position + 1, tokens.count - 1)].kind,
-           !["WHERE", "SORT", "LIMIT", "OFFSET"].contains(next.uppercased()) {
+        // `COUNT Entity …`, `IDS Entity …`: a count request, object IDs (an entity named Count or
+        // Ids is one when a keyword or the end follows).
+        var counts = false, ids = false
+        if isKeyword("COUNT") || isKeyword("IDS"), case let .word(next) = tokens[min(position + 1, tokens.count - 1)].kind,
+           !["WHERE", "SORT", "LIMIT", "OFFSET", "PROPERTIES"].contains(next.uppercased()) {
+            (counts, ids) = (current.keyword == "COUNT", current.keyword == "IDS")
             _ = advance()
-            counts = true
         }
         guard case let .word(entityName) = current.kind else { throw failure("a fetch starts with the entity to fetch (\(entityList()))") }
         guard let index = model.index(of: entityName) else { throw failure("unknown entity '\(entityName)'; \(entityList())") }
         entity = index
         _ = advance()
-        var spec = FetchSpec(name: nil, text: text, entity: index, predicate: .all, sort: [], limit: nil, offset: nil, counts: counts)
+        var spec = FetchSpec(name: nil, text: text, entity: index, predicate: .all, sort: [], limit: nil, offset: nil, counts: counts, properties: ids ? [] : nil)
+        if isKeyword("PROPERTIES") {
+            let token = advance()
+            guard !counts, !ids else { throw failure("a \(counts ? "COUNT" : "fetch of IDS") takes no PROPERTIES", token) }
+            spec.properties = try propertyNames()
+        }
         if isKeyword("WHERE") {
             _ = advance()
             spec.predicate = try disjunction()
@@ -97,7 +103,7 @@ struct FetchParser {
             spec[keyPath: path] = value
         }
         guard current.kind == .end else {
-            throw failure(spec.predicate == .all && !isKeyword("WHERE") ? "expected WHERE, SORT BY, LIMIT or OFFSET after the entity" : "expected the end of the fetch (or SORT BY, LIMIT, OFFSET in that order)")
+            throw failure(spec.predicate == .all && !isKeyword("WHERE") ? "expected PROPERTIES, WHERE, SORT BY, LIMIT or OFFSET after the entity" : "expected the end of the fetch (or SORT BY, LIMIT, OFFSET in that order)")
         }
         if counts, !spec.sort.isEmpty || spec.limit != nil || spec.offset != nil {
             throw FetchFormatError("a COUNT takes no SORT BY, LIMIT or OFFSET (it counts every object the predicate selects)", column: 1, in: text)
@@ -123,6 +129,24 @@ struct FetchParser {
             keys.append(SortKey(name, ascending: ascending))
         } while isSymbol(",")
         return keys
+    }
+
+    /// `PROPERTIES a, b, …`: attributes of the fetched entity, each once.
+    mutating func propertyNames() throws -> [String] {
+        var names: [String] = []
+        repeat {
+            if isSymbol(",") { _ = advance() }
+            let token = current
+            guard case let .word(name) = token.kind, model.entities[entity].attribute(name) != nil else {
+                let info = model.entities[entity]
+                throw failure("PROPERTIES names attributes of \(info.name) (its own and inherited: " + info.attributes.prefix(12).map(\.name).joined(separator: ", ") + (info.attributes.count > 12 ? ", …" : "") + ")", token)
+            }
+            guard !names.contains(name) else { throw failure("'\(name)' is fetched twice", token) }
+            guard names.count < FetchSpec.maximumTerms else { throw failure("more than \(FetchSpec.maximumTerms) properties", token) }
+            names.append(name)
+            _ = advance()
+        } while isSymbol(",")
+        return names
     }
 
     /// A sort key: an attribute of the fetched entity, or at the end of a key path through to-ones (`author.name`).

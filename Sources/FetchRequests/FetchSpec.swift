@@ -1,10 +1,12 @@
 import Generation
 import Models
 
-/// A fetch an app makes, written as `[name =] [COUNT] Entity [WHERE predicate] [SORT BY key
-/// [ASC|DESC], …] [LIMIT n] [OFFSET n]`, its predicate in NSPredicate's format exactly as an app
-/// writes it; each `%@` stands for a value drawn from the data (`requests(_:seed:draws:)`),
-/// literals are as written. `COUNT` makes it a count request (`countForFetchRequest`).
+/// A fetch an app makes, written as `[name =] [COUNT | IDS] Entity [PROPERTIES key, …] [WHERE
+/// predicate] [SORT BY key [ASC|DESC], …] [LIMIT n] [OFFSET n]`, its predicate in NSPredicate's
+/// format exactly as an app writes it; each `%@` stands for a value drawn from the data
+/// (`requests(_:seed:draws:)`), literals are as written. `COUNT` makes it a count request
+/// (`countForFetchRequest`), `IDS` a fetch of object IDs (`managedObjectIDResultType`),
+/// `PROPERTIES` a fetch of those attributes (`propertiesToFetch`, a dictionary result).
 public struct FetchSpec: Sendable {
     /// The name given before `=`, or nil.
     public var name: String?
@@ -18,6 +20,8 @@ public struct FetchSpec: Sendable {
     public var offset: Int?
     /// Whether it is a count request: the number of objects, not the objects.
     public var counts = false
+    /// The attributes it fetches (`PROPERTIES`; none for `IDS`: each object's ID alone), or nil for whole objects.
+    public var properties: [String]?
 
     /// Whether the predicate holds a `%@`.
     public var hasPlaceholders: Bool { predicate.hasPlaceholders }

@@ -181,19 +181,22 @@ final class MeasuredStore {
     }
 
     /// Each object's values of the request's sort keys, as text (an order of the tuples, not the
-    /// sort's); a key path's (`author.name`) read from the object its to-ones reach, each read by
-    /// its ID in the layout, NULL where a step is nil.
+    /// sort's); a key path's (`author.name`) read from the object its to-ones reach, NULL where a
+    /// step is nil. Objects a fetch read in part (IDs, properties) and those reached are read whole by their ID.
     private func sortValues(_ objects: some Collection<ModelObject>, _ request: FetchRequest, _ layoutStore: LayoutStore) throws -> [String] {
         let model = layout.model
-        var reached: [ObjectID: ModelObject] = [:]
+        var read: [ObjectID: ModelObject] = [:]
+        func whole(_ id: ObjectID, _ via: String) throws -> ModelObject {
+            if read[id] == nil { read[id] = try layoutStore.database.objects(try layoutStore.layout.readQuery(.fault(id))).first }
+            guard let object = read[id] else { throw StoreCheckFailure(description: "\(self.name) has no object \(id) \(via) names") }
+            return object
+        }
         func value(_ object: ModelObject, _ path: String) throws -> Value {
-            var object = object
+            var object = request.mode == .plain ? object : try whole(object.id, "its page")
             let names = path.split(separator: ".").map(String.init)
             for name in names.dropLast() {
                 guard let position = model.entities[object.id.entity].toOneRelationships.firstIndex(where: { $0.name == name }), let id = object.toOne[position] else { return .null }
-                if reached[id] == nil { reached[id] = try layoutStore.database.objects(try layoutStore.layout.readQuery(.fault(id))).first }
-                guard let next = reached[id] else { throw StoreCheckFailure(description: "\(self.name) has no object \(id) its to-one '\(name)' names") }
-                object = next
+                object = try whole(id, "its to-one '\(name)'")
             }
             return model.entities[object.id.entity].attributeIndex(names[names.count - 1]).map { object.values[$0] } ?? .null
         }

@@ -22,6 +22,9 @@ final class FetchAgreementTests: XCTestCase {
                 "Publication WHERE title LIKE[cd] %@ || uid == %@",
                 "Book WHERE isbn ENDSWITH %@ AND pageCount <= 600",
                 "Tag WHERE name != %@ SORT BY name",
+                // Object IDs and attributes (a partial fetch), a page of a sort with ties among them.
+                "IDS Publication WHERE title BEGINSWITH %@ SORT BY publishDate DESC, uid",
+                "Book PROPERTIES title, pageCount WHERE ANY tags.name == %@ SORT BY uid LIMIT 20",
                 // Comparisons with options, two keys compared.
                 "Tag WHERE name ==[c] %@ OR name <>[cd] 'x'",
                 "Publication WHERE title MATCHES[c] %@ OR title MATCHES '[A-M].* .*'",
@@ -102,6 +105,7 @@ final class FetchAgreementTests: XCTestCase {
             "Note SORT BY folder.account.name DESC, folder.name, uid LIMIT 40 OFFSET 10",
             "Checklist WHERE folder.name BEGINSWITH %@ OR items > 3 SORT BY folder.name DESC, uid",
             "Note WHERE title BEGINSWITH %@ SORT BY folder.account.name, title DESC, uid",
+            "Note PROPERTIES title WHERE folder != nil SORT BY folder.name DESC, uid LIMIT 25",
         ])
         for (description, texts) in fetches + [sorted] {
             let agreement = try StrategyAgreement(Strategies.all, description)

@@ -27,6 +27,19 @@ final class FetchSpecTests: XCTestCase {
         XCTAssertTrue(try FetchSpec.parse("unread = count Book WHERE pageCount > 3", model: model).counts)
         XCTAssertThrowsError(try FetchSpec.parse("COUNT Book SORT BY uid", model: model)) { XCTAssertTrue("\($0)".hasPrefix("a COUNT takes no SORT BY, LIMIT or OFFSET"), "\($0)") }
         XCTAssertThrowsError(try FetchSpec.parse("Count WHERE x > 1", model: model)) { XCTAssertTrue("\($0)".hasPrefix("unknown entity 'Count'"), "\($0)") }
+        // Object IDs, and attributes (`propertiesToFetch`): a partial fetch, in the order named.
+        XCTAssertEqual(try FetchSpec.parse("IDS Book WHERE pageCount > 3 SORT BY uid", model: model).properties, [])
+        let partial = try FetchSpec.parse("Book PROPERTIES title, pageCount WHERE pageCount > 3 SORT BY title", model: model)
+        XCTAssertEqual(partial.properties, ["title", "pageCount"])
+        XCTAssertNil(try FetchSpec.parse("Book WHERE pageCount > 3", model: model).properties)
+        XCTAssertEqual(partial.requests(ObjectGenerator(model, seed: 1), seed: 1, draws: 1).map(\.mode), [.partial(["title", "pageCount"])])
+        for (text, message) in [
+            ("COUNT Book PROPERTIES title", "a COUNT takes no PROPERTIES, at column 12: COUNT Book ^PROPERTIES title"),
+            ("Book PROPERTIES title, tags", "PROPERTIES names attributes of Book (its own and inherited: uid, title, publishDate, createdate, updatedate, isbn, pageCount), at column 24: Book PROPERTIES title, ^tags"),
+            ("Book PROPERTIES title, title", "'title' is fetched twice, at column 24: Book PROPERTIES title, ^title"),
+        ] {
+            XCTAssertThrowsError(try FetchSpec.parse(text, model: model), text) { XCTAssertEqual("\($0)", message, text) }
+        }
         for (text, expected) in [("Book WHERE pageCount =< 3", FetchTemplate.compare("pageCount", .lessOrEqual, .value(.integer(3)))),
                                  ("Book WHERE pageCount => 3", .compare("pageCount", .greaterOrEqual, .value(.integer(3)))),
                                  ("Book WHERE pageCount <> 3", .compare("pageCount", .notEqual, .value(.integer(3)))),

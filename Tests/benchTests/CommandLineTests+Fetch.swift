@@ -20,11 +20,14 @@ extension CommandLineTests {
         // An Xcode model's entity and attributes.
         let xcode = try bench(["run", "--model", Self.fixtures.appendingPathComponent("Library.xcdatamodeld").path, "--scale", "300", "--repetitions", "2", "--quiet",
                                "--output", "x.csv", "--fetch", "Album WHERE trackCount >= %@ AND format != 'CD'",
-                               "--fetch", "Item WHERE shelf.name BEGINSWITH %@ OR shelf.label.text == nil"], in: folder)
+                               "--fetch", "Item WHERE shelf.name BEGINSWITH %@ OR shelf.label.text == nil",
+                               "--fetch", "Item PROPERTIES title WHERE shelf != nil SORT BY shelf.name DESC LIMIT 5 OFFSET 2"], in: folder)
         XCTAssertEqual(xcode.status, 0, xcode.stderr)
         let xcodeRows = try ResultsFile(url: folder.appendingPathComponent("x.csv")).rows
-        XCTAssertEqual(xcodeRows.count, 10)
+        XCTAssertEqual(xcodeRows.count, 15)
         XCTAssertTrue(xcodeRows.allSatisfy { Int($0.fields["rows"]!)! > 0 }, "a key path through two to-ones finds objects")
+        // A page of attributes sorted through a to-one with ties, checked as a page of the whole answer in every layout.
+        XCTAssertEqual(Set(xcodeRows.filter { $0.fields["workload"] == "fetch-3" }.map { $0.fields["rows"]! }), ["5"])
         // Their plans, in every layout, instead of the workloads'.
         let plans = try bench(["explain", "--scale", "300", "--output", "p.txt", "--fetch", "long = Book WHERE pageCount > 300 AND title CONTAINS[cd] %@"], in: folder)
         XCTAssertEqual(plans.status, 0, plans.stderr)
