@@ -47,7 +47,27 @@ public struct FetchRequest: Hashable, Sendable {
 public struct SortKey: Hashable, Sendable {
     public var attribute: String
     public var ascending: Bool
-    public init(_ attribute: String, ascending: Bool = true) { self.attribute = attribute; self.ascending = ascending }
+    /// How a string attribute's values are ordered.
+    public var comparator: Comparator
+    public init(_ attribute: String, ascending: Bool = true, comparator: Comparator = .binary) {
+        self.attribute = attribute; self.ascending = ascending; self.comparator = comparator
+    }
+
+    /// An `NSSortDescriptor`'s selector, SwiftData's `SortDescriptor` comparator: how strings are
+    /// ordered. SwiftData sorts a `String` key `.localizedStandard` unless told otherwise.
+    public enum Comparator: String, Hashable, Sendable, CaseIterable {
+        /// `compare:`, SwiftData's `.lexical`: by their bytes, as an index orders them.
+        case binary = "lexical"
+        /// `caseInsensitiveCompare:`.
+        case caseInsensitive
+        /// `localizedCompare:`, SwiftData's `.localized`.
+        case localized
+        /// `localizedCaseInsensitiveCompare:`.
+        case localizedCaseInsensitive
+        /// `localizedStandardCompare:`, SwiftData's `.localizedStandard` (Finder's order: case-
+        /// and width-insensitive, numbers by value).
+        case localizedStandard
+    }
 }
 
 /// What a request selects: the forms of Core Data's `NSPredicate` a fetch from SQLite can hold.

@@ -17,7 +17,11 @@ extension FetchSpec {
     /// Reads `text` against `model`. Every mistake is one `FetchFormatError` line with a caret at
     /// its column: an unknown entity or key, a literal of the wrong type, unbalanced quotes or
     /// parentheses, a form the suite does not run yet.
-    public static func parse(_ text: String, model: Model) throws -> FetchSpec {
+    ///
+    /// `stringSorts` is the comparator of a sort key on a string attribute that names none
+    /// (SwiftData's `SortDescriptor` sorts a `String` `.localizedStandard` unless told); the text
+    /// then names it after the key, as a fetch written so would.
+    public static func parse(_ text: String, model: Model, stringSorts: SortKey.Comparator = .binary) throws -> FetchSpec {
         guard text.count <= maximumLength else { throw FetchFormatError("a fetch longer than \(maximumLength) characters", column: 1, in: String(text.prefix(40)) + "…") }
         // `name = …`: the name read here (it may hold '-'), blanked so that columns stay the text's.
         var name: String?, rest = text
@@ -30,8 +34,14 @@ extension FetchSpec {
             rest = String(repeating: " ", count: text[match].count) + text[match.upperBound...]
         }
         var parser = FetchParser(text: text, tokens: try FetchTokenizer.tokens(rest), model: model)
+        parser.stringSorts = stringSorts
         var spec = try parser.spec()
         spec.name = name
+        // The comparators given by default, written after their keys (from the last, so that the columns hold).
+        for column in parser.defaultedSorts.reversed() {
+            let index = spec.text.index(spec.text.startIndex, offsetBy: column)
+            spec.text.insert(contentsOf: " " + stringSorts.rawValue, at: index)
+        }
         return spec
     }
 }
@@ -49,6 +59,9 @@ struct FetchParser {
     var joinedSteps = Set<String>()
     /// Whether the comparison being read follows ANY (its key path may go through a to-many).
     var inAny = false
+    /// The comparator of a string sort key that names none, and where such keys end in the text (0-based).
+    var stringSorts = SortKey.Comparator.binary
+    var defaultedSorts: [Int] = []
 
     var current: FetchToken { tokens[position] }
 
@@ -122,11 +135,21 @@ struct FetchParser {
         repeat {
             if isSymbol(",") { _ = advance() }
             let token = current
-            let name = try attributeName()
+            let (name, attribute) = try attributeName()
+            // A comparator (`title localizedStandard`): of strings only.
+            var comparator = SortKey.Comparator.binary, isString = attribute.type.storage == .text
+            if let word = current.keyword, let named = SortKey.Comparator.allCases.first(where: { $0.rawValue.uppercased() == word }) {
+                guard isString else { throw failure("a comparator (\(named.rawValue)) orders strings, and '\(name)' is not a string") }
+                comparator = named
+                _ = advance()
+            } else if isString, stringSorts != .binary {
+                comparator = stringSorts
+                defaultedSorts.append(token.column - 1 + name.count)
+            }
             var ascending = true
             if isKeyword("ASC") || isKeyword("DESC") { ascending = advance().keyword == "ASC" }
             guard !keys.contains(where: { $0.attribute == name }) else { throw failure("'\(name)' is sorted by twice", token) }
-            keys.append(SortKey(name, ascending: ascending))
+            keys.append(SortKey(name, ascending: ascending, comparator: comparator))
         } while isSymbol(",")
         return keys
     }
@@ -150,15 +173,15 @@ struct FetchParser {
     }
 
     /// A sort key: an attribute of the fetched entity, or at the end of a key path through to-ones (`author.name`).
-    mutating func attributeName() throws -> String {
+    mutating func attributeName() throws -> (String, Attribute) {
         let token = current
         let key = try keyPath()
-        guard key.attribute != nil else {
+        guard let attribute = key.attribute else {
             let what = key.name == FetchPredicate.selfKey ? "the object itself" : key.name.hasSuffix(".@count") ? "a count" : "a relationship"
             throw failure("'\(key.name)' is \(what); sort by an attribute (of \(model.entities[entity].name), or through its to-ones: author.name)", token)
         }
         try countJoins(key.name, token)
-        return key.name
+        return (key.name, attribute)
     }
 
     /// A key the predicate compares: an attribute or to-one relationship of the fetched entity,

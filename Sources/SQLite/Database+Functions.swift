@@ -52,3 +52,32 @@ extension FunctionValue {
         }
     }
 }
+
+extension Database {
+    /// Registers the collating sequence `name` on this connection (as Core Data registers its
+    /// `NSCollate…` sequences for sort descriptors' comparators), replacing one of that name:
+    /// `order` says whether its first string sorts before (negative), with (zero) or after the second.
+    /// See <https://www.sqlite.org/c3ref/create_collation.html>.
+    public func createCollation(_ name: String, _ order: @escaping @Sendable (String, String) -> Int32) throws {
+        let box = Unmanaged.passRetained(CollationBox(order)).toOpaque()
+        let code = sqlite3_create_collation_v2(
+            handle, name, SQLITE_UTF8, box,
+            { user, leftCount, left, rightCount, right in
+                guard let user else { return 0 }
+                let collation = Unmanaged<CollationBox>.fromOpaque(user).takeUnretainedValue()
+                func text(_ bytes: UnsafeRawPointer?, _ count: Int32) -> String {
+                    guard let bytes, count > 0 else { return "" }
+                    return String(decoding: UnsafeRawBufferPointer(start: bytes, count: Int(count)), as: UTF8.self)
+                }
+                return collation.order(text(left, leftCount), text(right, rightCount))
+            },
+            { user in if let user { Unmanaged<CollationBox>.fromOpaque(user).release() } })
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, message: "could not register the collation \(name)", sql: nil) }
+    }
+}
+
+/// The Swift order of a registered collation, kept alive by the connection until it is dropped.
+private final class CollationBox {
+    let order: @Sendable (String, String) -> Int32
+    init(_ order: @escaping @Sendable (String, String) -> Int32) { self.order = order }
+}

@@ -92,24 +92,33 @@ enum EntityContext {
 
 /// Sort descriptors written in Swift as a fetch's ` SORT BY …`.
 enum SortReader {
-    /// A `@Query`'s `sort:` (a key path, with `order:`, or an array of `SortDescriptor`s).
-    static func query(_ arguments: LabeledExprListSyntax) -> String {
-        guard let sort = arguments.first(where: { $0.label?.text == "sort" })?.expression else { return "" }
+    /// A `@Query`'s `sort:` (a key path, with `order:`, or an array of `SortDescriptor`s), and
+    /// whether it is `SortDescriptor`s (which order a `String` `.localizedStandard` unless they say).
+    static func query(_ arguments: LabeledExprListSyntax) -> (text: String, descriptors: Bool) {
+        guard let sort = arguments.first(where: { $0.label?.text == "sort" })?.expression else { return ("", false) }
         if let key = FormatLiteral.key(sort) {
+            // A key path: the generic `SortDescriptor(_:order:)` of a Comparable value, `compare:`.
             let reverse = arguments.first { $0.label?.text == "order" }?.expression.trimmedDescription.hasSuffix("reverse") == true
-            return " SORT BY \(key)\(reverse ? " DESC" : "")"
+            return (" SORT BY \(key)\(reverse ? " DESC" : "")", false)
         }
-        return descriptors(sort)
+        let text = descriptors(sort)
+        return (text, !text.isEmpty)
     }
 
-    /// `[SortDescriptor(\Item.a), SortDescriptor(\.b, order: .reverse)]`, or one of them.
+    /// `[SortDescriptor(\Item.a), SortDescriptor(\.b, comparator: .lexical, order: .reverse)]`, or one
+    /// of them; a comparator named (`.lexical`, `.localized`, `.localizedStandard`) after its key.
     static func descriptors(_ expression: ExprSyntax) -> String {
         let items = expression.as(ArrayExprSyntax.self).map { $0.elements.map(\.expression) } ?? [expression]
         let keys = items.compactMap { item -> String? in
             guard let call = item.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedDescription.hasPrefix("SortDescriptor"),
                   let key = call.arguments.first.flatMap({ FormatLiteral.key($0.expression) }) else { return nil }
             let reverse = call.arguments.first { $0.label?.text == "order" }?.expression.trimmedDescription.hasSuffix("reverse") == true
-            return key + (reverse ? " DESC" : "")
+            var comparator = ""
+            if let named = call.arguments.first(where: { $0.label?.text == "comparator" })?.expression.trimmedDescription {
+                guard let known = ["lexical", "localizedStandard", "localized"].first(where: { named == "." + $0 || named.hasSuffix("Comparator." + $0) }) else { return nil }
+                comparator = " " + known
+            }
+            return key + comparator + (reverse ? " DESC" : "")
         }
         return keys.isEmpty || keys.count != items.count ? "" : " SORT BY " + keys.joined(separator: ", ")
     }

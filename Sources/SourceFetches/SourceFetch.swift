@@ -8,6 +8,9 @@ public struct SourceFetch: Sendable, Equatable {
     /// What the source says it is: an `NSPredicate(format:)`, a `#Predicate`, a `@Query`.
     public var form: String
     public var outcome: Outcome
+    /// Whether its sort is SwiftData `SortDescriptor`s, which order a `String` key
+    /// `.localizedStandard` (`localizedStandardCompare:`) unless they name a comparator.
+    public var sortsStringsLocalizedStandard = false
 
     public enum Outcome: Sendable, Equatable {
         /// The fetch, written as `--fetch` takes one: `Entity WHERE … [SORT BY …]`.

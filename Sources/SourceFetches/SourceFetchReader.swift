@@ -44,8 +44,10 @@ final class FetchCollector: SyntaxVisitor {
         super.init(viewMode: .sourceAccurate)
     }
 
-    private func add(_ node: some SyntaxProtocol, _ form: String, _ outcome: SourceFetch.Outcome) {
-        found.append(SourceFetch(file: file, line: node.startLocation(converter: converter).line, form: form, outcome: outcome))
+    private func add(_ node: some SyntaxProtocol, _ form: String, _ outcome: SourceFetch.Outcome, descriptors: Bool = false) {
+        var fetch = SourceFetch(file: file, line: node.startLocation(converter: converter).line, form: form, outcome: outcome)
+        fetch.sortsStringsLocalizedStandard = descriptors
+        found.append(fetch)
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
@@ -67,7 +69,7 @@ final class FetchCollector: SyntaxVisitor {
         if node.ancestorOrSelf(mapping: { $0.as(AttributeSyntax.self) }) != nil { return .skipChildren }
         let entity = node.genericArgumentClause?.arguments.first?.argument.trimmedDescription ?? EntityContext.predicateEntity(around: Syntax(node))
         let sort = EntityContext.descriptorSort(around: Syntax(node))
-        read(node, "#Predicate", entity: entity, sort: sort)
+        read(node, "#Predicate", entity: entity, sort: (sort, !sort.isEmpty))
         return .skipChildren
     }
 
@@ -82,25 +84,25 @@ final class FetchCollector: SyntaxVisitor {
         }
         guard filter != nil || arguments?.contains(where: { $0.label?.text == "sort" }) == true else { return .skipChildren }
         let entity = filter?.genericArgumentClause?.arguments.first?.argument.trimmedDescription ?? EntityContext.queryEntity(of: node)
-        let sort = arguments.map { SortReader.query($0) } ?? ""
+        let sort = arguments.map { SortReader.query($0) } ?? (text: "", descriptors: false)
         if let filter {
             read(filter, "@Query", entity: entity, sort: sort)
         } else if let entity {
-            add(node, "@Query", .fetch(entity + sort))
+            add(node, "@Query", .fetch(entity + sort.text), descriptors: sort.descriptors)
         } else {
             add(node, "@Query", .unreadable("the queried entity is not named (no [Entity] type on its property)"))
         }
         return .skipChildren
     }
 
-    private func read(_ macro: MacroExpansionExprSyntax, _ form: String, entity: String?, sort: String) {
+    private func read(_ macro: MacroExpansionExprSyntax, _ form: String, entity: String?, sort: (text: String, descriptors: Bool)) {
         do {
             guard let closure = macro.trailingClosure ?? macro.arguments.first?.expression.as(ClosureExprSyntax.self) else {
                 throw Unreadable("the predicate is not a closure written here")
             }
             let predicate = try PredicateTranslator.predicate(closure)
             guard let entity else { throw Unreadable("the entity is not named (#Predicate<Entity>, FetchDescriptor<Entity> or a Predicate<Entity> type)") }
-            add(macro, form, .fetch(entity + (predicate == "TRUEPREDICATE" ? "" : " WHERE " + predicate) + sort))
+            add(macro, form, .fetch(entity + (predicate == "TRUEPREDICATE" ? "" : " WHERE " + predicate) + sort.text), descriptors: sort.descriptors)
         } catch {
             add(macro, form, .unreadable("\(error)"))
         }

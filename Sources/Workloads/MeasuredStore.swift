@@ -172,7 +172,7 @@ final class MeasuredStore {
             // Sorted, the page holds the sort values of the whole answer's slice, whichever of the tied objects it took.
             let sorted = !request.sort.isEmpty, slice = answer[start ..< start + expected]
             guard page.count == expected, page.allSatisfy({ keys.contains($0.id) }), Set(page.map(\.id)).count == page.count,
-                  try !sorted || sortValues(page, request, layoutStore).sorted() == sortValues(slice, request, layoutStore).sorted() else {
+                  try !sorted || Self.sameSortValues(try sortValues(page, request, layoutStore), try sortValues(slice, request, layoutStore), request.sort) else {
                 throw StoreCheckFailure(description: "\(name) pages \(caseName) wrongly: \(page.count) objects where its answer of \(answer.count) leaves \(expected), "
                     + "objects not in that answer, or not the slice its order puts there; the run stopped because the numbers would not compare like with like")
             }
@@ -180,10 +180,23 @@ final class MeasuredStore {
         }
     }
 
-    /// Each object's values of the request's sort keys, as text (an order of the tuples, not the
-    /// sort's); a key path's (`author.name`) read from the object its to-ones reach, NULL where a
+    /// Whether two lists of sort values hold the same tuples, as the sort keys compare them (a
+    /// comparator's collation may make different strings equal).
+    static func sameSortValues(_ values: [[Value]], _ others: [[Value]], _ keys: [SortKey]) -> Bool {
+        func before(_ a: [Value], _ b: [Value]) -> Bool {
+            for (index, key) in keys.enumerated() {
+                let order = key.order(a[index], b[index])
+                if order != .orderedSame { return order == .orderedAscending }
+            }
+            return false
+        }
+        guard values.count == others.count else { return false }
+        return zip(values.sorted(by: before), others.sorted(by: before)).allSatisfy { pair in keys.indices.allSatisfy { keys[$0].order(pair.0[$0], pair.1[$0]) == .orderedSame } }
+    }
+
+    /// Each object's values of the request's sort keys; a key path's (`author.name`) read from the object its to-ones reach, NULL where a
     /// step is nil. Objects a fetch read in part (IDs, properties) and those reached are read whole by their ID.
-    private func sortValues(_ objects: some Collection<ModelObject>, _ request: FetchRequest, _ layoutStore: LayoutStore) throws -> [String] {
+    private func sortValues(_ objects: some Collection<ModelObject>, _ request: FetchRequest, _ layoutStore: LayoutStore) throws -> [[Value]] {
         let model = layout.model
         var read: [ObjectID: ModelObject] = [:]
         func whole(_ id: ObjectID, _ via: String) throws -> ModelObject {
@@ -200,7 +213,7 @@ final class MeasuredStore {
             }
             return model.entities[object.id.entity].attributeIndex(names[names.count - 1]).map { object.values[$0] } ?? .null
         }
-        return try objects.map { object in try request.sort.map { "\(try value(object, $0.attribute))" }.joined(separator: "\u{1}") }
+        return try objects.map { object in try request.sort.map { try value(object, $0.attribute) } }
     }
 
     func queries(_ workloadCase: WorkloadCase) throws -> [PreparedQuery] {

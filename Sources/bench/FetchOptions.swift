@@ -77,7 +77,7 @@ struct FetchOptions: ParsableArguments {
             switch fetch.outcome {
             case let .unreadable(why): skipped.append((fetch, "not read: " + why))
             case let .fetch(text):
-                do { specs.append((fetch, Self.renamed(try FetchSpec.parse(text, model: model), fetch.name))) }
+                do { specs.append((fetch, Self.renamed(try FetchSpec.parse(text, model: model, stringSorts: fetch.sortsStringsLocalizedStandard ? .localizedStandard : .binary), fetch.name))) }
                 catch { skipped.append((fetch, "not run: \(error)")) }
             }
         }

@@ -24,6 +24,9 @@ final class FetchAgreementTests: XCTestCase {
                 "Tag WHERE name != %@ SORT BY name",
                 // Object IDs and attributes (a partial fetch), a page of a sort with ties among them.
                 "IDS Publication WHERE title BEGINSWITH %@ SORT BY publishDate DESC, uid",
+                // Strings ordered by a comparator: Core Data's collation in every layout (and each arm's union).
+                "Publication WHERE title CONTAINS[c] %@ SORT BY title localizedStandard DESC, uid",
+                "Tag SORT BY name caseInsensitive DESC",
                 "Book PROPERTIES title, pageCount WHERE ANY tags.name == %@ SORT BY uid LIMIT 20",
                 // Comparisons with options, two keys compared.
                 "Tag WHERE name ==[c] %@ OR name <>[cd] 'x'",
@@ -90,7 +93,10 @@ final class FetchAgreementTests: XCTestCase {
         // Sorted by a key path: its joins LEFT OUTER (an object whose folder is nil sorts first
         // ascending), so that NOT of a comparison through it holds for such an object too.
         let notes = ModelDescription(name: "notes", entities: [
-            EntityDescription("Note", rows: 300, attributes: [Attribute("uid", .uuid), Attribute("title", .string, values: ValueSpec(.name))],
+            // Titles whose orders differ by comparator: case, numbers by value, accents, widths.
+            EntityDescription("Note", rows: 300, attributes: [Attribute("uid", .uuid), Attribute("title", .string, values: ValueSpec(.choice, choices: [
+                "item 2", "Item 10", "item 1", "apple", "Apple", "APPLE pie", "Émile", "emile", "Zed", "zed 3", "ｆｕｌｌ", "full",
+            ]))],
                               relationships: [RelationshipDescription("folder", destination: "Folder", inverse: "notes", optional: true, nullShare: 0.3)],
                               uniquenessConstraints: [["uid"]]),
             EntityDescription("Checklist", parent: "Note", rows: 200, attributes: [Attribute("items", .integer64)]),
@@ -106,6 +112,9 @@ final class FetchAgreementTests: XCTestCase {
             "Checklist WHERE folder.name BEGINSWITH %@ OR items > 3 SORT BY folder.name DESC, uid",
             "Note WHERE title BEGINSWITH %@ SORT BY folder.account.name, title DESC, uid",
             "Note PROPERTIES title WHERE folder != nil SORT BY folder.name DESC, uid LIMIT 25",
+            "Note SORT BY folder.name localizedCaseInsensitive DESC, title localized, uid",
+            "Note WHERE title != %@ SORT BY title localizedStandard DESC, uid",
+            "Checklist SORT BY title caseInsensitive, uid LIMIT 40",
         ])
         for (description, texts) in fetches + [sorted] {
             let agreement = try StrategyAgreement(Strategies.all, description)

@@ -35,6 +35,7 @@ final class FetchSpecTests: XCTestCase {
         XCTAssertEqual(partial.requests(ObjectGenerator(model, seed: 1), seed: 1, draws: 1).map(\.mode), [.partial(["title", "pageCount"])])
         for (text, message) in [
             ("COUNT Book PROPERTIES title", "a COUNT takes no PROPERTIES, at column 12: COUNT Book ^PROPERTIES title"),
+            ("Book SORT BY pageCount localized", "a comparator (localized) orders strings, and 'pageCount' is not a string, at column 24: Book SORT BY pageCount ^localized"),
             ("Book PROPERTIES title, tags", "PROPERTIES names attributes of Book (its own and inherited: uid, title, publishDate, createdate, updatedate, isbn, pageCount), at column 24: Book PROPERTIES title, ^tags"),
             ("Book PROPERTIES title, title", "'title' is fetched twice, at column 24: Book PROPERTIES title, ^title"),
         ] {
@@ -113,8 +114,13 @@ final class FetchSpecTests: XCTestCase {
         // Objects: a to-one's destination or the object itself, drawn from the data.
         XCTAssertEqual(try FetchSpec.parse("Human WHERE favoriteAnimal != %@ OR SELF IN %@ OR self == %@", model: animals).predicate,
                        .or([.compare("favoriteAnimal", .notEqual, .drawn), .amongDrawn("self"), .compare("self", .equal, .drawn)]))
-        // Sorted by a key path through to-ones.
+        // Sorted by a key path through to-ones; a string by a comparator, named or given for the fetch's string keys.
         XCTAssertEqual(try FetchSpec.parse("Human SORT BY favoriteAnimal.name DESC, name", model: animals).sort, [SortKey("favoriteAnimal.name", ascending: false), SortKey("name")])
+        XCTAssertEqual(try FetchSpec.parse("Human SORT BY name LOCALIZEDSTANDARD DESC, favoriteAnimal.name caseInsensitive", model: animals).sort,
+                       [SortKey("name", ascending: false, comparator: .localizedStandard), SortKey("favoriteAnimal.name", comparator: .caseInsensitive)])
+        let swiftData = try FetchSpec.parse("Human SORT BY name DESC, favoriteAnimal.name lexical", model: animals, stringSorts: .localizedStandard)
+        XCTAssertEqual(swiftData.sort, [SortKey("name", ascending: false, comparator: .localizedStandard), SortKey("favoriteAnimal.name")])
+        XCTAssertEqual(swiftData.text, "Human SORT BY name localizedStandard DESC, favoriteAnimal.name lexical", "the comparator given, written after its key")
         let generator = ObjectGenerator(animals, seed: 2)
         let human = try XCTUnwrap(animals.index(of: "Human"))
         for request in try FetchSpec.parse("Human WHERE favoriteAnimal == %@ AND self IN %@", model: animals).requests(generator, seed: 1, draws: 5) {
@@ -132,6 +138,7 @@ final class FetchSpecTests: XCTestCase {
             ("Human SORT BY favoriteAnimal", "'favoriteAnimal' is a relationship; sort by an attribute (of Human, or through its to-ones: author.name), at column 15: Human SORT BY ^favoriteAnimal"),
             ("Human SORT BY pets.@count", "'pets.@count' is a count; sort by an attribute (of Human, or through its to-ones: author.name), at column 15: Human SORT BY ^pets.@count"),
             ("Human SORT BY pets.name", "'pets' is a to-many relationship of Human; compare through it with ANY (ANY pets.name… == …), or count it (pets.@count), at column 15: Human SORT BY ^pets.name"),
+            ("Human SORT BY favoriteAnimal caseInsensitive", "'favoriteAnimal' is a relationship; sort by an attribute (of Human, or through its to-ones: author.name), at column 15: Human SORT BY ^favoriteAnimal caseInsensitive"),
             ("Human WHERE favoriteAnimal.nam == 'x'", "unknown key 'nam' of Animal; its keys: name, at column 13: Human WHERE ^favoriteAnimal.nam == 'x'"),
             ("Human WHERE favoriteAnimal.name > 3", "'favoriteAnimal.name' is compared with a string in quotes, at column 35: Human WHERE favoriteAnimal.name > ^3"),
         ]

@@ -71,7 +71,7 @@ final class SourceFetchReaderTests: XCTestCase {
             struct LibraryView: View {
                 @Query(filter: #Predicate<Item> { $0.isFavorite && $0.title.localizedStandardContains("swift") }, sort: \\Item.addedAt, order: .reverse)
                 var favorites: [Item]
-                @Query(sort: [SortDescriptor(\\Item.title)]) var all: [Item]
+                @Query(sort: [SortDescriptor(\\Item.title), SortDescriptor(\\Item.uid, comparator: .lexical)]) var all: [Item]
 
                 func search(_ text: String, shelf: String) -> FetchDescriptor<Item> {
                     FetchDescriptor<Item>(predicate: #Predicate { item in
@@ -101,9 +101,11 @@ final class SourceFetchReaderTests: XCTestCase {
         let found = try SourceFetchReader.read(folder.appendingPathComponent("App/LibraryView.swift").path)
         XCTAssertEqual(found.map(\.line), [5, 7, 10, 16, 20, 26, 29, 31])
         XCTAssertEqual(found.map(\.form), ["@Query", "@Query", "#Predicate", "#Predicate", "#Predicate", "#Predicate", "#Predicate", "@Query"])
+        // SwiftData's SortDescriptors order a String key .localizedStandard unless they name a comparator; a @Query's key path sort does not.
+        XCTAssertEqual(found.map(\.sortsStringsLocalizedStandard), [false, true, true, false, false, false, false, false])
         XCTAssertEqual(found.map(\.outcome), [
             .fetch("Item WHERE isFavorite == YES AND title CONTAINS[cdl] 'swift' SORT BY addedAt DESC"),
-            .fetch("Item SORT BY title"),
+            .fetch("Item SORT BY title, uid lexical"),
             .fetch("Item WHERE shelf.name == %@ AND (price > 10 OR NOT (ANY tags.name == %@)) SORT BY addedAt DESC"),
             .fetch("Item WHERE uid IN %@ AND NOT (tags.@count == 0) AND tags.@count > 3"),
             .unreadable("'if let added = item.addedAt { added > day } else { false }' chooses between conditions at run time (if, ?:, switch), which a fetch's predicate has no form for"),

@@ -58,6 +58,13 @@ final class PredicateAgreementTests: XCTestCase {
         XCTAssertFalse(CoreDataFunctions.matches("Café au lait", "cafe AU LAIT", variant: 1), "[c] keeps diacritics")
         XCTAssertFalse(CoreDataFunctions.matches("(", "(", variant: 0), "a pattern that is not a regular expression matches nothing")
         XCTAssertTrue(CoreDataFunctions.matches("ab", "a|ab", variant: 0), "any match of the whole string, not the first found")
+        // Sort comparators, as the collations Core Data orders by.
+        XCTAssertEqual(CoreDataFunctions.order("item 2", "Item 10", .localizedStandard), .orderedAscending, "Finder's order: numbers by value, case folded")
+        XCTAssertEqual(CoreDataFunctions.order("item 2", "Item 10", .binary), .orderedDescending, "bytes: 'I' before 'i'")
+        XCTAssertEqual(CoreDataFunctions.order("Apple", "apple", .caseInsensitive), .orderedSame)
+        XCTAssertEqual(CoreDataFunctions.order("Apple", "apple", .localizedStandard), .orderedAscending, "Finder's order breaks ties")
+        XCTAssertEqual(SortKey("title", comparator: .caseInsensitive).order(.text("b"), .text("A")), .orderedDescending)
+        XCTAssertEqual(SortKey("title", comparator: .caseInsensitive).order(.null, .text("A")), .orderedAscending, "NULL first")
         XCTAssertTrue(CoreDataFunctions.matches("abc", "a.*?", variant: 0))
         XCTAssertFalse(CoreDataFunctions.matches("abc", "b", variant: 0))
         XCTAssertTrue(CoreDataFunctions.compare("Café", "CAFE", operator: 3, flags: 385))
@@ -121,6 +128,9 @@ final class PredicateAgreementTests: XCTestCase {
             "FROM ZANIMAL t0 LEFT OUTER JOIN ZANIMAL t1 ON t0.ZFAVORITEANIMAL = t1.Z_PK WHERE t1.ZNAME <> ? AND t0.Z_ENT = ? ORDER BY t1.ZNAME DESC, t0.ZNAME"))
         XCTAssertTrue(try layout.fetchQuery(FetchRequest(entity: human, predicate: .compare("name", .equal, .text("R")), sort: [SortKey("favoriteAnimal.name")])).sql.hasSuffix(
             "FROM ZANIMAL t0 LEFT OUTER JOIN ZANIMAL t1 ON t0.ZFAVORITEANIMAL = t1.Z_PK WHERE t0.ZNAME = ? AND t0.Z_ENT = ? ORDER BY t1.ZNAME"))
+        // A comparator is Core Data's collation after the key, before DESC.
+        XCTAssertTrue(try layout.fetchQuery(FetchRequest(entity: human, sort: [SortKey("name", ascending: false, comparator: .localizedStandard), SortKey("favoriteAnimal.name", comparator: .caseInsensitive)])).sql
+            .hasSuffix("ORDER BY t0.ZNAME COLLATE NSCollateFinderlike DESC, t1.ZNAME COLLATE NSCollateNoCase"))
         XCTAssertEqual(FetchPredicate.not(.compare("favoriteAnimal.name", .equal, .text("R"))).keyPathJoins, ["favoriteAnimal": false], "NOT keeps an inner join")
         XCTAssertEqual(FetchPredicate.isNil("a.b.c", negated: true).keyPathJoins, ["a": true, "a.b": true], "promoted along the path")
     }

@@ -118,8 +118,9 @@ public final class ReferenceStore {
             if sorted[all] == nil {
                 // Each object's sort values, looked up once rather than in every comparison.
                 let keyed = select(all).map { object in (object, request.sort.map { value(object, $0.attribute) }) }.sorted { a, b in
-                    for (index, key) in request.sort.enumerated() where a.1[index] != b.1[index] {
-                        return key.ascending ? Value.sqliteLess(a.1[index], b.1[index]) : Value.sqliteLess(b.1[index], a.1[index])
+                    for (index, key) in request.sort.enumerated() {
+                        let order = key.order(a.1[index], b.1[index])
+                        if order != .orderedSame { return order == (key.ascending ? .orderedAscending : .orderedDescending) }
                     }
                     return a.0.id < b.0.id
                 }

@@ -21,7 +21,7 @@ extension CommandLineTests {
         let xcode = try bench(["run", "--model", Self.fixtures.appendingPathComponent("Library.xcdatamodeld").path, "--scale", "300", "--repetitions", "2", "--quiet",
                                "--output", "x.csv", "--fetch", "Album WHERE trackCount >= %@ AND format != 'CD'",
                                "--fetch", "Item WHERE shelf.name BEGINSWITH %@ OR shelf.label.text == nil",
-                               "--fetch", "Item PROPERTIES title WHERE shelf != nil SORT BY shelf.name DESC LIMIT 5 OFFSET 2"], in: folder)
+                               "--fetch", "Item PROPERTIES title WHERE shelf != nil SORT BY shelf.name localizedStandard DESC LIMIT 5 OFFSET 2"], in: folder)
         XCTAssertEqual(xcode.status, 0, xcode.stderr)
         let xcodeRows = try ResultsFile(url: folder.appendingPathComponent("x.csv")).rows
         XCTAssertEqual(xcodeRows.count, 15)

@@ -1,4 +1,6 @@
+import FetchRequests
 import Foundation
+import Generation
 import SQLite
 
 /// The SQL functions Core Data registers on each of its connections and calls from its
@@ -31,6 +33,27 @@ public enum CoreDataFunctions {
             guard case let .text(string) = arguments[0], case let .text(pattern) = arguments[1], case let .integer(variant) = arguments[2] else { return .integer(0) }
             return .integer(like(string, pattern, variant: Int(variant)) ? 1 : 0)
         }
+        for comparator in SortKey.Comparator.allCases {
+            guard let name = comparator.collation else { continue }
+            try database.createCollation(name) { Int32(order($0, $1, comparator).rawValue) }
+        }
+    }
+
+    /// How `comparator` orders two strings, as the `NSString` method it names does, without a
+    /// locale (the same on every machine): case-insensitive, Finder's order (case- and
+    /// width-insensitive, numbers by value, ties broken), or by characters; `.binary` by bytes
+    /// (SQLite's own order).
+    public static func order(_ string: String, _ other: String, _ comparator: SortKey.Comparator) -> ComparisonResult {
+        let options: String.CompareOptions = switch comparator {
+        case .binary: []
+        case .caseInsensitive, .localizedCaseInsensitive: .caseInsensitive
+        case .localized: []
+        case .localizedStandard: [.caseInsensitive, .numeric, .widthInsensitive, .forcedOrdering]
+        }
+        if comparator == .binary {
+            return string == other ? .orderedSame : Array(string.utf8).lexicographicallyPrecedes(Array(other.utf8)) ? .orderedAscending : .orderedDescending
+        }
+        return string.compare(other, options: options)
     }
 
     /// `NSCoreDataStringSearch(string, needle, flags, localized)`: whether `needle` occurs in
@@ -129,5 +152,28 @@ public enum CoreDataFunctions {
             reachable = next
         }
         return reachable[text.count]
+    }
+}
+
+extension SortKey.Comparator {
+    /// The collating sequence Core Data orders by for the comparator (`ORDER BY t0.ZTITLE COLLATE
+    /// NSCollateFinderlike`), nil for `.binary` (none: SQLite's own order, the one an index serves).
+    public var collation: String? {
+        switch self {
+        case .binary: nil
+        case .caseInsensitive: "NSCollateNoCase"
+        case .localized: "NSCollateLocaleSensitive"
+        case .localizedCaseInsensitive: "NSCollateLocaleSensitiveNoCase"
+        case .localizedStandard: "NSCollateFinderlike"
+        }
+    }
+}
+
+extension SortKey {
+    /// How the key orders two of its values as SQLite's `ORDER BY` does, ascending: NULL first,
+    /// then numbers, strings (by the comparator's collation), blobs.
+    public func order(_ value: Value, _ other: Value) -> ComparisonResult {
+        if comparator != .binary, case let .text(string) = value, case let .text(text) = other { return CoreDataFunctions.order(string, text, comparator) }
+        return Value.sqliteLess(value, other) ? .orderedAscending : Value.sqliteLess(other, value) ? .orderedDescending : .orderedSame
     }
 }

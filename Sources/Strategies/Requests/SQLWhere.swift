@@ -245,11 +245,12 @@ struct SQLWhere {
     /// The joins the predicate needs, each preceded by a space: its key paths' steps, then its to-many relationships'.
     var joinClause: String { (keyPaths?.clause ?? "") + joins.map { " " + $0 }.joined() }
 
-    /// ` ORDER BY …` for the request's sort keys, or "": as Core Data writes it, ` DESC` after a
-    /// descending key and nothing after an ascending one (`ORDER BY t0.ZAUTHOR, t0.ZTITLE`).
+    /// ` ORDER BY …` for the request's sort keys, or "": as Core Data writes it, a comparator's
+    /// collation after its key, ` DESC` after a descending key and nothing after an ascending one
+    /// (`ORDER BY t0.ZAUTHOR, t0.ZTITLE COLLATE NSCollateFinderlike DESC`).
     var orderBy: String {
         if sort.isEmpty, let listOrder { return " ORDER BY \(listOrder)" }
-        return sort.isEmpty ? "" : " ORDER BY " + sort.map { $0.expression + ($0.ascending ? "" : " DESC") }.joined(separator: ", ")
+        return sort.isEmpty ? "" : " ORDER BY " + zip(sort, sortKeys).map { $0.expression + $1.orderSuffix }.joined(separator: ", ")
     }
 
     /// ` LIMIT ? OFFSET ?` as the request asks, its values appended.
@@ -317,4 +318,9 @@ struct OneTableRead {
         let count = request.predicate.count
         return PreparedQuery(sql: "SELECT \(count) \(from)", values: read.builder.values, decoder: nil)
     }
+}
+
+extension SortKey {
+    /// What follows the key's expression in an `ORDER BY`: its collation, then ` DESC` when descending.
+    var orderSuffix: String { (comparator.collation.map { " COLLATE " + $0 } ?? "") + (ascending ? "" : " DESC") }
 }

@@ -27,7 +27,7 @@ extension TablePerEntity {
             let named = offset == 0 ? list.enumerated().map { "\($1) AS c\($0)" } : list
             return "SELECT \(distinct)\(named.joined(separator: ", ")) \(from)"
         }
-        let orderBy = request.sort.isEmpty ? "" : " ORDER BY " + request.sort.enumerated().map { "c\(properties.count + 2 + $0)" + ($1.ascending ? "" : " DESC") }.joined(separator: ", ")
+        let orderBy = request.sort.isEmpty ? "" : " ORDER BY " + request.sort.enumerated().map { "c\(properties.count + 2 + $0)" + $1.orderSuffix }.joined(separator: ", ")
         var pager = try sqlWhere(request.entity, FetchRequest(entity: request.entity))
         let page = pager.page(request)
         return PreparedQuery(sql: arms.joined(separator: " UNION ALL ") + orderBy + page, values: values + pager.values, decoder: decoder)

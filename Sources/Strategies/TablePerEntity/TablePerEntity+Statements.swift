@@ -148,7 +148,7 @@ extension TablePerEntity {
         // whose keys are bound as a key list (a prefetch's batch, as `SQLWhere.orderBy` orders it).
         var orderBy = request.sort.isEmpty ? "" : " ORDER BY " + (try request.sort.enumerated().map { index, key in
             let name = paths.contains(index) ? "s\(index)" : names[Int(read.positions.attributes[try attributePosition(request.entity, key.attribute)])]
-            return name + (key.ascending ? "" : " DESC")
+            return name + key.orderSuffix
         }).joined(separator: ", ")
         if request.sort.isEmpty, case let .toOneInList(name) = request.predicate {
             orderBy = " ORDER BY " + names[Int(read.positions.toOnes[try toOnePosition(request.entity, name)].key)]
