@@ -20,6 +20,13 @@
 #                      per case, median (with its interval) against sweep_value, one line per
 #                      strategy, log time axis; the x axis is log when every value is positive
 #                      and they span more than a factor of 4, else linear (skew starts at 0).
+#   X.ratios.png       with rows of the baseline strategy: the answer at the largest scale (or
+#                      sweep value) as a heatmap, one row per case and one column per other
+#                      strategy, each cell its time as a multiple of the baseline's (the CSV's
+#                      ratio: the median of the rounds' ratios; the medians' in files without
+#                      it), blue faster and red slower on a log colour scale, pale when the
+#                      ratio's 95 % interval (ratio_low to ratio_high) holds 1×. As the HTML
+#                      report's overview draws it. Without the baseline: a warning instead.
 #   X.sweep-ratio.png  only for a sweep with rows of the baseline strategy (single-table, the
 #                      one the bench takes every ratio against): the same panels, each strategy's
 #                      median divided by the baseline's at the same value and case (the baseline
@@ -98,6 +105,8 @@ shq(s) = "'" . _shq(s) . "'"
 #   has_ratio                             1 when the baseline has rows (then the four below)
 #   RSTRATS[c], RBLOCK[c], RLO[c], RHI[c] as CASESTRATS..CHI, for the ratios (RLO <= 1 <= RHI)
 #   $RATIO                                one block per (case, strategy): x median/baseline's
+#   heatstrats, $HEAT                     "2 3 4": the other strategies at the largest x; and
+#                                         per (strategy, case) there: column row ratio clear
 #   info_top, info_all                    run description for the chart titles
 #   has_ci                                1 when the file has ci_low_ns and ci_high_ns
 #   nwarn, WARN[i]                        warnings to print
@@ -216,6 +225,7 @@ BEGIN {
         k = x SUBSEP CI[ck] SUBSEP SI[st]
         if (k in MED) dup++
         MED[k] = med / 1e6; LO[k] = lo / 1e6; HI[k] = hi / 1e6; ROWS[k] = get("rows")
+        RAT[k] = get("ratio"); RLW[k] = get("ratio_low"); RHG[k] = get("ratio_high")
         RUNOF[k] = get("run_id"); XOF[k] = x
         if (get("build") == "debug") debug = 1
         # description of the machine and build, from the last row read (of each scale)
@@ -261,7 +271,7 @@ BEGIN {
         for (s = 1; s <= nstrat; s++) {
             k = top SUBSEP c SUBSEP s
             if (!(k in MED)) continue
-            if (!here) { here = 1; ntop++; TC[ntop] = CN[c]; TR[ntop] = ROWS[k] }
+            if (!here) { here = 1; ntop++; TC[ntop] = CN[c]; TR[ntop] = ROWS[k]; TP[c] = ntop }
             printf "%d %d %.9g %.9g %.9g\n", ntop, s, MED[k], LO[k], HI[k]
             if (tl == "" || LO[k] < tl) tl = LO[k]
             if (th == "" || HI[k] > th) th = HI[k]
@@ -328,6 +338,22 @@ BEGIN {
         print "RATIO_END"
         for (c = 1; c <= ncase; c++)
             printf "RSTRATS[%d] = %s; RBLOCK[%d] = %d; RLO[%d] = %.9g; RHI[%d] = %.9g\n", c, gq(CS[c]), c, CB[c], c, CL[c], c, CH[c]
+        # at the largest x, the ratio of each other strategy per case: that of the file (the median
+        # of the ratios of the rounds) or of the medians, and whether its interval excludes 1 (clear)
+        nh2 = 0; hs = ""
+        for (s = 1; s <= nstrat; s++) if (s != st1) {
+            for (c = 1; c <= ncase; c++) if (((top SUBSEP c SUBSEP s) in MED) && ((top SUBSEP c SUBSEP st1) in MED)) { HC[s] = ++nh2; hs = hs (hs == "" ? "" : " ") s; break }
+        }
+        print "heatstrats = " gq(hs)
+        print "$HEAT << HEAT_END"
+        for (c = 1; c <= ncase; c++) if (c in TP) for (s = 1; s <= nstrat; s++) if (s in HC) {
+            k = top SUBSEP c SUBSEP s; k1 = top SUBSEP c SUBSEP st1
+            if (!(k in MED) || !(k1 in MED)) continue
+            r = (isnum(RAT[k]) && RAT[k] + 0 > 0 && RAT[k] + 0 < 1e9) ? RAT[k] + 0 : MED[k] / MED[k1]
+            clear = (isnum(RLW[k]) && isnum(RHG[k])) ? (RLW[k] + 0 > 1 || RHG[k] + 0 < 1) : 1
+            printf "%d %d %.6g %d\n", HC[s], TP[c], r, clear
+        }
+        print "HEAT_END"
     }
 
     print "info_top = " gq(describe(top))
@@ -379,6 +405,7 @@ png_medians = out . "/" . base . ".medians.png"
 png_scaling = out . "/" . base . ".scaling.png"
 png_sweep = out . "/" . base . ".sweep.png"
 png_ratio = out . "/" . base . ".sweep-ratio.png"
+png_heat = out . "/" . base . ".ratios.png"
 # Whether files can really be made there: [ -w ] is true for root even on a read-only mount or /proc.
 _outcheck = system("if [ ! -d " . shq(out) . " ]; then echo missing; " \
     . "else f=" . shq(out . "/.plot-probe") . ".$$; if ( : > \"$f\" ) 2>/dev/null; then rm -f \"$f\"; echo ok; else echo readonly; fi; fi")
@@ -396,7 +423,7 @@ partial(png) = (_s = _lastslash(png)) == 0 ? "." . png . ".partial" : png[1:_s] 
 # (a folder of that name would swallow the file: mv moves into it)
 publish(png) = system("[ ! -d " . shq(png) . " ] && mv -f " . shq(partial(png)) . " " . shq(png) . " 2>/dev/null && echo ok || { rm -f " . shq(partial(png)) . "; echo failed; }")
 # partial files a gnuplot error left behind in an earlier run of this script
-_ignored = system("rm -f " . shq(partial(png_medians)) . " " . shq(partial(png_scaling)) . " " . shq(partial(png_sweep)) . " " . shq(partial(png_ratio)))
+_ignored = system("rm -f " . shq(partial(png_medians)) . " " . shq(partial(png_scaling)) . " " . shq(partial(png_sweep)) . " " . shq(partial(png_ratio)) . " " . shq(partial(png_heat)))
 
 # ---------------------------------------------------------------------------------------------
 # Common style
@@ -530,6 +557,60 @@ if (publish(png_medians) ne "ok") {
 print "plot.gnuplot: wrote " . png_medians
 
 # ---------------------------------------------------------------------------------------------
+# Chart 4: the answer at the largest scale (or sweep value), X.ratios.png: one row per case, one
+# column per strategy other than the baseline, each cell that strategy's time as a multiple of
+# the baseline's (the file's ratio, else the medians'), blue faster and red slower on a log
+# scale, pale when its 95 % interval holds 1× (not clearly different), as the report draws it.
+# ---------------------------------------------------------------------------------------------
+
+# The warning of a chart of ratios when the file has no baseline rows.
+nobaseline = "no rows of the baseline strategy (the one without ratios; single-table in a file without a ratio column) to divide by: "
+nhs = has_ratio ? words(heatstrats) : 0
+if (!has_ratio) {
+    print "plot.gnuplot: warning: " . nobaseline . png_heat . " not written"
+}
+if (has_ratio && nhs == 0) {
+    print "plot.gnuplot: warning: no strategy but " . baseline . " at the largest " . (issweep ? xname : "scale") . ": " . png_heat . " not written"
+}
+if (nhs > 0) {
+    set terminal pngcairo size (320 + 150 * nhs), (150 + 26 * ntop) font "Sans,11" noenhanced linewidth 1.2
+    set output partial(png_heat)
+    set label 101 sprintf("Time as a multiple of %s's, by case: %s", baseline, scalenote) at screen 0.5, screen 1.0 center offset 0, -1.2 font "Sans,13"
+    set label 102 "blue: faster, red: slower; pale: not clearly different (its 95 % interval holds 1×)" \
+        at screen 0.5, screen 1.0 center offset 0, -2.6 font "Sans,10" textcolor rgb "#444444"
+    set label 103 info_top at screen 0.5, screen 0.0 center offset 0, 1.0 font "Sans,9" textcolor rgb "#666666"
+    set tmargin 7; set bmargin 2.5; set rmargin 12
+    set lmargin at screen 300.0 / (320 + 150 * nhs)
+    set xrange [0.5 : nhs + 0.5]
+    set yrange [ntop + 0.5 : 0.5]
+    unset xtics; set x2range [0.5 : nhs + 0.5]
+    set x2tics () ; set x2tics nomirror scale 0 font "Sans,11"
+    do for [i = 1:nhs] { set x2tics add (STRAT[int(word(heatstrats, i))] i) }
+    set ytics () ; set ytics nomirror scale 0 font "Sans,10"
+    do for [p = 1:ntop] { set ytics add (caselabel(p) p) }
+    unset grid; unset key; unset logscale
+    set border 0
+    set palette defined (-4 "#2166ac", -1.5 "#92c5de", 0 "#f7f7f7", 1.5 "#f4a582", 4 "#b2182b")
+    set cbrange [-4 : 4]
+    set cbtics ("1/16×" -4, "1/4×" -2, "1/2×" -1, "1×" 0, "2×" 1, "4×" 2, "16×" 4) font "Sans,9"
+    set colorbox vertical user origin screen (1.0 - 80.0 / (320 + 150 * nhs)), graph 0.1 size screen 12.0 / (320 + 150 * nhs), graph 0.8
+    log2c(r) = log(r) / log(2) > 4 ? 4 : log(r) / log(2) < -4 ? -4 : log(r) / log(2)
+    fmt_h(r) = r >= 9.95 ? sprintf("%.0f×", r) : r >= 0.0995 ? sprintf("%.2f×", r) : sprintf("%.2g×", r)
+    plot $HEAT using 1:($4 > 0 ? $2 : NaN):(0.49):(0.49):(log2c($3)) with boxxyerror fs solid 1.0 noborder lc palette, \
+         $HEAT using 1:($4 > 0 ? NaN : $2):(0.49):(0.49) with boxxyerror fs solid 1.0 noborder lc rgb "#f0f0f0", \
+         $HEAT using 1:2:(fmt_h($3)) with labels font "Sans,10" textcolor rgb "#222222"
+    unset label
+    unset colorbox
+    unset output
+    if (publish(png_heat) ne "ok") {
+        print "plot.gnuplot: error: could not write " . png_heat . " (is it a folder, or the disk full?)"
+        exit status 1
+    }
+    print "plot.gnuplot: wrote " . png_heat
+    set terminal pngcairo size 1600,900 font "Sans,11" noenhanced linewidth 1.2
+}
+
+# ---------------------------------------------------------------------------------------------
 # Charts 2 and 3: one panel per case, one line per strategy, against the x values.
 #   lines: median (with its interval). Without a sweep: against scale, log-log, written as
 #          X.scaling.png when there are several scales. In a sweep: against the swept value,
@@ -558,7 +639,7 @@ do for [chart in "lines ratio"] {
     if (ratio && !issweep) { continue }
     if (!ratio && !issweep && nx < 2) { continue }
     if (ratio && !has_ratio) {
-        print "plot.gnuplot: warning: no rows of the baseline strategy (the one without ratios; single-table in a file without a ratio column) to divide by: " . png_ratio . " not written"
+        print "plot.gnuplot: warning: " . nobaseline . png_ratio . " not written"
         continue
     }
     png = ratio ? png_ratio : (issweep ? png_sweep : png_scaling)

@@ -57,12 +57,22 @@ check_png() {
   echo "ok: $(basename "$f") ($(wc -c <"$f") bytes, ${w}x${h})"
 }
 
+# a non-empty PNG with the PNG signature, of any size (the ratio heatmap grows with the cases)
+check_png_any() {
+  local f=$1
+  [[ -s $f ]] || fail "$f missing or empty"
+  [[ "$(head -c 8 "$f" | od -An -tx1 | tr -d ' \n')" == 89504e470d0a1a0a ]] || fail "$f is not a PNG"
+  echo "ok: $(basename "$f") ($(wc -c <"$f") bytes)"
+}
+
 # --- 1. the given CSV ----------------------------------------------------------------------
 mkdir "$tmp/given"
 plot "$csv" "$tmp/given" || { cat "$tmp/log" >&2; fail "gnuplot failed on $csv"; }
 cat "$tmp/log"
 base="$(basename "$csv" .csv)"
 check_png "$tmp/given/$base.medians.png"
+# the answer's heatmap, whenever the file has the baseline's rows
+if grep -q "wrote .*\.ratios\.png" "$tmp/log"; then check_png_any "$tmp/given/$base.ratios.png"; else [[ ! -e $tmp/given/$base.ratios.png ]] || fail "a ratios chart was written but not reported"; fi
 for chart in scaling sweep sweep-ratio; do
   if grep -q "wrote .*\.$chart\.png" "$tmp/log"; then
     check_png "$tmp/given/$base.$chart.png"
@@ -92,6 +102,7 @@ cat "$tmp/log"
 grep -q "warning" "$tmp/log" && fail "unexpected warning on the made-up CSV"
 check_png "$tmp/made/made up.medians.png"
 check_png "$tmp/made/made up.scaling.png"
+check_png_any "$tmp/made/made up.ratios.png"
 for chart in sweep sweep-ratio; do
   [[ ! -e "$tmp/made/made up.$chart.png" ]] || fail "a $chart chart was written for a file that is not a sweep"
 done
@@ -135,6 +146,7 @@ cat "$tmp/log"
 grep -q "warning: no rows of the baseline strategy" "$tmp/log" || fail "no warning about the missing single-table rows"
 check_png "$tmp/sweep/no single.sweep.png"
 [[ ! -e "$tmp/sweep/no single.sweep-ratio.png" ]] || fail "a ratio chart was written without single-table rows"
+[[ ! -e "$tmp/sweep/no single.ratios.png" ]] || fail "a ratios heatmap was written without single-table rows"
 # A file with a ratio column names its own baseline: the strategy whose rows have no ratio.
 {
   printf 'scale,sweep_parameter,sweep_value,strategy,workload,variant,median_ns,ci_low_ns,ci_high_ns,ratio\n'
@@ -147,6 +159,7 @@ plot "$tmp/sweep/own baseline.csv" "$tmp/sweep" || { cat "$tmp/log" >&2; fail "g
 cat "$tmp/log"
 grep -q "warning" "$tmp/log" && fail "unexpected warning on own baseline.csv"
 check_png "$tmp/sweep/own baseline.sweep-ratio.png"
+check_png_any "$tmp/sweep/own baseline.ratios.png"
 
 # --- 4. bad input: non-zero exit and one clear error line ----------------------------------
 # expect_error <description> <gnuplot -e text> [<folder that must hold no PNG> [<PNGs allowed there>]]
