@@ -9,7 +9,7 @@ import Workloads
 /// `--fetch` and `--fetches`: an app's own fetches, each read against the model into a workload
 /// (`run`, `explain`); the file's fetches, weighted, are the app's mix.
 struct FetchOptions: ParsableArguments {
-    @Option(name: .customLong("fetch"), help: ArgumentHelp("A fetch of your app's: '[name =] [COUNT | IDS] Entity [PROPERTIES key, …] [WHERE predicate] [SORT BY key [ASC|DESC], …] [LIMIT n] [OFFSET n]', "
+    @Option(name: .customLong("fetch"), help: ArgumentHelp("A fetch of your app's: '[name =] [COUNT | IDS] Entity [PROPERTIES key, …] [WHERE predicate] [SORT BY key [comparator] [ASC|DESC], …] [LIMIT n] [OFFSET n]', "
         + "the predicate in NSPredicate's format as your app writes it, each %@ a value drawn from the data. Repeatable. See docs/workloads.md, \"Your own fetches\".", valueName: "fetch"))
     var fetches: [String] = []
 
@@ -37,19 +37,9 @@ struct FetchOptions: ParsableArguments {
     /// file's line).
     func workloads(_ model: Model, reportingSources: Bool = false) throws -> [Workload] {
         var names = Set(Workloads.names), made: [Workload] = []
-        func add(_ text: String, weight: Double?, _ place: String) throws {
-            var workload: Workload
-            do { workload = Workload.fetch(try FetchSpec.parse(text, model: model), number: made.count + 1) }
-            catch { throw ValidationError("\(place): \(error)") }
-            guard names.insert(workload.name).inserted else {
-                throw ValidationError("\(place): the name '\(workload.name)' is taken (by a workload, or another fetch); give the fetch another, such as 'my-fetch = Entity WHERE …'")
-            }
-            workload.mixWeight = weight
-            made.append(workload)
-        }
-        for text in fetches { try add(text, weight: nil, "--fetch") }
+        for text in fetches { try Self.add(text, weight: nil, "--fetch", model, &names, &made) }
         if let mixFile {
-            for entry in try Self.mix(mixFile) { try add(entry.text, weight: entry.weight, "--fetches \(mixFile) line \(entry.line)") }
+            for entry in try Self.mix(mixFile) { try Self.add(entry.text, weight: entry.weight, "--fetches \(mixFile) line \(entry.line)", model, &names, &made) }
         }
         if let sourceFolder {
             let read = try sourceFetches(sourceFolder, model)
@@ -64,6 +54,26 @@ struct FetchOptions: ParsableArguments {
             }
         }
         return made
+    }
+
+    /// `fetches` (`--fetch`) read against `model`, as workloads (`bench sweep`'s, at each point).
+    static func workloads(_ fetches: [String], _ model: Model) throws -> [Workload] {
+        var names = Set(Workloads.names), made: [Workload] = []
+        for text in fetches { try add(text, weight: nil, "--fetch", model, &names, &made) }
+        return made
+    }
+
+    /// The fetch `text` read against `model` as a workload named as given or `fetch-N`, its weight
+    /// in the mix; a mistake, or a name taken, is a usage error naming `place`.
+    private static func add(_ text: String, weight: Double?, _ place: String, _ model: Model, _ names: inout Set<String>, _ made: inout [Workload]) throws {
+        var workload: Workload
+        do { workload = Workload.fetch(try FetchSpec.parse(text, model: model), number: made.count + 1) }
+        catch { throw ValidationError("\(place): \(error)") }
+        guard names.insert(workload.name).inserted else {
+            throw ValidationError("\(place): the name '\(workload.name)' is taken (by a workload, or another fetch); give the fetch another, such as 'my-fetch = Entity WHERE …'")
+        }
+        workload.mixWeight = weight
+        made.append(workload)
     }
 
     /// The fetches of the sources at `path` the model runs, each named from its file and line, and

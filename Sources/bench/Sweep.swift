@@ -76,8 +76,12 @@ struct Sweep: ParsableCommand {
 
     @OptionGroup var strategies: StrategyOptions
 
-    @Option(help: "Comma-separated workloads (default: all of a generated hierarchy's). See `bench list`.")
+    @Option(help: "Comma-separated workloads (default: all of a generated hierarchy's, or none with --fetch). See `bench list`.")
     var workloads: String?
+
+    @Option(name: .customLong("fetch"), help: ArgumentHelp("A fetch of yours, measured at every point as `bench run --fetch` measures it: the generated model's entities are Item "
+        + "(uid, title, createdate, rank) and its sub-entities: 'Item WHERE title BEGINSWITH %@ SORT BY createdate DESC, uid LIMIT 20'. Repeatable.", valueName: "fetch"))
+    var fetches: [String] = []
 
     @OptionGroup var timing: TimingOptions
 
@@ -88,6 +92,12 @@ struct Sweep: ParsableCommand {
     func validate() throws {
         _ = try points()
         _ = try selectedWorkloads()
+        for value in try points() { _ = try FetchOptions.workloads(fetches, try Model(hierarchy(at: value))) }
+    }
+
+    /// The workloads of one point: those selected that apply to it, then the fetches read against its model.
+    private func workloads(at model: Model, _ selected: [Workload]) throws -> [Workload] {
+        selected + (try FetchOptions.workloads(fetches, model))
     }
 
     /// The sweep's values, checked: in range, whole where they must be, none twice.
@@ -150,7 +160,7 @@ struct Sweep: ParsableCommand {
     /// The workloads that apply to at least one point of the sweep (each point runs those that apply to it).
     private func selectedWorkloads() throws -> [Workload] {
         let models = try points().map { try Model(hierarchy(at: $0)) }
-        guard let workloads else { return Workloads.all.filter { workload in models.contains { workload.applies(to: $0) } } }
+        guard let workloads else { return fetches.isEmpty ? Workloads.all.filter { workload in models.contains { workload.applies(to: $0) } } : [] }
         let names: [String]
         do { names = try NameList.parse(workloads, valid: Workloads.names, what: "workload") }
         catch { throw ValidationError("\(error)") }
@@ -175,15 +185,19 @@ struct Sweep: ParsableCommand {
         storeFolder.removeLeftovers(quiet: output.quiet)
         let stores = storeFolder.forTiming(storeBytes: largest, strategies: layouts.count)
         let folder = PrivateStoreFolder(command: "sweep", in: stores.url)
-        let plan = timing.plan(strategies: layouts, workloads: workloads, seed: generator.seed, batchSize: generator.batch, temporaryParent: folder.url)
+        // Each point's fetches are read against its own model (its entities' numbers differ).
+        let pointWorkloads = try models.map { try self.workloads(at: $0, workloads) }
+        let plan = timing.plan(strategies: layouts, workloads: pointWorkloads.first ?? workloads, seed: generator.seed, batchSize: generator.batch, temporaryParent: folder.url)
         let inputs = models.map { WorkloadInputs(model: $0, generator: ObjectGenerator($0, seed: plan.seed)) }
-        let cases = inputs.reduce(0) { $0 + Workload.caseCount(workloads, on: $1) }
+        let cases = zip(pointWorkloads, inputs).reduce(0) { $0 + Workload.caseCount($1.0, on: $1.1) }
         try Execution(plan: plan, started: started, cases: cases, output: output, stores: stores,
                       privateFolder: folder).run { onEvent in
             {
                 var results: [WorkloadResult] = []
-                for (value, inputs) in zip(points, inputs) {
-                    let runner = Runner(plan: plan, inputs: inputs, sweep: (parameter.rawValue, format(value)), onEvent: onEvent)
+                for ((value, inputs), workloads) in zip(zip(points, inputs), pointWorkloads) {
+                    var pointPlan = plan
+                    pointPlan.workloads = workloads
+                    let runner = Runner(plan: pointPlan, inputs: inputs, sweep: (parameter.rawValue, format(value)), onEvent: onEvent)
                     results += try runner.run()
                 }
                 return results

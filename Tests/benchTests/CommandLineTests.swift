@@ -302,6 +302,16 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(depth.status, 0, depth.stderr)
         XCTAssertEqual(try ResultsFile(url: folder.appendingPathComponent("d.csv")).rows.count, 2 * 2 * 5)
         XCTAssertTrue(sweepRows.allSatisfy { $0.samples?.count == 1 }, "the samples file keys every point apart")
+        // A fetch of yours at every point, read against each point's model (alone: no workload besides).
+        let fetches = try bench(["sweep", "--parameter", "sub-entities", "--values", "2,3", "--scale", "90", "--repetitions", "1", "--quiet", "--output", "f.csv",
+                                 "--fetch", "recent = Item WHERE title != nil SORT BY createdate DESC, uid LIMIT 10", "--fetch", "COUNT Item WHERE rank > 0"], in: folder)
+        XCTAssertEqual(fetches.status, 0, fetches.stderr)
+        let fetchRows = try ResultsFile(url: folder.appendingPathComponent("f.csv")).rows
+        XCTAssertEqual(fetchRows.map(\.workload), Array(repeating: ["recent", "fetch-2"].flatMap { Array(repeating: $0, count: 5) }, count: 2).flatMap { $0 })
+        XCTAssertEqual(Set(fetchRows.filter { $0.workload == "recent" }.map { $0.fields["rows"]! }), ["10"])
+        let wrong = try bench(["sweep", "--parameter", "sub-entities", "--values", "2,3", "--scale", "90", "--output", "g.csv", "--fetch", "Item WHERE nope > 1"], in: folder)
+        XCTAssertEqual(wrong.status, 64, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.hasPrefix("error: --fetch: unknown key 'nope' of Item"), wrong.stderr)
         XCTAssertEqual(try bench(["compare", "s.csv", "s.csv"], in: folder).status, 0)
     }
 
