@@ -80,7 +80,7 @@ struct Sweep: ParsableCommand {
     var workloads: String?
 
     @Option(name: .customLong("fetch"), help: ArgumentHelp("A fetch of yours, measured at every point as `bench run --fetch` measures it: the generated model's entities are Item "
-        + "(uid, title, createdate, rank) and its sub-entities: 'Item WHERE title BEGINSWITH %@ SORT BY createdate DESC, uid LIMIT 20'. Repeatable.", valueName: "fetch"))
+        + "(uid, title, createdate, rank) and its leaves Kind1, Kind2, …: 'Item WHERE title BEGINSWITH %@ SORT BY createdate DESC, uid LIMIT 20'. Repeatable.", valueName: "fetch"))
     var fetches: [String] = []
 
     @OptionGroup var timing: TimingOptions
