@@ -8,7 +8,12 @@ extension Model {
         guard ok else { throw ModelError("model name '\(name)' must be 1 to 60 ASCII letters, digits, '-', '_' or '.'") }
     }
 
-    static func identifier(_ name: String, longest: Int = 60) -> Bool {
+    /// The longest entity or property name: the suite's own bound (Core Data documents none, and
+    /// SQLite's names have no limit); real stores' reach 62 characters
+    /// (`_DKApplicationActivityMetadataKey__itemRelatedUniqueIdentifier`, knowledgeC).
+    public static let longestName = 255
+
+    static func identifier(_ name: String, longest: Int = longestName) -> Bool {
         guard let first = name.unicodeScalars.first, name.count <= longest else { return false }
         return first.isASCII && CharacterSet.letters.contains(first)
             && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_") }
@@ -16,7 +21,7 @@ extension Model {
 
     static func checkEntityName(_ name: String) throws {
         guard identifier(name), name.first?.isUppercase == true else {
-            throw ModelError("entity name '\(name)' must be 1 to 60 ASCII letters, digits and '_', starting with a capital letter (Core Data's rule)")
+            throw ModelError("entity name '\(name)' must be 1 to \(longestName) ASCII letters, digits and '_', starting with a capital letter (Core Data's rule)")
         }
     }
 
@@ -65,7 +70,7 @@ extension Model {
     /// `_CDEntityMetadataKey__bestLanguage`), so the suite does too.
     static func checkPropertyName(_ name: String, of entity: String) throws {
         guard identifier(name) || (name.hasPrefix("_") && identifier("x" + name.dropFirst())) else {
-            throw ModelError("property name '\(name)' of '\(entity)' must be 1 to 60 ASCII letters, digits and '_', starting with a letter or '_'")
+            throw ModelError("property name '\(name)' of '\(entity)' must be 1 to \(longestName) ASCII letters, digits and '_', starting with a letter or '_'")
         }
         if let reason = reservedPropertyNames[name] {
             throw ModelError("property name '\(name)' of '\(entity)' is reserved: \(reason); rename it")

@@ -52,9 +52,9 @@ final class ModelTests: XCTestCase {
         fails([EntityDescription("A", parent: "B", rows: 1), EntityDescription("B", parent: "A", rows: 1)], "form a cycle")
         fails([EntityDescription("a", rows: 1)], "capital letter")
         // A line break or another control character in a name is shown escaped, the sentence whole.
-        fails([EntityDescription("Bo\nok", rows: 1)], "entity name 'Bo\\nok' must be 1 to 60 ASCII letters, digits and '_', starting with a capital letter (Core Data's rule)")
+        fails([EntityDescription("Bo\nok", rows: 1)], "entity name 'Bo\\nok' must be 1 to 255 ASCII letters, digits and '_', starting with a capital letter (Core Data's rule)")
         fails([EntityDescription("A", parent: "B\r\u{1B}[2K", rows: 1)], "entity 'A' names parent 'B\\r\\u{1B}[2K', which the model does not declare")
-        fails([EntityDescription("A", rows: 1, attributes: [Attribute("x\ty", .string)])], "property name 'x\\ty' of 'A' must be 1 to 60 ASCII letters")
+        fails([EntityDescription("A", rows: 1, attributes: [Attribute("x\ty", .string)])], "property name 'x\\ty' of 'A' must be 1 to 255 ASCII letters")
         fails([EntityDescription("A", rows: 1), EntityDescription("a".uppercased(), rows: 1)], "declared twice")
         fails([EntityDescription("A", abstract: true, rows: 3)], "abstract but has 3 rows")
         fails([EntityDescription("A", rows: 0)], "has no objects")

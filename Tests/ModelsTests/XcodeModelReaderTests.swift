@@ -165,7 +165,7 @@ final class XcodeModelReaderTests: XCTestCase {
                       sentence { try XcodeModelReader.read(path: brokenType) })
         let brokenName = try write(model(#"<entity name="No&#13;&#10;te"><attribute name="text" attributeType="String"/></entity>"#))
         XCTAssertEqual(sentence { try Model(XcodeModelReader.read(path: brokenName).description.sharing(10)) },
-                       "entity name 'No\\r\\nte' must be 1 to 60 ASCII letters, digits and '_', starting with a capital letter (Core Data's rule)")
+                       "entity name 'No\\r\\nte' must be 1 to 255 ASCII letters, digits and '_', starting with a capital letter (Core Data's rule)")
         let notAModel = try write(#"<?xml version="1.0"?><plist version="1.0"><dict/></plist>"#)
         XCTAssertEqual(sentence { try XcodeModelReader.read(path: notAModel) }, "\(contents(notAModel)) is not a Core Data model: its root element is <plist>, not <model>")
         let empty = try write("")

@@ -18,7 +18,27 @@ final class StrategyAgreementTests: XCTestCase {
 
     /// The models built for one strategy's layout: each is asked of every strategy.
     static var cornerModels: [ModelDescription] {
-        [JoinedTests.clubs, EnumEntityTests.gadgets, TablePerEntityTests.edges, JSONEntityTests.awkward]
+        [JoinedTests.clubs, EnumEntityTests.gadgets, TablePerEntityTests.edges, JSONEntityTests.awkward, longNames]
+    }
+
+    /// Names as long as real stores' (a knowledgeC store's 62-character property) and longer: every
+    /// table, column, join table and index name derived from them.
+    static var longNames: ModelDescription {
+        let long = "_DKApplicationActivityMetadataKey__itemRelatedUniqueIdentifier"
+        let longer = String(repeating: "relatedObjectsOfAnActivity", count: 9)
+        return ModelDescription(name: "long-names", entities: [
+            EntityDescription("DKEventOfAnApplicationActivityWithAVeryLongEntityNameIndeed", abstract: true, attributes: [Attribute(long, .string, optional: true)],
+                              relationships: [RelationshipDescription(longer, destination: "Tag", inverse: "events", toMany: true)],
+                              fetchIndexes: [FetchIndex("byTheApplicationActivityMetadataKeyItemRelatedUniqueIdentifier", long)]),
+            EntityDescription("Launch", parent: "DKEventOfAnApplicationActivityWithAVeryLongEntityNameIndeed", rows: 120,
+                              attributes: [Attribute(long + "OfTheLaunch", .integer64)]),
+            EntityDescription("Usage", parent: "DKEventOfAnApplicationActivityWithAVeryLongEntityNameIndeed", rows: 80,
+                              attributes: [Attribute(long + "OfTheUsage", .date), Attribute("title", .string)]),
+            EntityDescription("Focus", parent: "DKEventOfAnApplicationActivityWithAVeryLongEntityNameIndeed", rows: 60,
+                              attributes: [Attribute(long + "OfTheFocus", .boolean), Attribute("minutes", .double), Attribute("reason", .string)]),
+            EntityDescription("Tag", rows: 20, attributes: [Attribute("name", .string)],
+                              relationships: [RelationshipDescription("events", destination: "DKEventOfAnApplicationActivityWithAVeryLongEntityNameIndeed", inverse: longer, toMany: true)]),
+        ])
     }
 
     func checkReads(_ descriptions: [ModelDescription], file: StaticString = #filePath, line: UInt = #line) throws {

@@ -144,8 +144,8 @@ final class SwiftDataHostileSourceTests: XCTestCase {
             ("@Model class Note { var x: Int }\n@Model class NOTE { var y: Int }", "\(file):1:14: entities 'Note' and 'NOTE' differ only in case; Core Data's table names (Z + upper case) would collide"),
             ("@Model class A {\n    @Relationship(.unique) var bs: [B]\n}\n@Model class B { var a: A? }", "\(file):2:32: 'A.bs' is a to-many relationship marked unique; SwiftData supports a uniqueness constraint on a relationship to a single model only (the #Unique documentation); drop .unique, or make it a to-one"),
             ("@Model class A {\n    var entity: String\n}", "\(file):2:9: property name 'entity' of 'A' is reserved: 'entity' means the entity column in a fetch index; rename it"),
-            ("@Model class A {\n    var café: String\n}", "\(file):2:9: property name 'café' of 'A' must be 1 to 60 ASCII letters, digits and '_', starting with a letter or '_'"),
-            ("@Model class A {\n    var " + String(repeating: "n", count: 61) + ": String\n}", "\(file):2:9: property name '\(String(repeating: "n", count: 61))' of 'A' must be 1 to 60 ASCII letters, digits and '_', starting with a letter or '_'"),
+            ("@Model class A {\n    var café: String\n}", "\(file):2:9: property name 'café' of 'A' must be 1 to 255 ASCII letters, digits and '_', starting with a letter or '_'"),
+            ("@Model class A {\n    var " + String(repeating: "n", count: 256) + ": String\n}", "\(file):2:9: property name '\(String(repeating: "n", count: 256))' of 'A' must be 1 to 255 ASCII letters, digits and '_', starting with a letter or '_'"),
         ]
         for (source, expected) in cases { XCTAssertEqual(failure(source), expected, source) }
         XCTAssertTrue(failure("// bench.root: Nope\n@Model class A { var x: Int }").hasPrefix("\(file):2:14: "), failure("// bench.root: Nope\n@Model class A { var x: Int }"))

@@ -578,7 +578,7 @@ final class CommandLineTests: XCTestCase {
         let hollow = folder.appendingPathComponent("Hollow.xcdatamodeld")
         try FileManager.default.createDirectory(at: hollow, withIntermediateDirectories: true)
         let cases: [([String], String)] = [
-            (["model", "--model", brokenName], "\(brokenName): entity name 'Bo\\nok' must be 1 to 60 ASCII letters, digits and '_', starting with a capital letter (Core Data's rule) (see 'bench model --help')"),
+            (["model", "--model", brokenName], "\(brokenName): entity name 'Bo\\nok' must be 1 to 255 ASCII letters, digits and '_', starting with a capital letter (Core Data's rule) (see 'bench model --help')"),
             (["run", "--model", brokenType], "\(brokenType)/contents: line 3: attribute 'Note.text' has type 'Str\\ning', which the suite cannot store; Core Data's stored types: Binary,"),
             (["run", "--model", brokenJSON.path], "\(brokenJSON.path): entity 'Book' names parent 'Pa\\nrent', which the model does not declare (see 'bench run --help')"),
             (["run", "--model", malformed], "\(malformed)/contents is not well-formed XML: line 3, column "),

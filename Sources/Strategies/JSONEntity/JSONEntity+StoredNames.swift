@@ -12,11 +12,11 @@ extension JSONEntity {
             let info = entities[root]
             var used = Set(info.ownAttributes.map { $0.name.uppercased() } + info.ownRelationships.map { $0.name.uppercased() })
             func unique(_ base: String) -> String {
-                var candidate = String(base.prefix(60))
+                var candidate = String(base.prefix(Model.longestName))
                 var suffix = 1
                 while used.contains(candidate.uppercased()) {
                     let digits = String(suffix)
-                    candidate = String(base.prefix(60 - digits.count)) + digits
+                    candidate = String(base.prefix(Model.longestName - digits.count)) + digits
                     suffix += 1
                 }
                 used.insert(candidate.uppercased())

@@ -33,12 +33,12 @@ extension TablePerEntity {
             let (used, reserved) = (used[entity], reserved[entity])
             func free(_ candidate: String) -> Bool {
                 let upper = candidate.uppercased()
-                guard candidate.count <= 60, used?.contains(upper) != true else { return false }
+                guard candidate.count <= Model.longestName, used?.contains(upper) != true else { return false }
                 return upper == relationship.name.uppercased() || reserved?.contains(upper) != true
             }
             var counter = 2
             while !candidates.contains(where: free) {
-                candidates.append(String(relationship.name.prefix(50)) + String(counter))
+                candidates.append(String(relationship.name.prefix(Model.longestName - 10)) + String(counter))
                 counter += 1
             }
             let chosen = candidates.first(where: free) ?? relationship.name
