@@ -11,7 +11,8 @@ import XCTest
 /// compared (a to-one's, `self`), a to-many's `@count`, and `AND`, `OR`, `NOT` nested to a depth;
 /// values drawn from the entity's generated objects (so that most requests find some) and
 /// NULL-valued attributes among them (so that three-valued logic is asked). Each is fetched and
-/// counted in every store and must be the reference's.
+/// counted in every store and must be the reference's. One in three is sorted by keys that may tie
+/// (attributes, a to-one's destination's, a string's comparator), and paged now and then.
 extension StrategyAgreement {
     /// `perEntity` random requests of each entity with attributes, from `seed`; a failure names the
     /// seed and the request's number.
@@ -21,8 +22,56 @@ extension StrategyAgreement {
             let objects = samples(of: entity.index, 16)
             for number in 0 ..< perEntity {
                 let predicate = randomPredicate(entity, objects, depth: depth, &random)
-                let request = FetchRequest(entity: entity.index, includesSubentities: random.next() % 4 != 0, predicate: predicate)
-                try check(request, "\(entity.name) where \(predicate) (predicate seed \(seed), request \(number))", file: file, line: line)
+                var request = FetchRequest(entity: entity.index, includesSubentities: random.next() % 4 != 0, predicate: predicate)
+                let what = "\(entity.name) where \(predicate) (predicate seed \(seed), request \(number))"
+                // Sorted one time in three, by keys that may tie, then paged now and then.
+                request.sort = random.next() % 3 == 0 ? randomSort(entity, &random) : []
+                guard !request.sort.isEmpty else { try check(request, what, file: file, line: line); continue }
+                if random.next() % 2 == 0 { (request.limit, request.offset) = (1 + Int(random.next() % 12), random.next() % 2 == 0 ? Int(random.next() % 5) : nil) }
+                try checkSorted(request, what + " sorted by \(request.sort.map { "\($0.attribute) \($0.comparator)\($0.ascending ? "" : " desc")" })", file: file, line: line)
+            }
+        }
+    }
+
+    /// One or two random sort keys of `entity`: its attributes or a to-one's destination's (a key
+    /// path of one step), either direction, a string's with a random comparator.
+    func randomSort(_ entity: Model.Entity, _ random: inout SplitMix64) -> [SortKey] {
+        var keys: [SortKey] = []
+        for _ in 0 ..< 1 + Int(random.next() % 2) {
+            var (target, prefix) = (entity, "")
+            if random.next() % 3 == 0, let step = entity.toOneRelationships.randomElement(using: &random), !model.entities[step.destination].attributes.isEmpty {
+                (target, prefix) = (model.entities[step.destination], step.name + ".")
+            }
+            guard let attribute = target.attributes.filter({ $0.type.storage != .blob }).randomElement(using: &random) else { continue }
+            let name = prefix + attribute.name
+            guard !keys.contains(where: { $0.attribute == name }) else { continue }
+            let comparators = SortKey.Comparator.allCases
+            let comparator = attribute.type.storage == .text ? comparators[Int(random.next() % UInt64(comparators.count))] : .binary
+            keys.append(SortKey(name, ascending: random.next() % 2 == 0, comparator: comparator))
+        }
+        return keys
+    }
+
+    /// Checks a sorted request whose keys may tie: each store's answer holds the reference's sort
+    /// values in the reference's order (tied objects in any order), the same objects unless it is
+    /// paged (a page of ties may take any of them), and the same count.
+    func checkSorted(_ request: FetchRequest, _ what: @autoclosure () -> String, file: StaticString, line: UInt) throws {
+        guard case let .generated(store) = reference else { return XCTFail("\(model.name): a sorted request is checked against the generated answers", file: file, line: line) }
+        let expected = store.fetch(request)
+        func tuples(_ objects: [ModelObject]) -> [[Value]] {
+            objects.map { object in request.sort.map { store.value(store.objects[object.id] ?? object, $0.attribute) } }
+        }
+        let values = tuples(expected)
+        checks += 1
+        if !expected.isEmpty { nonEmpty += 1 }
+        for subject in subjects {
+            let answer = try subject.fetch(request), label = "\(subject.name) on \(model.name): \(what())"
+            let same = answer.count == expected.count && zip(tuples(answer), values).allSatisfy { pair in
+                request.sort.indices.allSatisfy { request.sort[$0].order(pair.0[$0], pair.1[$0]) == .orderedSame }
+            }
+            XCTAssertTrue(same, "\(label): sort values \(tuples(answer).prefix(6)) where the reference has \(values.prefix(6)): \(request)", file: file, line: line)
+            if request.limit == nil, request.offset == nil {
+                XCTAssertEqual(Set(answer.map(\.id)), Set(expected.map(\.id)), "\(label): the objects of \(request)", file: file, line: line)
             }
         }
     }

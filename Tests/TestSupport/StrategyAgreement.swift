@@ -27,7 +27,7 @@ public final class StrategyAgreement {
     /// The stores checked, one per strategy asked for.
     public let subjects: [LayoutStore]
     /// Requests compared, and those whose expected answer held objects.
-    public private(set) var checks = 0, nonEmpty = 0
+    public internal(set) var checks = 0, nonEmpty = 0
 
     /// The stores of `types` checked against the reference answers of `reference`'s generator.
     public init(_ types: [any StorageLayout.Type], reference: ReferenceStore) throws {
