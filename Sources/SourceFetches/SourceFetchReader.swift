@@ -56,7 +56,7 @@ final class FetchCollector: SyntaxVisitor {
         do {
             let predicate = try FormatLiteral.predicate(node.arguments)
             guard let entity else { throw Unreadable("the fetched entity is not named near it (no NSFetchRequest<Entity>, Entity.fetchRequest() or entityName: \"Entity\" in its function)") }
-            add(node, "NSPredicate(format:)", .fetch("\(entity) WHERE \(predicate)"))
+            add(node, "NSPredicate(format:)", .fetch("\(entity) WHERE \(predicate)" + CoreDataSortReader.sort(around: Syntax(node))))
         } catch {
             add(node, "NSPredicate(format:)", .unreadable("\(error)"))
         }

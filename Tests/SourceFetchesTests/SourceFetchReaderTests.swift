@@ -63,6 +63,50 @@ final class SourceFetchReaderTests: XCTestCase {
         XCTAssertEqual(Set(found.map(\.form)), ["NSPredicate(format:)"])
     }
 
+    /// A Core Data request's sort descriptors and fetch limit go with its predicate when the code
+    /// says which request they are of; otherwise the fetch is read without them.
+    func testCoreDataSortDescriptorsAndLimits() throws {
+        try write("App/Lists.swift", """
+            import CoreData
+
+            final class Lists {
+                func recent(since date: Date) -> NSFetchRequest<Item> {
+                    let request: NSFetchRequest<Item> = Item.fetchRequest()
+                    request.predicate = NSPredicate(format: "addedAt > %@", date as NSDate)
+                    request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true, selector: #selector(NSString.localizedCaseInsensitiveCompare(_:))),
+                                               NSSortDescriptor(keyPath: \\Item.addedAt, ascending: false)]
+                    request.fetchLimit = 20
+                    return request
+                }
+
+                func two() -> [NSPredicate] {
+                    let request: NSFetchRequest<Item> = Item.fetchRequest()
+                    request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true)]
+                    return [NSPredicate(format: "price > 3"), NSPredicate(format: "price < 1")]
+                }
+
+                func odd() -> NSFetchRequest<Item> {
+                    let request: NSFetchRequest<Item> = Item.fetchRequest()
+                    request.predicate = NSPredicate(format: "price > 3")
+                    request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: flag)]
+                    return request
+                }
+            }
+
+            struct Favourites: View {
+                @FetchRequest(sortDescriptors: [NSSortDescriptor(keyPath: \\Item.shelf.name, ascending: false)], predicate: NSPredicate(format: "isFavorite == YES"))
+                var items: FetchedResults<Item>
+            }
+            """)
+        let found = try SourceFetchReader.read(folder.path)
+        XCTAssertEqual(found.map(\.outcome), [
+            .fetch("Item WHERE addedAt > %@ SORT BY title localizedCaseInsensitive, addedAt DESC LIMIT 20"),
+            .fetch("Item WHERE price > 3"), .fetch("Item WHERE price < 1"),
+            .fetch("Item WHERE price > 3"),
+            .fetch("Item WHERE isFavorite == YES SORT BY shelf.name DESC"),
+        ], "two predicates of one function, or a direction not written: no sort")
+    }
+
     func testSwiftDataPredicatesQueriesAndDescriptors() throws {
         try write("App/LibraryView.swift", """
             import SwiftData

@@ -1,0 +1,94 @@
+import SwiftSyntax
+
+/// The sort descriptors and fetch limit of the Core Data fetch request an `NSPredicate(format:)`
+/// is given to, written as a fetch's ` SORT BY … LIMIT n`: those of a `@FetchRequest(sortDescriptors:
+/// …, predicate: …)` or `FetchRequest(…)` around it, else of the declaration it is in when that
+/// declaration makes exactly one predicate and sets `sortDescriptors` (and `fetchLimit`) once. What
+/// cannot be read (descriptors built elsewhere, a selector other than `NSString`'s comparisons, a
+/// direction not written as `true` or `false`) leaves the sort out rather than guess it.
+enum CoreDataSortReader {
+    /// ` SORT BY …` and ` LIMIT n` for the predicate at `node`, or "".
+    static func sort(around node: Syntax) -> String {
+        var current = node.parent
+        while let at = current {
+            // `@FetchRequest(sortDescriptors: […], predicate: NSPredicate(format: …))`, `FetchRequest(…)`.
+            if let arguments = fetchRequestArguments(at), let descriptors = arguments.first(where: { $0.label?.text == "sortDescriptors" })?.expression {
+                return sortBy(descriptors) ?? ""
+            }
+            if at.is(FunctionDeclSyntax.self) || at.is(InitializerDeclSyntax.self) || at.is(AccessorDeclSyntax.self) || at.is(VariableDeclSyntax.self) {
+                return declared(in: at)
+            }
+            if at.is(ClassDeclSyntax.self) || at.is(StructDeclSyntax.self) || at.is(ExtensionDeclSyntax.self) { return "" }
+            current = at.parent
+        }
+        return ""
+    }
+
+    /// The arguments of a `@FetchRequest` attribute or a `FetchRequest(…)` call.
+    private static func fetchRequestArguments(_ node: Syntax) -> LabeledExprListSyntax? {
+        if let attribute = node.as(AttributeSyntax.self), attribute.attributeName.trimmedDescription.hasPrefix("FetchRequest") {
+            return attribute.arguments?.as(LabeledExprListSyntax.self)
+        }
+        if let call = node.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedDescription.hasPrefix("FetchRequest") { return call.arguments }
+        return nil
+    }
+
+    /// The sort and limit a declaration sets, when it makes one predicate and sets each once.
+    private static func declared(in declaration: Syntax) -> String {
+        let finder = SettingsFinder(viewMode: .sourceAccurate)
+        finder.walk(declaration)
+        guard finder.predicates == 1, finder.sorts.count == 1, let sort = sortBy(finder.sorts[0]) else { return "" }
+        return sort + (finder.limits.count == 1 && finder.limits[0] > 0 ? " LIMIT \(finder.limits[0])" : "")
+    }
+
+    /// ` SORT BY key [comparator] [DESC], …` of an array of `NSSortDescriptor(key:ascending:selector:)`
+    /// or `NSSortDescriptor(keyPath:ascending:)`, or nil when one of them cannot be read.
+    static func sortBy(_ expression: ExprSyntax) -> String? {
+        guard let array = expression.as(ArrayExprSyntax.self), !array.elements.isEmpty else { return nil }
+        var keys: [String] = []
+        for element in array.elements {
+            guard let call = element.expression.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedDescription == "NSSortDescriptor",
+                  let keyArgument = call.arguments.first(where: { $0.label?.text == "key" || $0.label?.text == "keyPath" }),
+                  let key = FormatLiteral.key(keyArgument.expression) else { return nil }
+            var comparator = ""
+            if let selector = call.arguments.first(where: { $0.label?.text == "selector" })?.expression.trimmedDescription {
+                guard let named = comparators.first(where: { selector.contains("NSString." + $0.selector + "(") || selector.contains("\"" + $0.selector + ":\"") }) else { return nil }
+                comparator = named.word.isEmpty ? "" : " " + named.word
+            }
+            let ascending = call.arguments.first { $0.label?.text == "ascending" }?.expression.trimmedDescription ?? "true"
+            guard ascending == "true" || ascending == "false" else { return nil }
+            keys.append(key + comparator + (ascending == "true" ? "" : " DESC"))
+        }
+        return " SORT BY " + keys.joined(separator: ", ")
+    }
+
+    /// `NSString`'s comparisons a sort descriptor's selector may name, and the fetch's word for each.
+    static let comparators: [(selector: String, word: String)] = [
+        ("localizedStandardCompare", "localizedStandard"), ("localizedCaseInsensitiveCompare", "localizedCaseInsensitive"),
+        ("localizedCompare", "localized"), ("caseInsensitiveCompare", "caseInsensitive"), ("compare", ""),
+    ]
+}
+
+/// What one declaration sets on fetch requests: its `NSPredicate(format:)` calls, its
+/// `sortDescriptors` (assigned or passed), its whole-number `fetchLimit`s.
+private final class SettingsFinder: SyntaxVisitor {
+    var predicates = 0
+    var sorts: [ExprSyntax] = []
+    var limits: [Int] = []
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if node.calledExpression.trimmedDescription == "NSPredicate", node.arguments.first?.label?.text == "format" { predicates += 1 }
+        if let sort = node.arguments.first(where: { $0.label?.text == "sortDescriptors" })?.expression { sorts.append(sort) }
+        return .visitChildren
+    }
+
+    override func visit(_ node: InfixOperatorExprSyntax) -> SyntaxVisitorContinueKind {
+        guard node.operator.is(AssignmentExprSyntax.self), let member = node.leftOperand.as(MemberAccessExprSyntax.self) else { return .visitChildren }
+        switch member.declName.baseName.text {
+        case "sortDescriptors": sorts.append(node.rightOperand)
+        case "fetchLimit": if let number = Int(node.rightOperand.trimmedDescription), number > 0 { limits.append(number) } else { limits.append(-1) }
+        default: break
+        }
+        return .visitChildren
+    }
+}
