@@ -98,6 +98,31 @@ final class PredicateAgreementTests: XCTestCase {
             .hasSuffix("WHERE ((t0.ZISBN IS NOT NULL AND t0.ZPAGECOUNT <> ?) OR NOT ((t0.ZTITLE IS NULL AND t0.ZISBN IS NULL))) AND t0.Z_ENT = ?"))
     }
 
+    /// Each comparator's collation is a consistent order (SQLite's sort, the reference's and every
+    /// layout's agree only then), also over digits of two widths, case, ß and ligatures: for random
+    /// strings, antisymmetric and transitive.
+    func testSortComparatorsAreConsistentOrders() {
+        var random = SplitMix64(seed: 11)
+        let alphabet = Array("a01１bBßﬀfS é")
+        let strings = (0 ..< 48).map { _ in String((0 ..< 1 + Int(random.next() % 5)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }) }
+            + ["a1b", "a01b", "a１", "fßﬀﬀ", "ﬀßßfﬀS", "fßf", "Apple", "apple", "e\u{301}", "\u{e9}"]
+        for comparator in SortKey.Comparator.allCases {
+            let order = { CoreDataFunctions.order($0, $1, comparator) }
+            for a in strings {
+                for b in strings {
+                    let ab = order(a, b)
+                    XCTAssertEqual(ab.rawValue, -order(b, a).rawValue, "\(comparator): \(a) and \(b)")
+                    guard ab != .orderedDescending else { continue }
+                    for c in strings where order(b, c) != .orderedDescending {
+                        XCTAssertNotEqual(order(a, c), .orderedDescending, "\(comparator): \(a) ≤ \(b) ≤ \(c)")
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(CoreDataFunctions.order("e\u{301}", "\u{e9}", .binary), .orderedAscending, "bytes, not canonical equivalence")
+        XCTAssertEqual(CoreDataFunctions.order("e\u{301}", "\u{e9}", .localized), .orderedSame)
+    }
+
     /// A key path's steps are Core Data's joins: inner, `LEFT OUTER` in an OR or under a nil test,
     /// one a step however often the path is named; objects compared by key; a to-many's count a
     /// correlated subquery.

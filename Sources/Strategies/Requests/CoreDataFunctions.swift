@@ -40,20 +40,30 @@ public enum CoreDataFunctions {
     }
 
     /// How `comparator` orders two strings, as the `NSString` method it names does, without a
-    /// locale (the same on every machine): case-insensitive, Finder's order (case- and
-    /// width-insensitive, numbers by value, ties broken), or by characters; `.binary` by bytes
-    /// (SQLite's own order).
+    /// locale (the same on every machine), always a consistent order (SQLite's sort needs one):
+    /// case-insensitive by the strings' case-folded forms (equal when only case differs); by
+    /// characters (canonically equivalent strings equal); Finder's order by the case- and
+    /// width-folded forms with numbers by value, ties broken by the strings' bytes (as its forced
+    /// ordering breaks them); `.binary` by bytes (SQLite's own order).
     public static func order(_ string: String, _ other: String, _ comparator: SortKey.Comparator) -> ComparisonResult {
-        let options: String.CompareOptions = switch comparator {
-        case .binary: []
-        case .caseInsensitive, .localizedCaseInsensitive: .caseInsensitive
-        case .localized: []
-        case .localizedStandard: [.caseInsensitive, .numeric, .widthInsensitive, .forcedOrdering]
+        switch comparator {
+        case .binary:
+            return bytes(string, other)
+        case .caseInsensitive, .localizedCaseInsensitive:
+            return bytes(string.folding(options: .caseInsensitive, locale: nil), other.folding(options: .caseInsensitive, locale: nil))
+        case .localized:
+            return bytes(string.precomposedStringWithCanonicalMapping, other.precomposedStringWithCanonicalMapping)
+        case .localizedStandard:
+            let (key, otherKey) = (string.folding(options: [.caseInsensitive, .widthInsensitive], locale: nil), other.folding(options: [.caseInsensitive, .widthInsensitive], locale: nil))
+            let order = key.compare(otherKey, options: .numeric)
+            return order == .orderedSame ? bytes(string, other) : order
         }
-        if comparator == .binary {
-            return string == other ? .orderedSame : Array(string.utf8).lexicographicallyPrecedes(Array(other.utf8)) ? .orderedAscending : .orderedDescending
-        }
-        return string.compare(other, options: options)
+    }
+
+    /// The order of two strings' UTF-8 bytes.
+    private static func bytes(_ string: String, _ other: String) -> ComparisonResult {
+        if string.utf8.elementsEqual(other.utf8) { return .orderedSame }
+        return string.utf8.lexicographicallyPrecedes(other.utf8) ? .orderedAscending : .orderedDescending
     }
 
     /// `NSCoreDataStringSearch(string, needle, flags, localized)`: whether `needle` occurs in
