@@ -99,7 +99,7 @@ final class FetchAgreementTests: XCTestCase {
             ]))],
                               relationships: [RelationshipDescription("folder", destination: "Folder", inverse: "notes", optional: true, nullShare: 0.3)],
                               uniquenessConstraints: [["uid"]]),
-            EntityDescription("Checklist", parent: "Note", rows: 200, attributes: [Attribute("items", .integer64)]),
+            EntityDescription("Checklist", parent: "Note", rows: 200, attributes: [Attribute("items", .integer64), Attribute("cid", .uuid, optional: true, nullShare: 0.2)]),
             EntityDescription("Folder", rows: 40, attributes: [Attribute("name", .string, optional: true, nullShare: 0.2, values: ValueSpec(.name))],
                               relationships: [RelationshipDescription("notes", destination: "Note", inverse: "folder", toMany: true),
                                               RelationshipDescription("account", destination: "Account", inverse: "folders", optional: true, nullShare: 0.3)]),
@@ -115,6 +115,8 @@ final class FetchAgreementTests: XCTestCase {
             "Note SORT BY folder.name localizedCaseInsensitive DESC, title localized, uid",
             "Note WHERE title != %@ SORT BY title localizedStandard DESC, uid",
             "Checklist SORT BY title caseInsensitive, uid LIMIT 40",
+            // A sub-entity's UUID fetched alone: json-entity reads it from its document's hex text.
+            "Checklist PROPERTIES cid, items WHERE items > 2 SORT BY uid LIMIT 30",
         ])
         for (description, texts) in fetches + [sorted] {
             let agreement = try StrategyAgreement(Strategies.all, description)

@@ -75,13 +75,18 @@ extension RowDecoder {
     /// The rows of a partial fetch (`StorageLayout.partialQuery`): the values of `attributes` in
     /// columns 0 ..< n (each read as its storage), then the entity number (or a `0` standing for
     /// entity `fixed`, as Core Data selects it for an entity without sub-entities) and the key.
-    /// The object holds those values only, no to-one.
-    static func partial(_ attributes: [Attribute], fixed: Int? = nil, table: String) -> RowDecoder {
+    /// The object holds those values only, no to-one. The columns at `hex` hold a UUID or binary
+    /// value as the hex text of a JSON document.
+    static func partial(_ attributes: [Attribute], fixed: Int? = nil, hex: Set<Int> = [], table: String) -> RowDecoder {
         let storages = attributes.map(\.type.storage)
         let entityColumn = Int32(storages.count)
         return RowDecoder { row in
             guard !row.isNull(at: entityColumn), !row.isNull(at: entityColumn + 1) else { throw CorruptRow("a row of \(table) has no entity number or no Z_PK") }
-            let values = storages.enumerated().map { row.value(at: Int32($0), as: $1) }
+            let values = try storages.enumerated().map { index, storage in
+                guard hex.contains(index), case let .text(text) = row.value(at: Int32(index), as: .text) else { return row.value(at: Int32(index), as: storage) }
+                do { return .blob(try Array(text.utf8).withUnsafeBufferPointer { try FlatJSON.Reader.unhex($0, at: 0) }) }
+                catch { throw CorruptRow("a row of \(table) holds '\(attributes[index].name)' as text that is not lowercase hex") }
+            }
             let entity = fixed ?? Int(row.int64(at: entityColumn)) - 1
             return ModelObject(id: ObjectID(entity: entity, key: row.int64(at: entityColumn + 1)), values: values, toOne: [])
         }

@@ -8,17 +8,14 @@ extension OneRowLayout {
     /// of one entity, as Core Data selects it) and `Z_PK`, no `Z_OPT`; with no property, a batched
     /// fetch's ID pass. single-table's is Core Data's (docs/strategies.md, "Core Data's
     /// statements"): `SELECT t0.ZTITLE, t0.ZPUBLISHDATE, t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0`.
-    /// A binary value kept in a JSON document (hex text there) is refused: no workload asks for one.
+    /// A binary value kept in a JSON document is read as its hex text there and decoded.
     public func partialQuery(_ request: FetchRequest, properties: [String]) throws -> PreparedQuery {
         let attributes = try model.partialAttributes(request.entity, properties, layout: Self.name)
-        let columns = try properties.map { name in
-            let expression = try expression(request.entity, name, alias: "t0")
-            guard !expression.hex else { throw LayoutError(Self.name, "a partial fetch of '\(name)', a binary value in a JSON document, is not supported") }
-            return expression.sql
-        }
+        let columns = try properties.map { try expression(request.entity, $0, alias: "t0") }
         let kind = kindColumn(request.entity)
-        let list = (columns + [kind.map { "t0.\($0)" } ?? "0", "t0.Z_PK"]).joined(separator: ", ")
-        return try read(request).fetch(request, list: list, decoder: .partial(attributes, fixed: kind == nil ? request.entity : nil, table: table(request.entity)))
+        let list = (columns.map(\.sql) + [kind.map { "t0.\($0)" } ?? "0", "t0.Z_PK"]).joined(separator: ", ")
+        let hex = Set(columns.indices.filter { columns[$0].hex })
+        return try read(request).fetch(request, list: list, decoder: .partial(attributes, fixed: kind == nil ? request.entity : nil, hex: hex, table: table(request.entity)))
     }
 }
 
