@@ -28,6 +28,7 @@ extension Database {
             },
             nil, nil,
             { user in if let user { Unmanaged<FunctionBox>.fromOpaque(user).release() } })
+        // On failure SQLite has called the destructor already.
         guard code == SQLITE_OK else { throw SQLiteError(code: code, message: "could not register the SQL function \(name)", sql: nil) }
     }
 }
@@ -72,7 +73,11 @@ extension Database {
                 return collation.order(text(left, leftCount), text(right, rightCount))
             },
             { user in if let user { Unmanaged<CollationBox>.fromOpaque(user).release() } })
-        guard code == SQLITE_OK else { throw SQLiteError(code: code, message: "could not register the collation \(name)", sql: nil) }
+        guard code == SQLITE_OK else {
+            // Unlike a function's, a collation's destructor is not called when registering it fails.
+            Unmanaged<CollationBox>.fromOpaque(box).release()
+            throw SQLiteError(code: code, message: "could not register the collation \(name)", sql: nil)
+        }
     }
 }
 

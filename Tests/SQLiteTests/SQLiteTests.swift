@@ -3,6 +3,19 @@ import Foundation
 import XCTest
 
 final class SQLiteTests: XCTestCase {
+    /// A registered collation orders an ORDER BY; replacing it while a statement uses it fails
+    /// with SQLite's error (the new order given back), the old one kept.
+    func testACollationOrdersAndIsReplacedOnlyWhenIdle() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute("CREATE TABLE t (a TEXT); INSERT INTO t VALUES ('b'), ('A'), ('c'), ('a')")
+        try db.createCollation("Reversed") { a, b in a == b ? 0 : a < b ? 1 : -1 }
+        XCTAssertEqual(try db.strings("SELECT a FROM t ORDER BY a COLLATE Reversed"), ["c", "b", "a", "A"])
+        let statement = try db.prepare("SELECT a FROM t ORDER BY a COLLATE Reversed")
+        XCTAssertTrue(try statement.step())
+        XCTAssertThrowsError(try db.createCollation("Reversed") { a, b in a == b ? 0 : a < b ? -1 : 1 }) { XCTAssertTrue("\($0)".contains("could not register the collation Reversed"), "\($0)") }
+        XCTAssertEqual(statement.string(at: 0), "c")
+    }
+
     func testPrepareErrorCarriesCodeMessageAndSQL() throws {
         let db = try Database(path: ":memory:")
         let sql = "SELEC 1"
