@@ -573,14 +573,18 @@ if (has_ratio && nhs == 0) {
     print "plot.gnuplot: warning: no strategy but " . baseline . " at the largest " . (issweep ? xname : "scale") . ": " . png_heat . " not written"
 }
 if (nhs > 0) {
-    set terminal pngcairo size (320 + 150 * nhs), (150 + 26 * ntop) font "Sans,11" noenhanced linewidth 1.2
+    # a column per strategy, a row per case; wide and tall enough for the title lines and the colour bar
+    heatw = 320 + 150 * nhs < 1000 ? 1000 : 320 + 150 * nhs
+    heath = 190 + 26 * ntop < 460 ? 460 : 190 + 26 * ntop
+    set terminal pngcairo size heatw, heath font "Sans,11" noenhanced linewidth 1.2
     set output partial(png_heat)
-    set label 101 sprintf("Time as a multiple of %s's, by case: %s", baseline, scalenote) at screen 0.5, screen 1.0 center offset 0, -1.2 font "Sans,13"
-    set label 102 "blue: faster, red: slower; pale: not clearly different (its 95 % interval holds 1×)" \
-        at screen 0.5, screen 1.0 center offset 0, -2.6 font "Sans,10" textcolor rgb "#444444"
+    set label 101 sprintf("Time as a multiple of %s's, by case", baseline) at screen 0.5, screen 1.0 center offset 0, -1.2 font "Sans,13"
+    set label 102 scalenote at screen 0.5, screen 1.0 center offset 0, -2.6 font "Sans,10" textcolor rgb "#444444"
+    set label 104 "blue: faster, red: slower; pale: not clearly different (its 95 % interval holds 1×)" \
+        at screen 0.5, screen 1.0 center offset 0, -3.8 font "Sans,10" textcolor rgb "#444444"
     set label 103 info_top at screen 0.5, screen 0.0 center offset 0, 1.0 font "Sans,9" textcolor rgb "#666666"
-    set tmargin 7; set bmargin 2.5; set rmargin 12
-    set lmargin at screen 300.0 / (320 + 150 * nhs)
+    set tmargin 9; set bmargin 2.5; set rmargin 12
+    set lmargin at screen 300.0 / heatw
     set xrange [0.5 : nhs + 0.5]
     set yrange [ntop + 0.5 : 0.5]
     unset xtics; set x2range [0.5 : nhs + 0.5]
@@ -593,7 +597,7 @@ if (nhs > 0) {
     set palette defined (-4 "#2166ac", -1.5 "#92c5de", 0 "#f7f7f7", 1.5 "#f4a582", 4 "#b2182b")
     set cbrange [-4 : 4]
     set cbtics ("1/16×" -4, "1/4×" -2, "1/2×" -1, "1×" 0, "2×" 1, "4×" 2, "16×" 4) font "Sans,9"
-    set colorbox vertical user origin screen (1.0 - 80.0 / (320 + 150 * nhs)), graph 0.1 size screen 12.0 / (320 + 150 * nhs), graph 0.8
+    set colorbox vertical user origin screen (1.0 - 80.0 / heatw), graph 0.05 size screen 12.0 / heatw, graph 0.9
     log2c(r) = log(r) / log(2) > 4 ? 4 : log(r) / log(2) < -4 ? -4 : log(r) / log(2)
     fmt_h(r) = r >= 9.95 ? sprintf("%.0f×", r) : r >= 0.0995 ? sprintf("%.2f×", r) : sprintf("%.2g×", r)
     plot $HEAT using 1:($4 > 0 ? $2 : NaN):(0.49):(0.49):(log2c($3)) with boxxyerror fs solid 1.0 noborder lc palette, \

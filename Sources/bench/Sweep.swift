@@ -92,7 +92,10 @@ struct Sweep: ParsableCommand {
     func validate() throws {
         _ = try points()
         _ = try selectedWorkloads()
-        for value in try points() { _ = try FetchOptions.workloads(fetches, try Model(hierarchy(at: value))) }
+        for value in try points() {
+            do { _ = try FetchOptions.workloads(fetches, try Model(hierarchy(at: value))) }
+            catch { throw ValidationError("\(error) (at \(parameter.rawValue) = \(format(value)); a fetch must fit every point's model)") }
+        }
     }
 
     /// The workloads of one point: those selected that apply to it, then the fetches read against its model.

@@ -43,21 +43,52 @@ public enum CoreDataFunctions {
     /// locale (the same on every machine), always a consistent order (SQLite's sort needs one):
     /// case-insensitive by the strings' case-folded forms (equal when only case differs); by
     /// characters (canonically equivalent strings equal); Finder's order by the case- and
-    /// width-folded forms with numbers by value, ties broken by the strings' bytes (as its forced
-    /// ordering breaks them); `.binary` by bytes (SQLite's own order).
+    /// width-folded forms with runs of digits by their value, ties broken by the strings' bytes (as
+    /// its forced ordering breaks them); `.binary` by bytes (SQLite's own order). Foundation's own
+    /// option-based comparisons on Linux are not transitive over full-width digits, ß or ligatures.
     public static func order(_ string: String, _ other: String, _ comparator: SortKey.Comparator) -> ComparisonResult {
         switch comparator {
         case .binary:
             return bytes(string, other)
         case .caseInsensitive, .localizedCaseInsensitive:
-            return bytes(string.folding(options: .caseInsensitive, locale: nil), other.folding(options: .caseInsensitive, locale: nil))
+            let (key, otherKey) = (folded(string, .caseInsensitive), folded(other, .caseInsensitive))
+            return key == otherKey ? .orderedSame : key.lexicographicallyPrecedes(otherKey) ? .orderedAscending : .orderedDescending
         case .localized:
             return bytes(string.precomposedStringWithCanonicalMapping, other.precomposedStringWithCanonicalMapping)
         case .localizedStandard:
-            let (key, otherKey) = (string.folding(options: [.caseInsensitive, .widthInsensitive], locale: nil), other.folding(options: [.caseInsensitive, .widthInsensitive], locale: nil))
-            let order = key.compare(otherKey, options: .numeric)
+            let order = numeric(folded(string, [.caseInsensitive, .widthInsensitive]), folded(other, [.caseInsensitive, .widthInsensitive]))
             return order == .orderedSame ? bytes(string, other) : order
         }
+    }
+
+    /// The UTF-8 bytes of `string` folded as `options` say: ASCII by lower-casing (what folding
+    /// does to it, without a new string), any other by Foundation's folding.
+    private static func folded(_ string: String, _ options: String.CompareOptions) -> [UInt8] {
+        if string.utf8.allSatisfy({ $0 < 0x80 }) { return string.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 } }
+        return Array(string.folding(options: options, locale: nil).utf8)
+    }
+
+    /// Byte order, but a run of ASCII digits against another by its value (leading zeros aside):
+    /// every other byte is below `0` or above `9`, so the order is a consistent one.
+    private static func numeric(_ a: [UInt8], _ b: [UInt8]) -> ComparisonResult {
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        var (i, j) = (0, 0)
+        while i < a.count, j < b.count {
+            guard isDigit(a[i]), isDigit(b[j]) else {
+                if a[i] != b[j] { return a[i] < b[j] ? .orderedAscending : .orderedDescending }
+                (i, j) = (i + 1, j + 1)
+                continue
+            }
+            let (startA, startB) = (i, j)
+            while i < a.count, isDigit(a[i]) { i += 1 }
+            while j < b.count, isDigit(b[j]) { j += 1 }
+            var (firstA, firstB) = (startA, startB)
+            while firstA < i - 1, a[firstA] == 0x30 { firstA += 1 }
+            while firstB < j - 1, b[firstB] == 0x30 { firstB += 1 }
+            if i - firstA != j - firstB { return i - firstA < j - firstB ? .orderedAscending : .orderedDescending }
+            for (x, y) in zip(a[firstA ..< i], b[firstB ..< j]) where x != y { return x < y ? .orderedAscending : .orderedDescending }
+        }
+        return i < a.count ? .orderedDescending : j < b.count ? .orderedAscending : .orderedSame
     }
 
     /// The order of two strings' UTF-8 bytes.
