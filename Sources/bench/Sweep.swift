@@ -98,7 +98,7 @@ struct Sweep: ParsableCommand {
         }
     }
 
-    /// The workloads of one point: those selected that apply to it, then the fetches read against its model.
+    /// The workloads of one point: those selected (it runs those that apply to it), then the fetches read against its model.
     private func workloads(at model: Model, _ selected: [Workload]) throws -> [Workload] {
         selected + (try FetchOptions.workloads(fetches, model))
     }
