@@ -69,6 +69,17 @@ enum EntityContext {
         return nil
     }
 
+    /// Whether the `#Predicate` at `node` is given to a `FetchDescriptor`.
+    static func inDescriptor(_ node: Syntax) -> Bool {
+        var current = node.parent
+        while let at = current {
+            if let call = at.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedDescription.hasPrefix("FetchDescriptor") { return true }
+            if at.is(CodeBlockItemSyntax.self) || at.is(MemberBlockItemSyntax.self) { return false }
+            current = at.parent
+        }
+        return false
+    }
+
     /// The ` SORT BY …` of the `FetchDescriptor` a `#Predicate` is given to, or "".
     static func descriptorSort(around node: Syntax) -> String {
         var current = node.parent

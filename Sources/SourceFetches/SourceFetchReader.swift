@@ -56,7 +56,7 @@ final class FetchCollector: SyntaxVisitor {
         do {
             let predicate = try FormatLiteral.predicate(node.arguments)
             guard let entity else { throw Unreadable("the fetched entity is not named near it (no NSFetchRequest<Entity>, Entity.fetchRequest() or entityName: \"Entity\" in its function)") }
-            add(node, "NSPredicate(format:)", .fetch("\(entity) WHERE \(predicate)" + CoreDataSortReader.sort(around: Syntax(node))))
+            add(node, "NSPredicate(format:)", .fetch("\(entity) WHERE \(predicate)" + FetchSettingsReader.sort(around: Syntax(node))))
         } catch {
             add(node, "NSPredicate(format:)", .unreadable("\(error)"))
         }
@@ -69,7 +69,8 @@ final class FetchCollector: SyntaxVisitor {
         if node.ancestorOrSelf(mapping: { $0.as(AttributeSyntax.self) }) != nil { return .skipChildren }
         let entity = node.genericArgumentClause?.arguments.first?.argument.trimmedDescription ?? EntityContext.predicateEntity(around: Syntax(node))
         let sort = EntityContext.descriptorSort(around: Syntax(node))
-        read(node, "#Predicate", entity: entity, sort: (sort, !sort.isEmpty))
+        let limit = EntityContext.inDescriptor(Syntax(node)) ? FetchSettingsReader.descriptorLimit(around: Syntax(node)) : ""
+        read(node, "#Predicate", entity: entity, sort: (sort + limit, !sort.isEmpty))
         return .skipChildren
     }
 

@@ -91,11 +91,25 @@ final class SourceFetchReaderTests: XCTestCase {
                     request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: flag)]
                     return request
                 }
+
+                func named(_ name: String) -> NSFetchRequest<Item> {
+                    let request: NSFetchRequest<Item> = Item.fetchRequest()
+                    let predicate = NSPredicate(format: "title == %@", name)
+                    request.predicate = predicate
+                    request.sortDescriptors = [NSSortDescriptor(key: "addedAt", ascending: false)]
+                    return request
+                }
             }
 
             struct Favourites: View {
                 @FetchRequest(sortDescriptors: [NSSortDescriptor(keyPath: \\Item.shelf.name, ascending: false)], predicate: NSPredicate(format: "isFavorite == YES"))
                 var items: FetchedResults<Item>
+            }
+
+            func newest(_ context: ModelContext) throws -> Item? {
+                var descriptor = FetchDescriptor<Item>(predicate: #Predicate { $0.price > 3 }, sortBy: [SortDescriptor(\\.addedAt, order: .reverse)])
+                descriptor.fetchLimit = 1
+                return try context.fetch(descriptor).first
             }
             """)
         let found = try SourceFetchReader.read(folder.path)
@@ -103,7 +117,10 @@ final class SourceFetchReaderTests: XCTestCase {
             .fetch("Item WHERE addedAt > %@ SORT BY title localizedCaseInsensitive, addedAt DESC LIMIT 20"),
             .fetch("Item WHERE price > 3"), .fetch("Item WHERE price < 1"),
             .fetch("Item WHERE price > 3"),
+            .fetch("Item WHERE title == %@ SORT BY addedAt DESC"),
             .fetch("Item WHERE isFavorite == YES SORT BY shelf.name DESC"),
+            // SwiftData's descriptor with its fetch limit, set after it is made.
+            .fetch("Item WHERE price > 3 SORT BY addedAt DESC LIMIT 1"),
         ], "two predicates of one function, or a direction not written: no sort")
     }
 

@@ -1,12 +1,14 @@
 import SwiftSyntax
 
-/// The sort descriptors and fetch limit of the Core Data fetch request an `NSPredicate(format:)`
-/// is given to, written as a fetch's ` SORT BY … LIMIT n`: those of a `@FetchRequest(sortDescriptors:
-/// …, predicate: …)` or `FetchRequest(…)` around it, else of the declaration it is in when that
-/// declaration makes exactly one predicate and sets `sortDescriptors` (and `fetchLimit`) once. What
-/// cannot be read (descriptors built elsewhere, a selector other than `NSString`'s comparisons, a
-/// direction not written as `true` or `false`) leaves the sort out rather than guess it.
-enum CoreDataSortReader {
+/// What a fetch request sets besides its predicate, read from the code around it and written as a
+/// fetch's ` SORT BY … LIMIT n`: the sort descriptors and fetch limit of the Core Data request an
+/// `NSPredicate(format:)` is given to (a `@FetchRequest(sortDescriptors:predicate:)` or
+/// `FetchRequest(…)` around it, else the declaration it is in when that declaration makes exactly
+/// one predicate and sets `sortDescriptors`, and `fetchLimit`, once), and the `fetchLimit` of the
+/// one SwiftData `FetchDescriptor` of a declaration. What cannot be read (descriptors built
+/// elsewhere, a selector other than `NSString`'s comparisons, a direction not written as `true` or
+/// `false`) leaves the sort out rather than guess it.
+enum FetchSettingsReader {
     /// ` SORT BY …` and ` LIMIT n` for the predicate at `node`, or "".
     static func sort(around node: Syntax) -> String {
         var current = node.parent
@@ -15,13 +17,18 @@ enum CoreDataSortReader {
             if let arguments = fetchRequestArguments(at), let descriptors = arguments.first(where: { $0.label?.text == "sortDescriptors" })?.expression {
                 return sortBy(descriptors) ?? ""
             }
-            if at.is(FunctionDeclSyntax.self) || at.is(InitializerDeclSyntax.self) || at.is(AccessorDeclSyntax.self) || at.is(VariableDeclSyntax.self) {
-                return declared(in: at)
-            }
+            if isDeclaration(at) { return declared(in: at) }
             if at.is(ClassDeclSyntax.self) || at.is(StructDeclSyntax.self) || at.is(ExtensionDeclSyntax.self) { return "" }
             current = at.parent
         }
         return ""
+    }
+
+    /// Whether `node` is the declaration whose body a request is set up in: a function, an
+    /// initializer, an accessor, or a property (a variable declared in a function is not one).
+    private static func isDeclaration(_ node: Syntax) -> Bool {
+        if node.is(FunctionDeclSyntax.self) || node.is(InitializerDeclSyntax.self) || node.is(AccessorDeclSyntax.self) { return true }
+        return node.is(VariableDeclSyntax.self) && (node.parent?.is(MemberBlockItemSyntax.self) ?? false)
     }
 
     /// The arguments of a `@FetchRequest` attribute or a `FetchRequest(…)` call.
@@ -31,6 +38,22 @@ enum CoreDataSortReader {
         }
         if let call = node.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedDescription.hasPrefix("FetchRequest") { return call.arguments }
         return nil
+    }
+
+    /// ` LIMIT n` of the `FetchDescriptor` a `#Predicate` at `node` is given to: the whole-number
+    /// `fetchLimit` its declaration sets, when that declaration makes one descriptor and sets it once.
+    static func descriptorLimit(around node: Syntax) -> String {
+        var current = node.parent
+        while let at = current {
+            if isDeclaration(at) {
+                let finder = SettingsFinder(viewMode: .sourceAccurate)
+                finder.walk(at)
+                return finder.descriptors == 1 && finder.limits.count == 1 && finder.limits[0] > 0 ? " LIMIT \(finder.limits[0])" : ""
+            }
+            if at.is(ClassDeclSyntax.self) || at.is(StructDeclSyntax.self) || at.is(ExtensionDeclSyntax.self) { return "" }
+            current = at.parent
+        }
+        return ""
     }
 
     /// The sort and limit a declaration sets, when it makes one predicate and sets each once.
@@ -70,14 +93,16 @@ enum CoreDataSortReader {
 }
 
 /// What one declaration sets on fetch requests: its `NSPredicate(format:)` calls, its
-/// `sortDescriptors` (assigned or passed), its whole-number `fetchLimit`s.
+/// `FetchDescriptor`s, its `sortDescriptors` (assigned or passed), its whole-number `fetchLimit`s.
 private final class SettingsFinder: SyntaxVisitor {
     var predicates = 0
+    var descriptors = 0
     var sorts: [ExprSyntax] = []
     var limits: [Int] = []
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         if node.calledExpression.trimmedDescription == "NSPredicate", node.arguments.first?.label?.text == "format" { predicates += 1 }
+        if node.calledExpression.trimmedDescription.hasPrefix("FetchDescriptor") { descriptors += 1 }
         if let sort = node.arguments.first(where: { $0.label?.text == "sortDescriptors" })?.expression { sorts.append(sort) }
         return .visitChildren
     }
