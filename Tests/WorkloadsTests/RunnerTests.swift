@@ -139,9 +139,12 @@ final class RunnerTests: XCTestCase {
 /// single-table with its fetches changed by a broken strategy of the tests: everything else forwarded.
 protocol ChangedSingleTable: StorageLayout {
     var inner: SingleTable { get }
+    init(inner: SingleTable)
 }
 
 extension ChangedSingleTable {
+    static var summary: String { "a broken strategy for the tests" }
+    init(model: Model) throws { self.init(inner: try SingleTable(model: model)) }
     var model: Model { inner.model }
     var schemaSQL: [String] { inner.schemaSQL }
     func insertPlan(_ entity: Int) -> InsertPlan? { inner.insertPlan(entity) }
@@ -157,9 +160,7 @@ extension ChangedSingleTable {
 /// single-table that loses the first row of every fetch of a leaf entity: a wrong answer the runner must catch.
 struct DroppingLeafRows: ChangedSingleTable {
     static let name = "dropping-leaf-rows"
-    static let summary = "a broken strategy for the tests"
     let inner: SingleTable
-    init(model: Model) throws { inner = try SingleTable(model: model) }
     func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
         var query = try inner.fetchQuery(request)
         if !model.entities[request.entity].hasSubentities, request.limit == nil { query.sql += " LIMIT -1 OFFSET 1" }
@@ -171,9 +172,7 @@ struct DroppingLeafRows: ChangedSingleTable {
 /// but not the ones the order puts on the page.
 struct PagingWithoutOrder: ChangedSingleTable {
     static let name = "paging-without-order"
-    static let summary = "a broken strategy for the tests"
     let inner: SingleTable
-    init(model: Model) throws { inner = try SingleTable(model: model) }
     func fetchQuery(_ request: FetchRequest) throws -> PreparedQuery {
         guard request.limit != nil else { return try inner.fetchQuery(request) }
         var unsorted = request
