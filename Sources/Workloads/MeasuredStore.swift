@@ -183,15 +183,9 @@ final class MeasuredStore {
     /// Whether two lists of sort values hold the same tuples, as the sort keys compare them (a
     /// comparator's collation may make different strings equal).
     static func sameSortValues(_ values: [[Value]], _ others: [[Value]], _ keys: [SortKey]) -> Bool {
-        func before(_ a: [Value], _ b: [Value]) -> Bool {
-            for (index, key) in keys.enumerated() {
-                let order = key.order(a[index], b[index])
-                if order != .orderedSame { return order == .orderedAscending }
-            }
-            return false
-        }
+        let before = { (a: [Value], b: [Value]) in keys.order(a, b) == .orderedAscending }
         guard values.count == others.count else { return false }
-        return zip(values.sorted(by: before), others.sorted(by: before)).allSatisfy { pair in keys.indices.allSatisfy { keys[$0].order(pair.0[$0], pair.1[$0]) == .orderedSame } }
+        return zip(values.sorted(by: before), others.sorted(by: before)).allSatisfy { keys.order($0, $1) == .orderedSame }
     }
 
     /// Each object's values of the request's sort keys; a key path's (`author.name`) read from the object its to-ones reach, NULL where a

@@ -118,11 +118,8 @@ public final class ReferenceStore {
             if sorted[all] == nil {
                 // Each object's sort values, looked up once rather than in every comparison.
                 let keyed = select(all).map { object in (object, request.sort.map { value(object, $0.attribute) }) }.sorted { a, b in
-                    for (index, key) in request.sort.enumerated() {
-                        let order = key.order(a.1[index], b.1[index])
-                        if order != .orderedSame { return order == (key.ascending ? .orderedAscending : .orderedDescending) }
-                    }
-                    return a.0.id < b.0.id
+                    let order = request.sort.order(a.1, b.1)
+                    return order == .orderedSame ? a.0.id < b.0.id : order == .orderedAscending
                 }
                 sorted[all] = keyed.map(\.0)
             }

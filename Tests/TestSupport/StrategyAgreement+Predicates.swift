@@ -66,9 +66,7 @@ extension StrategyAgreement {
         if !expected.isEmpty { nonEmpty += 1 }
         for subject in subjects {
             let answer = try subject.fetch(request), label = "\(subject.name) on \(model.name): \(what())"
-            let same = answer.count == expected.count && zip(tuples(answer), values).allSatisfy { pair in
-                request.sort.indices.allSatisfy { request.sort[$0].order(pair.0[$0], pair.1[$0]) == .orderedSame }
-            }
+            let same = answer.count == expected.count && zip(tuples(answer), values).allSatisfy { request.sort.order($0, $1) == .orderedSame }
             XCTAssertTrue(same, "\(label): sort values \(tuples(answer).prefix(6)) where the reference has \(values.prefix(6)): \(request)", file: file, line: line)
             if request.limit == nil, request.offset == nil {
                 XCTAssertEqual(Set(answer.map(\.id)), Set(expected.map(\.id)), "\(label): the objects of \(request)", file: file, line: line)

@@ -218,3 +218,15 @@ extension SortKey {
         return Value.sqliteLess(value, other) ? .orderedAscending : Value.sqliteLess(other, value) ? .orderedDescending : .orderedSame
     }
 }
+
+extension [SortKey] {
+    /// How the keys order two tuples of their values, as an `ORDER BY` does: by the first key that
+    /// tells them apart, in its direction.
+    public func order(_ values: [Value], _ others: [Value]) -> ComparisonResult {
+        for (index, key) in enumerated() {
+            let order = key.order(values[index], others[index])
+            if order != .orderedSame { return key.ascending ? order : order == .orderedAscending ? .orderedDescending : .orderedAscending }
+        }
+        return .orderedSame
+    }
+}
