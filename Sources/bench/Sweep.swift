@@ -98,10 +98,6 @@ struct Sweep: ParsableCommand {
         }
     }
 
-    /// The workloads of one point: those selected (it runs those that apply to it), then the fetches read against its model.
-    private func workloads(at model: Model, _ selected: [Workload]) throws -> [Workload] {
-        selected + (try FetchOptions.workloads(fetches, model))
-    }
 
     /// The sweep's values, checked: in range, whole where they must be, none twice.
     func points() throws -> [Double] {
@@ -188,8 +184,9 @@ struct Sweep: ParsableCommand {
         storeFolder.removeLeftovers(quiet: output.quiet)
         let stores = storeFolder.forTiming(storeBytes: largest, strategies: layouts.count)
         let folder = PrivateStoreFolder(command: "sweep", in: stores.url)
-        // Each point's fetches are read against its own model (its entities' numbers differ).
-        let pointWorkloads = try models.map { try self.workloads(at: $0, workloads) }
+        // Each point runs the workloads that apply to it, then the fetches read against its own
+        // model (its entities' numbers differ).
+        let pointWorkloads = try models.map { workloads + (try FetchOptions.workloads(fetches, $0)) }
         let plan = timing.plan(strategies: layouts, workloads: pointWorkloads.first ?? workloads, seed: generator.seed, batchSize: generator.batch, temporaryParent: folder.url)
         let inputs = models.map { WorkloadInputs(model: $0, generator: ObjectGenerator($0, seed: plan.seed)) }
         let cases = zip(pointWorkloads, inputs).reduce(0) { $0 + Workload.caseCount($1.0, on: $1.1) }

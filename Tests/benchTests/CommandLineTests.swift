@@ -312,6 +312,7 @@ final class CommandLineTests: XCTestCase {
         let wrong = try bench(["sweep", "--parameter", "sub-entities", "--values", "2,3", "--scale", "90", "--output", "g.csv", "--fetch", "Item WHERE nope > 1"], in: folder)
         XCTAssertEqual(wrong.status, 64, wrong.stderr)
         XCTAssertTrue(wrong.stderr.hasPrefix("error: --fetch: unknown key 'nope' of Item"), wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("(at sub-entities = 2; a fetch must fit every point's model)"), "the point that refused it: \(wrong.stderr)")
         XCTAssertEqual(try bench(["compare", "s.csv", "s.csv"], in: folder).status, 0)
     }
 
