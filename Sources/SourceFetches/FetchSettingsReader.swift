@@ -44,13 +44,12 @@ enum FetchSettingsReader {
     /// `fetchLimit` its declaration sets, when that declaration makes one descriptor and sets it once.
     static func descriptorLimit(around node: Syntax) -> String {
         var current = node.parent
-        while let at = current {
+        while let at = current, !at.is(ClassDeclSyntax.self), !at.is(StructDeclSyntax.self), !at.is(ExtensionDeclSyntax.self) {
             if isDeclaration(at) {
                 let finder = SettingsFinder(viewMode: .sourceAccurate)
                 finder.walk(at)
-                return finder.descriptors == 1 && finder.limits.count == 1 && finder.limits[0] > 0 ? " LIMIT \(finder.limits[0])" : ""
+                return finder.descriptors == 1 ? finder.limit : ""
             }
-            if at.is(ClassDeclSyntax.self) || at.is(StructDeclSyntax.self) || at.is(ExtensionDeclSyntax.self) { return "" }
             current = at.parent
         }
         return ""
@@ -61,7 +60,7 @@ enum FetchSettingsReader {
         let finder = SettingsFinder(viewMode: .sourceAccurate)
         finder.walk(declaration)
         guard finder.predicates == 1, finder.sorts.count == 1, let sort = sortBy(finder.sorts[0]) else { return "" }
-        return sort + (finder.limits.count == 1 && finder.limits[0] > 0 ? " LIMIT \(finder.limits[0])" : "")
+        return sort + finder.limit
     }
 
     /// ` SORT BY key [comparator] [DESC], …` of an array of `NSSortDescriptor(key:ascending:selector:)`
@@ -99,6 +98,9 @@ private final class SettingsFinder: SyntaxVisitor {
     var descriptors = 0
     var sorts: [ExprSyntax] = []
     var limits: [Int] = []
+
+    /// ` LIMIT n` when the declaration sets one whole-number limit, else "".
+    var limit: String { limits.count == 1 && limits[0] > 0 ? " LIMIT \(limits[0])" : "" }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         if node.calledExpression.trimmedDescription == "NSPredicate", node.arguments.first?.label?.text == "format" { predicates += 1 }
