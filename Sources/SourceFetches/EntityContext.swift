@@ -69,28 +69,19 @@ enum EntityContext {
         return nil
     }
 
-    /// Whether the `#Predicate` at `node` is given to a `FetchDescriptor`.
-    static func inDescriptor(_ node: Syntax) -> Bool {
+    /// The `FetchDescriptor(…)` call a `#Predicate` at `node` is given to, if any.
+    static func descriptor(around node: Syntax) -> FunctionCallExprSyntax? {
         var current = node.parent
-        while let at = current {
-            if let call = at.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedDescription.hasPrefix("FetchDescriptor") { return true }
-            if at.is(CodeBlockItemSyntax.self) || at.is(MemberBlockItemSyntax.self) { return false }
+        while let at = current, !at.is(CodeBlockItemSyntax.self), !at.is(MemberBlockItemSyntax.self) {
+            if let call = at.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedDescription.hasPrefix("FetchDescriptor") { return call }
             current = at.parent
         }
-        return false
+        return nil
     }
 
     /// The ` SORT BY …` of the `FetchDescriptor` a `#Predicate` is given to, or "".
     static func descriptorSort(around node: Syntax) -> String {
-        var current = node.parent
-        while let at = current {
-            if let call = at.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedDescription.hasPrefix("FetchDescriptor") {
-                return call.arguments.first { $0.label?.text == "sortBy" }.map { SortReader.descriptors($0.expression) } ?? ""
-            }
-            if at.is(CodeBlockItemSyntax.self) || at.is(MemberBlockItemSyntax.self) { return "" }
-            current = at.parent
-        }
-        return ""
+        descriptor(around: node)?.arguments.first { $0.label?.text == "sortBy" }.map { SortReader.descriptors($0.expression) } ?? ""
     }
 
     /// The entity of a `@Query` property: its type `[Item]`.

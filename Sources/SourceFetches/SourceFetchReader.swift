@@ -69,7 +69,7 @@ final class FetchCollector: SyntaxVisitor {
         if node.ancestorOrSelf(mapping: { $0.as(AttributeSyntax.self) }) != nil { return .skipChildren }
         let entity = node.genericArgumentClause?.arguments.first?.argument.trimmedDescription ?? EntityContext.predicateEntity(around: Syntax(node))
         let sort = EntityContext.descriptorSort(around: Syntax(node))
-        let limit = EntityContext.inDescriptor(Syntax(node)) ? FetchSettingsReader.descriptorLimit(around: Syntax(node)) : ""
+        let limit = EntityContext.descriptor(around: Syntax(node)) != nil ? FetchSettingsReader.descriptorLimit(around: Syntax(node)) : ""
         read(node, "#Predicate", entity: entity, sort: (sort + limit, !sort.isEmpty))
         return .skipChildren
     }
