@@ -98,7 +98,6 @@ struct Sweep: ParsableCommand {
         }
     }
 
-
     /// The sweep's values, checked: in range, whole where they must be, none twice.
     func points() throws -> [Double] {
         let list: [Double]
