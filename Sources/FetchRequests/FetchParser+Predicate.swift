@@ -58,7 +58,12 @@ extension FetchParser {
         // SQLite's parser nests a chain of ANDs and ORs as deep as it is long (1000 at most).
         guard comparisons <= FetchSpec.maximumTerms else { throw failure("more than \(FetchSpec.maximumTerms) comparisons in one fetch") }
         if isKeyword("ALL") { throw failure("ALL is not a form Core Data runs against SQLite (it refuses the fetch); NONE, or NOT ANY, may say it") }
-        for keyword in ["SUBQUERY", "FUNCTION"] where isKeyword(keyword) { throw failure("\(keyword) is not yet a form the suite runs") }
+        if isKeyword("FUNCTION") { throw failure("FUNCTION is not a form Core Data runs against SQLite (it refuses the fetch)") }
+        if isKeyword("SUBQUERY") { return try subqueryCount() }
+        if let subquery, ["ANY", "SOME", "NONE"].contains(current.keyword ?? "") || current.kind == .placeholder {
+            let (variable, form) = (subquery.variable, current.kind == .placeholder ? "a held object" : "ANY")
+            throw failure("inside SUBQUERY(\(subquery.relationship), \(variable), …) the suite compares keys of \(variable) (\(variable).name == …); \(form) is not yet a form there")
+        }
         if let held = try heldObject() { return held }
         // NONE is NOT ANY, as NSPredicate's parser reads it.
         if !inAny, isKeyword("ANY") || isKeyword("SOME") || isKeyword("NONE") {
@@ -140,6 +145,37 @@ extension FetchParser {
         }
     }
 
+    /// `SUBQUERY(relationship, $x, predicate).@count <op> n`: `relationship` a to-many of the
+    /// fetched entity, the predicate's keys written through `$x` and read as key paths through the
+    /// relationship (`$x.name` is `relationship.name`; `$x.owner.name` goes on through a to-one).
+    /// `.@count` is the one function after a SUBQUERY Core Data runs against SQLite.
+    mutating func subqueryCount() throws -> FetchTemplate {
+        let start = advance(), info = model.entities[entity]
+        guard subquery == nil, !inAny else { throw failure("a SUBQUERY inside \(inAny ? "ANY" : "a SUBQUERY") is not yet a form the suite runs", start) }
+        guard isSymbol("(") else { throw failure("expected '(' after SUBQUERY") }
+        _ = advance()
+        let token = advance()
+        guard case let .word(name) = token.kind, let relationship = info.relationship(name), relationship.toMany, !relationship.isHidden else {
+            let names = info.relationships.filter { $0.toMany && !$0.isHidden }.map(\.name)
+            throw failure("a SUBQUERY goes through a to-many relationship of \(info.name) (\(names.isEmpty ? "it has none" : names.prefix(12).joined(separator: ", ")))", token)
+        }
+        guard isSymbol(",") else { throw failure("expected ',' and the SUBQUERY's variable ($x) after '\(name)'") }
+        _ = advance()
+        guard case let .word(variable) = current.kind, variable.hasPrefix("$"), !variable.contains(".") else { throw failure("expected the SUBQUERY's variable, such as $x") }
+        _ = advance()
+        guard isSymbol(",") else { throw failure("expected ',' and the SUBQUERY's predicate after \(variable)") }
+        _ = advance()
+        try countJoins(name + ".")
+        subquery = (variable, name)
+        let inner = try disjunction()
+        subquery = nil
+        guard isSymbol(")") else { throw failure(current.kind == .end ? "a SUBQUERY that is not closed" : "expected ')' to close the SUBQUERY") }
+        _ = advance()
+        guard isSymbol(".@count") else { throw failure("a SUBQUERY is counted (SUBQUERY(…).@count > 0): the one form of it Core Data runs against SQLite") }
+        _ = advance()
+        return try countComparison("SUBQUERY(…).@count") { .subquery(name, inner, $0, $1) }
+    }
+
     /// A to-many holding an object: `tags CONTAINS %@`, `%@ IN tags`, `ANY tags == %@`; nil when
     /// the tokens are not one of those.
     mutating func heldObject() throws -> FetchTemplate? {
@@ -201,15 +237,15 @@ extension FetchParser {
         return .bitwise(name, mask, comparison, try operand(name, attribute))
     }
 
-    /// `relationship.@count <op> n`, n a whole number as written.
-    mutating func countComparison(_ name: String) throws -> FetchTemplate {
+    /// `relationship.@count <op> n` (or a SUBQUERY's, made by `make`), n a whole number as written.
+    mutating func countComparison(_ name: String, _ make: ((FetchPredicate.Comparison, Int64) -> FetchTemplate)? = nil) throws -> FetchTemplate {
         guard case let .symbol(symbol) = current.kind, let comparison = Self.comparisons[symbol] else {
             throw failure("expected a comparison after '\(name)' (==, !=, <, <=, >, >=)")
         }
         _ = advance()
         let token = advance()
         guard case let .number(digits) = token.kind, let count = Int64(digits) else { throw failure("'\(name)' is compared with a whole number", token) }
-        return .countOf(String(name.dropLast(".@count".count)), comparison, count)
+        return make?(comparison, count) ?? .countOf(String(name.dropLast(".@count".count)), comparison, count)
     }
 
     /// `object == %@` or `object != %@`: an object is only ever drawn from the data.

@@ -127,6 +127,11 @@ public indirect enum FetchPredicate: Hashable, Sendable {
     /// value`), true of an object when it is of one of the objects reached (as Core Data's joins
     /// read it: `FetchPredicate+KeyPaths.swift`).
     case any(FetchPredicate)
+    /// `SUBQUERY(relationship, $x, predicate).@count <op> value`: how many of the objects a to-many
+    /// relationship of the fetched entity holds the predicate selects, compared with a whole
+    /// number. The predicate's keys are key paths through the relationship, as after `ANY`
+    /// (`$x.name` is `tags.name`); each object it holds is counted once.
+    case subquery(String, FetchPredicate, Comparison, Value)
 
     /// A string operator of `NSComparisonPredicate`.
     public enum StringOperator: String, Hashable, Sendable, CaseIterable {
@@ -171,6 +176,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         case let .not(predicate): .not(predicate.shape)
         case let .countOf(name, comparison, _): .countOf(name, comparison, .null)
         case let .any(predicate): .any(predicate.shape)
+        case let .subquery(name, predicate, comparison, _): .subquery(name, predicate.shape, comparison, .null)
         case let .stringCompare(name, comparison, _, options): .stringCompare(name, comparison, .null, options)
         case .compareKeys: self
         case let .holds(name, _): .holds(name, .null)
@@ -194,6 +200,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         case let .or(predicates): .or(try predicates.map { try $0.mappingAttributeValues(transform) })
         case let .not(predicate): .not(try predicate.mappingAttributeValues(transform))
         case let .any(predicate): .any(try predicate.mappingAttributeValues(transform))
+        case let .subquery(name, predicate, comparison, value): .subquery(name, try predicate.mappingAttributeValues(transform), comparison, value)
         case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList, .isNil, .countOf, .compareKeys, .holds, .bitwise: self
         }
     }
@@ -206,7 +213,7 @@ public indirect enum FetchPredicate: Hashable, Sendable {
              let .string(name, _, _, _), let .stringCompare(name, _, _, _), let .bitwise(name, _, _, _): [name]
         case let .compareKeys(name, _, other): [name, other]
         case let .and(predicates), let .or(predicates): predicates.reduce(into: Set<String>()) { $0.formUnion($1.comparedAttributes) }
-        case let .not(predicate), let .any(predicate): predicate.comparedAttributes
+        case let .not(predicate), let .any(predicate), let .subquery(_, predicate, _, _): predicate.comparedAttributes
         case .all, .after, .key, .toOne, .anyRelated, .keyInList, .toOneInList, .countOf, .holds: []
         }
     }

@@ -117,6 +117,7 @@ extension FetchTemplate {
         case let .stringCompare(name, comparison, operand, options): return .stringCompare(name, comparison, value(operand, name), options)
         case let .compareKeys(name, comparison, other): return .compareKeys(name, comparison, other)
         case let .any(part): return .any(part.drawn(pool, &random))
+        case let .subquery(name, part, comparison, count): return .subquery(name, part.drawn(pool, &random), comparison, .integer(count))
         case let .bitwise(name, mask, comparison, operand): return .bitwise(name, value(mask, name), comparison, value(operand, name))
         case let .holds(name):
             // An object of the relationship's destination.
@@ -138,7 +139,7 @@ extension FetchTemplate {
              let .countOf(name, _, _), let .stringCompare(name, _, _, _), let .bitwise(name, _, _, _): [name]
         case let .compareKeys(name, _, other): [name, other]
         case let .and(parts), let .or(parts): parts.flatMap(\.names)
-        case let .not(part), let .any(part): part.names
+        case let .not(part), let .any(part), let .subquery(_, part, _, _): part.names
         case .holds: []
         }
     }

@@ -59,6 +59,8 @@ struct FetchParser {
     var joinedSteps = Set<String>()
     /// Whether the comparison being read follows ANY (its key path may go through a to-many).
     var inAny = false
+    /// The SUBQUERY whose predicate is being read: its variable (`$x`) and its to-many relationship.
+    var subquery: (variable: String, relationship: String)?
     /// The comparator of a string sort key that names none, and where such keys end in the text (0-based).
     var stringSorts = SortKey.Comparator.binary
     var defaultedSorts: [Int] = []
@@ -189,11 +191,20 @@ struct FetchParser {
     /// turn; its attribute, nil for an object (a to-one's destination, or `self`).
     mutating func keyPath() throws -> (name: String, attribute: Attribute?) {
         let token = current
-        guard case let .word(name) = token.kind else { throw failure("expected an attribute of \(model.entities[entity].name)") }
+        guard case var .word(name) = token.kind else { throw failure("expected an attribute of \(model.entities[entity].name)") }
+        if let subquery {
+            // `$x.name` is `relationship.name`.
+            guard name.hasPrefix(subquery.variable + ".") else {
+                throw failure(name == subquery.variable ? "\(name) itself is not yet compared; compare its keys (\(name).name == …)"
+                    : "inside SUBQUERY(\(subquery.relationship), \(subquery.variable), …) keys are written through \(subquery.variable) (\(subquery.variable).name), not '\(name)'", token)
+            }
+            name = subquery.relationship + name.dropFirst(subquery.variable.count)
+        }
         if name.uppercased() == "SELF" {
             _ = advance()
             return (FetchPredicate.selfKey, nil)
         }
+        if name.hasSuffix(".@count"), subquery != nil { throw failure("@count inside a SUBQUERY is not yet a form the suite runs", token) }
         if name.hasSuffix(".@count") {
             let counted = String(name.dropLast(".@count".count)), info = model.entities[entity]
             guard let relationship = info.relationship(counted), relationship.toMany, !relationship.isHidden else {
@@ -207,7 +218,7 @@ struct FetchParser {
         for (index, part) in parts.enumerated() {
             let last = index == parts.count - 1
             if let relationship = reached.relationship(part), !relationship.isHidden {
-                guard !relationship.toMany || (inAny && !last) else {
+                guard !relationship.toMany || (inAny && !last) || (subquery != nil && index == 0 && !last) else {
                     throw failure(inAny ? "'\(part)' is a to-many relationship of \(reached.name); ANY compares a property of its objects (ANY \(name).name == …), not the objects themselves yet"
                         : "'\(part)' is a to-many relationship of \(reached.name); compare through it with ANY (ANY \(name)… == …), or count it (\(part).@count)", token)
                 }
@@ -225,7 +236,7 @@ struct FetchParser {
                 throw failure("unknown key '\(part)' of \(reached.name); its keys: " + names.prefix(16).joined(separator: ", ") + (names.count > 16 ? ", …" : ""), token)
             }
         }
-        guard let path = model.keyPath(name, from: entity, throughToMany: inAny) else { throw failure("unknown key path '\(name)'", token) }
+        guard let path = model.keyPath(name, from: entity, throughToMany: inAny || subquery != nil) else { throw failure("unknown key path '\(name)'", token) }
         _ = advance()
         return (name, path.isToOne ? nil : model.entities[path.entity].attribute(path.name))
     }
@@ -267,6 +278,7 @@ extension FetchTemplate {
         case .amongDrawn: FetchSpec.listLength
         case let .and(parts), let .or(parts): parts.reduce(0) { $0 + $1.boundValues }
         case let .not(part), let .any(part): part.boundValues
+        case let .subquery(_, part, _, _): part.boundValues + 1
         }
     }
 }

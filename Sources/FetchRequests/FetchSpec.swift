@@ -57,6 +57,9 @@ public indirect enum FetchTemplate: Sendable, Equatable {
     case holds(String)
     /// `ANY` before a comparison through a to-many relationship.
     case any(FetchTemplate)
+    /// `SUBQUERY(relationship, $x, predicate).@count <op> n`, the predicate's keys through the
+    /// relationship (`tags.name` for `$x.name`).
+    case subquery(String, FetchTemplate, FetchPredicate.Comparison, Int64)
     case and([FetchTemplate])
     case or([FetchTemplate])
     case not(FetchTemplate)
@@ -69,7 +72,7 @@ public indirect enum FetchTemplate: Sendable, Equatable {
         case let .among(_, operands): operands.contains(.drawn)
         case let .between(_, lower, upper), let .bitwise(_, lower, _, upper): lower == .drawn || upper == .drawn
         case let .and(parts), let .or(parts): parts.contains { $0.hasPlaceholders }
-        case let .not(part), let .any(part): part.hasPlaceholders
+        case let .not(part), let .any(part), let .subquery(_, part, _, _): part.hasPlaceholders
         }
     }
 }

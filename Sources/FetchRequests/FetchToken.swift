@@ -7,7 +7,7 @@ struct FetchToken: Equatable {
         case string(String)
         /// `%@`.
         case placeholder
-        /// An operator or punctuation: `==`, `!=`, `<=`, `(`, `{`, `,`, `[`, …
+        /// An operator or punctuation: `==`, `!=`, `<=`, `(`, `{`, `,`, `[`, `.@count` (after a SUBQUERY), …
         case symbol(String)
         case end
     }
@@ -21,7 +21,7 @@ struct FetchToken: Equatable {
 
 /// Splits a fetch into tokens; a character it cannot read is a `FetchFormatError` at its column.
 enum FetchTokenizer {
-    static let symbols = ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "=", "<", ">", "!", "(", ")", "{", "}", ",", "[", "]", "&"]
+    static let symbols = [".@count", "==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "=", "<", ">", "!", "(", ")", "{", "}", ",", "[", "]", "&"]
 
     static func tokens(_ text: String) throws -> [FetchToken] {
         let characters = Array(text)
@@ -30,8 +30,10 @@ enum FetchTokenizer {
         while index < characters.count {
             let character = characters[index], column = index + 1
             if character.isWhitespace { index += 1; continue }
-            if character.isLetter || character == "_" {
+            // A name, or a SUBQUERY's variable (`$x`, `$x.name`).
+            if character.isLetter || character == "_" || (character == "$" && index + 1 < characters.count && characters[index + 1].isLetter) {
                 let start = index
+                if character == "$" { index += 1 }
                 // A key path's names and its `@count` (`tags.@count`).
                 while index < characters.count, characters[index].isLetter || characters[index].isNumber || characters[index] == "_" || characters[index] == "."
                     || (characters[index] == "@" && characters[index - 1] == ".") { index += 1 }

@@ -5,7 +5,8 @@ import SwiftSyntax
 /// store sends Core Data): `$0.a.b` (optional chaining and `!` read through) a key path,
 /// `== != < <= > >=` with a value, `&&` `||` `!`, `contains`, `localizedStandardContains`
 /// (`CONTAINS[cdl]`), `starts(with:)` and `hasPrefix` (`BEGINSWITH`), `hasSuffix` (`ENDSWITH`), a
-/// collection's `contains($0.key)` (`IN`), a to-many's `contains { … }` of one comparison (`ANY`),
+/// collection's `contains($0.key)` (`IN`), a to-many's `contains { … }` (`ANY` of one comparison,
+/// a `SUBQUERY(…).@count > 0` of several),
 /// `isEmpty` and `count` (`@count`); a literal as written, any other value (a captured variable,
 /// `Date.now`) a `%@` drawn from the data. What has no such equivalent (`if let`, a ternary, a
 /// computation with the object's values) is unreadable.
@@ -79,7 +80,7 @@ struct PredicateTranslator {
         }
         if mentionsParameter(expression) { try unreadable(expression, "computes with the object's values; NSPredicate compares a key with a value") }
         if expression.tokens(viewMode: .sourceAccurate).contains(where: { enclosing.contains($0.text) }) {
-            try unreadable(expression, "compares with the enclosing object inside a to-many's contains: a SUBQUERY, not yet a form the suite runs")
+            try unreadable(expression, "compares with the enclosing object inside a to-many's contains: a SUBQUERY's comparison with it, not yet a form the suite runs")
         }
         return .value(Self.literal(expression) ?? "%@")
     }
@@ -110,14 +111,14 @@ struct PredicateTranslator {
         }
         let name = member.declName.baseName.text
         let label = node.arguments.first?.label?.text
-        // A to-many's contains(where:) of one comparison: ANY.
+        // A to-many's contains(where:): ANY of one comparison; of several, a SUBQUERY counting the
+        // objects that meet them all.
         if let closure = node.trailingClosure ?? node.arguments.first?.expression.as(ClosureExprSyntax.self), name == "contains", let relationship = key(base) {
             let inner = try PredicateTranslator(parameter: Self.parameterName(closure), prefix: relationship + ".", enclosing: enclosing + [parameter])
                 .predicate(Self.body(closure))
-            guard !inner.contains(" AND "), !inner.contains(" OR "), !inner.hasPrefix("NOT ") else {
-                try unreadable(node, "asks one object of a to-many for several conditions: a SUBQUERY, not yet a form the suite runs")
-            }
-            return .predicate("ANY \(inner)")
+            guard inner.contains(" AND ") || inner.contains(" OR ") || inner.hasPrefix("NOT ") else { return .predicate("ANY \(inner)") }
+            let each = try PredicateTranslator(parameter: Self.parameterName(closure), prefix: "$x.", enclosing: enclosing + [parameter]).predicate(Self.body(closure))
+            return .predicate("SUBQUERY(\(relationship), $x, \(each)).@count > 0")
         }
         guard node.arguments.count == 1, let argument = node.arguments.first?.expression else { try unreadable(node, "calls '\(name)' with other than one argument") }
         if let key = key(base) {

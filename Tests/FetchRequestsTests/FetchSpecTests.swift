@@ -62,6 +62,9 @@ final class FetchSpecTests: XCTestCase {
                                   .or([.any(.string("tags.name", .beginsWith, .value(.text("sw")), .init(caseInsensitive: true))), .any(.compare("tags.name", .equal, .drawn))])),
                                  ("Book WHERE NONE tags.name == 'x' AND NONE tags == %@",
                                   .and([.not(.any(.compare("tags.name", .equal, .value(.text("x"))))), .not(.any(.holds("tags")))])),
+                                 ("Book WHERE SUBQUERY(tags, $t, $t.name BEGINSWITH[c] 'sw' OR $t.name == nil).@count >= 2 AND SUBQUERY(tags,$x,TRUEPREDICATE).@count == 0",
+                                  .and([.subquery("tags", .or([.string("tags.name", .beginsWith, .value(.text("sw")), .init(caseInsensitive: true)), .isNil("tags.name", negated: false)]), .greaterOrEqual, 2),
+                                        .subquery("tags", .all, .equal, 0)])),
                                  ("Book WHERE TRUEPREDICATE", .all), ("Book WHERE FALSEPREDICATE", .or([]))] {
             XCTAssertEqual(try FetchSpec.parse(text, model: model).predicate, expected, text)
         }
@@ -96,6 +99,12 @@ final class FetchSpecTests: XCTestCase {
             ("Book WHERE pageCount ==[c] 3", "==[…] compares strings, and 'pageCount' is not a string, at column 22: Book WHERE pageCount ^==[c] 3"),
             ("Book WHERE pageCount > title", "'pageCount' and 'title' hold different kinds of values; two keys compared must both be strings, numbers or dates, at column 24: Book WHERE pageCount > ^title"),
             ("Book WHERE title == %d", "'%' that is not '%@' (the one placeholder a fetch takes: a value drawn from the data), at column 21: Book WHERE title == ^%d"),
+            ("Book WHERE SUBQUERY(tags, $t, $t.name == 'a') > 0", "a SUBQUERY is counted (SUBQUERY(…).@count > 0): the one form of it Core Data runs against SQLite, at column 47: Book WHERE SUBQUERY(tags, $t, $t.name == 'a') ^> 0"),
+            ("Book WHERE SUBQUERY(title, $t, $t.name == 'a').@count > 0", "a SUBQUERY goes through a to-many relationship of Book (tags), at column 21: Book WHERE SUBQUERY(^title, $t, $t.name == 'a').@count > 0"),
+            ("Book WHERE SUBQUERY(tags, $t, name == 'a').@count > 0", "inside SUBQUERY(tags, $t, …) keys are written through $t ($t.name), not 'name', at column 31: Book WHERE SUBQUERY(tags, $t, ^name == 'a').@count > 0"),
+            ("Book WHERE SUBQUERY(tags, $t, ANY $t.books.title == 'a').@count > 0", "inside SUBQUERY(tags, $t, …) the suite compares keys of $t ($t.name == …); ANY is not yet a form there, at column 31: Book WHERE SUBQUERY(tags, $t, ^ANY $t.books.title == 'a').@count > 0"),
+            ("Book WHERE SUBQUERY(tags, $t, $t.name == 'a').@count > 1.5", "'SUBQUERY(…).@count' is compared with a whole number, at column 56: Book WHERE SUBQUERY(tags, $t, $t.name == 'a').@count > ^1.5"),
+            ("Book WHERE SUBQUERY(tags, $t, $t.name == 'a'", "a SUBQUERY that is not closed, at column 45: Book WHERE SUBQUERY(tags, $t, $t.name == 'a'^"),
             ("Book = Book", "the fetch's name 'Book' must be 1 to 40 lower-case letters, digits and '-', starting with a letter, at column 1: ^Book = Book"),
         ]
         for (text, message) in cases {

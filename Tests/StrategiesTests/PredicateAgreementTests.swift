@@ -143,6 +143,11 @@ final class PredicateAgreementTests: XCTestCase {
         // A to-many's count is a correlated count of its join table's rows, after the key paths' aliases.
         XCTAssertEqual(try sql(.and([.compare("favoriteAnimal.name", .equal, .text("R")), .countOf("pets", .greater, .integer(1))])),
                        "ZANIMAL t0 JOIN ZANIMAL t1 ON t0.ZFAVORITEANIMAL = t1.Z_PK WHERE t1.ZNAME = ? AND (SELECT COUNT(t2.Z_4PETS) FROM Z_4HUMANS t2 WHERE (t0.Z_PK = t2.Z_3HUMANS)) > ? AND t0.Z_ENT = ?")
+        // A SUBQUERY's count: of the destination's rows joined to the join table, correlated and
+        // ANDed with its predicate, its aliases after the query's; with no predicate, the join table's rows.
+        XCTAssertEqual(try sql(.and([.compare("favoriteAnimal.name", .equal, .text("R")), .subquery("pets", .or([.compare("pets.name", .equal, .text("a")), .isNil("pets.name", negated: false)]), .greater, .integer(0))])),
+                       "ZANIMAL t0 JOIN ZANIMAL t1 ON t0.ZFAVORITEANIMAL = t1.Z_PK WHERE t1.ZNAME = ? AND (SELECT COUNT(t3.Z_PK) FROM Z_4HUMANS t2 JOIN ZANIMAL t3 ON t2.Z_4PETS = t3.Z_PK WHERE (t0.Z_PK = t2.Z_3HUMANS AND ((t3.ZNAME = ? OR t3.ZNAME IS NULL)))) > ? AND t0.Z_ENT = ?")
+        XCTAssertEqual(try sql(.subquery("pets", .all, .equal, .integer(0))), "ZANIMAL t0 WHERE (SELECT COUNT(t1.Z_4PETS) FROM Z_4HUMANS t1 WHERE (t0.Z_PK = t1.Z_3HUMANS)) = ? AND t0.Z_ENT = ?")
         // An integer's bits, as Core Data's function expression writes them.
         XCTAssertEqual(try sql(.bitwise("name", .integer(4), .equal, .integer(4))), "ZANIMAL t0 WHERE (t0.ZNAME & ?) = ? AND t0.Z_ENT = ?")
         // A to-many holding an object: Core Data's subquery of the join table.

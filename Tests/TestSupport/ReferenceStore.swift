@@ -239,6 +239,12 @@ public final class ReferenceStore {
         case let .countOf(name, comparison, wanted):
             let held = info.relationship(name)!.isManyToMany ? links[object.id]?[name]?.count : referrers[object.id]?[name]?.count
             return compare(.integer(Int64(held ?? 0)), comparison, wanted)
+        case let .subquery(name, inner, comparison, wanted):
+            // Each object held that the predicate (its keys relative to that object) selects, as its own fetch would.
+            let held = info.relationship(name)!.isManyToMany ? Array(links[object.id]?[name] ?? []) : referrers[object.id]?[name] ?? []
+            let relative = inner.renamingKeys { String($0.dropFirst(name.count + 1)) }, outerRows = rows
+            defer { rows = outerRows }
+            return compare(.integer(Int64(held.filter { matches(objects[$0]!, relative, []) }.count)), comparison, wanted)
         // A key list is bound by a store's steps (`FetchMode`); the reference answers those modes whole.
         case .keyInList, .toOneInList: return false
         }

@@ -8,7 +8,8 @@ import XCTest
 /// Random requests of every predicate form on an entity's own attributes, on key paths through
 /// its to-ones (one or two steps) and, after `ANY`, through a to-many: comparisons (`==`, `!=`,
 /// `<`, `<=`, `>`, `>=`), nil tests (of to-ones too), `IN`, `BETWEEN`, string operators, objects
-/// compared (a to-one's, `self`), a to-many's `@count`, and `AND`, `OR`, `NOT` nested to a depth;
+/// compared (a to-one's, `self`), a to-many's `@count`, a `SUBQUERY`'s count of a to-many's objects
+/// its comparisons select, and `AND`, `OR`, `NOT` nested to a depth;
 /// values drawn from the entity's generated objects (so that most requests find some) and
 /// NULL-valued attributes among them (so that three-valued logic is asked). Each is fetched and
 /// counted in every store and must be the reference's. One in three is sorted by keys that may tie
@@ -88,6 +89,14 @@ extension StrategyAgreement {
         if random.next() % 7 == 0, let step = entity.relationships.filter(\.toMany).randomElement(using: &random) {
             let destination = model.entities[step.destination]
             return .any(Self.prefixed(randomComparison(destination, samples(of: destination.index, 16), ofObject: false, &random), step.name + "."))
+        }
+        // A SUBQUERY now and then: how many of a to-many's objects one or two comparisons of theirs select.
+        if random.next() % 9 == 0, let step = entity.relationships.filter(\.toMany).randomElement(using: &random) {
+            let destination = model.entities[step.destination], reached = samples(of: destination.index, 16)
+            let parts = (0 ..< 1 + Int(random.next() % 2)).map { _ in randomComparison(destination, reached, ofObject: false, &random) }
+            let inner: FetchPredicate = parts.count == 1 ? (random.next() % 4 == 0 ? .not(parts[0]) : parts[0]) : random.next() % 2 == 0 ? .and(parts) : .or(parts)
+            let comparisons = FetchPredicate.Comparison.allCases
+            return .subquery(step.name, inner.renamingKeys { step.name + "." + $0 }, comparisons[Int(random.next() % UInt64(comparisons.count))], .integer(Int64(random.next() % 3)))
         }
         return randomComparison(entity, objects, ofObject: true, &random)
     }

@@ -125,6 +125,8 @@ extension OneRowLayout {
             return .not(try bound(inner, request))
         case let .any(inner):
             return .any(try bound(inner, request))
+        case let .subquery(name, inner, comparison, value):
+            return .subquery(name, try bound(inner, request), comparison, value)
         case .all, .key, .toOne, .keyInList, .toOneInList, .countOf, .compareKeys, .holds, .bitwise:
             return predicate
         }

@@ -87,6 +87,25 @@ struct KeyPathJoins {
         return alias
     }
 
+    /// For a correlated subquery of the objects to-many `relationship` of the fetched entity holds
+    /// (`SUBQUERY`): joins its rows first, from the fetched row's key `key`, so that every key path
+    /// through the relationship reads them; the expression of the reached object's key.
+    mutating func start(_ relationship: Model.Relationship, from key: String, aliasesTaken: Int) throws -> String {
+        self.aliasesTaken = aliasesTaken
+        outer[relationship.name] = false
+        let through = try many(entity, relationship, true)
+        let alias = join(relationship.name, through.source, on: key + "|" + through.from) { "\(key) = \($0).\(through.from)" + through.filter($0) }
+        return "\(alias).\(through.to)"
+    }
+
+    /// A subquery's `FROM` (the first join's rows, the others joined to them) and the first join's
+    /// condition, which correlates it (`start`).
+    var subqueryFrom: (from: String, correlation: String) {
+        var rest = self
+        let first = rest.made.removeFirst()
+        return ("\(first.source) \(first.alias)" + rest.clause, first.condition)
+    }
+
     /// The joins, each preceded by a space.
     var clause: String {
         made.map { " \(outer[$0.path] == true ? "LEFT OUTER JOIN" : "JOIN") \($0.source) \($0.alias) ON \($0.condition)" }.joined()

@@ -89,6 +89,8 @@ struct SQLWhere {
     private(set) var joins: [String] = []
     /// How many `ANY`s the clause being written is inside: a key path may go through a to-many there.
     private(set) var anyDepth = 0
+    /// The join aliases taken outside the clause being written (by the query a SUBQUERY's is inside).
+    private(set) var aliasBase = 0
     /// A to-one's key bound as a key list (`.toOneInList`): without sort keys, the rows come ordered
     /// by it, as Core Data's prefetch orders them.
     private(set) var listOrder: String?
@@ -110,7 +112,7 @@ struct SQLWhere {
         if name == FetchPredicate.selfKey { return key }
         guard var keyPaths, let path = keyPaths.model.keyPath(name, from: keyPaths.entity, throughToMany: anyDepth > 0) else { return try attribute(name) }
         guard let step = path.steps.first else { return path.isToOne ? try toOne(name) : try attribute(name) }
-        let expression = try keyPaths.expression(path, first: step.toMany ? key : try toOne(step.name), aliasesTaken: 2 * joins.count)
+        let expression = try keyPaths.expression(path, first: step.toMany ? key : try toOne(step.name), aliasesTaken: aliasBase + 2 * joins.count)
         self.keyPaths = keyPaths
         return expression
     }
@@ -167,7 +169,7 @@ struct SQLWhere {
             anyDepth += 1
             defer { anyDepth -= 1 }
             return try clause(inner)
-        case .holds, .countOf:
+        case .holds, .countOf, .subquery:
             return try relationshipCondition(predicate)
         }
     }
@@ -189,9 +191,36 @@ struct SQLWhere {
             let expression = try countRelated(name, keyPaths?.alias(2 * joins.count + (keyPaths?.made.count ?? 0) + 1) ?? "c1")
             values.append(value)
             return "\(expression) \(comparison.sql) ?"
+        case let .subquery(name, inner, comparison, value):
+            let count = try subqueryCount(name, inner)
+            values.append(value)
+            return "\(count) \(comparison.sql) ?"
         default:
             return try clause(predicate)
         }
+    }
+
+    /// `SUBQUERY(name, $x, inner).@count`: a correlated count of the rows the layout goes through
+    /// to-many `name` by (`KeyPathJoins.start`), joined to what `inner`'s key paths read (aliases
+    /// after the query's), each row an object the relationship holds.
+    private mutating func subqueryCount(_ name: String, _ inner: FetchPredicate) throws -> String {
+        guard var paths = keyPaths, let relationship = paths.model.entities[paths.entity].relationship(name), relationship.toMany else {
+            throw LayoutError("request", "'\(name)' is not a to-many relationship of the fetched entity")
+        }
+        paths = KeyPathJoins(model: paths.model, entity: paths.entity, alias: paths.alias, column: paths.column, many: paths.many)
+        paths.outer = inner.keyPathJoins
+        var sub = SQLWhere(attribute: attribute, toOne: toOne, key: key, related: related, sortKeys: [], keyPaths: nil, countRelated: countRelated)
+        sub.aliasBase = aliasBase + 2 * joins.count + (keyPaths?.made.count ?? 0)
+        sub.anyDepth = 1
+        let counted = try paths.start(relationship, from: key, aliasesTaken: sub.aliasBase)
+        sub.keyPaths = paths
+        let condition = try sub.clause(inner)
+        values += sub.values
+        let made = sub.keyPaths ?? paths
+        let (from, correlation) = made.subqueryFrom
+        // Counted where the objects' own rows are joined, as Core Data counts the destination's `Z_PK`.
+        let own = made.made.first { $0.path == name && $0.on == counted }.map { "\($0.alias).Z_PK" } ?? counted
+        return "(SELECT COUNT(\(own)) FROM \(from) WHERE (\(correlation)\(condition.map { " AND (\($0))" } ?? "")))"
     }
 
     /// A comparison of an attribute, as Core Data writes it: `<>` for `!=` (NULL matching neither

@@ -28,7 +28,7 @@ extension TablePerEntity {
             switch predicate {
             case let .toOne(name, _), let .toOneInList(name):
                 guard entity.relationship(name)?.toMany == false else { throw LayoutError(Self.name, "'\(name)' is not a to-one relationship of '\(entity.name)'") }
-            case let .countOf(name, _, _), let .holds(name, _):
+            case let .countOf(name, _, _), let .holds(name, _), let .subquery(name, _, _, _):
                 guard entity.relationship(name)?.toMany == true else { throw LayoutError(Self.name, "'\(name)' is not a to-many relationship of '\(entity.name)'") }
             case let .anyRelated(name, attributeName, _):
                 guard let relationship = entity.relationship(name), relationship.toMany,
