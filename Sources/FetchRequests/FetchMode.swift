@@ -17,4 +17,7 @@ public enum FetchMode: Hashable, Sendable {
     /// named its destinations, the objects' keys bound as a key list: by a to-one inverse's key, or
     /// through a many-to-many's links, one row per link with its source's key (`ModelObject.source`).
     case prefetching([String])
+    /// A fetch of dictionaries that are not objects' values: distinct values, or aggregates over
+    /// groups (`DictionaryFetch`); one statement, each row one dictionary.
+    case dictionary(DictionaryFetch)
 }

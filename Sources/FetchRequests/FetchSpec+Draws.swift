@@ -27,7 +27,7 @@ extension FetchSpec {
         }
         var random = SplitMix64(seed: seed ^ Self.stableHash(name ?? text))
         return (0 ..< (hasPlaceholders ? max(1, draws) : 1)).map { _ in
-            FetchRequest(entity: entity, predicate: predicate.drawn(pool, &random), sort: sort, limit: limit, offset: offset, mode: properties.map { .partial($0) } ?? .plain)
+            FetchRequest(entity: entity, predicate: predicate.drawn(pool, &random), sort: sort, limit: limit, offset: offset, mode: dictionary.map { .dictionary($0) } ?? properties.map { .partial($0) } ?? .plain)
         }
     }
 

@@ -85,7 +85,7 @@ struct FetchParser {
         // Ids is one when a keyword or the end follows).
         var counts = false, ids = false
         if isKeyword("COUNT") || isKeyword("IDS"), case let .word(next) = tokens[min(position + 1, tokens.count - 1)].kind,
-           !["WHERE", "SORT", "LIMIT", "OFFSET", "PROPERTIES"].contains(next.uppercased()) {
+           !["WHERE", "SORT", "LIMIT", "OFFSET", "PROPERTIES", "GROUP"].contains(next.uppercased()) {
             (counts, ids) = (current.keyword == "COUNT", current.keyword == "IDS")
             _ = advance()
         }
@@ -97,11 +97,17 @@ struct FetchParser {
         if isKeyword("PROPERTIES") {
             let token = advance()
             guard !counts, !ids else { throw failure("a \(counts ? "COUNT" : "fetch of IDS") takes no PROPERTIES", token) }
-            spec.properties = try propertyNames()
+            let (names, dictionary) = try properties()
+            (spec.properties, spec.dictionary) = (dictionary == nil ? names : nil, dictionary)
         }
         if isKeyword("WHERE") {
             _ = advance()
             spec.predicate = try disjunction()
+        }
+        if isKeyword("GROUP") { try grouping(&spec) }
+        if isKeyword("HAVING") { throw failure("HAVING follows GROUP BY (Core Data refuses it alone)") }
+        if let dictionary = spec.dictionary, dictionary.groupBy.isEmpty, let key = dictionary.items.first(where: { if case .key = $0 { !dictionary.distinct } else { false } }) {
+            throw failure("'\(key.key)' is fetched beside aggregates: group by it (GROUP BY \(key.key)), or fetch aggregates alone", tokens.first { $0.kind == .word(key.key) })
         }
         if isKeyword("SORT") {
             _ = advance()
@@ -124,6 +130,7 @@ struct FetchParser {
             throw FetchFormatError("a COUNT takes no SORT BY, LIMIT or OFFSET (it counts every object the predicate selects)", column: 1, in: text)
         }
         try checkBoundValues(spec)
+        try checkDictionary(spec)
         return spec
     }
 
@@ -154,24 +161,6 @@ struct FetchParser {
             keys.append(SortKey(name, ascending: ascending, comparator: comparator))
         } while isSymbol(",")
         return keys
-    }
-
-    /// `PROPERTIES a, b, …`: attributes of the fetched entity, each once.
-    mutating func propertyNames() throws -> [String] {
-        var names: [String] = []
-        repeat {
-            if isSymbol(",") { _ = advance() }
-            let token = current
-            guard case let .word(name) = token.kind, model.entities[entity].attribute(name) != nil else {
-                let info = model.entities[entity]
-                throw failure("PROPERTIES names attributes of \(info.name) (its own and inherited: " + info.attributes.prefix(12).map(\.name).joined(separator: ", ") + (info.attributes.count > 12 ? ", …" : "") + ")", token)
-            }
-            guard !names.contains(name) else { throw failure("'\(name)' is fetched twice", token) }
-            guard names.count < FetchSpec.maximumTerms else { throw failure("more than \(FetchSpec.maximumTerms) properties", token) }
-            names.append(name)
-            _ = advance()
-        } while isSymbol(",")
-        return names
     }
 
     /// A sort key: an attribute of the fetched entity, or at the end of a key path through to-ones (`author.name`).
@@ -246,6 +235,11 @@ extension FetchSpec {
     /// Whether the sort is a total order: its last key a unique attribute every object has, so
     /// that no two objects tie and every layout returns them in one order.
     public func isTotallyOrdered(_ model: Model) -> Bool {
+        // A dictionary fetch's rows are unique by their keys (each group's, each distinct combination).
+        if let dictionary {
+            let keys = dictionary.distinct ? dictionary.items.map(\.key) : dictionary.groupBy
+            return Set(sort.map(\.attribute)) == Set(keys) && sort.allSatisfy { $0.comparator == .binary }
+        }
         let info = model.entities[entity]
         guard let last = sort.last, let position = info.attributeIndex(last.attribute) else { return false }
         return Self.breaksTies(info.attributes[position], model, info, position)

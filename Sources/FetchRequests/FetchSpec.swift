@@ -1,12 +1,14 @@
 import Generation
 import Models
 
-/// A fetch an app makes, written as `[name =] [COUNT | IDS] Entity [PROPERTIES key, …] [WHERE
-/// predicate] [SORT BY key [ASC|DESC], …] [LIMIT n] [OFFSET n]`, its predicate in NSPredicate's
+/// A fetch an app makes, written as `[name =] [COUNT | IDS] Entity [PROPERTIES [DISTINCT] item, …]
+/// [WHERE predicate] [GROUP BY key, … [HAVING …]] [SORT BY key [ASC|DESC], …] [LIMIT n] [OFFSET n]`, its predicate in NSPredicate's
 /// format exactly as an app writes it; each `%@` stands for a value drawn from the data
 /// (`requests(_:seed:draws:)`), literals are as written. `COUNT` makes it a count request
 /// (`countForFetchRequest`), `IDS` a fetch of object IDs (`managedObjectIDResultType`),
-/// `PROPERTIES` a fetch of those attributes (`propertiesToFetch`, a dictionary result).
+/// `PROPERTIES` a fetch of those attributes (`propertiesToFetch`), `DISTINCT` of their distinct
+/// values, and aggregates (`count:(title)`, `sum:(pageCount) AS pages`) with `GROUP BY` and
+/// `HAVING $pages > 100` a fetch of dictionaries (`DictionaryFetch`).
 public struct FetchSpec: Sendable {
     /// The name given before `=`, or nil.
     public var name: String?
@@ -22,6 +24,9 @@ public struct FetchSpec: Sendable {
     public var counts = false
     /// The attributes it fetches (`PROPERTIES`; none for `IDS`: each object's ID alone), or nil for whole objects.
     public var properties: [String]?
+    /// A fetch of dictionaries that are not objects' values (`PROPERTIES DISTINCT …`, aggregates,
+    /// `GROUP BY`, `HAVING`), or nil.
+    public var dictionary: DictionaryFetch?
 
     /// Whether the predicate holds a `%@`.
     public var hasPlaceholders: Bool { predicate.hasPlaceholders }

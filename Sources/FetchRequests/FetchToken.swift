@@ -21,7 +21,7 @@ struct FetchToken: Equatable {
 
 /// Splits a fetch into tokens; a character it cannot read is a `FetchFormatError` at its column.
 enum FetchTokenizer {
-    static let symbols = [".@count", "==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "=", "<", ">", "!", "(", ")", "{", "}", ",", "[", "]", "&"]
+    static let symbols = [".@count", "==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "=", "<", ">", "!", "(", ")", "{", "}", ",", "[", "]", "&", ":"]
 
     static func tokens(_ text: String) throws -> [FetchToken] {
         let characters = Array(text)

@@ -18,6 +18,7 @@ final class PredicateAgreementTests: XCTestCase {
         for (index, description) in (StrategyAgreementTests.models + StrategyAgreementTests.cornerModels).enumerated() {
             let agreement = try StrategyAgreement(Strategies.all, description)
             try agreement.checkPredicates(seed: UInt64(100 + index), perEntity: Self.full ? 60 : 12)
+            try agreement.checkDictionaries(seed: UInt64(100 + index), perEntity: Self.full ? 24 : 6)
             // Many requests of NOT, nil tests and narrow ANDs find nothing, by design.
             agreement.assertAskedEnough(moreThan: 20, share: 0.4)
         }
@@ -29,6 +30,7 @@ final class PredicateAgreementTests: XCTestCase {
             let description = RandomModel.make(seed: seed)
             let agreement = try StrategyAgreement(Strategies.all, description, seed: seed)
             try agreement.checkPredicates(seed: seed, perEntity: Self.full ? 24 : 4)
+            try agreement.checkDictionaries(seed: seed, perEntity: Self.full ? 8 : 2)
         }
     }
 

@@ -45,6 +45,23 @@ final class SingleTableCoreDataFetchTests: XCTestCase {
         }
     }
 
+    /// A fetch of aggregates as the logged one (`SELECT t0.ZBIRTHOFYEAR, COUNT( t0.ZBIRTHOFYEAR) AS
+    /// __var0 FROM ZITEM t0 GROUP BY  t0.ZBIRTHOFYEAR HAVING __var0 > ?`), `sum:` as `total`, and
+    /// distinct values: no entity number or key; HAVING's values after the WHERE's, the page's last.
+    func testADictionaryFetchIsCoreDatasGroupedStatement() throws {
+        let model = try Model(ModelPresets.publications)
+        let layout = try SingleTable(model: model)
+        let book = try XCTUnwrap(model.index(of: "Book")), tag = try XCTUnwrap(model.index(of: "Tag"))
+        let grouped = DictionaryFetch(items: [.key("pageCount"), .aggregate(.count, "pageCount", name: "n"), .aggregate(.sum, "pageCount", name: "s")],
+                                      groupBy: ["pageCount"], having: .compare("n", .greater, .integer(40)))
+        let query = try layout.readQuery(FetchRequest(entity: book, predicate: .isNil("title", negated: true), sort: [SortKey("pageCount")], limit: 5, mode: .dictionary(grouped)))
+        XCTAssertEqual(query.sql, "SELECT t0.ZPAGECOUNT, COUNT(t0.ZPAGECOUNT) AS __var0, total(t0.ZPAGECOUNT) FROM ZPUBLICATION t0 WHERE t0.ZTITLE IS NOT NULL AND t0.Z_ENT = ? GROUP BY t0.ZPAGECOUNT HAVING __var0 > ? ORDER BY t0.ZPAGECOUNT LIMIT ?")
+        XCTAssertEqual(query.values, [.integer(4), .integer(40), .integer(5)])
+        XCTAssertEqual(try layout.readQuery(FetchRequest(entity: tag, mode: .dictionary(DictionaryFetch(items: [.aggregate(.max, "name", name: "m")])))).sql, "SELECT max(t0.ZNAME) FROM ZTAG t0")
+        XCTAssertEqual(try layout.readQuery(FetchRequest(entity: model.mainRoot, mode: .dictionary(DictionaryFetch(items: [.key("title")], distinct: true)))).sql,
+                       "SELECT DISTINCT t0.ZTITLE FROM ZPUBLICATION t0")
+    }
+
     /// Prefetching a to-many whose inverse is to-one (fatbobman's log): the objects, then the
     /// destinations' whole rows by the inverse key in the bound key list, ordered by it.
     func testAPrefetchReadsTheDestinationsByTheInverseKeyList() throws {

@@ -19,6 +19,8 @@ extension ReferenceStore {
         case .sectionedByEntity:
             let entities = request.includesSubentities ? model.concreteEntities(in: model.entities[request.entity].subtree) : [request.entity]
             return entities.flatMap { fetch(FetchRequest(entity: $0, includesSubentities: false, predicate: request.predicate, sort: request.sort)) }
+        case let .dictionary(fetch):
+            return dictionaries(request, fetch)
         case let .prefetching(names):
             let page = fetch(plain)
             let keys = Set(page.map(\.id.key))

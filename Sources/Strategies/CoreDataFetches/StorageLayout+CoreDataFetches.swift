@@ -17,6 +17,7 @@ extension StorageLayout {
         case let .batched(size, objects): return try batchedQuery(plain, size: size, objects: objects)
         case .sectionedByEntity: return try sectionedQuery(plain)
         case let .prefetching(names): return try prefetchQuery(plain, names)
+        case let .dictionary(fetch): return try dictionaryQuery(plain, fetch)
         }
     }
 

@@ -37,6 +37,10 @@ public protocol StorageLayout: Sendable {
     /// values of the attributes `properties` names, then its entity number and key
     /// (`RowDecoder.partial`); with no property, the ID pass of a batched fetch.
     func partialQuery(_ request: FetchRequest, properties: [String]) throws -> PreparedQuery
+    /// A fetch of dictionaries (`FetchMode.dictionary`): distinct values, or aggregates over
+    /// groups, one row a dictionary (`RowDecoder.dictionary`). By default, over the layout's
+    /// partial fetch of the attributes it reads (`StorageLayout+DictionaryFetch.swift`).
+    func dictionaryQuery(_ request: FetchRequest, _ fetch: DictionaryFetch) throws -> PreparedQuery
     /// Whether a batched fetch reads each batch entity by entity (each concrete entity's own fetch
     /// with its keys, by the ID pass's entity numbers) rather than as one fetch of the request's
     /// entity: for a layout whose fetch by key asks every table of a hierarchy. False by default.

@@ -20,6 +20,18 @@ extension OneRowLayout {
 }
 
 extension OneRowLayout {
+    /// A fetch of dictionaries from the entity's table, as Core Data writes it (docs/strategies.md,
+    /// "Core Data's statements"): `SELECT t0.ZYEAR, COUNT(t0.ZYEAR) FROM ZITEM t0 GROUP BY t0.ZYEAR`.
+    public func dictionaryQuery(_ request: FetchRequest, _ fetch: DictionaryFetch) throws -> PreparedQuery {
+        let sql = try DictionarySQL(fetch, entity: model.entities[request.entity]) { name in
+            let expression = try expression(request.entity, name, alias: "t0")
+            return (expression.sql, expression.hex)
+        }
+        return try read(request).dictionary(request, sql)
+    }
+}
+
+extension OneRowLayout {
     /// A many-to-many prefetch's batch: the join table (`t1`) joined to the destination's rows,
     /// their list as a fetch of the destination selects it, then the source's column, which the
     /// key list selects and orders. single-table's is Core Data's form as docs/strategies.md infers it:

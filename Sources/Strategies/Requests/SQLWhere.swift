@@ -284,14 +284,21 @@ struct SQLWhere {
 
     /// ` LIMIT ? OFFSET ?` as the request asks, its values appended.
     mutating func page(_ request: FetchRequest) -> String {
-        var text = ""
+        let (text, more) = Self.page(request)
+        values += more
+        return text
+    }
+
+    /// ` LIMIT ? OFFSET ?` as the request asks, and its values.
+    static func page(_ request: FetchRequest) -> (sql: String, values: [Value]) {
+        var text = "", values: [Value] = []
         if let limit = request.limit { text += " LIMIT ?"; values.append(.integer(Int64(limit))) }
         if let offset = request.offset {
             if request.limit == nil { text += " LIMIT -1" }
             text += " OFFSET ?"
             values.append(.integer(Int64(offset)))
         }
-        return text
+        return (text, values)
     }
 }
 
@@ -337,6 +344,16 @@ struct OneTableRead {
         let distinct = request.predicate.distinct
         let tail = read.builder.orderBy + read.builder.page(request)
         return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)\(tail)", values: read.builder.values, decoder: decoder)
+    }
+
+    /// A dictionary fetch as Core Data writes it: `SELECT [DISTINCT] <items> FROM … WHERE … GROUP BY
+    /// … HAVING … ORDER BY … LIMIT …`, HAVING's values after the WHERE's.
+    func dictionary(_ request: FetchRequest, _ sql: DictionarySQL) throws -> PreparedQuery {
+        var read = self
+        let from = try read.from()
+        read.builder.appendValues(sql.havingValues)
+        let tail = sql.groupBy + sql.having + read.builder.orderBy + read.builder.page(request)
+        return PreparedQuery(sql: "SELECT \(sql.fetch.distinct ? "DISTINCT " : "")\(sql.list.joined(separator: ", ")) \(from)\(tail)", values: read.builder.values, decoder: sql.decoder)
     }
 
     func count(_ request: FetchRequest) throws -> PreparedQuery {

@@ -17,7 +17,7 @@ extension TablePerEntity {
         }
         var values: [Value] = []
         guard entities.count > 1 else {
-            guard let entity = entities.first else { return PreparedQuery(sql: "SELECT 0, 0 WHERE 0", values: [], decoder: decoder) }
+            guard let entity = entities.first else { return PreparedQuery(sql: "SELECT \((properties.map { _ in "NULL" } + ["0", "0"]).joined(separator: ", ")) WHERE 0", values: [], decoder: decoder) }
             let (from, values) = try oneTable(entity, request)
             return PreparedQuery(sql: "SELECT \(distinct)\(try items(entity).joined(separator: ", ")) \(from)", values: values, decoder: decoder)
         }
