@@ -251,13 +251,19 @@ extension FetchParser {
     /// `object == %@` or `object != %@`: an object is only ever drawn from the data.
     mutating func objectComparison(_ name: String, _ comparison: FetchPredicate.Comparison, _ symbol: String) throws -> FetchTemplate {
         guard comparison == .equal || comparison == .notEqual else { throw failure("\(objectName(name)) is compared with == or !=, not \(symbol)") }
+        // `entity == 'Book'`: an entity by its name, as Core Data reads it (its number).
+        if name == FetchPredicate.entityKey, case let .string(entityName) = current.kind {
+            guard let index = model.index(of: entityName) else { throw failure("'\(entityName)' is not an entity of the model; \(entityList())") }
+            _ = advance()
+            return .compare(name, comparison, .value(.integer(Int64(index + 1))))
+        }
         guard current.kind == .placeholder else { throw failure("\(objectName(name)) is compared with %@ (an object drawn from the data) or nil") }
         _ = advance()
         return .compare(name, comparison, .drawn)
     }
 
     func objectName(_ name: String) -> String {
-        name == FetchPredicate.selfKey ? "self (the object itself)" : "'\(name)' (a to-one relationship)"
+        name == FetchPredicate.selfKey ? "self (the object itself)" : name == FetchPredicate.entityKey ? "entity (the object's entity)" : "'\(name)' (a to-one relationship)"
     }
 
     static let comparisons: [String: FetchPredicate.Comparison] = [

@@ -9,6 +9,9 @@ import Models
 extension FetchPredicate {
     /// The name of the object itself, as NSPredicate writes it.
     public static let selfKey = "self"
+    /// The name of the object's entity (`entity == %@`, an `NSEntityDescription`; its Core Data
+    /// entity number, `Z_ENT`, the entity's position from 1), unless the entity has a property of that name.
+    public static let entityKey = "entity"
 
     /// The relationship steps the predicate's key paths join, by the path up to and including the
     /// step (`author`, `author.publisher`), and whether Core Data joins the step `LEFT OUTER`: when

@@ -76,6 +76,7 @@ struct DrawPool {
                 object = generator.object(next)
             }
             if name == FetchPredicate.selfKey { return .integer(object.id.key) }
+            if name == FetchPredicate.entityKey, model.entities[object.id.entity].attribute(name) == nil { return .integer(Int64(object.id.entity + 1)) }
             if let position = model.entities[object.id.entity].toOneRelationships.firstIndex(where: { $0.name == attribute }) {
                 return object.toOne[position].map { .integer($0.key) }
             }

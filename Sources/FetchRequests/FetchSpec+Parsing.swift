@@ -189,6 +189,10 @@ struct FetchParser {
             }
             name = subquery.relationship + name.dropFirst(subquery.variable.count)
         }
+        if name == FetchPredicate.entityKey, subquery == nil, model.entities[entity].attribute(name) == nil, model.entities[entity].relationship(name) == nil {
+            _ = advance()
+            return (name, nil)
+        }
         if name.uppercased() == "SELF" {
             _ = advance()
             return (FetchPredicate.selfKey, nil)

@@ -83,6 +83,8 @@ final class FetchSpecTests: XCTestCase {
                                  ("Book WHERE SUBQUERY(tags, $t, $t.name BEGINSWITH[c] 'sw' OR $t.name == nil).@count >= 2 AND SUBQUERY(tags,$x,TRUEPREDICATE).@count == 0",
                                   .and([.subquery("tags", .or([.string("tags.name", .beginsWith, .value(.text("sw")), .init(caseInsensitive: true)), .isNil("tags.name", negated: false)]), .greaterOrEqual, 2),
                                         .subquery("tags", .all, .equal, 0)])),
+                                 ("Publication WHERE entity == %@ OR entity != 'BlogPost' OR entity IN %@",
+                                  .or([.compare("entity", .equal, .drawn), .compare("entity", .notEqual, .value(.integer(3))), .amongDrawn("entity")])),
                                  ("Book WHERE TRUEPREDICATE", .all), ("Book WHERE FALSEPREDICATE", .or([]))] {
             XCTAssertEqual(try FetchSpec.parse(text, model: model).predicate, expected, text)
         }
@@ -123,6 +125,8 @@ final class FetchSpecTests: XCTestCase {
             ("Book WHERE SUBQUERY(tags, $t, ANY $t.books.title == 'a').@count > 0", "inside SUBQUERY(tags, $t, …) the suite compares keys of $t ($t.name == …); ANY is not yet a form there, at column 31: Book WHERE SUBQUERY(tags, $t, ^ANY $t.books.title == 'a').@count > 0"),
             ("Book WHERE SUBQUERY(tags, $t, $t.name == 'a').@count > 1.5", "'SUBQUERY(…).@count' is compared with a whole number, at column 56: Book WHERE SUBQUERY(tags, $t, $t.name == 'a').@count > ^1.5"),
             ("Book WHERE SUBQUERY(tags, $t, $t.name == 'a'", "a SUBQUERY that is not closed, at column 45: Book WHERE SUBQUERY(tags, $t, $t.name == 'a'^"),
+            ("Book WHERE entity == 'Boek'", "'Boek' is not an entity of the model; the model's entities: Publication, AcademicPaper, BlogPost, Book, WebArticle, Tag, at column 22: Book WHERE entity == ^'Boek'"),
+            ("Book WHERE entity > %@", "entity (the object's entity) is compared with == or !=, not >, at column 21: Book WHERE entity > ^%@"),
             ("Book = Book", "the fetch's name 'Book' must be 1 to 40 lower-case letters, digits and '-', starting with a letter, at column 1: ^Book = Book"),
         ]
         for (text, message) in cases {

@@ -50,6 +50,7 @@ public final class ReferenceStore {
     public func value(_ object: ModelObject, _ attribute: String) -> Value {
         guard attribute.contains(".") || positions[object.id.entity][attribute] == nil else { return object.values[positions[object.id.entity][attribute]!] }
         if attribute == FetchPredicate.selfKey { return .integer(object.id.key) }
+        if attribute == FetchPredicate.entityKey, model.entities[object.id.entity].relationship(attribute) == nil { return .integer(Int64(object.id.entity + 1)) }
         // A key path (or a to-one itself, by its key): NULL where a step is nil.
         let path = model.keyPath(attribute, from: object.id.entity, throughToMany: true)!
         guard let reached = reach(object, path.steps.map(\.name)) else { return .null }

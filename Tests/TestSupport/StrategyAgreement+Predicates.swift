@@ -144,6 +144,10 @@ extension StrategyAgreement {
         }
         guard !target.attributes.isEmpty else { return .isNil(String(prefix.dropLast()), negated: random.next() % 2 == 0) }
         if ofObject, prefix.isEmpty, random.next() % 12 == 0 { return objectComparison(FetchPredicate.selfKey, objects.map { .integer($0.id.key) }, &random) }
+        // The object's entity now and then (`entity == %@`, `!=`, `IN`): its entity number.
+        if ofObject, prefix.isEmpty, random.next() % 12 == 0, entity.attribute(FetchPredicate.entityKey) == nil, entity.relationship(FetchPredicate.entityKey) == nil {
+            return objectComparison(FetchPredicate.entityKey, objects.map { .integer(Int64($0.id.entity + 1)) }, &random)
+        }
         // A to-many holding an object (`tags CONTAINS %@`) now and then: a destination's key.
         if ofObject, prefix.isEmpty, random.next() % 10 == 0, let relationship = entity.relationships.filter(\.toMany).randomElement(using: &random) {
             let keys = samples(of: relationship.destination, 8).map(\.id.key)

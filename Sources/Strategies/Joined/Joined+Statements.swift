@@ -44,7 +44,17 @@ extension Joined {
             sortKeys: request.sort,
             keyPaths: KeyPathJoins(model: model, entity: entity.index, alias: { "k\($0)" }, column: { try self.keyedColumn($0, $1) },
                                    many: { reached, relationship, _ in try self.manyStep(relationship, from: [reached]) }),
-            countRelated: { name, alias in try self.relatedCount(entity.index, name, alias: alias) })
+            countRelated: { name, alias in try self.relatedCount(entity.index, name, alias: alias) },
+            entityNumber: { self.entityNumber(entity.root, reader, union: union, tracker) })
+    }
+
+    /// A row's entity number: the root's `Z_ENT` (the union's), or the literal number of a root
+    /// without sub-entities.
+    private func entityNumber(_ root: Int, _ reader: JoinedReader, union: Bool, _ tracker: Tracker) -> String {
+        guard model.entities[root].hasSubentities else { return "\(root + 1)" }
+        if union { return "t0.Z_ENT" }
+        tracker.entities.insert(root)
+        return "\(reader.alias(root)).Z_ENT"
     }
 
     /// The joins for `ANY relationship.attribute == ?`: through the join table (many-to-many) or the

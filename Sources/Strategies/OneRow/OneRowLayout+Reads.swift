@@ -42,7 +42,8 @@ extension OneRowLayout {
                 }
                 return KeyedColumn(source: source) { try self.expression(entity, name, alias: $0).sql }
             }, many: { _, relationship, _ in try self.manyStep(relationship) }),
-            countRelated: { name, alias in try self.relatedCount(entity, name, alias: alias) })
+            countRelated: { name, alias in try self.relatedCount(entity, name, alias: alias) },
+            entityNumber: { self.entityNumber(entity) })
     }
 
     /// Core Data's join through to-many `relationship`: its join table (many-to-many), or the
@@ -107,7 +108,7 @@ extension OneRowLayout {
             return try predicate.mappingAttributeValues { name, value in
                 // An object's key (of a to-one, or `self`) is bound as it is.
                 let path = model.keyPath(name, from: entity, throughToMany: true)
-                guard name != FetchPredicate.selfKey, path?.isToOne != true else { return value }
+                guard name != FetchPredicate.selfKey, path != nil || name != FetchPredicate.entityKey, path?.isToOne != true else { return value }
                 return converted(value, try expression(path?.entity ?? entity, path?.name ?? name, alias: "t0").hex)
             }
         case let .after(values):

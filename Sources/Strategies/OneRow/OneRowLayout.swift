@@ -15,6 +15,9 @@ protocol OneRowLayout: StorageLayout {
     func storedEntity(_ entity: Int) -> Int
     /// The column holding each row's entity number (in `model`); nil for a table of one entity.
     func kindColumn(_ entity: Int) -> String?
+    /// The expression of a row's entity number (Core Data's `Z_ENT`) in `entity`'s table, `t0`: its
+    /// kind column, or the one entity's number. `OneRowLayout.entityNumber` by default.
+    func entityNumber(_ entity: Int) -> String
     /// Where attribute `position` of `entity` is kept.
     func place(_ entity: Int, _ position: Int) -> RowPlace
     /// The columns of each to-one of `entity` (inherited ones first), in `toOneRelationships` order.
@@ -86,6 +89,9 @@ extension OneRowLayout {
         let (position, place) = try attribute(entity, name)
         return (place.sql(alias), place.key != nil && model.entities[entity].attributes[position].type.storage == .blob)
     }
+
+    /// A row's entity number in `entity`'s table: its kind column, else the table's one entity's number.
+    func entityNumber(_ entity: Int) -> String { kindColumn(entity).map { "t0.\($0)" } ?? "\(model.entities[entity].root + 1)" }
 
     /// The columns of to-one `name` of `entity`.
     func toOne(_ entity: Int, _ name: String) throws -> RowToOne {

@@ -81,6 +81,9 @@ struct SQLWhere {
     /// For `relationship.@count`: the layout's count of the objects a to-many relationship of the
     /// fetched entity holds for the row `t0`, a correlated subquery, given the alias it may take.
     var countRelated: ((String, String) throws -> String)?
+    /// The row's entity number, Core Data's `Z_ENT` (`entity == %@`): a column, or a literal where
+    /// the table holds one entity.
+    var entityNumber: (() -> String)?
 
     /// The expressions of the sort keys and their direction (for keyset pagination, and `orderBy`),
     /// set by `condition`: a key path's joined after the predicate's, `LEFT OUTER`.
@@ -110,6 +113,7 @@ struct SQLWhere {
     /// relationships (`author.name`), its steps joined.
     private mutating func operand(_ name: String) throws -> String {
         if name == FetchPredicate.selfKey { return key }
+        if name == FetchPredicate.entityKey, let entityNumber, keyPaths.map({ $0.model.entities[$0.entity].attribute(name) == nil }) ?? true { return entityNumber() }
         guard var keyPaths, let path = keyPaths.model.keyPath(name, from: keyPaths.entity, throughToMany: anyDepth > 0) else { return try attribute(name) }
         guard let step = path.steps.first else { return path.isToOne ? try toOne(name) : try attribute(name) }
         let expression = try keyPaths.expression(path, first: step.toMany ? key : try toOne(step.name), aliasesTaken: aliasBase + 2 * joins.count)
@@ -209,7 +213,7 @@ struct SQLWhere {
         }
         paths = KeyPathJoins(model: paths.model, entity: paths.entity, alias: paths.alias, column: paths.column, many: paths.many)
         paths.outer = inner.keyPathJoins
-        var sub = SQLWhere(attribute: attribute, toOne: toOne, key: key, related: related, sortKeys: [], keyPaths: nil, countRelated: countRelated)
+        var sub = SQLWhere(attribute: attribute, toOne: toOne, key: key, related: related, sortKeys: [], keyPaths: nil, countRelated: countRelated, entityNumber: nil)
         sub.aliasBase = aliasBase + 2 * joins.count + (keyPaths?.made.count ?? 0)
         sub.anyDepth = 1
         let counted = try paths.start(relationship, from: key, aliasesTaken: sub.aliasBase)

@@ -41,6 +41,9 @@ public struct SingleTable: OneRowLayout {
 
     func kindColumn(_ entity: Int) -> String? { model.entities[model.entities[entity].root].hasSubentities ? "Z_ENT" : nil }
 
+    /// Core Data's `Z_ENT`, which every table keeps.
+    func entityNumber(_ entity: Int) -> String { "t0.Z_ENT" }
+
     func place(_ entity: Int, _ position: Int) -> RowPlace { RowPlace(column: schema.column(entity, attributeAt: position)) }
 
     func toOnes(_ entity: Int) -> [RowToOne] { toOneColumns[entity] }

@@ -22,7 +22,7 @@ extension TablePerEntity {
             guard entity.attribute(name) != nil else { throw LayoutError(Self.name, "'\(name)' is not an attribute of '\(entity.name)'") }
         }
         func property(_ name: String) throws {
-            guard name == FetchPredicate.selfKey || model.keyPath(name, from: entity.index, throughToMany: true) != nil else { throw LayoutError(Self.name, "'\(name)' is not a property of '\(entity.name)' or a key path from it") }
+            guard name == FetchPredicate.selfKey || name == FetchPredicate.entityKey || model.keyPath(name, from: entity.index, throughToMany: true) != nil else { throw LayoutError(Self.name, "'\(name)' is not a property of '\(entity.name)' or a key path from it") }
         }
         func check(_ predicate: FetchPredicate) throws {
             switch predicate {
@@ -60,7 +60,8 @@ extension TablePerEntity {
             sortKeys: request.sort,
             keyPaths: KeyPathJoins(model: model, entity: entity, alias: { "k\($0)" }, column: { try self.keyedColumn($0, $1) },
                                    many: { reached, relationship, first in try self.manyStep(relationship, from: first ? [entity] : self.holders(reached)) }),
-            countRelated: { name, alias in try self.relatedCount(entity, name, alias: alias) })
+            countRelated: { name, alias in try self.relatedCount(entity, name, alias: alias) },
+            entityNumber: { "\(entity + 1)" })
     }
 
     /// The joins for `ANY relationship.attribute == ?` from `entity`'s table: through the join
