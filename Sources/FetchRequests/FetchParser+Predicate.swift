@@ -275,14 +275,14 @@ extension FetchParser {
     mutating func stringOptions() throws -> FetchPredicate.StringOptions {
         guard isSymbol("[") else { return FetchPredicate.StringOptions() }
         _ = advance()
-        guard case let .word(letters) = current.kind, !letters.isEmpty, letters.lowercased().allSatisfy({ "cdl".contains($0) }) else {
-            throw failure("a string operator's options are [c], [d], [l] and their combinations, such as [cd] (the suite does not run [n] yet)")
+        guard case let .word(letters) = current.kind, !letters.isEmpty, letters.lowercased().allSatisfy({ "cdln".contains($0) }) else {
+            throw failure("a string operator's options are [c], [d], [l], [n] and their combinations, such as [cd]")
         }
         _ = advance()
         guard isSymbol("]") else { throw failure("expected ']' after the options") }
         _ = advance()
         return FetchPredicate.StringOptions(caseInsensitive: letters.lowercased().contains("c"), diacriticInsensitive: letters.lowercased().contains("d"),
-                                            localized: letters.lowercased().contains("l"))
+                                            localized: letters.lowercased().contains("l"), normalized: letters.lowercased().contains("n"))
     }
 
     /// `{a, b, …}`.

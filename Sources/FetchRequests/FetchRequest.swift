@@ -146,9 +146,25 @@ public indirect enum FetchPredicate: Hashable, Sendable {
         /// Core Data passes it to its functions; the suite's compare without a locale, the same on
         /// every machine, so it changes the statement, not the answer.
         public var localized: Bool
-        public init(caseInsensitive: Bool = false, diacriticInsensitive: Bool = false, localized: Bool = false) {
-            self.caseInsensitive = caseInsensitive; self.diacriticInsensitive = diacriticInsensitive; self.localized = localized
+        /// `[n]`: the strings are normalized already, so Core Data compares them literally, its
+        /// case and diacritic options aside (a LIKE or MATCHES keeps them): `==[n]` is SQL's `=`,
+        /// `BEGINSWITH[n]` a range of the column (`FetchPredicate.prefixEnd`), `CONTAINS[n]` a
+        /// literal search.
+        public var normalized: Bool
+        public init(caseInsensitive: Bool = false, diacriticInsensitive: Bool = false, localized: Bool = false, normalized: Bool = false) {
+            self.caseInsensitive = caseInsensitive; self.diacriticInsensitive = diacriticInsensitive; self.localized = localized; self.normalized = normalized
         }
+    }
+
+    /// The least string after every string that begins with `prefix`, in SQLite's order: the
+    /// prefix with its last UTF-16 unit one more, as Core Data bounds `BEGINSWITH[n]` (`x >= prefix
+    /// AND x < end`); nil for an empty prefix or one ending in U+D7FF, U+DFFF or U+FFFF, which it
+    /// searches for instead.
+    public static func prefixEnd(_ prefix: String) -> String? {
+        var units = Array(prefix.utf16)
+        guard let last = units.popLast(), ![0xD7FF, 0xDFFF, 0xFFFF].contains(last) else { return nil }
+        units.append(last + 1)
+        return String(decoding: units, as: UTF16.self)
     }
 
     /// A comparison's operator, as `NSComparisonPredicate` names it.

@@ -150,6 +150,12 @@ final class PredicateAgreementTests: XCTestCase {
         XCTAssertEqual(try sql(.and([.compare("favoriteAnimal.name", .equal, .text("R")), .subquery("pets", .or([.compare("pets.name", .equal, .text("a")), .isNil("pets.name", negated: false)]), .greater, .integer(0))])),
                        "ZANIMAL t0 JOIN ZANIMAL t1 ON t0.ZFAVORITEANIMAL = t1.Z_PK WHERE t1.ZNAME = ? AND (SELECT COUNT(t3.Z_PK) FROM Z_4HUMANS t2 JOIN ZANIMAL t3 ON t2.Z_4PETS = t3.Z_PK WHERE (t0.Z_PK = t2.Z_3HUMANS AND ((t3.ZNAME = ? OR t3.ZNAME IS NULL)))) > ? AND t0.Z_ENT = ?")
         XCTAssertEqual(try sql(.subquery("pets", .all, .equal, .integer(0))), "ZANIMAL t0 WHERE (SELECT COUNT(t1.Z_4PETS) FROM Z_4HUMANS t1 WHERE (t0.Z_PK = t1.Z_3HUMANS)) = ? AND t0.Z_ENT = ?")
+        // `[n]`: a literal search, `BEGINSWITH[n]` a range of the column (its end the prefix's last unit one more), `==[n]` SQL's own.
+        let normalized = FetchPredicate.StringOptions(caseInsensitive: true, normalized: true)
+        XCTAssertEqual(try sql(.or([.string("name", .contains, .text("ab"), normalized), .string("name", .beginsWith, .text("ab"), normalized), .stringCompare("name", .equal, .text("x"), normalized)])),
+                       "ZANIMAL t0 WHERE (NSCoreDataStringSearch(t0.ZNAME, ?, 2, 0) OR t0.ZNAME >= ? AND t0.ZNAME < ? OR t0.ZNAME = ?) AND t0.Z_ENT = ?")
+        XCTAssertEqual(try layout.fetchQuery(FetchRequest(entity: human, predicate: .string("name", .beginsWith, .text("ab"), normalized))).values, [.text("ab"), .text("ac"), .integer(3)])
+        XCTAssertEqual(FetchPredicate.prefixEnd("a\u{FFFF}"), nil, "searched for instead")
         // The object's entity: Core Data's `Z_ENT`, its exact number (a sub-entity's objects are not of it).
         XCTAssertEqual(try sql(.compare("entity", .notEqual, .integer(3))), "ZANIMAL t0 WHERE t0.Z_ENT <> ? AND t0.Z_ENT = ?")
         // An integer's bits, as Core Data's function expression writes them.

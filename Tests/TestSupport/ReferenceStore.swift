@@ -186,6 +186,12 @@ public final class ReferenceStore {
         case let .between(name, lower, upper):
             let found = value(object, name)
             return Self.and([compare(found, .greaterOrEqual, lower), compare(found, .lessOrEqual, upper)])
+        case let .string(name, .beginsWith, .text(prefix), options) where options.normalized && FetchPredicate.prefixEnd(prefix) != nil:
+            // `BEGINSWITH[n]`: Core Data's range of the column, unknown for NULL.
+            let found = value(object, name)
+            return Self.and([compare(found, .greaterOrEqual, .text(prefix)), compare(found, .less, .text(FetchPredicate.prefixEnd(prefix) ?? ""))])
+        case let .stringCompare(name, comparison, wanted, options) where options.normalized:
+            return compare(value(object, name), comparison, wanted)
         case let .string(name, op, wanted, options):
             // Core Data's functions answer 0, not NULL, for a NULL value.
             guard case let .text(found) = value(object, name), case let .text(needle) = wanted else { return false }
@@ -253,7 +259,8 @@ public final class ReferenceStore {
 
     /// The options' compare flags (the reference's own spelling of them: case, diacritics, width).
     static func flags(_ options: FetchPredicate.StringOptions) -> Int {
-        (options.caseInsensitive ? CoreDataFunctions.caseInsensitive : 0) | (options.diacriticInsensitive ? CoreDataFunctions.diacriticInsensitive : 0)
+        if options.normalized { return CoreDataFunctions.literal }
+        return (options.caseInsensitive ? CoreDataFunctions.caseInsensitive : 0) | (options.diacriticInsensitive ? CoreDataFunctions.diacriticInsensitive : 0)
             | (options.caseInsensitive || options.diacriticInsensitive ? CoreDataFunctions.widthInsensitive : 0)
     }
 

@@ -174,7 +174,7 @@ extension StrategyAgreement {
         if target.attributes[position].type == .string, random.next() % 3 == 0, case let .text(text) = pick() {
             // A comparison with options now and then (`==[c]`), its value re-cased.
             if random.next() % 4 == 0 {
-                let options = FetchPredicate.StringOptions(caseInsensitive: random.next() % 3 != 0, diacriticInsensitive: random.next() % 3 == 0)
+                let options = FetchPredicate.StringOptions(caseInsensitive: random.next() % 3 != 0, diacriticInsensitive: random.next() % 3 == 0, normalized: random.next() % 5 == 0)
                 let comparisons = FetchPredicate.Comparison.allCases
                 return .stringCompare(name, comparisons[Int(random.next() % UInt64(comparisons.count))], .text(random.next() % 2 == 0 ? text.uppercased() : text), options)
             }
@@ -213,7 +213,8 @@ extension StrategyAgreement {
     /// BEGINSWITH, a suffix for ENDSWITH, a middle part for CONTAINS (upper-cased with `[c]`), a
     /// pattern of it with `*` and `?` for LIKE; with each option at random.
     func randomString(_ name: String, _ text: [Character], _ random: inout SplitMix64) -> FetchPredicate {
-        let options = FetchPredicate.StringOptions(caseInsensitive: random.next() % 2 == 0, diacriticInsensitive: random.next() % 3 == 0, localized: random.next() % 5 == 0)
+        let options = FetchPredicate.StringOptions(caseInsensitive: random.next() % 2 == 0, diacriticInsensitive: random.next() % 3 == 0, localized: random.next() % 5 == 0,
+                                                   normalized: random.next() % 6 == 0)
         let cut = text.isEmpty ? 0 : Int(random.next() % UInt64(text.count)), length = 1 + Int(random.next() % 4)
         func cased(_ part: ArraySlice<Character>) -> Value { .text(options.caseInsensitive ? String(part).uppercased() : String(part)) }
         let operators = FetchPredicate.StringOperator.allCases

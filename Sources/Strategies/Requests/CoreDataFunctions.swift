@@ -11,7 +11,7 @@ import SQLite
 /// same in every layout.
 public enum CoreDataFunctions {
     /// The `CFStringCompareFlags` bits Core Data passes to `NSCoreDataStringSearch`.
-    public static let caseInsensitive = 1, backwards = 4, anchored = 8, localized = 32, diacriticInsensitive = 128, widthInsensitive = 256
+    public static let caseInsensitive = 1, literal = 2, backwards = 4, anchored = 8, localized = 32, diacriticInsensitive = 128, widthInsensitive = 256
 
     /// Registers the functions on `database`.
     public static func register(on database: Database) throws {
@@ -105,6 +105,7 @@ public enum CoreDataFunctions {
         guard !needle.isEmpty else { return false }
         var options: String.CompareOptions = []
         if flags & caseInsensitive != 0 { options.insert(.caseInsensitive) }
+        if flags & literal != 0 { options.insert(.literal) }
         if flags & diacriticInsensitive != 0 { options.insert(.diacriticInsensitive) }
         if flags & widthInsensitive != 0 { options.insert(.widthInsensitive) }
         if flags & anchored != 0 { options.insert(.anchored) }

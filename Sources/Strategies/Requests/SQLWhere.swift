@@ -35,6 +35,8 @@ extension FetchPredicate.StringOptions {
     /// The `CFStringCompareFlags` Core Data computes for the options: `[c]` 257, `[d]` 384, `[cd]`
     /// 385; `[l]` adds localized and width-insensitive, 288 (`[cdl]` 417).
     var compareFlags: Int {
+        // `[n]`: a literal search, case and diacritics as they are (`CONTAINS[n]` 2, `ENDSWITH[n]` 14).
+        if normalized { return CoreDataFunctions.literal }
         let flags = diacriticInsensitive ? (caseInsensitive ? CoreDataFunctions.caseInsensitive : 0) | CoreDataFunctions.diacriticInsensitive | CoreDataFunctions.widthInsensitive
             : caseInsensitive ? CoreDataFunctions.caseInsensitive | CoreDataFunctions.widthInsensitive : 0
         return localized ? flags | CoreDataFunctions.localized | CoreDataFunctions.widthInsensitive : flags
@@ -247,11 +249,18 @@ struct SQLWhere {
             return "(\(expression) BETWEEN ? AND ?)"
         case let .string(name, op, value, options):
             let expression = try operand(name)
+            // `BEGINSWITH[n]`: a range of the column, which an index serves.
+            if op == .beginsWith, options.normalized, case let .text(prefix) = value, let end = FetchPredicate.prefixEnd(prefix) {
+                values += [value, .text(end)]
+                return "\(expression) >= ? AND \(expression) < ?"
+            }
             values.append(value)
             return op.sql(expression, options)
         case let .stringCompare(name, comparison, value, options):
             let expression = try operand(name)
             values.append(value)
+            // `==[n]`: the strings compared as they are.
+            if options.normalized { return "\(expression) \(comparison.sql) ?" }
             return "NSCoreDataStringCompare(\(expression), ?, \(comparison.coreDataOperator), \(options.compareFlags), \(options.locale))"
         case let .compareKeys(name, comparison, other):
             return "\(try operand(name)) \(comparison.sql) \(try operand(other))"
