@@ -22,7 +22,9 @@ extension TablePerEntity {
             guard entity.attribute(name) != nil else { throw LayoutError(Self.name, "'\(name)' is not an attribute of '\(entity.name)'") }
         }
         func property(_ name: String) throws {
-            guard name == FetchPredicate.selfKey || name == FetchPredicate.entityKey || model.keyPath(name, from: entity.index, throughToMany: true) != nil else { throw LayoutError(Self.name, "'\(name)' is not a property of '\(entity.name)' or a key path from it") }
+            guard [FetchPredicate.selfKey, FetchPredicate.entityKey].contains(name) || model.keyPath(name, from: entity.index, throughToMany: true) != nil else {
+                throw LayoutError(Self.name, "'\(name)' is not a property of '\(entity.name)' or a key path from it")
+            }
         }
         func check(_ predicate: FetchPredicate) throws {
             switch predicate {
