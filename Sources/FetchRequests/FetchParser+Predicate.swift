@@ -65,6 +65,9 @@ extension FetchParser {
             throw failure("inside SUBQUERY(\(subquery.relationship), \(variable), …) the suite compares keys of \(variable) (\(variable).name == …); \(form) is not yet a form there")
         }
         if let held = try heldObject() { return held }
+        if current.kind == .placeholder, tokens[min(position + 1, tokens.count - 1)].keyword == "CONTAINS" {
+            throw failure("a value containing a key (%@ CONTAINS key) is not a form Core Data runs against SQLite: it reads the value as a list (key IN %@), which a string is not")
+        }
         // NONE is NOT ANY, as NSPredicate's parser reads it.
         if !inAny, isKeyword("ANY") || isKeyword("SOME") || isKeyword("NONE") {
             let none = advance().keyword == "NONE"

@@ -127,6 +127,7 @@ final class FetchSpecTests: XCTestCase {
             ("Book WHERE SUBQUERY(tags, $t, $t.name == 'a'", "a SUBQUERY that is not closed, at column 45: Book WHERE SUBQUERY(tags, $t, $t.name == 'a'^"),
             ("Book WHERE entity == 'Boek'", "'Boek' is not an entity of the model; the model's entities: Publication, AcademicPaper, BlogPost, Book, WebArticle, Tag, at column 22: Book WHERE entity == ^'Boek'"),
             ("Book WHERE entity > %@", "entity (the object's entity) is compared with == or !=, not >, at column 21: Book WHERE entity > ^%@"),
+            ("Book WHERE %@ CONTAINS title", "a value containing a key (%@ CONTAINS key) is not a form Core Data runs against SQLite: it reads the value as a list (key IN %@), which a string is not, at column 12: Book WHERE ^%@ CONTAINS title"),
             ("Book = Book", "the fetch's name 'Book' must be 1 to 40 lower-case letters, digits and '-', starting with a letter, at column 1: ^Book = Book"),
         ]
         for (text, message) in cases {
