@@ -61,18 +61,7 @@ extension ReferenceStore {
     /// HAVING's truth for a group's aggregates, in three-valued logic.
     static func truth(_ having: DictionaryFetch.Having, _ aggregates: [String: Value]) -> Bool? {
         switch having {
-        case let .compare(name, comparison, wanted):
-            let found = aggregates[name] ?? .null
-            guard !found.isNull else { return nil }
-            let less = Value.sqliteLess(found, wanted), greater = Value.sqliteLess(wanted, found)
-            switch comparison {
-            case .equal: return !less && !greater
-            case .notEqual: return less || greater
-            case .less: return less
-            case .lessOrEqual: return !greater
-            case .greater: return greater
-            case .greaterOrEqual: return !less
-            }
+        case let .compare(name, comparison, wanted): return compare(aggregates[name] ?? .null, comparison, wanted)
         case let .and(parts): return and(parts.map { truth($0, aggregates) })
         case let .or(parts): return or(parts.map { truth($0, aggregates) })
         case let .not(part): return truth(part, aggregates).map { !$0 }

@@ -158,20 +158,7 @@ public final class ReferenceStore {
     /// The predicate's value for `object` in SQL's three-valued logic (`nil`: unknown, as a
     /// comparison with NULL is), which is what a store's WHERE computes.
     public func truth(_ object: ModelObject, _ predicate: FetchPredicate, _ sort: [SortKey]) -> Bool? {
-        let info = model.entities[object.id.entity]
-        /// `found <op> wanted`, unknown when either is NULL.
-        func compare(_ found: Value, _ comparison: FetchPredicate.Comparison, _ wanted: Value) -> Bool? {
-            guard !found.isNull, !wanted.isNull else { return nil }
-            let less = Value.sqliteLess(found, wanted), greater = Value.sqliteLess(wanted, found)
-            switch comparison {
-            case .equal: return !less && !greater
-            case .notEqual: return less || greater
-            case .less: return less
-            case .lessOrEqual: return !greater
-            case .greater: return greater
-            case .greaterOrEqual: return !less
-            }
-        }
+        let info = model.entities[object.id.entity], compare = Self.compare
         switch predicate {
         case .all: return true
         case let .equals(name, wanted): return compare(value(object, name), .equal, wanted)
@@ -262,6 +249,20 @@ public final class ReferenceStore {
         if options.normalized { return CoreDataFunctions.literal }
         return (options.caseInsensitive ? CoreDataFunctions.caseInsensitive : 0) | (options.diacriticInsensitive ? CoreDataFunctions.diacriticInsensitive : 0)
             | (options.caseInsensitive || options.diacriticInsensitive ? CoreDataFunctions.widthInsensitive : 0)
+    }
+
+    /// `found <op> wanted` as SQL compares them: unknown when either is NULL.
+    static func compare(_ found: Value, _ comparison: FetchPredicate.Comparison, _ wanted: Value) -> Bool? {
+        guard !found.isNull, !wanted.isNull else { return nil }
+        let less = Value.sqliteLess(found, wanted), greater = Value.sqliteLess(wanted, found)
+        switch comparison {
+        case .equal: return !less && !greater
+        case .notEqual: return less || greater
+        case .less: return less
+        case .lessOrEqual: return !greater
+        case .greater: return greater
+        case .greaterOrEqual: return !less
+        }
     }
 
     /// SQL's AND of three-valued truths: false if any is, else unknown if any is, else true.
