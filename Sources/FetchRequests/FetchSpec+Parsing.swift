@@ -84,9 +84,15 @@ struct FetchParser {
         // `COUNT Entity …`, `IDS Entity …`: a count request, object IDs (an entity named Count or
         // Ids is one when a keyword or the end follows).
         var counts = false, ids = false
-        if isKeyword("COUNT") || isKeyword("IDS"), case let .word(next) = tokens[min(position + 1, tokens.count - 1)].kind,
-           !["WHERE", "SORT", "LIMIT", "OFFSET", "PROPERTIES", "GROUP"].contains(next.uppercased()) {
+        let clauses = ["WHERE", "SORT", "LIMIT", "OFFSET", "PROPERTIES", "GROUP", "BATCH"]
+        if isKeyword("COUNT") || isKeyword("IDS"), case let .word(next) = tokens[min(position + 1, tokens.count - 1)].kind, !clauses.contains(next.uppercased()) {
             (counts, ids) = (current.keyword == "COUNT", current.keyword == "IDS")
+            _ = advance()
+        }
+        // `ONLY Entity`: `includesSubentities = NO` (as SQL's `FROM ONLY` of an inherited table).
+        var only = false
+        if isKeyword("ONLY"), case let .word(next) = tokens[min(position + 1, tokens.count - 1)].kind, !clauses.contains(next.uppercased()) {
+            only = true
             _ = advance()
         }
         guard case let .word(entityName) = current.kind else { throw failure("a fetch starts with the entity to fetch (\(entityList()))") }
@@ -94,6 +100,7 @@ struct FetchParser {
         entity = index
         _ = advance()
         var spec = FetchSpec(name: nil, text: text, entity: index, predicate: .all, sort: [], limit: nil, offset: nil, counts: counts, properties: ids ? [] : nil)
+        spec.includesSubentities = !only
         if isKeyword("PROPERTIES") {
             let token = advance()
             guard !counts, !ids else { throw failure("a \(counts ? "COUNT" : "fetch of IDS") takes no PROPERTIES", token) }
@@ -115,16 +122,10 @@ struct FetchParser {
             _ = advance()
             spec.sort = try sortKeys()
         }
-        for (keyword, path) in [("LIMIT", \FetchSpec.limit), ("OFFSET", \FetchSpec.offset)] where isKeyword(keyword) {
-            _ = advance()
-            guard case let .number(digits) = current.kind, let value = Int(digits), value >= 0, value <= 1_000_000_000 else {
-                throw failure("\(keyword) takes a whole number from 0 to 1000000000")
-            }
-            _ = advance()
-            spec[keyPath: path] = value
-        }
+        try pageAndBatches(&spec)
         guard current.kind == .end else {
-            throw failure(spec.predicate == .all && !isKeyword("WHERE") ? "expected PROPERTIES, WHERE, SORT BY, LIMIT or OFFSET after the entity" : "expected the end of the fetch (or SORT BY, LIMIT, OFFSET in that order)")
+            throw failure(spec.predicate == .all && !isKeyword("WHERE") ? "expected PROPERTIES, WHERE, SORT BY, LIMIT or OFFSET after the entity"
+                : "expected the end of the fetch (or SORT BY, LIMIT, OFFSET, BATCH in that order)")
         }
         if counts, !spec.sort.isEmpty || spec.limit != nil || spec.offset != nil {
             throw FetchFormatError("a COUNT takes no SORT BY, LIMIT or OFFSET (it counts every object the predicate selects)", column: 1, in: text)
@@ -132,6 +133,32 @@ struct FetchParser {
         try checkBoundValues(spec)
         try checkDictionary(spec)
         return spec
+    }
+
+    /// `LIMIT n`, `OFFSET n`, then `BATCH n [READ m]` (`fetchBatchSize`: the ID pass, then the
+    /// objects by batches of n, m of them or every one), each a whole number.
+    mutating func pageAndBatches(_ spec: inout FetchSpec) throws {
+        func number(_ keyword: String, least: Int) throws -> Int {
+            _ = advance()
+            guard case let .number(digits) = current.kind, let value = Int(digits), value >= least, value <= 1_000_000_000 else {
+                throw failure("\(keyword) takes a whole number from \(least) to 1000000000")
+            }
+            _ = advance()
+            return value
+        }
+        if isKeyword("LIMIT") { spec.limit = try number("LIMIT", least: 0) }
+        if isKeyword("OFFSET") { spec.offset = try number("OFFSET", least: 0) }
+        guard isKeyword("BATCH") else { return }
+        let token = current
+        guard !spec.counts, spec.properties == nil, spec.dictionary == nil else {
+            throw failure("BATCH faults objects in by batches; a \(spec.counts ? "COUNT" : spec.properties == [] ? "fetch of IDS" : "fetch of PROPERTIES") takes none", token)
+        }
+        let size = try number("BATCH", least: 1)
+        let read = current
+        spec.batch = (size, isKeyword("READ") ? try number("READ", least: 1) : nil)
+        if spec.batch?.read != nil, !spec.isTotallyOrdered(model) {
+            throw failure("READ takes the first objects of the order: it needs SORT BY ending with a unique attribute every object has, so that every layout reads the same ones", read)
+        }
     }
 
     func entityList() -> String {

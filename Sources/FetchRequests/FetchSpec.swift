@@ -1,8 +1,9 @@
 import Generation
 import Models
 
-/// A fetch an app makes, written as `[name =] [COUNT | IDS] Entity [PROPERTIES [DISTINCT] item, …]
-/// [WHERE predicate] [GROUP BY key, … [HAVING …]] [SORT BY key [ASC|DESC], …] [LIMIT n] [OFFSET n]`, its predicate in NSPredicate's
+/// A fetch an app makes, written as `[name =] [COUNT | IDS] [ONLY] Entity [PROPERTIES [DISTINCT]
+/// item, …] [WHERE predicate] [GROUP BY key, … [HAVING …]] [SORT BY key [ASC|DESC], …] [LIMIT n]
+/// [OFFSET n] [BATCH n [READ m]]`, its predicate in NSPredicate's
 /// format exactly as an app writes it; each `%@` stands for a value drawn from the data
 /// (`requests(_:seed:draws:)`), literals are as written. `COUNT` makes it a count request
 /// (`countForFetchRequest`), `IDS` a fetch of object IDs (`managedObjectIDResultType`),
@@ -24,6 +25,11 @@ public struct FetchSpec: Sendable {
     public var counts = false
     /// The attributes it fetches (`PROPERTIES`; none for `IDS`: each object's ID alone), or nil for whole objects.
     public var properties: [String]?
+    /// Whether the entity's sub-entities' objects are fetched too (`ONLY Entity`: not).
+    public var includesSubentities = true
+    /// `fetchBatchSize` (`BATCH n [READ m]`): the ID pass, then the objects by key lists of `size`
+    /// until `read` of them (every one when nil) are read, as a list scrolled that far faults them in.
+    public var batch: (size: Int, read: Int?)?
     /// A fetch of dictionaries that are not objects' values (`PROPERTIES DISTINCT …`, aggregates,
     /// `GROUP BY`, `HAVING`), or nil.
     public var dictionary: DictionaryFetch?

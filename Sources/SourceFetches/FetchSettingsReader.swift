@@ -1,7 +1,7 @@
 import SwiftSyntax
 
 /// What a fetch request sets besides its predicate, read from the code around it and written as a
-/// fetch's ` SORT BY … LIMIT n`: the sort descriptors and fetch limit of the Core Data request an
+/// fetch's ` SORT BY … LIMIT n BATCH n`: the sort descriptors, fetch limit and batch size of the Core Data request an
 /// `NSPredicate(format:)` is given to (a `@FetchRequest(sortDescriptors:predicate:)` or
 /// `FetchRequest(…)` around it, else the declaration it is in when that declaration makes exactly
 /// one predicate and sets `sortDescriptors`, and `fetchLimit`, once), and the `fetchLimit` of the
@@ -55,12 +55,14 @@ enum FetchSettingsReader {
         return ""
     }
 
-    /// The sort and limit a declaration sets, when it makes one predicate and sets each once.
+    /// The sort and limit a declaration sets, when it makes one predicate and sets each once (a
+    /// limit only beside the sort), and its `fetchBatchSize`.
     private static func declared(in declaration: Syntax) -> String {
         let finder = SettingsFinder(viewMode: .sourceAccurate)
         finder.walk(declaration)
-        guard finder.predicates == 1, finder.sorts.count == 1, let sort = sortBy(finder.sorts[0]) else { return "" }
-        return sort + finder.limit
+        guard finder.predicates == 1 else { return "" }
+        let sort = finder.sorts.count == 1 ? sortBy(finder.sorts[0]) : nil
+        return (sort.map { $0 + finder.limit } ?? "") + finder.batch
     }
 
     /// ` SORT BY key [comparator] [DESC], …` of an array of `NSSortDescriptor(key:ascending:selector:)`
@@ -98,9 +100,12 @@ private final class SettingsFinder: SyntaxVisitor {
     var descriptors = 0
     var sorts: [ExprSyntax] = []
     var limits: [Int] = []
+    var batchSizes: [Int] = []
 
     /// ` LIMIT n` when the declaration sets one whole-number limit, else "".
     var limit: String { limits.count == 1 && limits[0] > 0 ? " LIMIT \(limits[0])" : "" }
+    /// ` BATCH n` when the declaration sets one whole-number `fetchBatchSize`, else "".
+    var batch: String { batchSizes.count == 1 && batchSizes[0] > 0 ? " BATCH \(batchSizes[0])" : "" }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         if node.calledExpression.trimmedDescription == "NSPredicate", node.arguments.first?.label?.text == "format" { predicates += 1 }
@@ -113,7 +118,8 @@ private final class SettingsFinder: SyntaxVisitor {
         guard node.operator.is(AssignmentExprSyntax.self), let member = node.leftOperand.as(MemberAccessExprSyntax.self) else { return .visitChildren }
         switch member.declName.baseName.text {
         case "sortDescriptors": sorts.append(node.rightOperand)
-        case "fetchLimit": if let number = Int(node.rightOperand.trimmedDescription), number > 0 { limits.append(number) } else { limits.append(-1) }
+        case "fetchLimit": limits.append(Int(node.rightOperand.trimmedDescription).flatMap { $0 > 0 ? $0 : nil } ?? -1)
+        case "fetchBatchSize": batchSizes.append(Int(node.rightOperand.trimmedDescription).flatMap { $0 > 0 ? $0 : nil } ?? -1)
         default: break
         }
         return .visitChildren

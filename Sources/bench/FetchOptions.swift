@@ -9,8 +9,8 @@ import Workloads
 /// `--fetch` and `--fetches`: an app's own fetches, each read against the model into a workload
 /// (`run`, `explain`); the file's fetches, weighted, are the app's mix.
 struct FetchOptions: ParsableArguments {
-    @Option(name: .customLong("fetch"), help: ArgumentHelp("A fetch of your app's: '[name =] [COUNT | IDS] Entity [PROPERTIES [DISTINCT] key or count:(key) [AS name], …] [WHERE predicate] [GROUP BY key, … [HAVING $name > n]] "
-        + "[SORT BY key [comparator] [ASC|DESC], …] [LIMIT n] [OFFSET n]', "
+    @Option(name: .customLong("fetch"), help: ArgumentHelp("A fetch of your app's: '[name =] [COUNT | IDS] [ONLY] Entity [PROPERTIES [DISTINCT] key or count:(key) [AS name], …] [WHERE predicate] [GROUP BY key, … [HAVING $name > n]] "
+        + "[SORT BY key [comparator] [ASC|DESC], …] [LIMIT n] [OFFSET n] [BATCH n [READ m]]', "
         + "the predicate in NSPredicate's format as your app writes it, each %@ a value drawn from the data. Repeatable. See docs/workloads.md, \"Your own fetches\".", valueName: "fetch"))
     var fetches: [String] = []
 

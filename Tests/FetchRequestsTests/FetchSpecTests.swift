@@ -33,6 +33,18 @@ final class FetchSpecTests: XCTestCase {
         XCTAssertEqual(partial.properties, ["title", "pageCount"])
         XCTAssertNil(try FetchSpec.parse("Book WHERE pageCount > 3", model: model).properties)
         XCTAssertEqual(partial.requests(ObjectGenerator(model, seed: 1), seed: 1, draws: 1).map(\.mode), [.partial(["title", "pageCount"])])
+        // `ONLY`: without the sub-entities' objects; `BATCH n [READ m]`: fetchBatchSize, the objects read.
+        let batched = try FetchSpec.parse("COUNT ONLY Publication WHERE title != nil", model: model)
+        XCTAssertEqual(batched.requests(ObjectGenerator(model, seed: 1), seed: 1, draws: 1).map(\.includesSubentities), [false])
+        XCTAssertEqual(try FetchSpec.parse("Book SORT BY uid BATCH 20 READ 40", model: model).requests(ObjectGenerator(model, seed: 1), seed: 1, draws: 1).map(\.mode), [.batched(size: 20, objects: 40)])
+        XCTAssertEqual(try FetchSpec.parse("Book WHERE title != nil BATCH 20", model: model).requests(ObjectGenerator(model, seed: 1), seed: 1, draws: 1).map(\.mode), [.batched(size: 20, objects: .max)])
+        for (text, message) in [
+            ("Book BATCH 20 READ 40", "READ takes the first objects of the order: it needs SORT BY ending with a unique attribute every object has, so that every layout reads the same ones, at column 15: Book BATCH 20 ^READ 40"),
+            ("IDS Book BATCH 20", "BATCH faults objects in by batches; a fetch of IDS takes none, at column 10: IDS Book ^BATCH 20"),
+            ("Book BATCH 0", "BATCH takes a whole number from 1 to 1000000000, at column 12: Book BATCH ^0"),
+        ] {
+            XCTAssertThrowsError(try FetchSpec.parse(text, model: model), text) { XCTAssertEqual("\($0)", message, text) }
+        }
         // A fetch of dictionaries: distinct values, or aggregates over groups kept by HAVING.
         let grouped = try FetchSpec.parse("Book PROPERTIES pageCount, count:(title) AS n, average:(pageCount) WHERE title != nil GROUP BY pageCount HAVING $n > 2 OR NOT ($n == 5) SORT BY pageCount DESC LIMIT 3", model: model)
         XCTAssertNil(grouped.properties)
@@ -98,7 +110,7 @@ final class FetchSpecTests: XCTestCase {
             ("Book WHERE pageCount > 2.5", "'pageCount' of Book holds whole numbers; '2.5' is not one, at column 24: Book WHERE pageCount > ^2.5"),
             ("Book WHERE publishDate > 3", "'publishDate' of Book is compared with %@ (a date is drawn from the data), at column 26: Book WHERE publishDate > ^3"),
             ("Book WHERE (pageCount > 3", "a '(' that is not closed, at column 26: Book WHERE (pageCount > 3^"),
-            ("Book WHERE pageCount > 3)", "expected the end of the fetch (or SORT BY, LIMIT, OFFSET in that order), at column 25: Book WHERE pageCount > 3^)"),
+            ("Book WHERE pageCount > 3)", "expected the end of the fetch (or SORT BY, LIMIT, OFFSET, BATCH in that order), at column 25: Book WHERE pageCount > 3^)"),
             ("Book WHERE title == 'abc", "a string that is not closed (its quote ' has no partner), at column 21: Book WHERE title == ^'abc"),
             ("Book WHERE pageCount CONTAINS %@", "CONTAINS compares strings, and 'pageCount' is not a string, at column 22: Book WHERE pageCount ^CONTAINS %@"),
             ("Book WHERE pageCount < nil", "nil compared with <; Core Data compares nil with == and != only, at column 24: Book WHERE pageCount < ^nil"),

@@ -76,6 +76,7 @@ final class SourceFetchReaderTests: XCTestCase {
                     request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true, selector: #selector(NSString.localizedCaseInsensitiveCompare(_:))),
                                                NSSortDescriptor(keyPath: \\Item.addedAt, ascending: false)]
                     request.fetchLimit = 20
+                    request.fetchBatchSize = 10
                     return request
                 }
 
@@ -88,6 +89,7 @@ final class SourceFetchReaderTests: XCTestCase {
                 func odd() -> NSFetchRequest<Item> {
                     let request: NSFetchRequest<Item> = Item.fetchRequest()
                     request.predicate = NSPredicate(format: "price > 3")
+                    request.fetchBatchSize = 25
                     request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: flag)]
                     return request
                 }
@@ -114,14 +116,14 @@ final class SourceFetchReaderTests: XCTestCase {
             """)
         let found = try SourceFetchReader.read(folder.path)
         XCTAssertEqual(found.map(\.outcome), [
-            .fetch("Item WHERE addedAt > %@ SORT BY title localizedCaseInsensitive, addedAt DESC LIMIT 20"),
+            .fetch("Item WHERE addedAt > %@ SORT BY title localizedCaseInsensitive, addedAt DESC LIMIT 20 BATCH 10"),
             .fetch("Item WHERE price > 3"), .fetch("Item WHERE price < 1"),
-            .fetch("Item WHERE price > 3"),
+            .fetch("Item WHERE price > 3 BATCH 25"),
             .fetch("Item WHERE title == %@ SORT BY addedAt DESC"),
             .fetch("Item WHERE isFavorite == YES SORT BY shelf.name DESC"),
             // SwiftData's descriptor with its fetch limit, set after it is made.
             .fetch("Item WHERE price > 3 SORT BY addedAt DESC LIMIT 1"),
-        ], "two predicates of one function, or a direction not written: no sort")
+        ], "two predicates of one function, or a direction not written: no sort (a batch size is still read)")
     }
 
     func testSwiftDataPredicatesQueriesAndDescriptors() throws {
