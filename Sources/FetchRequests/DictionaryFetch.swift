@@ -1,4 +1,3 @@
-import Foundation
 import Generation
 
 /// A fetch of dictionaries (`resultType = .dictionaryResultType`) that are not objects' values:
@@ -44,13 +43,6 @@ public struct DictionaryFetch: Hashable, Sendable {
         case and([Having])
         case or([Having])
         case not(Having)
-    }
-
-    /// A sum or average of reals as answers are compared: to 8 significant digits. SQLite adds the
-    /// rows in the order a layout reads them, and a double's rounding differs with the order.
-    public static func comparable(_ value: Double) -> Double {
-        guard value.isFinite, value != 0 else { return value }
-        return Double(String(format: "%.8g", value)) ?? value
     }
 
     /// The attributes its items read, each once, in order.

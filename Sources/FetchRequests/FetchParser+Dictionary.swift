@@ -55,6 +55,10 @@ extension FetchParser {
         _ = advance()
         let numeric = [.integer, .real].contains(attribute.type.storage) && attribute.type != .date
         if [.sum, .average].contains(function), !numeric { throw failure("\(word):(…) adds numbers, and '\(name)' is not a number", argument) }
+        // SQLite adds a column's reals in the order each layout reads its rows, and a double's rounding follows the order.
+        if [.sum, .average].contains(function), attribute.type.storage == .real {
+            throw failure("\(word):(…) of '\(name)', a real number, is not yet compared between layouts: SQLite adds the rows in each layout's order, and the last digits of the sum follow it", argument)
+        }
         if [.min, .max].contains(function), attribute.type.storage == .blob { throw failure("\(word):(…) orders values, and '\(name)' is binary", argument) }
         var label = "\(word)\(number)"
         if isKeyword("AS") {
@@ -96,6 +100,9 @@ extension FetchParser {
     /// `$name <op> n`, ANDed, ORed, negated, parenthesised: the groups kept.
     private mutating func having(_ dictionary: DictionaryFetch) throws -> DictionaryFetch.Having {
         func part(_ parser: inout FetchParser) throws -> DictionaryFetch.Having {
+            parser.depth += 1
+            defer { parser.depth -= 1 }
+            guard parser.depth <= FetchSpec.maximumDepth else { throw parser.failure("parentheses and NOTs nested deeper than \(FetchSpec.maximumDepth)") }
             if parser.isKeyword("NOT") || parser.isSymbol("!") {
                 _ = parser.advance()
                 return .not(try part(&parser))
@@ -108,6 +115,8 @@ extension FetchParser {
                 return inner
             }
             let token = parser.current
+            parser.comparisons += 1
+            guard parser.comparisons <= FetchSpec.maximumTerms else { throw parser.failure("more than \(FetchSpec.maximumTerms) comparisons in one fetch") }
             guard case let .word(variable) = token.kind, variable.hasPrefix("$"), let aggregate = dictionary.aggregate(named: String(variable.dropFirst())) else {
                 let names = dictionary.items.compactMap { if case let .aggregate(_, _, name) = $0 { "$" + name } else { nil } }
                 throw parser.failure("HAVING compares the fetch's aggregates by name (\(names.joined(separator: ", ")))", token)

@@ -6,7 +6,7 @@ extension FetchSpec {
     /// The longest fetch read, in characters.
     public static let maximumLength = 65_536
     /// The deepest nesting of parentheses and NOTs read.
-    public static let maximumDepth = 64
+    public static let maximumDepth = 32
     /// The most comparisons of a fetch, terms of one AND or OR, and values of one IN (SQLite's
     /// expression depth and variables stay well within their limits).
     public static let maximumTerms = 500
@@ -84,14 +84,19 @@ struct FetchParser {
         // `COUNT Entity …`, `IDS Entity …`: a count request, object IDs (an entity named Count or
         // Ids is one when a keyword or the end follows).
         var counts = false, ids = false
+        // A keyword before an entity's name, or before a word that is not a clause's (an entity of another name is refused by name).
         let clauses = ["WHERE", "SORT", "LIMIT", "OFFSET", "PROPERTIES", "GROUP", "BATCH"]
-        if isKeyword("COUNT") || isKeyword("IDS"), case let .word(next) = tokens[min(position + 1, tokens.count - 1)].kind, !clauses.contains(next.uppercased()) {
+        func beforeEntity() -> Bool {
+            guard case let .word(next) = tokens[min(position + 1, tokens.count - 1)].kind else { return false }
+            return model.index(of: next) != nil || !clauses.contains(next.uppercased())
+        }
+        if isKeyword("COUNT") || isKeyword("IDS"), beforeEntity() {
             (counts, ids) = (current.keyword == "COUNT", current.keyword == "IDS")
             _ = advance()
         }
         // `ONLY Entity`: `includesSubentities = NO` (as SQL's `FROM ONLY` of an inherited table).
         var only = false
-        if isKeyword("ONLY"), case let .word(next) = tokens[min(position + 1, tokens.count - 1)].kind, !clauses.contains(next.uppercased()) {
+        if isKeyword("ONLY"), beforeEntity() {
             only = true
             _ = advance()
         }

@@ -33,6 +33,14 @@ final class FetchSpecTests: XCTestCase {
         XCTAssertEqual(partial.properties, ["title", "pageCount"])
         XCTAssertNil(try FetchSpec.parse("Book WHERE pageCount > 3", model: model).properties)
         XCTAssertEqual(partial.requests(ObjectGenerator(model, seed: 1), seed: 1, draws: 1).map(\.mode), [.partial(["title", "pageCount"])])
+        // COUNT, IDS and ONLY before an entity named as a clause is (Group, Batch).
+        let groups = try Model(ModelDescription(name: "groups", entities: [EntityDescription("Group", rows: 10, attributes: [Attribute("name", .string)]),
+                                                                           EntityDescription("Batch", rows: 10, attributes: [Attribute("name", .string), Attribute("score", .double)])]))
+        XCTAssertEqual(try FetchSpec.parse("COUNT Group WHERE name != nil", model: groups).counts, true)
+        XCTAssertEqual(try FetchSpec.parse("IDS ONLY Batch", model: groups).includesSubentities, false)
+        XCTAssertThrowsError(try FetchSpec.parse("Batch PROPERTIES average:(score)", model: groups)) {
+            XCTAssertEqual("\($0)", "average:(…) of 'score', a real number, is not yet compared between layouts: SQLite adds the rows in each layout's order, and the last digits of the sum follow it, at column 27: Batch PROPERTIES average:(^score)")
+        }
         // `ONLY`: without the sub-entities' objects; `BATCH n [READ m]`: fetchBatchSize, the objects read.
         let batched = try FetchSpec.parse("COUNT ONLY Publication WHERE title != nil", model: model)
         XCTAssertEqual(batched.requests(ObjectGenerator(model, seed: 1), seed: 1, draws: 1).map(\.includesSubentities), [false])
@@ -214,8 +222,11 @@ final class FetchSpecTests: XCTestCase {
         let wide: String = "Publication WHERE " + Array(repeating: list, count: 17).joined(separator: " AND ")
         let hostile: [(String, String)] = [
             ("Book WHERE title == '" + String(repeating: "x", count: 1 << 20) + "'", "a fetch longer than 65536 characters"),
-            ("Book WHERE " + String(repeating: "(", count: 10_000) + "pageCount > 1" + String(repeating: ")", count: 10_000), "parentheses and NOTs nested deeper than 64"),
-            ("Book WHERE " + String(repeating: "NOT ", count: 10_000) + "pageCount > 1", "parentheses and NOTs nested deeper than 64"),
+            ("Book WHERE " + String(repeating: "(", count: 10_000) + "pageCount > 1" + String(repeating: ")", count: 10_000), "parentheses and NOTs nested deeper than 32"),
+            ("Book WHERE " + String(repeating: "NOT ", count: 10_000) + "pageCount > 1", "parentheses and NOTs nested deeper than 32"),
+            // HAVING within the same limits.
+            ("Book PROPERTIES pageCount, count:(title) AS n GROUP BY pageCount HAVING " + String(repeating: "NOT ", count: 1_500) + "$n > 1", "parentheses and NOTs nested deeper than 32"),
+            ("Book PROPERTIES pageCount, count:(title) AS n GROUP BY pageCount HAVING " + Array(repeating: "$n > 1", count: 1_100).joined(separator: " OR "), "more than 500 comparisons in one fetch"),
             ("Book WHERE " + Array(repeating: "pageCount > 1", count: 1_000).joined(separator: " OR "), "more than 500 comparisons in one fetch"),
             ("Book WHERE pageCount IN {" + Array(repeating: "1", count: 1_000).joined(separator: ", ") + "}", "a list of more than 500 values"),
             // Nested: each AND and OR within its limit, the whole past SQLite's expression depth.

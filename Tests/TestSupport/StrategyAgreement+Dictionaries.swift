@@ -54,7 +54,7 @@ extension StrategyAgreement {
         items.append(.aggregate(.count, key().name, name: "n"))
         for index in 0 ..< Int(random.next() % 3) {
             let attribute = entity.attributes[Int(random.next() % UInt64(entity.attributes.count))]
-            let numeric = [.integer, .real].contains(attribute.type.storage) && attribute.type != .date
+            let numeric = attribute.type.storage == .integer && attribute.type != .date
             let functions: [DictionaryFetch.Function] = numeric ? DictionaryFetch.Function.allCases : attribute.type.storage == .blob ? [.count] : [.count, .min, .max]
             items.append(.aggregate(functions[Int(random.next() % UInt64(functions.count))], attribute.name, name: "a\(index)"))
         }

@@ -22,7 +22,7 @@ struct DictionarySQL {
     init(_ fetch: DictionaryFetch, entity: Model.Entity, expression: (String) throws -> (sql: String, hex: Bool)) throws {
         self.fetch = fetch
         let named = fetch.having?.names ?? []
-        var list: [String] = [], storages: [AttributeType.Storage] = [], rounded = Set<Int>(), hex = Set<Int>()
+        var list: [String] = [], storages: [AttributeType.Storage] = [], hex = Set<Int>()
         for (index, item) in fetch.items.enumerated() {
             guard let attribute = entity.attribute(item.key) else { throw LayoutError("request", "'\(item.key)' is not an attribute of '\(entity.name)'") }
             let (sql, isHex) = try expression(item.key)
@@ -36,7 +36,7 @@ struct DictionarySQL {
                 list.append("\(function.sql)(\(sql))\(alias)")
                 switch function {
                 case .count: storages.append(.integer)
-                case .sum, .average: storages.append(.real); rounded.insert(index)
+                case .sum, .average: storages.append(.real)
                 case .min, .max:
                     storages.append(attribute.type.storage)
                     if isHex { hex.insert(index) }
@@ -48,7 +48,7 @@ struct DictionarySQL {
         var values: [Value] = []
         having = try fetch.having.map { " HAVING " + (try Self.condition($0, named, &values, top: true)) } ?? ""
         havingValues = values
-        decoder = RowDecoder.dictionary(entity.index, storages, rounded: rounded, hex: hex)
+        decoder = RowDecoder.dictionary(entity.index, storages, hex: hex)
     }
 
     private static func condition(_ having: DictionaryFetch.Having, _ named: [String], _ values: inout [Value], top: Bool = false) throws -> String {
@@ -91,14 +91,13 @@ extension DictionaryFetch.Having {
 }
 
 extension RowDecoder {
-    /// A dictionary's row: its items' values as `storages` say (the columns at `rounded` a real
-    /// sum or average, compared to 8 significant digits; at `hex` a binary value's hex text), held
-    /// as an object of `entity` with key 0 (a dictionary is no object: rows compare by their values).
-    static func dictionary(_ entity: Int, _ storages: [AttributeType.Storage], rounded: Set<Int>, hex: Set<Int>) -> RowDecoder {
+    /// A dictionary's row: its items' values as `storages` say (at `hex` a binary value's hex
+    /// text), held as an object of `entity` with key 0 (a dictionary is no object: rows compare by
+    /// their values).
+    static func dictionary(_ entity: Int, _ storages: [AttributeType.Storage], hex: Set<Int>) -> RowDecoder {
         RowDecoder { row in
             let values = try storages.enumerated().map { index, storage -> Value in
                 let value = row.value(at: Int32(index), as: storage)
-                if rounded.contains(index), case let .real(number) = value { return .real(DictionaryFetch.comparable(number)) }
                 guard hex.contains(index), case let .text(text) = row.value(at: Int32(index), as: .text) else { return value }
                 do { return .blob(try Array(text.utf8).withUnsafeBufferPointer { try FlatJSON.Reader.unhex($0, at: 0) }) }
                 catch { throw CorruptRow("a dictionary's value is text that is not lowercase hex") }
