@@ -70,7 +70,7 @@ extension FetchParser {
         return .aggregate(function, name, name: label)
     }
 
-    /// `GROUP BY key, …` (attributes of the fetched entity, each a plain item of PROPERTIES) and
+    /// `GROUP BY key, …` (attributes of the fetched entity; every plain item of PROPERTIES among them) and
     /// `HAVING …`, checked against the fetch's items.
     mutating func grouping(_ spec: inout FetchSpec) throws {
         let token = current
