@@ -148,10 +148,11 @@ extension StrategyAgreement {
         if ofObject, prefix.isEmpty, random.next() % 12 == 0, entity.attribute(FetchPredicate.entityKey) == nil, entity.relationship(FetchPredicate.entityKey) == nil {
             return objectComparison(FetchPredicate.entityKey, objects.map { .integer(Int64($0.id.entity + 1)) }, &random)
         }
-        // A to-many holding an object (`tags CONTAINS %@`) now and then: a destination's key.
+        // A to-many holding an object (`tags CONTAINS %@`) now and then: a destination's key (0,
+        // no object's, when it has none: key 1 may be another entity's row of a shared table).
         if ofObject, prefix.isEmpty, random.next() % 10 == 0, let relationship = entity.relationships.filter(\.toMany).randomElement(using: &random) {
             let keys = samples(of: relationship.destination, 8).map(\.id.key)
-            return .holds(relationship.name, .integer(keys.isEmpty ? 1 : keys[Int(random.next() % UInt64(keys.count))]))
+            return .holds(relationship.name, .integer(keys.isEmpty ? 0 : keys[Int(random.next() % UInt64(keys.count))]))
         }
         // A to-many's count (`tags.@count > 1`) now and then.
         if ofObject, prefix.isEmpty, random.next() % 8 == 0, let relationship = entity.relationships.filter(\.toMany).randomElement(using: &random) {
