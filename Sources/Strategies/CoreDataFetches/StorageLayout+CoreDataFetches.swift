@@ -84,13 +84,23 @@ extension RowDecoder {
         return RowDecoder { row in
             guard !row.isNull(at: entityColumn), !row.isNull(at: entityColumn + 1) else { throw CorruptRow("a row of \(table) has no entity number or no Z_PK") }
             let values = try storages.enumerated().map { index, storage in
-                guard hex.contains(index), case let .text(text) = row.value(at: Int32(index), as: .text) else { return row.value(at: Int32(index), as: storage) }
-                do { return .blob(try Array(text.utf8).withUnsafeBufferPointer { try FlatJSON.Reader.unhex($0, at: 0) }) }
-                catch { throw CorruptRow("a row of \(table) holds '\(attributes[index].name)' as text that is not lowercase hex") }
+                guard let value = row.value(at: Int32(index), as: storage, hex: hex.contains(index)) else {
+                    throw CorruptRow("a row of \(table) holds '\(attributes[index].name)' as text that is not lowercase hex")
+                }
+                return value
             }
             let entity = fixed ?? Int(row.int64(at: entityColumn)) - 1
             return ModelObject(id: ObjectID(entity: entity, key: row.int64(at: entityColumn + 1)), values: values, toOne: [])
         }
+    }
+}
+
+extension Statement {
+    /// Column `index` read as `storage`; with `hex`, the binary value a JSON document keeps as
+    /// lowercase hex text, decoded (nil when the text is not such hex).
+    func value(at index: Int32, as storage: AttributeType.Storage, hex: Bool) -> Value? {
+        guard hex, case let .text(text) = value(at: index, as: .text) else { return value(at: index, as: storage) }
+        return try? .blob(Array(text.utf8).withUnsafeBufferPointer { try FlatJSON.Reader.unhex($0, at: 0) })
     }
 }
 

@@ -97,10 +97,8 @@ extension RowDecoder {
     static func dictionary(_ entity: Int, _ storages: [AttributeType.Storage], hex: Set<Int>) -> RowDecoder {
         RowDecoder { row in
             let values = try storages.enumerated().map { index, storage -> Value in
-                let value = row.value(at: Int32(index), as: storage)
-                guard hex.contains(index), case let .text(text) = row.value(at: Int32(index), as: .text) else { return value }
-                do { return .blob(try Array(text.utf8).withUnsafeBufferPointer { try FlatJSON.Reader.unhex($0, at: 0) }) }
-                catch { throw CorruptRow("a dictionary's value is text that is not lowercase hex") }
+                guard let value = row.value(at: Int32(index), as: storage, hex: hex.contains(index)) else { throw CorruptRow("a dictionary's value is text that is not lowercase hex") }
+                return value
             }
             return ModelObject(id: ObjectID(entity: entity, key: 0), values: values, toOne: [])
         }
