@@ -14,16 +14,16 @@ extension FetchSpec {
     /// (three values), the two ordered for BETWEEN, its first three characters for BEGINSWITH, its
     /// last three for ENDSWITH and three from its middle for CONTAINS. An attribute no such object
     /// has a value of is drawn as nil (and matches nothing).
-    public func requests(_ generator: ObjectGenerator, seed: UInt64, draws: Int) -> [FetchRequest] {
-        var pool = DrawPool(generator, entity: entity)
+    public func requests(_ dataset: any Dataset, seed: UInt64, draws: Int) -> [FetchRequest] {
+        var pool = DrawPool(dataset, entity: entity)
         // A key path through a to-many draws from its destination's objects.
         for name in predicate.heldRelationships {
-            guard let relationship = generator.model.entities[entity].relationship(name), pool.destinations[relationship.destination] == nil else { continue }
-            pool.destinations[relationship.destination] = DrawPool(generator, entity: relationship.destination)
+            guard let relationship = dataset.model.entities[entity].relationship(name), pool.destinations[relationship.destination] == nil else { continue }
+            pool.destinations[relationship.destination] = DrawPool(dataset, entity: relationship.destination)
         }
         for name in predicate.names {
-            guard let path = generator.model.keyPath(name, from: entity, throughToMany: true), path.throughToMany, pool.destinations[path.entity] == nil else { continue }
-            pool.destinations[path.entity] = DrawPool(generator, entity: path.entity)
+            guard let path = dataset.model.keyPath(name, from: entity, throughToMany: true), path.throughToMany, pool.destinations[path.entity] == nil else { continue }
+            pool.destinations[path.entity] = DrawPool(dataset, entity: path.entity)
         }
         var random = SplitMix64(seed: seed ^ Self.stableHash(name ?? text))
         return (0 ..< (hasPlaceholders ? max(1, draws) : 1)).map { _ in
@@ -45,23 +45,23 @@ struct DrawPool {
     let entity: Int
     let objects: [ModelObject]
     let model: Model
-    let generator: ObjectGenerator
+    let dataset: any Dataset
     /// The pools of the entities a key path through a to-many relationship ends at: its `%@` is a
     /// value of the attribute among those objects.
     var destinations: [Int: DrawPool] = [:]
 
-    init(_ generator: ObjectGenerator, entity: Int) {
+    init(_ dataset: any Dataset, entity: Int) {
         self.entity = entity
-        self.generator = generator
-        model = generator.model
-        let info = model.entities[entity], root = info.root, total = generator.count(root: root)
+        self.dataset = dataset
+        model = dataset.model
+        let info = model.entities[entity], root = info.root, total = dataset.count(root: root)
         func sample(_ step: Int) -> [Int] {
-            Array(stride(from: 0, to: total, by: step).lazy.filter { info.subtree.contains(generator.entity(root: root, at: $0)) }.prefix(FetchSpec.drawnObjects))
+            Array(stride(from: 0, to: total, by: step).lazy.filter { info.subtree.contains(dataset.entity(root: root, at: $0)) }.prefix(FetchSpec.drawnObjects))
         }
         // Spread over the stream; a rare sub-entity's objects looked for one by one.
         var positions = sample(max(1, total / (FetchSpec.drawnObjects * 4)))
         if positions.count < FetchSpec.drawnObjects, total > FetchSpec.drawnObjects * 4 { positions = sample(1) }
-        objects = positions.map { generator.object(root: root, at: $0) }
+        objects = positions.map { dataset.object(root: root, at: $0) }
     }
 
     func draw(_ name: String, _ random: inout SplitMix64) -> Value {
@@ -74,7 +74,7 @@ struct DrawPool {
             for step in steps.dropLast() {
                 let toOnes = model.entities[object.id.entity].toOneRelationships
                 guard let position = toOnes.firstIndex(where: { $0.name == step }), let next = object.toOne[position] else { return nil }
-                object = generator.object(next)
+                object = dataset.object(next)
             }
             if name == FetchPredicate.selfKey { return .integer(object.id.key) }
             if name == FetchPredicate.entityKey, model.entities[object.id.entity].attribute(name) == nil { return .integer(Int64(object.id.entity + 1)) }

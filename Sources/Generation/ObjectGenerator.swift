@@ -109,9 +109,6 @@ public struct ObjectGenerator: Sendable {
 
     /// Objects in the hierarchy of `root`.
     public func count(root: Int) -> Int { streams[root].count }
-    /// Objects in the whole model.
-    public var totalCount: Int { model.roots.reduce(0) { $0 + count(root: $1) } }
-
     /// The concrete entity of object `position` of the hierarchy of `root`.
     public func entity(root: Int, at position: Int) -> Int {
         let stream = streams[root]
@@ -167,8 +164,6 @@ public struct ObjectGenerator: Sendable {
     /// The order key of the member with `key` in an ordered relationship (a to-one's `Z_FOK_`
     /// column, an ordered many-to-many's join table): by key, 1024 apart from 2048 (key 1).
     public static func orderKey(_ key: Int64) -> Int64 { 1_024 * (key + 1) }
-
-    public func objects(root: Int, _ range: Range<Int>) -> [ModelObject] { range.map { object(root: root, at: $0) } }
 
     /// The destinations a many-to-many relationship can reach: every object of its destination's subtree.
     public func destinationCount(_ relationship: Model.Relationship) -> Int {
@@ -282,7 +277,7 @@ public struct ObjectGenerator: Sendable {
 
     /// Every object, hierarchy by hierarchy in entity-number order of the roots, in batches of `size`
     /// (a batch never spans two hierarchies).
-    public func batches(of size: Int) -> some Sequence<[ModelObject]> {
+    func generatedBatches(of size: Int) -> some Sequence<[ModelObject]> {
         precondition(size > 0)
         let ranges = model.roots.flatMap { root in
             stride(from: 0, to: count(root: root), by: size).map { (root, $0 ..< min($0 + size, count(root: root))) }

@@ -15,14 +15,19 @@ public struct Census: Equatable, Sendable {
         model.entities.flatMap { $0.ownRelationships.filter { $0.isManyToMany && $0.generatesLinks } }
     }
 
-    /// The whole model's census (one pass over the hierarchies that generate links).
-    public init(_ generator: ObjectGenerator) {
-        let model = generator.model
+    /// The whole dataset's census: its own count of the links, or one pass over the hierarchies
+    /// that generate links.
+    public init(_ dataset: any Dataset) {
+        let model = dataset.model
         objects = model.entities.map(\.rows)
         let relationships = Self.relationships(model)
+        if let counted = dataset.linkCounts(relationships) {
+            links = counted
+            return
+        }
         links = Array(repeating: 0, count: relationships.count)
         for root in model.roots where relationships.contains(where: { model.entities[$0.owner].root == root }) {
-            for position in 0 ..< generator.count(root: root) { add(generator.object(root: root, at: position), model, relationships, countObject: false) }
+            for position in 0 ..< dataset.count(root: root) { add(dataset.object(root: root, at: position), model, relationships, countObject: false) }
         }
     }
 

@@ -31,7 +31,7 @@ public final class HarnessCase {
         self.workload = workload
         self.model = model
         generator = ObjectGenerator(model, seed: seed)
-        inputs = WorkloadInputs(model: model, generator: generator)
+        inputs = WorkloadInputs(dataset: generator)
         privateFolder = PrivateStoreFolder(command: "harness", in: FileManager.default.temporaryDirectory)
         try privateFolder.make()
         folder = privateFolder.url
@@ -62,7 +62,7 @@ public final class HarnessCase {
 
     /// The variants of a workload on a model ("" for a workload with one case).
     public static func variants(_ workload: Workload, model: Model, seed: UInt64) -> [String] {
-        workload.variants(on: WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: seed)))
+        workload.variants(on: WorkloadInputs(dataset: ObjectGenerator(model, seed: seed)))
     }
 
     /// Untimed work before a repetition: a fresh store for an insert, a fresh copy for a delete.

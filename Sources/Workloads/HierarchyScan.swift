@@ -15,19 +15,19 @@ struct HierarchyScan {
     /// `shared[n]`: titles sharing exactly their first `n` scalars with `title`.
     var shared: [Int] = [0]
 
-    init(_ model: Model, _ generator: ObjectGenerator, sort: [SortKey]) {
+    init(_ model: Model, _ dataset: any Dataset, sort: [SortKey]) {
         let root = model.mainRoot
         let rootEntity = model.entities[root]
-        let count = generator.count(root: root)
+        let count = dataset.count(root: root)
         let sortPositions = sort.compactMap { rootEntity.attributeIndex($0.attribute) }
         let titlePosition = model.titleAttribute.flatMap { rootEntity.attributeIndex($0) }
         let foreignKeyPosition = model.foreignKey.flatMap { name in rootEntity.toOneRelationships.firstIndex { $0.name == name } }
-        title = Self.sampleTitle(generator, root: root, at: titlePosition)
+        title = Self.sampleTitle(dataset, root: root, at: titlePosition)
         shared = [Int](repeating: 0, count: title.count + 1)
         guard !sortPositions.isEmpty || titlePosition != nil || foreignKeyPosition != nil else { return }
         keys.reserveCapacity(sortPositions.isEmpty ? 0 : count)
         for position in 0 ..< count {
-            let object = generator.object(root: root, at: position)
+            let object = dataset.object(root: root, at: position)
             if !sortPositions.isEmpty { keys.append(sortPositions.map { object.values[$0] }) }
             if let foreignKeyPosition, destination == nil { destination = object.toOne[foreignKeyPosition] }
             if let titlePosition, case let .text(text) = object.values[titlePosition] {
@@ -41,12 +41,12 @@ struct HierarchyScan {
         }
     }
 
-    private static func sampleTitle(_ generator: ObjectGenerator, root: Int, at position: Int?) -> [Unicode.Scalar] {
-        let count = generator.count(root: root)
+    private static func sampleTitle(_ dataset: any Dataset, root: Int, at position: Int?) -> [Unicode.Scalar] {
+        let count = dataset.count(root: root)
         guard let position, count > 0 else { return [] }
-        var rng = SplitMix64(seed: generator.seed, stream: 0x717_1E5EED)
+        var rng = SplitMix64(seed: dataset.seed, stream: 0x717_1E5EED)
         for _ in 0 ..< 1_000 {
-            if case let .text(text) = generator.object(root: root, at: Int(rng.next() % UInt64(count))).values[position] {
+            if case let .text(text) = dataset.object(root: root, at: Int(rng.next() % UInt64(count))).values[position] {
                 return Array(text.unicodeScalars)
             }
         }

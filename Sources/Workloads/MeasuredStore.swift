@@ -70,18 +70,21 @@ final class MeasuredStore {
     }
 
     /// Creates the schema and inserts every object in batches, then checks the store in full.
-    func populate(_ generator: ObjectGenerator, batchSize: Int, census: Census) throws {
+    func populate(_ dataset: any Dataset, batchSize: Int, census: Census) throws {
         let layoutStore = try opened
         try layoutStore.createSchema()
-        for batch in generator.batches(of: batchSize) { try layoutStore.insert(batch) }
+        for batch in dataset.batches(of: batchSize) { try layoutStore.insert(batch) }
+        try dataset.checkReads()
         try check(census, thorough: true)
+        try proveHolds(dataset)
         try StoreFile.checkpoint(layoutStore.database)
         bytes = fileSize(path)
     }
 
     /// Creates the schema (untimed), inserts every transaction (each timed alone), then, untimed,
-    /// checks the store and digests it: every object on the first repetition, the counts after.
-    func timedInsert(_ transactions: AnySequence<[ModelObject]>, census: Census, thorough: Bool) throws -> Sample {
+    /// checks the store and digests it: every object on the first repetition, the counts after;
+    /// on the first, a dataset that knows what it holds (`proving`) proves the store holds it all.
+    func timedInsert(_ transactions: AnySequence<[ModelObject]>, census: Census, thorough: Bool, proving dataset: (any Dataset)? = nil) throws -> Sample {
         let layoutStore = try opened
         try layoutStore.createSchema()
         var elapsed: UInt64 = 0
@@ -92,7 +95,9 @@ final class MeasuredStore {
             rows += transaction.count
         }
         let work = layoutStore.database.stopCountingWork()
+        try dataset?.checkReads()
         try check(census, thorough: thorough)
+        if thorough, let dataset { try proveHolds(dataset) }
         let digest: AnswerDigest
         if thorough {
             var all = AnswerDigest(.unordered)

@@ -121,25 +121,26 @@ public struct QueryPlan: Sendable {
         }
     }
 
-    /// The plans of every statement of every read workload that applies to `model`, for each
-    /// strategy, on stores built (untimed, checked) in a temporary folder; with `analyze`, each
-    /// store's plans again after `ANALYZE` (those marked `analyzed`).
-    public static func explainAll(strategies: [any StorageLayout.Type], model: Model, seed: UInt64, batchSize: Int, analyze: Bool = false,
+    /// The plans of every statement of every read workload that applies to the dataset's model, for
+    /// each strategy, on stores of the dataset built (untimed, checked) in a temporary folder; with
+    /// `analyze`, each store's plans again after `ANALYZE` (those marked `analyzed`).
+    public static func explainAll(strategies: [any StorageLayout.Type], dataset: any Dataset, batchSize: Int, analyze: Bool = false,
                                   workloads: [Workload] = Workloads.all, temporaryParent: URL = FileManager.default.temporaryDirectory) throws -> [QueryPlan] {
         let folder = temporaryParent.appendingPathComponent("inheritance-bench-explain-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let generator = ObjectGeneratorBox(model: model, seed: seed)
+        let model = dataset.model, census = Census(dataset), inputs = WorkloadInputs(dataset: dataset)
+        try dataset.checkReads()
         return try strategies.flatMap { type -> [QueryPlan] in
             let name = type.name
             let store = try MeasuredStore(try type.init(model: model), path: folder.appendingPathComponent("\(name).sqlite").path)
             defer { store.remove() }
-            try store.populate(generator.generator, batchSize: batchSize, census: generator.census)
+            try store.populate(dataset, batchSize: batchSize, census: census)
             let opened = try store.opened
-            let plans = try explain(opened, generator.inputs, workloads: workloads)
+            let plans = try explain(opened, inputs, workloads: workloads)
             guard analyze else { return plans }
             try Self.analyze(opened.database)
-            return try plans + explain(opened, generator.inputs, workloads: workloads).map { var plan = $0; plan.analyzed = true; return plan }
+            return try plans + explain(opened, inputs, workloads: workloads).map { var plan = $0; plan.analyzed = true; return plan }
         }
     }
 
@@ -235,16 +236,4 @@ public struct QueryPlan: Sendable {
 
     /// The plans that break a rule (without `ANALYZE`, and after it when it ran).
     public static func flagged(_ plans: [QueryPlan]) -> [QueryPlan] { plans.filter(\.breaksARule) }
-}
-
-/// A model's generator with its census and workload inputs, made once.
-struct ObjectGeneratorBox {
-    let generator: ObjectGenerator
-    let census: Census
-    let inputs: WorkloadInputs
-    init(model: Model, seed: UInt64) {
-        generator = ObjectGenerator(model, seed: seed)
-        census = Census(generator)
-        inputs = WorkloadInputs(model: model, generator: generator)
-    }
 }

@@ -16,7 +16,7 @@ import Strategies
 public final class Runner {
     public let plan: RunPlan
     public let model: Model
-    public let generator: ObjectGenerator
+    public let dataset: any Dataset
     public let inputs: WorkloadInputs
     public let temporaryFolder: URL
     private let setting: ResultSetting
@@ -25,7 +25,7 @@ public final class Runner {
     private var timeShare: TimeShare?
 
     public convenience init(plan: RunPlan, model: Model, sweep: (parameter: String, value: String)? = nil, onEvent: @escaping (RunEvent) throws -> Void = { _ in }) {
-        self.init(plan: plan, inputs: WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: plan.seed)), sweep: sweep, onEvent: onEvent)
+        self.init(plan: plan, inputs: WorkloadInputs(dataset: ObjectGenerator(model, seed: plan.seed)), sweep: sweep, onEvent: onEvent)
     }
 
     /// A runner on inputs already made (`bench run` counts its cases on them first): of the model
@@ -34,9 +34,9 @@ public final class Runner {
     public init(plan: RunPlan, inputs: WorkloadInputs, sweep: (parameter: String, value: String)? = nil, onEvent: @escaping (RunEvent) throws -> Void = { _ in }) {
         self.plan = plan
         model = inputs.model
-        generator = inputs.generator
+        dataset = inputs.dataset
         self.inputs = inputs
-        setting = ResultSetting(hierarchy: model.hierarchyLabel, scale: generator.totalCount,
+        setting = ResultSetting(hierarchy: model.hierarchyLabel, scale: dataset.totalCount,
                                 sweepParameter: sweep?.parameter ?? "", sweepValue: sweep?.value ?? "")
         temporaryFolder = plan.temporaryParent.appendingPathComponent("inheritance-bench-\(getpid())-\(UUID().uuidString.prefix(8))")
         self.onEvent = onEvent
@@ -56,7 +56,7 @@ public final class Runner {
         let workloads = plan.workloads.filter { $0.applies(to: model) }
         // `update` changes the read store: it runs after every other read, whatever order the plan names.
         let reads = workloads.filter { $0.kind == .read || $0.kind == .delete } + workloads.filter { $0.kind == .update }
-        let census = Census(generator)
+        let census = Census(dataset)
         if plan.sharesRunTime, let runTime = plan.runTime {
             let weights = workloads.flatMap { workload in Array(repeating: workload.budget, count: workload.variants(on: inputs).count) }
             timeShare = TimeShare(seconds: runTime, weights: weights)
@@ -88,10 +88,10 @@ public final class Runner {
     private func populate(_ readStores: inout [MeasuredStore?], _ layouts: [any StorageLayout], census: Census) throws {
         for (index, layout) in layouts.enumerated() where readStores[index] == nil {
             let name = layout.name
-            try onEvent(.populating(strategy: name, scale: generator.totalCount))
+            try onEvent(.populating(strategy: name, scale: dataset.totalCount))
             let store = try MeasuredStore(layout, path: storePath(name, "read"))
             readStores[index] = store
-            try store.populate(generator, batchSize: plan.batchSize, census: census)
+            try store.populate(dataset, batchSize: plan.batchSize, census: census)
         }
         if plan.analyze { for store in readStores.compactMap({ $0 }) { try QueryPlan.analyze(try store.opened.database) } }
     }
@@ -151,13 +151,15 @@ public final class Runner {
         // Generated once, untimed; every repetition of every strategy inserts the same arrays.
         let transactions: AnySequence<[ModelObject]>
         let expected: Census
+        var proving: (any Dataset)?
         if workload.kind == .insertBulk {
             // Up to a million objects are made once, and every repetition of every strategy inserts
             // the same arrays; above, each repetition makes them as it goes (between the timed
             // transactions), so that memory does not grow with the scale.
-            let batches = generator.batches(of: plan.batchSize)
-            transactions = generator.totalCount <= Self.generateOnceLimit ? AnySequence(Array(batches)) : AnySequence(batches)
+            let batches = dataset.batches(of: plan.batchSize)
+            transactions = dataset.totalCount <= Self.generateOnceLimit && !dataset.isPrivate ? AnySequence(Array(batches)) : batches
             expected = census
+            proving = dataset
         } else {
             let objects = inputs.singleInsertObjects
             transactions = AnySequence(objects.map { [$0] })
@@ -168,7 +170,7 @@ public final class Runner {
         let samples = try interleave(workload.name, workload, layouts) { index, repetition, _ in
             let store = try MeasuredStore(layouts[index], path: storePath(layouts[index].name, "\(workload.name)-\(repetition)"))
             do {
-                let sample = try store.timedInsert(transactions, census: expected, thorough: repetition == 0)
+                let sample = try store.timedInsert(transactions, census: expected, thorough: repetition == 0, proving: proving)
                 bytes[index] = store.bytes
                 if keepLastStores { kept[index]?.remove(); kept[index] = store } else { store.remove() }
                 return sample

@@ -83,22 +83,21 @@ public struct StorageReport: Sendable {
         return (rows * columns.count, rows * columns.count - filled)
     }
 
-    /// Builds the model's store for each strategy in a temporary folder (untimed, checked) and measures it.
-    public static func run(strategies: [any StorageLayout.Type], model: Model, seed: UInt64, batchSize: Int,
+    /// Builds a store of the dataset for each strategy in a temporary folder (untimed, checked) and measures it.
+    public static func run(strategies: [any StorageLayout.Type], dataset: any Dataset, batchSize: Int,
                            temporaryParent: URL = FileManager.default.temporaryDirectory,
                            progress: (String) -> Void = { _ in }) throws -> [StorageReport] {
         let folder = temporaryParent.appendingPathComponent("inheritance-bench-storage-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let generator = ObjectGenerator(model, seed: seed)
-        let census = Census(generator)
+        let model = dataset.model, census = Census(dataset)
         return try strategies.map { type in
             let name = type.name
             progress(name)
             let store = try MeasuredStore(try type.init(model: model), path: folder.appendingPathComponent("\(name).sqlite").path)
             defer { store.remove() }
-            try store.populate(generator, batchSize: batchSize, census: census)
-            return try measure((try store.opened).database, strategy: name, publications: generator.count(root: model.mainRoot))
+            try store.populate(dataset, batchSize: batchSize, census: census)
+            return try measure((try store.opened).database, strategy: name, publications: dataset.count(root: model.mainRoot))
         }
     }
 }

@@ -14,13 +14,12 @@ public enum StoreGeneration {
 
     /// Builds the store in a hidden `.partial` file beside `path`, checks it, and renames it into
     /// place; on any failure the partial files are removed. Returns what the store holds.
-    public static func generate(_ type: any StorageLayout.Type, model: Model, seed: UInt64, batchSize: Int, path: String) throws -> Census {
+    public static func generate(_ type: any StorageLayout.Type, dataset: any Dataset, batchSize: Int, path: String) throws -> Census {
         let partial = partialPath(for: path)
-        let generator = ObjectGenerator(model, seed: seed)
-        let census = Census(generator)
+        let census = Census(dataset)
         do {
-            let store = try MeasuredStore(try type.init(model: model), path: partial)
-            try store.populate(generator, batchSize: batchSize, census: census)
+            let store = try MeasuredStore(try type.init(model: dataset.model), path: partial)
+            try store.populate(dataset, batchSize: batchSize, census: census)
             store.close()
             guard rename(partial, path) == 0 else {
                 throw NameList.Error(description: "could not move the finished store to \(path): \(String(cString: strerror(errno)))")

@@ -18,7 +18,7 @@ extension Workload {
         Workload(name: spec.name ?? "fetch-\(number)", summary: "a fetch of yours: \(spec.text)", warmups: 3, budget: 2, inDefaultRun: false,
                  cases: { inputs in
                      let ordered = spec.isTotallyOrdered(inputs.model)
-                     var fetchCase = WorkloadCase(requests: spec.requests(inputs.generator, seed: inputs.generator.seed, draws: fetchDraws), counts: spec.counts, ordered: ordered)
+                     var fetchCase = WorkloadCase(requests: spec.requests(inputs.dataset, seed: inputs.dataset.seed, draws: fetchDraws), counts: spec.counts, ordered: ordered)
                      fetchCase.pagesWithTies = !ordered && (spec.limit != nil || spec.offset != nil)
                      return [fetchCase]
                  })

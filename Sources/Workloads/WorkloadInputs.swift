@@ -9,7 +9,8 @@ import Strategies
 /// (each from its own stream) and computed once, untimed, in one pass over the main hierarchy.
 public struct WorkloadInputs: Sendable {
     public let model: Model
-    public let generator: ObjectGenerator
+    /// The objects the stores hold and the inputs are drawn from.
+    public let dataset: any Dataset
     /// The main hierarchy's objects, and its sort as request sort keys (empty without an order).
     public let mainCount: Int
     public let sort: [SortKey]
@@ -36,22 +37,23 @@ public struct WorkloadInputs: Sendable {
     /// tenth of the hierarchy when that is fewer (at least one of a non-empty one).
     public static func writeCount(of count: Int) -> Int { min(writeCount, max(count / 10, min(count, 1))) }
 
-    public init(model: Model, generator: ObjectGenerator) {
+    public init(dataset: any Dataset) {
+        let model = dataset.model
         self.model = model
-        self.generator = generator
+        self.dataset = dataset
         let root = model.mainRoot
-        let count = generator.count(root: root)
+        let count = dataset.count(root: root)
         mainCount = count
         sort = model.sortKeys ?? []
-        let id = { (position: Int) in ObjectID(entity: generator.entity(root: root, at: position), key: Int64(position + 1)) }
+        let id = { (position: Int) in ObjectID(entity: dataset.entity(root: root, at: position), key: dataset.key(root: root, at: position)) }
         func draw(_ stream: UInt64, _ n: Int, distinct: Bool) -> [ObjectID] {
-            Self.positions(seed: generator.seed, stream: stream, n, of: count, distinct: distinct).map(id)
+            Self.positions(seed: dataset.seed, stream: stream, n, of: count, distinct: distinct).map(id)
         }
         lookupIDs = draw(0x10_0C0F, count > 0 ? Self.lookupCount : 0, distinct: false)
         updateIDs = draw(0x0DA7_E5EED, Self.writeCount(of: count), distinct: true)
         deleteIDs = draw(0xDE1E_7E5EED, Self.writeCount(of: count), distinct: true)
-        lookupValues = Self.lookupValues(model, generator)
-        let scan = HierarchyScan(model, generator, sort: sort)
+        lookupValues = Self.lookupValues(model, dataset)
+        let scan = HierarchyScan(model, dataset, sort: sort)
         foreignKeyDestination = scan.destination
         titlePrefix = scan.title.isEmpty ? nil : Self.prefix(scan.title, shared: scan.shared, count: count)
         deepPageOffset = count / 2
@@ -72,11 +74,11 @@ public struct WorkloadInputs: Sendable {
     }
 
     /// `lookup-attribute`'s values: non-NULL values of the attribute, drawn from the objects of its entity.
-    private static func lookupValues(_ model: Model, _ generator: ObjectGenerator) -> [Value] {
+    private static func lookupValues(_ model: Model, _ dataset: any Dataset) -> [Value] {
         let root = model.mainRoot
-        let count = generator.count(root: root)
+        let count = dataset.count(root: root)
         guard let (entity, attribute) = model.lookupAttribute, let position = model.entities[entity].attributeIndex(attribute) else { return [] }
-        var rng = SplitMix64(seed: generator.seed, stream: 0xB00C_5EED)
+        var rng = SplitMix64(seed: dataset.seed, stream: 0xB00C_5EED)
         let subtree = model.entities[entity].subtree
         var values: [Value] = []
         var attempts = 0
@@ -85,8 +87,8 @@ public struct WorkloadInputs: Sendable {
         while values.count < lookupCount, count > 0, attempts < lookupCount * 500 {
             attempts += 1
             let index = Int(rng.next() % UInt64(count))
-            if subtree.contains(generator.entity(root: root, at: index)) {
-                let value = drawn[index] ?? generator.object(root: root, at: index).values[position]
+            if subtree.contains(dataset.entity(root: root, at: index)) {
+                let value = drawn[index] ?? dataset.object(root: root, at: index).values[position]
                 drawn[index] = value
                 if !value.isNull { values.append(value) }
             }
@@ -143,7 +145,7 @@ public struct WorkloadInputs: Sendable {
     /// The objects `insert-single` saves, one transaction each: the first of the main hierarchy,
     /// up to `Workloads.singleInsertCount`.
     public var singleInsertObjects: [ModelObject] {
-        generator.objects(root: model.mainRoot, 0 ..< min(Workloads.singleInsertCount, generator.count(root: model.mainRoot)))
+        dataset.objects(root: model.mainRoot, 0 ..< min(Workloads.singleInsertCount, dataset.count(root: model.mainRoot)))
     }
 
     /// The objects a round of `update` saves, each at the version the round gives it (one above

@@ -50,8 +50,8 @@ public enum Workloads {
             guard let (entity, relationship, attribute) = inputs.model.relationshipLookup,
                   let info = inputs.model.entities[entity].relationship(relationship),
                   let position = inputs.model.entities[info.destination].attributeIndex(attribute) else { return [] }
-            return [("popular", inputs.generator.popularDestination(info)), ("rare", inputs.generator.rareDestination(info))].map { variant, destination in
-                let value = destination.map { inputs.generator.object($0).values[position] } ?? .null
+            return [("popular", inputs.dataset.popularDestination(info)), ("rare", inputs.dataset.rareDestination(info))].map { variant, destination in
+                let value = destination.map { inputs.dataset.object($0).values[position] } ?? .null
                 return WorkloadCase(variant: variant, requests: [FetchRequest(entity: entity, predicate: .anyRelated(relationship, attribute, value))])
             }
         },
@@ -60,7 +60,7 @@ public enum Workloads {
                  needs: { $0.orderedRelationship == nil ? "no ordered to-many relationship whose inverse is to-one (or absent) reaches objects" : nil }) { inputs in
             guard let (entity, name) = inputs.model.orderedRelationship, let relationship = inputs.model.entities[entity].relationship(name),
                   let inverse = inputs.model.inverse(of: relationship), let key = inputs.model.orderKey(of: inverse),
-                  let owner = inputs.generator.popularDestination(inverse) else { return [] }
+                  let owner = inputs.dataset.popularDestination(inverse) else { return [] }
             return [WorkloadCase(requests: [FetchRequest(entity: relationship.destination, predicate: .toOne(inverse.name, owner),
                                                          sort: [SortKey(key)])], ordered: true)]
         },

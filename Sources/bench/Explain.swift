@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Generation
 import Models
 import Reporting
 import Strategies
@@ -63,7 +64,7 @@ struct Explain: ParsableCommand {
             let plans = try withPrivateStores("explain", in: folder, writing: url, claim: claim, exclusive: exclusive) { stores in
                 let model = try self.model.model(validated, scale: dataset.scale).announced()
                 let own = try fetch.workloads(model, reportingSources: true)
-                return try QueryPlan.explainAll(strategies: layouts, model: model, seed: dataset.seed, batchSize: dataset.batch, analyze: analyze,
+                return try QueryPlan.explainAll(strategies: layouts, dataset: ObjectGenerator(model, seed: dataset.seed), batchSize: dataset.batch, analyze: analyze,
                                                 workloads: own.isEmpty ? Workloads.all : own, temporaryParent: stores)
             }
             let report = QueryPlan.report(plans)

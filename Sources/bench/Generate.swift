@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Generation
 import Models
 import Reporting
 import SQLite
@@ -56,7 +57,7 @@ struct Generate: ParsableCommand {
             // A replaced store goes with its WAL and shared-memory files.
             StoreFile.remove(url.path)
             let model = try self.model.model(validated, scale: dataset.scale).announced()
-            let census = try StoreGeneration.generate(try Strategies.layout(named: strategy), model: model, seed: dataset.seed, batchSize: dataset.batch, path: url.path)
+            let census = try StoreGeneration.generate(try Strategies.layout(named: strategy), dataset: ObjectGenerator(model, seed: dataset.seed), batchSize: dataset.batch, path: url.path)
             exclusive.lock() // the store is in place: an interruption from here on waits for the end
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
             print("wrote \(url.path): \(strategy) layout, \(census.objects.reduce(0, +)) objects, \(census.links.reduce(0, +)) links, model \(model.name), \(size) bytes (seed \(dataset.seed))")

@@ -71,7 +71,7 @@ struct ModelCommand: ParsableCommand {
             let applies = workload.inDefaultRun ? "applies" : "applies (not in the default run: name it in --workloads)"
             print("  " + workload.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + (workload.needs(model).map { "does not apply: \($0)" } ?? applies))
         }
-        let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: RunPlan.defaultSeed))
+        let inputs = WorkloadInputs(dataset: ObjectGenerator(model, seed: RunPlan.defaultSeed))
         let defaultRun = Workloads.defaultRun(on: model)
         let several = defaultRun.compactMap { workload -> String? in
             let variants = workload.variants(on: inputs)

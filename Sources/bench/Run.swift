@@ -70,7 +70,7 @@ struct Run: ParsableCommand {
                                temporaryParent: stores.url, defaultRunTime: RunPlan.defaultRunTime)
         plan.analyze = analyze
         // Made once (a pass over the main hierarchy): the cases are counted on them, and the run uses them.
-        let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: plan.seed))
+        let inputs = WorkloadInputs(dataset: ObjectGenerator(model, seed: plan.seed))
         let cases = Workload.caseCount(workloads, on: inputs)
         try Execution(plan: plan, started: started, cases: cases, output: output, stores: folder, privateFolder: stores,
                       fileSuffix: analyze ? ".analyzed" : "").run { onEvent in

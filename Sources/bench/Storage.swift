@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Generation
 import Models
 import Reporting
 import Strategies
@@ -43,7 +44,7 @@ struct Storage: ParsableCommand {
             let (url, claim) = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(started)).storage.csv", force: force, inputs: model.source().inputs)
             defer { claim.release() }
             let (reports, context) = try withPrivateStores("storage", in: folder, writing: url, claim: claim, exclusive: exclusive) { stores in
-                (try StorageReport.run(strategies: layouts, model: try model.model(validated, scale: dataset.scale).announced(), seed: dataset.seed,
+                (try StorageReport.run(strategies: layouts, dataset: ObjectGenerator(try model.model(validated, scale: dataset.scale).announced(), seed: dataset.seed),
                                       batchSize: dataset.batch, temporaryParent: stores) { name in
                     if standardErrorIsTerminal { printError("building the \(name) store…") }
                 }, RunContext.current(date: started, storeFolder: folder.url, probeIn: stores))

@@ -187,7 +187,7 @@ struct Sweep: ParsableCommand {
         // model (its entities' numbers differ).
         let pointWorkloads = try models.map { workloads + (try FetchOptions.workloads(fetches, $0)) }
         let plan = timing.plan(strategies: layouts, workloads: pointWorkloads.first ?? workloads, seed: generator.seed, batchSize: generator.batch, temporaryParent: folder.url)
-        let inputs = models.map { WorkloadInputs(model: $0, generator: ObjectGenerator($0, seed: plan.seed)) }
+        let inputs = models.map { WorkloadInputs(dataset: ObjectGenerator($0, seed: plan.seed)) }
         let cases = zip(pointWorkloads, inputs).reduce(0) { $0 + Workload.caseCount($1.0, on: $1.1) }
         try Execution(plan: plan, started: started, cases: cases, output: output, stores: stores,
                       privateFolder: folder).run { onEvent in

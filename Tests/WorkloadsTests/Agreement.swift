@@ -28,7 +28,7 @@ enum Agreement {
             generator = ObjectGenerator(model, seed: seed)
             batches = Array(generator.batches(of: 250))
             reference = ReferenceStore(generator)
-            inputs = WorkloadInputs(model: model, generator: generator)
+            inputs = WorkloadInputs(dataset: generator)
         }
 
         /// A new in-memory store of `type` holding the objects.

@@ -10,7 +10,7 @@ import XCTest
 final class CoreDataWorkloadTests: XCTestCase {
     func testFaultFiresLookupIDsObjects() throws {
         let model = try Model(ModelPresets.publications.scaled(to: 2_000))
-        let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: 3))
+        let inputs = WorkloadInputs(dataset: ObjectGenerator(model, seed: 3))
         let requests = try XCTUnwrap(Workloads.named("fault")?.cases(inputs).first?.requests)
         XCTAssertEqual(requests.count, WorkloadInputs.lookupCount)
         XCTAssertEqual(requests, inputs.lookupIDs.map { FetchRequest(entity: $0.entity, includesSubentities: false, predicate: .key($0.key), asRootFetch: true) })
@@ -21,7 +21,7 @@ final class CoreDataWorkloadTests: XCTestCase {
         let fetchOwn = try XCTUnwrap(Workloads.named("fetch-own"))
         let publications = try Model(ModelPresets.publications)
         XCTAssertEqual(publications.ownObjectsEntity, publications.index(of: "Publication"))
-        let inputs = WorkloadInputs(model: publications, generator: ObjectGenerator(publications, seed: 3))
+        let inputs = WorkloadInputs(dataset: ObjectGenerator(publications, seed: 3))
         XCTAssertEqual(fetchOwn.cases(inputs).map(\.requests), [[FetchRequest(entity: publications.mainRoot, includesSubentities: false)]])
         // Abstract Animal and Pet: no entity with sub-entities has objects of its own.
         let animals = try Model(ModelPresets.efcoreAnimals)
@@ -45,7 +45,7 @@ extension CoreDataWorkloadTests {
         let subentity = try XCTUnwrap(model.subentityAttribute)
         XCTAssertEqual(subentity.entity, model.index(of: "Book"))
         XCTAssertEqual(subentity.attribute, "isbn")
-        let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: 3))
+        let inputs = WorkloadInputs(dataset: ObjectGenerator(model, seed: 3))
         XCTAssertEqual(workload.cases(inputs).first?.requests,
                        inputs.lookupValues.map { FetchRequest(entity: subentity.entity, predicate: .equals("isbn", $0), asRootFetch: true) })
         XCTAssertNotNil(workload.needs(try Model(ModelPresets.codingMilitia)))
@@ -56,7 +56,7 @@ extension CoreDataWorkloadTests {
     /// The fetches of several statements: what each asks of the publication model, and which are in the default run.
     func testTheFetchesOfSeveralStatementsAskWhatTheySay() throws {
         let model = try Model(ModelPresets.publications.scaled(to: 2_000))
-        let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: 3))
+        let inputs = WorkloadInputs(dataset: ObjectGenerator(model, seed: 3))
         let book = try XCTUnwrap(model.index(of: "Book"))
         XCTAssertEqual(model.partialProperties(model.mainRoot), ["title", "publishDate"])
         XCTAssertEqual(model.partialProperties(book), ["title", "isbn"])

@@ -1,3 +1,4 @@
+import Generation
 import Foundation
 import Models
 import Strategies
@@ -33,7 +34,7 @@ final class QueryPlanTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plans-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let plans = try QueryPlan.explainAll(strategies: Strategies.all, model: model, seed: 1, batchSize: 100, temporaryParent: folder)
+        let plans = try QueryPlan.explainAll(strategies: Strategies.all, dataset: ObjectGenerator(model, seed: 1), batchSize: 100, temporaryParent: folder)
         XCTAssertTrue(plans.contains { $0.workload == "fetch-leaf" })
         XCTAssertEqual(QueryPlan.flagged(plans).map { "\($0.strategy) \($0.workload): \($0.sql)" }, [])
     }
@@ -84,7 +85,7 @@ final class QueryPlanTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plans-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let plans = try QueryPlan.explainAll(strategies: Strategies.all, model: model, seed: 42, batchSize: 1_000, analyze: true,
+        let plans = try QueryPlan.explainAll(strategies: Strategies.all, dataset: ObjectGenerator(model, seed: 42), batchSize: 1_000, analyze: true,
                                              temporaryParent: folder)
         let changed = QueryPlan.changedByAnalyze(plans)
         XCTAssertEqual(changed.filter { $0.before.strategy == "single-table" }.map(\.before.workload), [])

@@ -10,11 +10,11 @@ final class RunnerInputsTests: XCTestCase {
     func testARunnerOnGivenInputsMeasuresWhatOneMakingItsOwnDoes() throws {
         let model = try Model(ModelPresets.publications.scaled(to: 300))
         let plan = RunPlan(strategies: [SingleTable.self, TablePerEntity.self], seed: 9, batchSize: 50, repetitions: 1)
-        let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: plan.seed))
+        let inputs = WorkloadInputs(dataset: ObjectGenerator(model, seed: plan.seed))
         let given = Runner(plan: plan, inputs: inputs)
         XCTAssertEqual(given.inputs.lookupIDs, inputs.lookupIDs)
         XCTAssertEqual(given.inputs.deleteIDs, inputs.deleteIDs)
-        XCTAssertEqual(given.generator.seed, plan.seed)
+        XCTAssertEqual(given.dataset.seed, plan.seed)
         let shared = try given.run()
         let own = try Runner(plan: plan, model: model).run()
         func answers(_ results: [WorkloadResult]) -> [String] {

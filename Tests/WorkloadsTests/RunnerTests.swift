@@ -41,7 +41,7 @@ final class RunnerTests: XCTestCase {
                 if case let .measured(group) = event { events += group.map { "\($0.strategy) \($0.caseName)" } }
             }
             let results = try runner.run()
-            let inputs = WorkloadInputs(model: model, generator: ObjectGenerator(model, seed: 77))
+            let inputs = WorkloadInputs(dataset: ObjectGenerator(model, seed: 77))
             let cases = Workloads.applicable(to: model).reduce(0) { $0 + ($1.kind == .read ? $1.cases(inputs).count : 1) }
             XCTAssertEqual(results.count, Strategies.all.count * cases, model.name)
             XCTAssertEqual(events.count, results.count, "every result is reported as it completes")

@@ -71,7 +71,7 @@ final class StoreCheckTests: XCTestCase {
 
     func testStorageReportsMeasureEveryStrategysStore() throws {
         let model = try Model(ModelPresets.publications.scaled(to: 600))
-        let reports = try StorageReport.run(strategies: Strategies.all, model: model, seed: 4, batchSize: 100)
+        let reports = try StorageReport.run(strategies: Strategies.all, dataset: ObjectGenerator(model, seed: 4), batchSize: 100)
         XCTAssertEqual(reports.map(\.strategy), Strategies.names)
         for report in reports {
             XCTAssertEqual(report.publications, 600)
