@@ -55,7 +55,7 @@ let package = Package(
         // A Core Data / SwiftData store file read as a model: its Z_MODELCACHE (raw deflate, binary
         // property list, keyed archive), its tables and its objects per entity, opened read-only;
         // and the proof that single-table lays the model out as the store is.
-        .target(name: "CoreDataStores", dependencies: ["Models", "SQLite", "CoreDataLayout", "StoreFiles", "Strategies", "CZlib"]),
+        .target(name: "CoreDataStores", dependencies: ["Models", "SQLite", "CoreDataLayout", "StoreFiles", "Strategies", "Generation", "CZlib"]),
         // Where a command's model comes from (a preset, a JSON description, an Xcode model,
         // SwiftData sources, a store file), chosen from the path and read into one description.
         .target(name: "ModelSources", dependencies: ["Models", "SwiftDataModels", "CoreDataStores"]),

@@ -96,9 +96,25 @@ public struct CoreDataStoreFile: Sendable {
             throw say(FileManager.default.isReadableFile(atPath: path) ? "is not an SQLite database; give a Core Data or SwiftData store (App.sqlite)"
                                                                        : "cannot be read; give a readable Core Data or SwiftData store (App.sqlite)")
         }
+        defer { privateCopy.remove() }
+        do {
+            let database = try openReadOnly(file, path: path, privateCopy: privateCopy)
+            let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+            return try read(database, path: path, sampleLimit: sampleLimit, progress: size >= progressSize ? progress : { _ in }, started: started)
+        } catch let error as ModelError {
+            throw error
+        } catch let error as SQLiteError {
+            throw say("cannot be read as a store: \(error.message)")
+        }
+    }
+
+    /// Opens the store at `file` (its links resolved) read-only and immutable; when a `-wal` beside
+    /// it holds transactions, a copy of both made in `privateCopy`'s folder (which the caller
+    /// removes) is opened instead, so that what is read is what the app last committed.
+    static func openReadOnly(_ file: String, path: String, privateCopy: StorePrivateCopy) throws -> Database {
+        let say = { (what: String) in ModelError("\(path) \(what)") }
         let wal = file + "-wal"
         let walSize = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
-        defer { privateCopy.remove() }
         var opened = file
         if walSize > 0 {
             let folder = PrivateStoreFolder(command: "store", in: FileManager.default.temporaryDirectory)
@@ -114,15 +130,7 @@ public struct CoreDataStoreFile: Sendable {
                 throw say("has a -wal file beside it, and copying both to read them failed: \(error.localizedDescription)")
             }
         }
-        do {
-            let database = try Database(path: uri(opened, immutable: opened == file), readOnly: true, uri: true)
-            let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
-            return try read(database, path: path, sampleLimit: sampleLimit, progress: size >= progressSize ? progress : { _ in }, started: started)
-        } catch let error as ModelError {
-            throw error
-        } catch let error as SQLiteError {
-            throw say("cannot be read as a store: \(error.message)")
-        }
+        return try Database(path: uri(opened, immutable: opened == file), readOnly: true, uri: true)
     }
 
     /// `path` with every symbolic link in it resolved (as is when it cannot be).

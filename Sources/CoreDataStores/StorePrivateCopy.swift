@@ -31,7 +31,7 @@ public final class StorePrivateCopy: @unchecked Sendable {
     }
 
     /// Removes the copy once the store is read.
-    func remove() {
+    public func remove() {
         lock.withLock {
             folder?.remove()
             folder = nil

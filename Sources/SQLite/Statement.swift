@@ -138,6 +138,26 @@ public final class Statement {
 
     public func isNull(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
 
+    /// SQLite's storage class of a value: what a column of the current row holds, whatever its declared type.
+    public enum StorageClass: Sendable, Equatable { case integer, real, text, blob, null }
+
+    public func storageClass(at index: Int32) -> StorageClass {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: .integer
+        case SQLITE_FLOAT: .real
+        case SQLITE_TEXT: .text
+        case SQLITE_BLOB: .blob
+        default: .null
+        }
+    }
+
+    /// Whether the column's text is valid UTF-8 byte for byte (`string(at:)` repairs what is not).
+    public func holdsValidText(at index: Int32) -> Bool {
+        guard let text = sqlite3_column_text(handle, index) else { return true }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(validating: UnsafeBufferPointer(start: text, count: count), as: UTF8.self) != nil
+    }
+
     public func int64(at index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
 
     public func int(at index: Int32) -> Int { Int(sqlite3_column_int64(handle, index)) }

@@ -1,0 +1,100 @@
+import Foundation
+import Generation
+import Models
+import SQLite
+
+extension StoreDataset {
+    /// Objects read in one step of the opening pass.
+    static let readBatch = 2_000
+
+    /// Opens the store at `path` as the dataset of `model` (the model read from it, every entity's
+    /// `rows` its objects there): its entity numbers, each hierarchy's keys, then every row once,
+    /// checked and digested. Every problem is one `ModelError` sentence naming the store; rows that
+    /// break the model are counted by kind, and the store refused with the first of each. A store
+    /// in use is read from a private copy `privateCopy` makes (the caller removes it when done).
+    public static func open(path: String, model: Model, seed: UInt64, privateCopy: StorePrivateCopy,
+                            progress: @escaping (String) -> Void = { _ in }) throws -> StoreDataset {
+        let say = { (what: String) in ModelError("\(path) \(what)") }
+        do {
+            let database = try CoreDataStoreFile.openReadOnly(CoreDataStoreFile.resolvingLinks(path), path: path, privateCopy: privateCopy)
+            let plan = try StoreReadPlan(model)
+            var entityOfNumber: [Int64: Int] = [:], numbers: [Int: Int64] = [:]
+            let names = try database.prepare("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY")
+            while try names.step() {
+                guard let index = model.index(of: names.string(at: 1)) else { continue }
+                entityOfNumber[names.int64(at: 0)] = index
+                numbers[index] = names.int64(at: 0)
+            }
+            var problems = StoreRowProblems()
+            let hierarchies = try keys(database, plan, entityOfNumber, &problems)
+            for entity in model.entities where entity.isConcrete {
+                let found = hierarchies[entity.root]?.entities.reduce(0) { $0 + ($1 == entity.index ? 1 : 0) } ?? 0
+                guard found == entity.rows else { throw say("holds \(found) objects of \(entity.name) where its model says \(entity.rows); read it again with --model \(path) and no --scale") }
+            }
+            var dataset = StoreDataset(model: model, seed: seed, path: path, hierarchies: hierarchies, plan: plan, connection: StoreConnection(database),
+                                       entityOfNumber: entityOfNumber, numbers: numbers)
+            try dataset.readEveryRow(&problems, progress: progress)
+            guard problems.isEmpty else {
+                throw say("has \(problems.total) rows or values that break its own model: \(problems.summary); its objects cannot be copied as they are (measure the shape of its data instead: leave out --data store)")
+            }
+            return dataset
+        } catch let error as SQLiteError {
+            throw say("cannot be read as Core Data lays out its model: \(error.message) (bench model --model \(path) shows where its tables differ)")
+        }
+    }
+
+    /// Each hierarchy's keys in order with their entities; a row of an entity number that is no
+    /// concrete entity of the hierarchy is counted, not kept.
+    private static func keys(_ database: Database, _ plan: StoreReadPlan, _ entityOfNumber: [Int64: Int],
+                             _ problems: inout StoreRowProblems) throws -> [Int: StoreKeys] {
+        var hierarchies: [Int: StoreKeys] = [:]
+        for (root, hierarchy) in plan.hierarchies {
+            var keys = StoreKeys()
+            let statement = try database.prepare("SELECT Z_PK, Z_ENT FROM \(hierarchy.table) ORDER BY Z_PK")
+            while try statement.step() {
+                let key = statement.int64(at: 0)
+                guard let entity = entityOfNumber[statement.int64(at: 1)], hierarchy.entities[entity] != nil else {
+                    problems.add(.unknownEntity, "\(hierarchy.table) Z_PK \(key)")
+                    continue
+                }
+                keys.keys.append(key)
+                keys.entities.append(Int32(entity))
+            }
+            hierarchies[root] = keys
+        }
+        return hierarchies
+    }
+
+    /// Reads every object once, batch by batch: its row's problems, the digests, the links counted.
+    /// The first batch of a hierarchy reads from the lowest key there can be and its last to the
+    /// highest, so that a join row of no object is found wherever its key falls.
+    private mutating func readEveryRow(_ problems: inout StoreRowProblems, progress: (String) -> Void) throws {
+        let total = totalCount
+        var done = 0, told = 0
+        for root in model.roots {
+            let count = self.count(root: root)
+            guard let hierarchy = plan.hierarchies[root] else { continue }
+            for start in stride(from: 0, to: max(count, 1), by: Self.readBatch) {
+                let end = min(start + Self.readBatch, count)
+                let low = start == 0 ? Int64.min : key(root: root, at: start)
+                let high = end >= count ? Int64.max : key(root: root, at: end - 1)
+                let (objects, found) = try connection.reading { database in try read(database, root: root, keys: low ... high) }
+                problems.merge(found)
+                for object in objects {
+                    objectDigest.add(object)
+                    guard let entity = hierarchy.entities[object.id.entity] else { continue }
+                    for (index, destinations) in zip(entity.links, object.links) {
+                        let link = hierarchy.links[index], name = "\(model.entities[link.owner].name).\(link.name)"
+                        linkCountsByName[name, default: 0] += destinations.count
+                        for destination in destinations { linkDigest.add(LinkRow(owner: object.id, relationship: name, destination: destination)) }
+                    }
+                }
+                done += objects.count
+                if done - told >= 100_000 {
+                    told = done
+                    progress("read \(done) of \(total) objects")
+                }
+            }
+        }
+    }
+}
