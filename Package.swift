@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "GenerationTests", dependencies: ["Generation", "Models"]),
         .target(name: "TestSupport", dependencies: ["FetchRequests", "Models", "Generation", "CoreDataLayout", "StoreFiles", "Strategies", "CoreDataStores", "SQLite"], path: "Tests/TestSupport"),
         .testTarget(name: "CoreDataStoresTests", dependencies: ["CoreDataStores", "Models", "CoreDataLayout", "StoreFiles", "Strategies", "SQLite", "Generation", "TestSupport"]),
-        .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "FetchRequests", "Strategies", "StoreFiles", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
+        .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "CoreDataStores", "FetchRequests", "Strategies", "StoreFiles", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads", "Strategies", "StoreFiles", "Generation", "SQLite"]),
         .testTarget(name: "benchTests", dependencies: ["bench", "Reporting", "StoreFiles", "Models", "CoreDataStores", "SQLite", "TestSupport"]),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "FetchRequests", "CoreDataLayout", "StoreFiles", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),

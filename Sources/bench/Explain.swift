@@ -47,6 +47,7 @@ struct Explain: ParsableCommand {
     var validated = ValidatedModel()
 
     mutating func validate() throws {
+        try dataset.check(model)
         let loaded = try model.load(scale: dataset.scale)
         _ = try fetch.workloads(loaded.model)
         validated.value = loaded
@@ -64,7 +65,9 @@ struct Explain: ParsableCommand {
             let plans = try withPrivateStores("explain", in: folder, writing: url, claim: claim, exclusive: exclusive) { stores in
                 let model = try self.model.model(validated, scale: dataset.scale).announced()
                 let own = try fetch.workloads(model, reportingSources: true)
-                return try QueryPlan.explainAll(strategies: layouts, dataset: ObjectGenerator(model, seed: dataset.seed), batchSize: dataset.batch, analyze: analyze,
+                let opened = try dataset.open(model, source: try self.model.source())
+                defer { opened.close() }
+                return try QueryPlan.explainAll(strategies: layouts, dataset: opened.dataset, batchSize: dataset.batch, analyze: analyze,
                                                 workloads: own.isEmpty ? Workloads.all : own, temporaryParent: stores)
             }
             let report = QueryPlan.report(plans)

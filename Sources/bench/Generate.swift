@@ -32,6 +32,7 @@ struct Generate: ParsableCommand {
     var validated = ValidatedModel()
 
     mutating func validate() throws {
+        try dataset.check(model)
         validated.value = try model.load(scale: dataset.scale)
         do { _ = try Strategies.layout(named: strategy) } catch { throw ValidationError("\(error)") }
     }
@@ -57,7 +58,9 @@ struct Generate: ParsableCommand {
             // A replaced store goes with its WAL and shared-memory files.
             StoreFile.remove(url.path)
             let model = try self.model.model(validated, scale: dataset.scale).announced()
-            let census = try StoreGeneration.generate(try Strategies.layout(named: strategy), dataset: ObjectGenerator(model, seed: dataset.seed), batchSize: dataset.batch, path: url.path)
+            let opened = try dataset.open(model, source: try self.model.source())
+            defer { opened.close() }
+            let census = try StoreGeneration.generate(try Strategies.layout(named: strategy), dataset: opened.dataset, batchSize: dataset.batch, path: url.path)
             exclusive.lock() // the store is in place: an interruption from here on waits for the end
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
             print("wrote \(url.path): \(strategy) layout, \(census.objects.reduce(0, +)) objects, \(census.links.reduce(0, +)) links, model \(model.name), \(size) bytes (seed \(dataset.seed))")

@@ -17,6 +17,9 @@ final class InterruptionHandler: @unchecked Sendable {
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
     private static let lock = NSLock()
     nonisolated(unsafe) private static var active: [InterruptionHandler] = []
+    /// Removals of files that outlive any one handler (a store's private copy read through a
+    /// whole command): run on any interruption, before the newest handler's cleanup.
+    nonisolated(unsafe) private static var removals: [UUID: @Sendable () -> Void] = [:]
     /// The process's one source per signal, made on the first handler's creation (a lazy
     /// static, made once under Swift's lock) and never changed after. A source takes its signal
     /// only once libdispatch has registered it, later, on its own thread; until then the signal is
@@ -55,7 +58,18 @@ final class InterruptionHandler: @unchecked Sendable {
         Self.lock.withLock { Self.active.removeAll { $0 === self } }
     }
 
+    /// Runs `removal` on any interruption until the returned token is handed to `endRemoval`.
+    static func removeOnInterruption(_ removal: @escaping @Sendable () -> Void) -> UUID {
+        _ = sources
+        let token = UUID()
+        lock.withLock { removals[token] = removal }
+        return token
+    }
+
+    static func endRemoval(_ token: UUID) { _ = lock.withLock { removals.removeValue(forKey: token) } }
+
     private static func interrupted(by signalNumber: Int32) {
+        for removal in lock.withLock({ Array(removals.values) }) { removal() }
         // With no handler, end as the signal's default would: at once, nothing flushed (a flush
         // could wait forever on an output pipe nobody reads).
         guard let handler = lock.withLock({ active.last }) else { _exit(128 + signalNumber) }

@@ -46,6 +46,7 @@ struct Run: ParsableCommand {
 
     mutating func validate() throws {
         try output.checkNoneIsRead(model.source().inputs + fetch.inputs)
+        try dataset.check(model)
         let loaded = try model.load(scale: dataset.scale)
         _ = try selectedWorkloads(loaded.model)
         validated.value = loaded
@@ -69,8 +70,11 @@ struct Run: ParsableCommand {
         var plan = timing.plan(strategies: layouts, workloads: workloads, seed: dataset.seed, batchSize: dataset.batch,
                                temporaryParent: stores.url, defaultRunTime: RunPlan.defaultRunTime)
         plan.analyze = analyze
+        let opened = try dataset.open(model, source: try self.model.source())
+        defer { opened.close() }
         // Made once (a pass over the main hierarchy): the cases are counted on them, and the run uses them.
-        let inputs = WorkloadInputs(dataset: ObjectGenerator(model, seed: plan.seed))
+        let inputs = WorkloadInputs(dataset: opened.dataset)
+        try opened.dataset.checkReads()
         let cases = Workload.caseCount(workloads, on: inputs)
         try Execution(plan: plan, started: started, cases: cases, output: output, stores: folder, privateFolder: stores,
                       fileSuffix: analyze ? ".analyzed" : "").run { onEvent in

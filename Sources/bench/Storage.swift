@@ -31,6 +31,7 @@ struct Storage: ParsableCommand {
     var validated = ValidatedModel()
 
     mutating func validate() throws {
+        try dataset.check(model)
         validated.value = try model.load(scale: dataset.scale)
         if force, output == nil { throw ValidationError("--force only applies with --output") }
     }
@@ -44,8 +45,9 @@ struct Storage: ParsableCommand {
             let (url, claim) = try OutputFile.destination(output, defaultName: "\(RunContext.fileStamp(started)).storage.csv", force: force, inputs: model.source().inputs)
             defer { claim.release() }
             let (reports, context) = try withPrivateStores("storage", in: folder, writing: url, claim: claim, exclusive: exclusive) { stores in
-                (try StorageReport.run(strategies: layouts, dataset: ObjectGenerator(try model.model(validated, scale: dataset.scale).announced(), seed: dataset.seed),
-                                      batchSize: dataset.batch, temporaryParent: stores) { name in
+                let opened = try dataset.open(try model.model(validated, scale: dataset.scale).announced(), source: try model.source())
+                defer { opened.close() }
+                return (try StorageReport.run(strategies: layouts, dataset: opened.dataset, batchSize: dataset.batch, temporaryParent: stores) { name in
                     if standardErrorIsTerminal { printError("building the \(name) store…") }
                 }, RunContext.current(date: started, storeFolder: folder.url, probeIn: stores))
             }

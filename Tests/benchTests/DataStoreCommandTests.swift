@@ -1,0 +1,65 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `--data store`: every layout filled with the store's own objects. The run measures them (every
+/// strategy agreeing, each copy proved whole), no value of a row reaches any output, the store is
+/// byte-identical afterwards with no `-wal` or `-shm` beside it, and mistakes are one line.
+final class DataStoreCommandTests: XCTestCase {
+    var folder: URL!
+    var store: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("data-store-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        store = folder.appendingPathComponent("Notes.sqlite")
+        try ShapedStoreFixture.write(to: store.path, notes: 1_500)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+    func testARunMeasuresTheStoresOwnObjectsAndKeepsThemPrivate() throws {
+        let before = try Data(contentsOf: store)
+        let run = try CommandLineTests.bench(["run", "--data", "store", "--model", store.path, "--repetitions", "2", "--output", "run.csv"], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("insert-bulk"), run.stdout)
+        let storage = try CommandLineTests.bench(["storage", "--data", "store", "--model", store.path, "--output", "storage.csv"], in: folder)
+        XCTAssertEqual(storage.status, 0, storage.stderr)
+        let explain = try CommandLineTests.bench(["explain", "--data", "store", "--model", store.path, "--output", "plans.txt"], in: folder)
+        XCTAssertEqual(explain.status, 0, explain.stderr)
+        var outputs = [run.stdout, run.stderr, storage.stdout, storage.stderr, explain.stdout, explain.stderr]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name != "Notes.sqlite" {
+            outputs.append(String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self))
+        }
+        for output in outputs { XCTAssertFalse(output.contains(ShapedStoreFixture.marker), String(output.prefix(2_000))) }
+        XCTAssertEqual(try Data(contentsOf: store), before, "the store was written")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.path + "-wal"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.path + "-shm"))
+    }
+
+    /// `generate --data store` writes the store's own objects, in the layout asked for, into the file the user names only.
+    func testGenerateCopiesTheObjectsIntoTheLayoutAsked() throws {
+        let copy = folder.appendingPathComponent("Copy.sqlite")
+        let made = try CommandLineTests.bench(["generate", "--data", "store", "--model", store.path, "--strategy", "table-per-entity", "--output", copy.path], in: folder)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertFalse(made.stdout.contains(ShapedStoreFixture.marker) || made.stderr.contains(ShapedStoreFixture.marker))
+        XCTAssertNotNil(try Data(contentsOf: copy).range(of: Data(ShapedStoreFixture.marker.utf8)), "the copy holds the store's rows")
+    }
+
+    func testMistakesAreOneLine() throws {
+        let mistakes: [([String], String)] = [
+            (["run", "--data", "store", "--model", store.path, "--scale", "100"], "--scale does not apply with --data store"),
+            (["run", "--data", "store", "--preset", "publications"], "--data store copies the objects of a Core Data or SwiftData store: give the store as --model"),
+            (["storage", "--data", "store", "--model", store.path, "--mix", "Note=1"], "--mix does not apply with --data store"),
+            (["explain", "--data", "store", "--model", store.path, "--fan-out", "0-2"], "--fan-out does not apply with --data store"),
+            (["run", "--data", "rows", "--model", store.path], "--data"),
+        ]
+        for (arguments, message) in mistakes {
+            let outcome = try CommandLineTests.bench(arguments, in: folder)
+            XCTAssertNotEqual(outcome.status, 0, arguments.joined(separator: " "))
+            XCTAssertTrue(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
+            XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, outcome.stderr)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["Notes.sqlite"])
+    }
+}
