@@ -28,6 +28,7 @@ public struct StoreDataset: Dataset {
     var linkCountsByName: [String: Int] = [:]
 
     public var isPrivate: Bool { true }
+    public var origin: String { "store" }
     public var contents: (objects: AnswerDigest, links: AnswerDigest)? { (objectDigest, linkDigest) }
 
     public func count(root: Int) -> Int { hierarchies[root]?.keys.count ?? 0 }

@@ -32,6 +32,8 @@ public protocol Dataset: Sendable {
     func checkReads() throws
     /// Whether the objects are an app's own data: no value of theirs may appear in any output.
     var isPrivate: Bool { get }
+    /// Where the objects come from, as the results name it: `generated` or `store`.
+    var origin: String { get }
     /// Digests of every object (`ModelObject`'s: values and to-ones) and of every link (`LinkRow`),
     /// unordered, when the dataset was read whole and each store filled from it must prove it holds
     /// exactly these; `nil` for generated objects (their stores are checked by counts and agreement).
@@ -53,5 +55,6 @@ extension ObjectGenerator: Dataset {
     public func linkCounts(_ relationships: [Model.Relationship]) -> [Int]? { nil }
     public func checkReads() throws {}
     public var isPrivate: Bool { false }
+    public var origin: String { "generated" }
     public var contents: (objects: AnswerDigest, links: AnswerDigest)? { nil }
 }

@@ -102,14 +102,17 @@ public struct Comparison {
 
     /// Matches BASE's and NEW's rows by strategy and workload case.
     /// - parameter threshold: the relative change below which a result counts as unchanged (0.05 = 5 %).
-    /// - throws: `Refusal` when the runs used different seeds, scales or batch sizes (unless `force`),
+    /// - throws: `Refusal` when the runs used different seeds, scales, batch sizes or objects (generated or a store's; unless `force`),
     ///   or have nothing in common.
     /// - parameter alpha: the significance level of the rank test (0.05).
     public static func runs(base: ResultsFile, new: ResultsFile, threshold: Double, alpha: Double = 0.05, force: Bool) throws -> Comparison {
-        for column in ["seed", "scale", "batch"] {
-            let (a, b) = (base.values(column), new.values(column))
+        for column in ["seed", "scale", "batch", "data"] {
+            // A file from before the data column holds generated objects.
+            func values(_ file: ResultsFile) -> [String] { column == "data" && file.values(column).isEmpty ? ["generated"] : file.values(column) }
+            let (a, b) = (values(base), values(new))
             if a != b, !force {
-                throw Refusal(description: "the runs used different \(column == "batch" ? "batch sizes" : column + "s") (\(a.joined(separator: ", ")) vs \(b.joined(separator: ", "))): they measured different work; pass --force to compare anyway")
+                let what = ["batch": "batch sizes", "data": "objects"][column] ?? column + "s"
+                throw Refusal(description: "the runs used different \(what) (\(a.joined(separator: ", ")) vs \(b.joined(separator: ", "))): they measured different work; pass --force to compare anyway")
             }
         }
         var warnings: [String] = []

@@ -6,11 +6,11 @@ import Workloads
 /// The results CSV: one row per (strategy, workload, variant). Every column is documented here
 /// and in docs/files.md; `schemaVersion` changes whenever a column is added, removed or redefined.
 public enum ResultsCSV {
-    public static let schemaVersion = 8
+    public static let schemaVersion = 9
 
     /// Column names and their meaning, in file order.
     public static let columns: [(name: String, meaning: String)] = [
-        ("schema_version", "version of this CSV layout (\(schemaVersion)); bench compare reads it, version 7 (the same without mix_weight and mix_fetches), "
+        ("schema_version", "version of this CSV layout (\(schemaVersion)); bench compare reads it, version 8 (the same without data), version 7 (without data, mix_weight and mix_fetches), "
             + "version 6 (the same without ratio_blocks, its ratio intervals from the rounds alone), version 5 (the same without the work columns), version 4 (without work and ratio columns), version 3 (without work, ratios and loops) and version 2 (without work, loops, hierarchy and sweep columns)"),
         ("run_id", "unique id of the run: start time and a random suffix"),
         ("timestamp", "when the run started, ISO 8601 UTC"),
@@ -31,7 +31,8 @@ public enum ResultsCSV {
         ("page_size", "page size of every store, bytes"),
         ("cache_size", "PRAGMA cache_size of every connection (negative: KiB)"),
         ("temp_dir", "folder the temporary stores were made in"),
-        ("seed", "dataset seed (--seed)"),
+        ("seed", "dataset seed (--seed): the generated objects' and the workloads' drawn inputs'"),
+        ("data", "where the objects came from: generated (made from the model and the seed), or store (the objects of the store --model names, every one copied into every layout; insert-bulk times that copy)"),
         ("scale", "objects in the dataset (--scale; in a scale sweep, this point's)"),
         ("batch", "objects per transaction for insert-bulk and store population (--batch)"),
         ("time_budget_s", "--time-budget in seconds; empty without it (fixed repetitions, or the default precision rule)"),
@@ -108,7 +109,7 @@ public enum ResultsCSV {
             String(context.pageSize), String(context.cacheSize), context.temporaryFolder,
         ]
         let parameters: [String] = [
-            String(plan.seed), String(result.setting.scale), String(plan.batchSize), plan.timeBudget.map { format($0) } ?? "",
+            String(plan.seed), result.setting.data, String(result.setting.scale), String(plan.batchSize), plan.timeBudget.map { format($0) } ?? "",
             result.setting.hierarchy, result.setting.sweepParameter, result.setting.sweepValue,
         ]
         let what: [String] = [result.strategy, result.workload, result.variant, String(result.rows)]

@@ -32,11 +32,11 @@ public struct ResultsFile {
         return prefix + base + suffix
     }
 
-    /// The schema versions this reader understands: 5; 4 (the same columns without the ratio
+    /// The schema versions this reader understands: 9; 8 (without `data`: generated objects) to 5; 4 (the same columns without the ratio
     /// columns: `CaseGrid` pairs the samples itself, when they are there); 3 (without `loops`: every
     /// repetition one execution); and 2 (without `loops` and the hierarchy and sweep columns: the
     /// publication model, no sweep).
-    static let readableVersions = ["2", "3", "4", "5", "6", "7", String(ResultsCSV.schemaVersion)]
+    static let readableVersions = ["2", "3", "4", "5", "6", "7", "8", String(ResultsCSV.schemaVersion)]
 
     public struct Key: Hashable, Comparable, Sendable, CustomStringConvertible {
         public var strategy: String
@@ -200,7 +200,7 @@ public struct ResultsFile {
         }
     }
 
-    /// The numeric columns of schema versions 2 to 8 and what each may hold; a column missing
+    /// The numeric columns of schema versions 2 to 9 and what each may hold; a column missing
     /// from the file is not checked (only `requiredColumns` must be there).
     static let numericColumns: [(String, NumberKind)] = [
         ("cpu_cores", .whole(minimum: 0)), ("memory_bytes", .whole(minimum: 0)), ("page_size", .whole(minimum: 0)),

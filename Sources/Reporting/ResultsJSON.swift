@@ -101,6 +101,8 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
     public struct Result: Codable, Equatable, Sendable {
         public var hierarchy: String
         public var scale: Int
+        /// Where the objects came from: `generated` or `store` (the CSV's `data`).
+        public var data: String
         public var sweepParameter: String
         public var sweepValue: String
         public var strategy: String
@@ -177,7 +179,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case hierarchy, scale, sweepParameter = "sweep_parameter", sweepValue = "sweep_value", strategy, workload, variant, rows
+            case hierarchy, scale, data, sweepParameter = "sweep_parameter", sweepValue = "sweep_value", strategy, workload, variant, rows
             case warmups, iterations, loops, medianNs = "median_ns", ciLowNs = "ci_low_ns", ciHighNs = "ci_high_ns", ciCoverage = "ci_coverage"
             case minNs = "min_ns", maxNs = "max_ns", meanNs = "mean_ns", stddevNs = "stddev_ns", p90Ns = "p90_ns", p99Ns = "p99_ns"
             case madNs = "mad_ns", outliers, noisy, rowsPerS = "rows_per_s", dbBytes = "db_bytes", digest, samplesNs = "samples_ns"
@@ -189,7 +191,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
         /// Encodes a missing ratio as nulls (the synthesized encoder would leave the keys out).
         public func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(hierarchy, forKey: .hierarchy); try container.encode(scale, forKey: .scale)
+            try container.encode(hierarchy, forKey: .hierarchy); try container.encode(scale, forKey: .scale); try container.encode(data, forKey: .data)
             try container.encode(sweepParameter, forKey: .sweepParameter); try container.encode(sweepValue, forKey: .sweepValue)
             try container.encode(strategy, forKey: .strategy); try container.encode(workload, forKey: .workload)
             try container.encode(variant, forKey: .variant); try container.encode(rows, forKey: .rows)
@@ -214,7 +216,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
 
         public init(_ result: WorkloadResult, ratio interval: RatioInterval? = nil, baselineWork: WorkCounts? = nil) {
             let statistics = Statistics(result.samples)
-            hierarchy = result.setting.hierarchy; scale = result.setting.scale
+            hierarchy = result.setting.hierarchy; scale = result.setting.scale; data = result.setting.data
             sweepParameter = result.setting.sweepParameter; sweepValue = result.setting.sweepValue
             strategy = result.strategy; workload = result.workload; variant = result.variant; rows = result.rows
             warmups = result.warmups; iterations = statistics.count; loops = result.loops

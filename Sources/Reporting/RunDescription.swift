@@ -12,6 +12,7 @@ public enum RunDescription {
         }
         let scales = file.values("scale")
         parts.append("\(scales.joined(separator: ", ")) object\(scales == ["1"] ? "" : "s")")
+        if file.values("data").contains("store") { parts.append("the store's own objects") }
         parts.append("seed \(file.values("seed").joined(separator: ", "))")
         parts.append("batch \(file.values("batch").joined(separator: ", "))")
         let budgets = file.values("time_budget_s").filter { !$0.isEmpty }

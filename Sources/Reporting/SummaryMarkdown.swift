@@ -44,6 +44,9 @@ public enum SummaryMarkdown {
             }
             text += "| \(escape(caseName)) | " + cells.joined(separator: " | ") + " |\n"
         }
+        if let (heading, copies) = StoreCopySummary.summary(file.rows, baseline: baseline) {
+            text += "\n**" + heading.prefix(1).uppercased() + heading.dropFirst() + "**\n\n" + copies.map { "- `\($0.strategy)`: \($0.text)\n" }.joined()
+        }
         text += "\n**Findings**\n\n"
         let findings = grid.findings()
         if findings.isEmpty {

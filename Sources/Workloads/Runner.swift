@@ -37,7 +37,7 @@ public final class Runner {
         dataset = inputs.dataset
         self.inputs = inputs
         setting = ResultSetting(hierarchy: model.hierarchyLabel, scale: dataset.totalCount,
-                                sweepParameter: sweep?.parameter ?? "", sweepValue: sweep?.value ?? "")
+                                sweepParameter: sweep?.parameter ?? "", sweepValue: sweep?.value ?? "", data: inputs.dataset.origin)
         temporaryFolder = plan.temporaryParent.appendingPathComponent("inheritance-bench-\(getpid())-\(UUID().uuidString.prefix(8))")
         self.onEvent = onEvent
     }

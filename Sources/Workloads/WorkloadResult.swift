@@ -74,9 +74,12 @@ public struct ResultSetting: Sendable, Equatable {
     /// The swept parameter (`scale`, `sub-entities`, `attributes`, `skew`), or "" outside a sweep.
     public var sweepParameter: String
     public var sweepValue: String
+    /// Where the objects came from: `generated` (from the model and the seed), or `store` (the
+    /// objects of the store the model was read from, every one copied into every layout).
+    public var data: String
 
-    public init(hierarchy: String, scale: Int, sweepParameter: String = "", sweepValue: String = "") {
-        self.hierarchy = hierarchy; self.scale = scale; self.sweepParameter = sweepParameter; self.sweepValue = sweepValue
+    public init(hierarchy: String, scale: Int, sweepParameter: String = "", sweepValue: String = "", data: String = "generated") {
+        self.hierarchy = hierarchy; self.scale = scale; self.sweepParameter = sweepParameter; self.sweepValue = sweepValue; self.data = data
     }
 }
 

@@ -150,6 +150,8 @@ struct Execution {
     /// loses, the rest, and an app's fetch mix (read back from the results file just written).
     private func printAnswer(_ results: URL) {
         guard let rows = try? ResultsFile(url: results).rows else { return }
+        let moving = StoreCopySummary.lines(rows, baseline: Strategies.baseline.name)
+        if !moving.isEmpty { print("\n" + moving.joined(separator: "\n")) }
         let lines = CaseGrid(rows, baseline: Strategies.baseline.name).answer().lines
         guard rows.contains(where: { $0.strategy != Strategies.baseline.name }) else { return }
         print("\nthe answer:\n" + lines.map { "- " + $0.replacingOccurrences(of: "`", with: "") }.joined(separator: "\n"))

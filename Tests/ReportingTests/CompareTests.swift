@@ -19,7 +19,7 @@ final class CompareTests: XCTestCase {
     /// A run of three strategies × two workloads with samples around `base` ns (times `factor` for `slowed`).
     /// `speed` scales every strategy alike (a slower host).
     func writeRun(_ name: String, seed: UInt64 = 42, factor: Double = 1, slowed: String? = nil, host: String = "h1", samples: Bool = true,
-                  speed: Double = 1, vmSteps: (String, String) -> Int64 = { _, _ in 1_000 }) throws -> URL {
+                  speed: Double = 1, data: String = "generated", vmSteps: (String, String) -> Int64 = { _, _ in 1_000 }) throws -> URL {
         let url = folder.appendingPathComponent(name)
         let writer = try ResultsWriter(url: url, runID: name, force: true)
         let plan = RunPlan(seed: seed)
@@ -36,7 +36,7 @@ final class CompareTests: XCTestCase {
                 work.runs = 1
                 results.append(WorkloadResult(strategy: strategy, workload: workload, variant: "", rows: 1, samples: values,
                                               warmups: 1, digest: AnswerDigest(.ordered, of: [1]), dbBytes: 1,
-                                              setting: ResultSetting(hierarchy: "publications", scale: 1_000), work: work))
+                                              setting: ResultSetting(hierarchy: "publications", scale: 1_000, data: data), work: work))
             }
         }
         try writer.append(results, plan: plan, context: context)
@@ -129,6 +129,13 @@ final class CompareTests: XCTestCase {
         }
         let forced = try Comparison.runs(base: a, new: b, threshold: 0.05, force: true)
         XCTAssertEqual(forced.warnings, ["the runs differ in hosts: h1 vs h2"])
+        // A store's own objects and generated ones are different work too.
+        let store = try ResultsFile(url: writeRun("s.csv", data: "store"))
+        XCTAssertThrowsError(try Comparison.runs(base: a, new: store, threshold: 0.05, force: false)) {
+            XCTAssertTrue("\($0)".contains("different objects (generated vs store)"), "\($0)")
+        }
+        XCTAssertEqual(store.values("data"), ["store"])
+        XCTAssertNoThrow(try Comparison.runs(base: store, new: store, threshold: 0.05, force: false))
     }
 
     func testStrategiesWithinARun() throws {
@@ -377,7 +384,7 @@ final class CompareTests: XCTestCase {
         XCTAssertTrue(rejection(String(good.dropLast(7))).contains("looks truncated"))
         XCTAssertTrue(rejection("name,size\nx,1\n").contains("no schema_version column"))
         XCTAssertTrue(rejection(header.replacingOccurrences(of: "median_ns", with: "median") + "\n" + row + "\n").contains("the column median_ns is missing"))
-        XCTAssertTrue(rejection(header + "\n" + replacing("schema_version", with: "1", in: row) + "\n").contains("schema version 1, this bench reads versions 2, 3, 4, 5, 6, 7 and 8"))
+        XCTAssertTrue(rejection(header + "\n" + replacing("schema_version", with: "1", in: row) + "\n").contains("schema version 1, this bench reads versions 2, 3, 4, 5, 6, 7, 8 and 9"))
         XCTAssertTrue(rejection(header + "\n" + replacing("median_ns", with: "fast", in: row) + "\n").contains("median_ns is 'fast', not a duration in nanoseconds"))
         XCTAssertTrue(rejection(header + "\n" + replacing("median_ns", with: "-3", in: row) + "\n").contains("line 2: median_ns is '-3'"))
         XCTAssertTrue(rejection(header + "\n" + row + "\n" + row + "\n").contains("line 3 repeats single-table count-all from line 2"))
