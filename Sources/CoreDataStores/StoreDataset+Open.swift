@@ -86,7 +86,6 @@ extension StoreDataset {
                     for (index, destinations) in zip(entity.links, object.links) {
                         let link = hierarchy.links[index], name = "\(model.entities[link.owner].name).\(link.name)"
                         linkCountsByName[name, default: 0] += destinations.count
-                        for destination in destinations { linkDigest.add(LinkRow(owner: object.id, relationship: name, destination: destination)) }
                     }
                 }
                 done += objects.count

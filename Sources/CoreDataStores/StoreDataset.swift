@@ -8,8 +8,7 @@ import SQLite
 /// holds commits) and read as Core Data lays out the model; only each object's key and entity
 /// are kept in memory (per root, in key order): values, to-ones and links are read from the store
 /// when asked for, batch by batch. Opening reads every row once: each is checked against the model
-/// (`StoreRowProblems`) and digested, so that each layout's copy can be proved whole
-/// (`objectDigest`, `linkDigest`).
+/// (`StoreRowProblems`) and digested (`digest`), and the links counted.
 public struct StoreDataset: Dataset {
     public let model: Model
     public let seed: UInt64
@@ -21,15 +20,14 @@ public struct StoreDataset: Dataset {
     /// The model entity of each of the store's entity numbers (`Z_ENT`), and the reverse.
     let entityOfNumber: [Int64: Int]
     let numbers: [Int: Int64]
-    /// Every object (values and to-ones), unordered; and every link (owner, relationship, destination).
-    public internal(set) var objectDigest = AnswerDigest(.unordered)
-    public internal(set) var linkDigest = AnswerDigest(.unordered)
+    /// Every object (values and to-ones), unordered, as opening read it.
+    var objectDigest = AnswerDigest(.unordered)
     /// Links per many-to-many relationship that generates them, by "Owner.name".
     var linkCountsByName: [String: Int] = [:]
 
     public var isPrivate: Bool { true }
     public var origin: String { "store" }
-    public var contents: (objects: AnswerDigest, links: AnswerDigest)? { (objectDigest, linkDigest) }
+    public var digest: AnswerDigest? { objectDigest }
 
     public func count(root: Int) -> Int { hierarchies[root]?.keys.count ?? 0 }
     public func entity(root: Int, at position: Int) -> Int { hierarchies[root].map { Int($0.entities[position]) } ?? root }

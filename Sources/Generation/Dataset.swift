@@ -34,10 +34,10 @@ public protocol Dataset: Sendable {
     var isPrivate: Bool { get }
     /// Where the objects come from, as the results name it: `generated` or `store`.
     var origin: String { get }
-    /// Digests of every object (`ModelObject`'s: values and to-ones) and of every link (`LinkRow`),
-    /// unordered, when the dataset was read whole and each store filled from it must prove it holds
-    /// exactly these; `nil` for generated objects (their stores are checked by counts and agreement).
-    var contents: (objects: AnswerDigest, links: AnswerDigest)? { get }
+    /// The digest of every object (`ModelObject`'s: values and to-ones), unordered, when the
+    /// dataset was read whole and each store filled from it must prove it holds exactly its
+    /// objects; `nil` for generated objects (their stores are checked by counts and agreement).
+    var digest: AnswerDigest? { get }
 }
 
 extension Dataset {
@@ -56,5 +56,5 @@ extension ObjectGenerator: Dataset {
     public func checkReads() throws {}
     public var isPrivate: Bool { false }
     public var origin: String { "generated" }
-    public var contents: (objects: AnswerDigest, links: AnswerDigest)? { nil }
+    public var digest: AnswerDigest? { nil }
 }

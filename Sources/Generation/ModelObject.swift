@@ -36,21 +36,3 @@ public struct ModelObject: Equatable, Sendable, Digestible {
     public var fetched: ModelObject { ModelObject(id: id, values: values, toOne: toOne) }
 }
 
-/// One link of a many-to-many relationship, from the side that holds it (`ModelObject.links`):
-/// what proves that a store holds the links it was given.
-public struct LinkRow: Sendable, Digestible {
-    public var owner: ObjectID
-    /// "Entity.relationship", the entity the one declaring it.
-    public var relationship: String
-    public var destination: ObjectID
-
-    public init(owner: ObjectID, relationship: String, destination: ObjectID) {
-        self.owner = owner; self.relationship = relationship; self.destination = destination
-    }
-
-    public func digest(into hasher: inout StableHasher) {
-        hasher.combine(owner.entity); hasher.combine(Int(owner.key))
-        hasher.combine(relationship)
-        hasher.combine(destination.entity); hasher.combine(Int(destination.key))
-    }
-}

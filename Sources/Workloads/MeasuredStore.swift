@@ -97,9 +97,12 @@ final class MeasuredStore {
         let work = layoutStore.database.stopCountingWork()
         try dataset?.checkReads()
         try check(census, thorough: thorough)
-        if thorough, let dataset { try proveHolds(dataset) }
         let digest: AnswerDigest
-        if thorough {
+        if thorough, let dataset, let proved = dataset.digest {
+            // Proved to hold exactly the dataset's objects, batch by batch (memory bounded by a batch).
+            try proveHolds(dataset)
+            digest = proved
+        } else if thorough {
             var all = AnswerDigest(.unordered)
             for root in layoutStore.model.roots { for object in try layoutStore.fetch(FetchRequest(entity: root)) { all.add(object) } }
             digest = all
