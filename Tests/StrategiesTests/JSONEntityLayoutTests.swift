@@ -71,14 +71,14 @@ final class JSONEntityLayoutTests: XCTestCase {
     }
 
     /// An object is one INSERT: the typed columns and to-ones bound, `details` built by
-    /// `json_object` from the sub-entities' attributes in attribute order.
+    /// `json_object` from the sub-entities' attributes in attribute order (a REAL through `json(?)`).
     func testInserts() throws {
         let model = try Model(Self.shapes)
         let layout = try JSONEntity(model: model)
         let square = try XCTUnwrap(model.index(of: "Square"))
         let insert = try XCTUnwrap(layout.insertPlan(square)?.steps.first)
         XCTAssertEqual(insert.sql, "INSERT INTO ZSHAPE (Z_PK, Z_ENT, Z_OPT, ZKIND, ZNAME, ZCREATED, ZCANVAS, ZFILL, ZNEIGHBOUR, ZNEIGHBOURKIND, ZDETAILS) "
-            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, json_object('sides', ?, 'side', ?, 'label', ?))")
+            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, json_object('sides', ?, 'side', json(?), 'label', ?))")
         // The typed columns' attributes, the to-ones (Square's neighbour with its kind), then the details' attributes.
         XCTAssertEqual(insert.sources, [.key, .constant(Int64(layout.stored.roots[square].stored + 1)), .version, .entityNumber, .value(0), .value(1),
                                         .toOneKey(0), .toOneKey(1), .toOneKey(2), .toOneEntity(2), .detail(2), .detail(3), .detail(4)])
@@ -91,6 +91,7 @@ final class JSONEntityLayoutTests: XCTestCase {
         XCTAssertEqual(JSONEntity.detailsExpression([], dropsNulls: true), "'{}'")
         XCTAssertEqual(JSONEntity.detailsExpression(["a", "b"], dropsNulls: false), "json_object('a', ?, 'b', ?)")
         XCTAssertEqual(JSONEntity.detailsExpression(["a"], dropsNulls: true), "json_patch('{}', json_object('a', ?))")
+        XCTAssertEqual(JSONEntity.detailsExpression(["a", "b"], dropsNulls: false, numbers: ["b"]), "json_object('a', ?, 'b', json(?))")
         let keys = (1 ... 64).map { "k\($0)" }
         let expression = JSONEntity.detailsExpression(keys, dropsNulls: false)
         XCTAssertTrue(expression.hasPrefix("json_patch(json_object('k1', ?, "), expression)

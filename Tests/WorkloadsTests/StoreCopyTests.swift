@@ -64,6 +64,37 @@ final class StoreCopyTests: XCTestCase {
         }
     }
 
+    /// An app's values the generator never makes: doubles of 17 significant digits, a whole-number
+    /// date a TIMESTAMP column keeps as an integer, text with NUL and non-ASCII characters, an empty
+    /// blob, extreme integers. Every layout's copy holds them exactly (json-entity's JSON once
+    /// kept only 15 digits of a REAL).
+    func testEveryLayoutHoldsAnAppsValuesExactly() throws {
+        let description = ModelDescription(name: "Readings", entities: [
+            EntityDescription("Item", rows: 100, attributes: [Attribute("title", .string, optional: true), Attribute("created", .date)]),
+            EntityDescription("Reading", parent: "Item", rows: 200,
+                              attributes: [Attribute("value", .double), Attribute("taken", .date, optional: true), Attribute("count", .integer64, optional: true),
+                                           Attribute("raw", .binary, optional: true), Attribute("note", .string, optional: true)]),
+        ])
+        let path = folder.appendingPathComponent("values.sqlite").path
+        try CoreDataStoreFixture.writeGenerated(try Model(description), seed: 9, to: path)
+        let database = try Database(path: path)
+        try database.execute("""
+            UPDATE ZITEM SET ZVALUE = 615803726.8558493, ZTAKEN = 0.30000000000000004 WHERE Z_ENT = 2 AND Z_PK % 3 = 0;
+            UPDATE ZITEM SET ZCREATED = 700000000, ZVALUE = 1e-300 WHERE Z_PK % 5 = 0 AND Z_ENT = 2;
+            UPDATE ZITEM SET ZTITLE = 'a' || char(0) || 'b é 🦘', ZNOTE = '"quoted" \\ ' || char(10) WHERE Z_PK % 7 = 0;
+            UPDATE ZITEM SET ZCOUNT = 9223372036854775807, ZRAW = x'' WHERE Z_ENT = 2 AND Z_PK % 4 = 0
+            """)
+        let read = try Model(CoreDataStoreFile.read(path: path).description)
+        let dataset = try StoreDataset.open(path: path, model: read, seed: 1, privateCopy: StorePrivateCopy())
+        let reading = try XCTUnwrap(read.entity("Reading"))
+        let value = try XCTUnwrap(reading.attributeIndex("value"))
+        XCTAssertTrue(dataset.objects(root: read.mainRoot, 0 ..< 300).contains { $0.values.count > value && $0.id.entity == reading.index && $0.values[value] == .real(615_803_726.855_849_3) })
+        for type in Strategies.all {
+            let store = try copy(dataset, type)
+            store.remove()
+        }
+    }
+
     func testACopyThatLosesOrChangesAnythingFailsWithTheFirstDifference() throws {
         let dataset = try dataset(try Model(ModelPresets.publications.scaled(to: 400)))
         let store = try copy(dataset, SingleTable.self)

@@ -35,10 +35,12 @@ import SQLite
 /// arguments per function, so an object of more than 63 keys is built from pieces with
 /// `json_patch(json_object(…), json_object(…))`; when the entity has optional attributes the
 /// first piece is `json_patch('{}', json_object(…))`, which drops the keys whose value is NULL
-/// (a NULL is an absent key). Strings are escaped by SQLite's JSON writer; REALs (dates, doubles)
-/// are written with 15 significant digits, exact for the generator's values; UUIDs and binary
-/// data are bound as lowercase hex strings. An update of such an attribute is
-/// `SET ZDETAILS = json_set(ZDETAILS, '$.name', ?)` (`json_remove` for NULL on an optional one).
+/// (a NULL is an absent key). Strings are escaped by SQLite's JSON writer; a REAL (a date, a
+/// double) is bound as the shortest text that reads back as the same double and passed through
+/// `json(?)`, which keeps a number as written (SQLite's JSON writer keeps only 15 significant
+/// digits of a bound REAL, which loses an app's dates); UUIDs and binary data are bound as
+/// lowercase hex strings. An update of such an attribute is `SET ZDETAILS = json_set(ZDETAILS,
+/// '$.name', ?)` (`json(?)` for a REAL; `json_remove` for NULL on an optional one).
 ///
 /// **Reading.** Fetches select `ZKIND`, the typed columns the fetched subtree needs and
 /// `ZDETAILS`, and decode `details` in Swift with a strict reader of flat JSON objects (not with
@@ -103,16 +105,18 @@ public struct JSONEntity: OneEntityLayout {
     /// `details`, built by SQLite from one bound value per key kept there.
     func documentInsert(_ entity: Model.Entity, _ positions: [Int]) -> (column: String, value: String, sources: [InsertStep.Source])? {
         stored.roots[entity.index].details.map { column in
-            (column, Self.detailsExpression(positions.map { entity.attributes[$0].name }, dropsNulls: positions.contains { entity.attributes[$0].optional }),
+            (column, Self.detailsExpression(positions.map { entity.attributes[$0].name }, dropsNulls: positions.contains { entity.attributes[$0].optional },
+                                            numbers: Set(positions.filter { entity.attributes[$0].type.storage == .real }.map { entity.attributes[$0].name })),
              positions.map { InsertStep.Source.detail($0) })
         }
     }
 
     /// The SQL that builds `details` from one bound value per key (see `JSONEntity`'s documentation).
-    static func detailsExpression(_ keys: [String], dropsNulls: Bool) -> String {
+    /// `numbers`: the keys of REALs, each bound as text and read by `json(?)`.
+    static func detailsExpression(_ keys: [String], dropsNulls: Bool, numbers: Set<String> = []) -> String {
         guard !keys.isEmpty else { return "'{}'" }
         let pieces = stride(from: 0, to: keys.count, by: keysPerObject).map { start in
-            "json_object(" + keys[start ..< min(start + keysPerObject, keys.count)].map { "'\($0)', ?" }.joined(separator: ", ") + ")"
+            "json_object(" + keys[start ..< min(start + keysPerObject, keys.count)].map { "'\($0)', \(numbers.contains($0) ? "json(?)" : "?")" }.joined(separator: ", ") + ")"
         }
         var expression = dropsNulls ? "json_patch('{}', \(pieces[0]))" : pieces[0]
         for piece in pieces.dropFirst() { expression = "json_patch(\(expression), \(piece))" }

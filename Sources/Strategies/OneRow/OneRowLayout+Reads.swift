@@ -102,7 +102,7 @@ extension OneRowLayout {
     /// The predicate with every value compared with a hex-text expression given as hex text.
     private func bound(_ predicate: FetchPredicate, _ request: FetchRequest) throws -> FetchPredicate {
         let entity = request.entity
-        func converted(_ value: Value, _ hex: Bool) -> Value { hex ? value.jsonBindable : value }
+        func converted(_ value: Value, _ hex: Bool) -> Value { hex ? value.hexText : value }
         switch predicate {
         case .equals, .range, .compare, .among, .between, .isNil, .string, .stringCompare:
             return try predicate.mappingAttributeValues { name, value in

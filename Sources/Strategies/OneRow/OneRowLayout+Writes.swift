@@ -31,7 +31,8 @@ extension OneRowLayout {
         if value.isNull, model.entities[entity].attributes[position].optional {
             return UpdateStep.versioned(table, "\(column) = json_remove(\(column), '$.\(key)')", [])
         }
-        return UpdateStep.versioned(table, "\(column) = json_set(\(column), '$.\(key)', ?)", [value.jsonBindable])
+        let parameter = model.entities[entity].attributes[position].type.storage == .real ? "json(?)" : "?"
+        return UpdateStep.versioned(table, "\(column) = json_set(\(column), '$.\(key)', \(parameter))", [value.jsonBindable])
     }
 
     public func versionSQL(_ entity: Int) -> String? { "SELECT Z_OPT FROM \(table(entity)) WHERE Z_PK = ?" }
