@@ -27,9 +27,14 @@ extension StoreDataset {
             }
             var problems = StoreRowProblems()
             let hierarchies = try keys(database, plan, entityOfNumber, &problems)
+            guard hierarchies.values.contains(where: { !$0.keys.isEmpty }) || !problems.isEmpty else {
+                throw say("holds no objects: it has nothing of its own to copy; leave out --data store to measure its model with generated objects")
+            }
             for entity in model.entities where entity.isConcrete {
                 let found = hierarchies[entity.root]?.entities.reduce(0) { $0 + ($1 == entity.index ? 1 : 0) } ?? 0
-                guard found == entity.rows else { throw say("holds \(found) objects of \(entity.name) where its model says \(entity.rows); read it again with --model \(path) and no --scale") }
+                guard found == entity.rows else {
+                    throw say("holds \(found) objects of \(entity.name) where its model, read from it a moment ago, counted \(entity.rows): was it written meanwhile? Run the command again")
+                }
             }
             var dataset = StoreDataset(model: model, seed: seed, path: path, hierarchies: hierarchies, plan: plan, connection: StoreConnection(database),
                                        entityOfNumber: entityOfNumber, numbers: numbers)

@@ -74,6 +74,9 @@ struct Sweep: ParsableCommand {
 
     @OptionGroup var generator: GeneratorOptions
 
+    @Option(help: "Where the objects come from: generated only (a sweep makes each point's objects; a store's own are one dataset, for bench run --data store).")
+    var data: DatasetOptions.DataSource = .generated
+
     @OptionGroup var strategies: StrategyOptions
 
     @Option(help: "Comma-separated workloads (default: all of a generated hierarchy's, or none with --fetch). See `bench list`.")
@@ -90,6 +93,9 @@ struct Sweep: ParsableCommand {
     @OptionGroup var storeFolder: StoreFolderOptions
 
     func validate() throws {
+        if data == .store {
+            throw ValidationError("--data store does not apply to bench sweep: a sweep generates each point's objects; measure a store's own objects with bench run --data store --model App.sqlite")
+        }
         _ = try points()
         _ = try selectedWorkloads()
         for value in try points() {

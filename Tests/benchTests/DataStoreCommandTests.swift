@@ -1,4 +1,6 @@
 import Foundation
+import Models
+import SQLite
 import TestSupport
 import XCTest
 
@@ -59,6 +61,7 @@ final class DataStoreCommandTests: XCTestCase {
             (["storage", "--data", "store", "--model", store.path, "--mix", "Note=1"], "--mix does not apply with --data store"),
             (["explain", "--data", "store", "--model", store.path, "--fan-out", "0-2"], "--fan-out does not apply with --data store"),
             (["run", "--data", "rows", "--model", store.path], "--data"),
+            (["sweep", "--parameter", "scale", "--data", "store"], "--data store does not apply to bench sweep"),
         ]
         for (arguments, message) in mistakes {
             let outcome = try CommandLineTests.bench(arguments, in: folder)
@@ -67,5 +70,20 @@ final class DataStoreCommandTests: XCTestCase {
             XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, outcome.stderr)
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["Notes.sqlite"])
+    }
+
+    /// A store with no objects has nothing of its own to copy: one line, not generated objects
+    /// counted against it.
+    func testAnEmptyStoreIsOneLine() throws {
+        let empty = folder.appendingPathComponent("Empty.sqlite")
+        try CoreDataStoreFixture.write(try Model(ShapedStoreFixture.description(notes: 30)), to: empty.path)
+        let database = try Database(path: empty.path)
+        for table in try database.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('Z_PRIMARYKEY', 'Z_METADATA', 'Z_MODELCACHE')") {
+            try database.execute("DELETE FROM \(table)")
+        }
+        let outcome = try CommandLineTests.bench(["storage", "--data", "store", "--model", empty.path, "--output", "s.csv"], in: folder)
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertEqual(outcome.stderr, "error: \(empty.path) holds no objects: it has nothing of its own to copy; leave out --data store to measure its model with generated objects\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("s.csv").path))
     }
 }
