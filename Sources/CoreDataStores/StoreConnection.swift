@@ -31,6 +31,11 @@ final class StoreConnection: Sendable {
         try state.withLock { state in try body(state.database) }
     }
 
+    /// Keeps `error` as a failed read's (the first failure is kept).
+    func fail(_ error: any Error) {
+        state.withLock { state in if state.failure == nil { state.failure = error } }
+    }
+
     func checkReads() throws {
         if let failure = state.withLock({ $0.failure }) { throw failure }
     }

@@ -12,7 +12,8 @@ extension StoreDataset {
     /// checked and digested. Every problem is one `ModelError` sentence naming the store; rows that
     /// break the model are counted by kind, and the store refused with the first of each. A store
     /// in use is read from a private copy `privateCopy` makes (the caller removes it when done).
-    public static func open(path: String, model: Model, seed: UInt64, privateCopy: StorePrivateCopy,
+    /// With `skippingBadRows`, such rows are left out instead (`leavingOut`) and named in `skipped`.
+    public static func open(path: String, model: Model, seed: UInt64, privateCopy: StorePrivateCopy, skippingBadRows: Bool = false,
                             progress: @escaping (String) -> Void = { _ in }) throws -> StoreDataset {
         let say = { (what: String) in ModelError("\(path) \(what)") }
         do {
@@ -38,11 +39,13 @@ extension StoreDataset {
             }
             var dataset = StoreDataset(model: model, seed: seed, path: path, hierarchies: hierarchies, plan: plan, connection: StoreConnection(database),
                                        entityOfNumber: entityOfNumber, numbers: numbers)
-            try dataset.readEveryRow(&problems, progress: progress)
-            guard problems.isEmpty else {
-                throw say("has \(problems.total) rows or values that break its own model: \(problems.summary); its objects cannot be copied as they are (measure the shape of its data instead: leave out --data store)")
+            let unfit = try dataset.readEveryRow(&problems, progress: progress)
+            guard !problems.isEmpty else { return dataset }
+            guard skippingBadRows else {
+                throw say("has \(problems.total) rows or values that break its own model: \(problems.summary); its objects cannot be copied as they are "
+                    + "(--skip-bad-rows leaves them out; or measure the shape of its data: leave out --data store)")
             }
-            return dataset
+            return try dataset.leavingOut(unfit, problems, progress: progress)
         } catch let error as SQLiteError {
             throw say("cannot be read as Core Data lays out its model: \(error.message) (bench model --model \(path) shows where its tables differ)")
         }
@@ -70,10 +73,40 @@ extension StoreDataset {
         return hierarchies
     }
 
-    /// Reads every object once, batch by batch: its row's problems, the digests, the links counted.
-    /// The first batch of a hierarchy reads from the lowest key there can be and its last to the
-    /// highest, so that a join row of no object is found wherever its key falls.
-    private mutating func readEveryRow(_ problems: inout StoreRowProblems, progress: (String) -> Void) throws {
+    /// The dataset without the objects whose own values break the model (`unfit`, by root), with
+    /// the model's objects per entity counted again; their rows, to-ones and join rows naming
+    /// objects the store lacks or that were left out are dropped as every row is read once more.
+    private func leavingOut(_ unfit: [Int: Set<Int64>], _ problems: StoreRowProblems, progress: (String) -> Void) throws -> StoreDataset {
+        var kept = hierarchies
+        for (root, keys) in unfit where !keys.isEmpty {
+            guard let all = hierarchies[root] else { continue }
+            var remaining = StoreKeys()
+            for (key, entity) in zip(all.keys, all.entities) where !keys.contains(key) {
+                remaining.keys.append(key)
+                remaining.entities.append(entity)
+            }
+            kept[root] = remaining
+        }
+        var description = model.description
+        for index in description.entities.indices where !description.entities[index].abstract {
+            let entity = model.index(of: description.entities[index].name) ?? 0
+            description.entities[index].rows = kept[model.entities[entity].root]?.entities.reduce(0) { $0 + ($1 == entity ? 1 : 0) } ?? 0
+        }
+        var dataset = StoreDataset(model: try Model(description), seed: seed, path: path, hierarchies: kept, plan: plan, connection: connection,
+                                   entityOfNumber: entityOfNumber, numbers: numbers)
+        dataset.leftOut = unfit.values.reduce(0) { $0 + $1.count }
+        dataset.skipped = problems
+        var ignored = StoreRowProblems()
+        _ = try dataset.readEveryRow(&ignored, progress: progress)
+        return dataset
+    }
+
+    /// Reads every object once, batch by batch: its row's problems, the digests, the links counted;
+    /// returns, by root, the keys of the objects whose own values break the model. The first
+    /// batch of a hierarchy reads from the lowest key there can be and its last to the highest,
+    /// so that a join row of no object is found wherever its key falls.
+    private mutating func readEveryRow(_ problems: inout StoreRowProblems, progress: (String) -> Void) throws -> [Int: Set<Int64>] {
+        var unfit: [Int: Set<Int64>] = [:]
         let total = totalCount
         var done = 0, told = 0
         for root in model.roots {
@@ -83,7 +116,9 @@ extension StoreDataset {
                 let end = min(start + Self.readBatch, count)
                 let low = start == 0 ? Int64.min : key(root: root, at: start)
                 let high = end >= count ? Int64.max : key(root: root, at: end - 1)
-                let (objects, found) = try connection.reading { database in try read(database, root: root, keys: low ... high) }
+                var (objects, found) = try connection.reading { database in try read(database, root: root, keys: low ... high) }
+                unfit[root, default: []].formUnion(found.unfit)
+                found.unfit = []
                 problems.merge(found)
                 for object in objects {
                     objectDigest.add(object)
@@ -100,5 +135,6 @@ extension StoreDataset {
                 }
             }
         }
+        return unfit
     }
 }

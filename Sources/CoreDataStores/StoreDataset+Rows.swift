@@ -16,15 +16,11 @@ extension StoreDataset {
         var objects: [ModelObject] = []
         while try statement.step() {
             let key = statement.int64(at: 0)
-            // A row of no entity of the hierarchy is no object (opening counted it).
-            guard let index = entityOfNumber[statement.int64(at: 1)], let entity = hierarchy.entities[index] else { continue }
+            // A row of no entity of the hierarchy is no object (opening counted it), nor one left out.
+            guard let index = entityOfNumber[statement.int64(at: 1)], let entity = hierarchy.entities[index],
+                  leftOut == 0 || hierarchies[root]?.position(of: key) != nil else { continue }
             let name = model.entities[index].name
-            let values = entity.attributes.map { attribute in
-                let value = Self.value(statement, at: attribute.column, as: attribute.storage)
-                if value == nil { problems.add(.wrongType, "\(name).\(attribute.name) of \(name) \(key)") }
-                if value == .null, !attribute.optional { problems.add(.missingRequired, "\(name).\(attribute.name) of \(name) \(key)") }
-                return value ?? .null
-            }
+            let values = Self.values(statement, entity, of: "\(name) \(key)", entity: name, key: key, &problems)
             let toOnes = entity.toOnes.map { toOne -> ObjectID? in
                 guard statement.storageClass(at: toOne.key) != .null else { return nil }
                 let destination = statement.int64(at: toOne.key)
@@ -48,6 +44,22 @@ extension StoreDataset {
             }
         }
         return (objects, problems)
+    }
+
+    /// An object's attribute values from its row; a value of the wrong kind (read as NULL) and a
+    /// NULL in a required attribute counted, and the object's key named unfit.
+    private static func values(_ statement: Statement, _ entity: StoreReadPlan.Entity, of object: String, entity name: String, key: Int64,
+                               _ problems: inout StoreRowProblems) -> [Value] {
+        var unfit = false
+        let values = entity.attributes.map { attribute in
+            let value = Self.value(statement, at: attribute.column, as: attribute.storage)
+            if value == nil { problems.add(.wrongType, "\(name).\(attribute.name) of \(object)") }
+            if value == .null, !attribute.optional { problems.add(.missingRequired, "\(name).\(attribute.name) of \(object)") }
+            unfit = unfit || value == nil || (value == .null && !attribute.optional)
+            return value ?? .null
+        }
+        if unfit { problems.unfit.append(key) }
+        return values
     }
 
     /// The destinations each owner in `keys` holds through one many-to-many relationship, in the

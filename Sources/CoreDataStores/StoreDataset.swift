@@ -24,6 +24,10 @@ public struct StoreDataset: Dataset {
     var objectDigest = AnswerDigest(.unordered)
     /// Links per many-to-many relationship that generates them, by "Owner.name".
     var linkCountsByName: [String: Int] = [:]
+    /// Objects left out because their own values break the model (`--skip-bad-rows`), and what
+    /// opening found wrong in the store's rows; `nil` when nothing was.
+    public internal(set) var leftOut = 0
+    public internal(set) var skipped: StoreRowProblems?
 
     public var isPrivate: Bool { true }
     public var origin: String { "store" }
@@ -65,7 +69,10 @@ public struct StoreDataset: Dataset {
     public func objects(root: Int, _ positions: Range<Int>) -> [ModelObject] {
         guard !positions.isEmpty else { return [] }
         let keys = key(root: root, at: positions.lowerBound) ... key(root: root, at: positions.upperBound - 1)
-        if let read = connection.read({ database in try read(database, root: root, keys: keys).objects }), read.count == positions.count { return read }
+        if let read = connection.read({ database in try read(database, root: root, keys: keys).objects }) {
+            if read.count == positions.count { return read }
+            connection.fail(ModelError("\(path) changed while it was read: \(read.count) objects where there were \(positions.count); measure it again"))
+        }
         return positions.map { placeholder(ObjectID(entity: entity(root: root, at: $0), key: key(root: root, at: $0))) }
     }
 

@@ -22,6 +22,8 @@ public struct StoreRowProblems: Sendable, Equatable {
 
     public private(set) var counts: [Kind: Int] = [:]
     public private(set) var first: [Kind: String] = [:]
+    /// The keys of the objects whose own values break the model (of one hierarchy, as read).
+    var unfit: [Int64] = []
 
     public var isEmpty: Bool { counts.isEmpty }
     public var total: Int { counts.values.reduce(0, +) }
@@ -32,6 +34,7 @@ public struct StoreRowProblems: Sendable, Equatable {
     }
 
     mutating func merge(_ other: StoreRowProblems) {
+        unfit += other.unfit
         for (kind, count) in other.counts { counts[kind, default: 0] += count }
         for (kind, place) in other.first where first[kind] == nil { first[kind] = place }
     }

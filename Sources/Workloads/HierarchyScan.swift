@@ -26,17 +26,19 @@ struct HierarchyScan {
         shared = [Int](repeating: 0, count: title.count + 1)
         guard !sortPositions.isEmpty || titlePosition != nil || foreignKeyPosition != nil else { return }
         keys.reserveCapacity(sortPositions.isEmpty ? 0 : count)
-        for position in 0 ..< count {
-            let object = dataset.object(root: root, at: position)
-            if !sortPositions.isEmpty { keys.append(sortPositions.map { object.values[$0] }) }
-            if let foreignKeyPosition, destination == nil { destination = object.toOne[foreignKeyPosition] }
-            if let titlePosition, case let .text(text) = object.values[titlePosition] {
-                var length = 0
-                for scalar in text.unicodeScalars {
-                    guard length < title.count, scalar == title[length] else { break }
-                    length += 1
+        // In steps of a thousand: a store's objects are read a range of keys at a time.
+        for start in stride(from: 0, to: count, by: 1_000) {
+            for object in dataset.objects(root: root, start ..< min(start + 1_000, count)) {
+                if !sortPositions.isEmpty { keys.append(sortPositions.map { object.values[$0] }) }
+                if let foreignKeyPosition, destination == nil { destination = object.toOne[foreignKeyPosition] }
+                if let titlePosition, case let .text(text) = object.values[titlePosition] {
+                    var length = 0
+                    for scalar in text.unicodeScalars {
+                        guard length < title.count, scalar == title[length] else { break }
+                        length += 1
+                    }
+                    shared[length] += 1
                 }
-                shared[length] += 1
             }
         }
     }

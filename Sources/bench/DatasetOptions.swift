@@ -18,6 +18,9 @@ struct DatasetOptions: ParsableArguments {
     @Option(help: "Where the objects come from: generated (made from the model and --seed), or store: the objects of the store --model names (App.sqlite), every one copied into every layout; the store is only read.")
     var data: DataSource = .generated
 
+    @Flag(help: "With --data store: leave out the rows that break the store's own model (an object with a value of the wrong kind or a NULL in a required attribute; a to-one or join row naming an object the store lacks or one left out), naming them in a warning, rather than refusing the store.")
+    var skipBadRows = false
+
     @Option(help: "Objects in the model's inheritance hierarchies (1 to \(maximumScale); default: the model's own rows, which --scale scales in proportion; entities outside them, such as tags, keep theirs).")
     var scale: Int?
 
@@ -31,6 +34,7 @@ struct DatasetOptions: ParsableArguments {
         if data == .store, scale != nil {
             throw ValidationError("--scale does not apply with --data store: the store's own objects are measured, as many as it holds; leave out --scale")
         }
+        if skipBadRows, data != .store { throw ValidationError("--skip-bad-rows applies with --data store (the store's own rows)") }
     }
 
     /// `--scale`, for every command that takes one.
@@ -58,7 +62,11 @@ struct DatasetOptions: ParsableArguments {
         let token = InterruptionHandler.removeOnInterruption { copy.cancel() }
         let close = { copy.remove(); InterruptionHandler.endRemoval(token) }
         do {
-            let dataset = try StoreDataset.open(path: path, model: model, seed: seed, privateCopy: copy, progress: { printError($0) })
+            let dataset = try StoreDataset.open(path: path, model: model, seed: seed, privateCopy: copy, skippingBadRows: skipBadRows, progress: { printError($0) })
+            if let skipped = dataset.skipped {
+                printError("warning: \(path.escapingControlCharacters): --skip-bad-rows left out \(dataset.leftOut) object\(dataset.leftOut == 1 ? "" : "s") whose values break its model, "
+                    + "and every to-one and link naming an object it lacks or one left out; found: \(skipped.summary)")
+            }
             return OpenedDataset(dataset: dataset, close: close)
         } catch {
             close()

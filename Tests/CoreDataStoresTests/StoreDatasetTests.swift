@@ -185,4 +185,35 @@ final class StoreDatasetTests: XCTestCase {
             _ = read
         }
     }
+
+    /// With `skippingBadRows`, an object whose own values break the model is left out (and the
+    /// model's counts with it), a to-one naming an object the store lacks or one left out is
+    /// dropped, a row of no entity is no object; what was found is named.
+    func testSkippingLeavesOutWhatBreaksTheModel() throws {
+        let (path, _) = try store(try Model(Self.notebook))
+        try Database(path: path).execute("""
+            UPDATE ZNOTE SET ZSIZE = 'many' WHERE Z_PK = 6; UPDATE ZNOTE SET ZTITLE = NULL WHERE Z_PK IN (7, 8);
+            UPDATE ZNOTE SET ZFOLDER = 999 WHERE Z_PK = 9; UPDATE ZFOLDER SET ZNAME = NULL WHERE Z_PK = 2; UPDATE ZNOTE SET Z_ENT = 99 WHERE Z_PK = 10
+            """)
+        let read = try Model(CoreDataStoreFile.read(path: path).description)
+        XCTAssertThrowsError(try open(path, read)) { XCTAssertTrue("\($0)".contains("(--skip-bad-rows leaves them out;"), "\($0)") }
+        let dataset = try StoreDataset.open(path: path, model: read, seed: 1, privateCopy: StorePrivateCopy(), skippingBadRows: true)
+        let folder = try XCTUnwrap(read.index(of: "Folder")), note = try XCTUnwrap(read.index(of: "Note"))
+        XCTAssertEqual(dataset.leftOut, 4)
+        XCTAssertEqual(dataset.count(root: note), 116, "120 notes but the 3 left out and the one of no entity")
+        XCTAssertEqual(dataset.count(root: folder), 29)
+        XCTAssertEqual(dataset.model.entities[note].rows, 116)
+        XCTAssertEqual(dataset.model.entities[folder].rows, 29)
+        let notes = dataset.objects(root: note, 0 ..< 116)
+        XCTAssertFalse(notes.contains { [6, 7, 8, 10].contains($0.id.key) })
+        XCTAssertNil(try XCTUnwrap(notes.first { $0.id.key == 9 }).toOne[0])
+        XCTAssertFalse(notes.contains { $0.toOne[0]?.key == 2 }, "a to-one to a folder left out is dropped")
+        let folders = try Database(path: path).strings("SELECT Z_PK FROM ZNOTE WHERE ZFOLDER = 2")
+        XCTAssertFalse(folders.isEmpty, "the store still names folder 2: nothing was written")
+        let summary = try XCTUnwrap(dataset.skipped).summary
+        for found in ["1 row of an entity number no concrete entity", "1 value of the wrong type", "3 NULLs in a required attribute", "1 to-one to an object the store does not have"] {
+            XCTAssertTrue(summary.contains(found), summary)
+        }
+        try dataset.checkReads()
+    }
 }

@@ -72,6 +72,25 @@ final class DataStoreCommandTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["Notes.sqlite"])
     }
 
+    /// `--skip-bad-rows` leaves out what breaks the store's model, says so in one warning, and every
+    /// layout holds the rest (each copy proved); without it the store is refused in one line.
+    func testBadRowsAreRefusedOrSkippedAsAsked() throws {
+        try Database(path: store.path).execute("""
+            UPDATE ZNOTE SET ZITEMS = 'x' WHERE Z_PK = (SELECT MIN(Z_PK) FROM ZNOTE WHERE Z_ENT = (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Checklist'));
+            UPDATE ZNOTE SET ZFOLDER = 99999 WHERE Z_PK = 6
+            """)
+        let refused = try CommandLineTests.bench(["storage", "--data", "store", "--model", store.path, "--output", "s.csv"], in: folder)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("break its own model") && refused.stderr.contains("--skip-bad-rows"), refused.stderr)
+        let skipped = try CommandLineTests.bench(["storage", "--data", "store", "--skip-bad-rows", "--model", store.path, "--output", "s.csv"], in: folder)
+        XCTAssertEqual(skipped.status, 0, skipped.stderr)
+        XCTAssertTrue(skipped.stderr.contains("--skip-bad-rows left out 1 object whose values break its model"), skipped.stderr)
+        XCTAssertFalse(skipped.stderr.contains(ShapedStoreFixture.marker))
+        let mistake = try CommandLineTests.bench(["storage", "--skip-bad-rows", "--model", store.path], in: folder)
+        XCTAssertTrue(mistake.stderr.contains("--skip-bad-rows applies with --data store"), mistake.stderr)
+    }
+
     /// A store with no objects has nothing of its own to copy: one line, not generated objects
     /// counted against it.
     func testAnEmptyStoreIsOneLine() throws {
@@ -85,5 +104,56 @@ final class DataStoreCommandTests: XCTestCase {
         XCTAssertEqual(outcome.status, 1)
         XCTAssertEqual(outcome.stderr, "error: \(empty.path) holds no objects: it has nothing of its own to copy; leave out --data store to measure its model with generated objects\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("s.csv").path))
+    }
+
+    /// Ctrl-C while `bench run --data store` copies a store in use into the layouts: exit 130, one
+    /// `interrupted:` line, neither the store's private copy nor any layout's store left in
+    /// `TMPDIR`, no results file, the store and its `-wal` unchanged.
+    func testCtrlCDuringTheCopyLeavesNothing() throws {
+        let manager = FileManager.default
+        let temporary = folder.appendingPathComponent("tmp", isDirectory: true)
+        try manager.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let app = try Database(path: store.path)
+        try app.execute("PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0")
+        try app.execute("UPDATE ZFOLDER SET ZNAME = 'renamed' WHERE Z_PK = 1")
+        let before = try Data(contentsOf: store), wal = try Data(contentsOf: URL(fileURLWithPath: store.path + "-wal"))
+        let stderrLog = folder.appendingPathComponent("stderr.log")
+        _ = manager.createFile(atPath: stderrLog.path, contents: nil)
+        let process = Process()
+        process.executableURL = CommandLineTests.executable
+        process.arguments = ["run", "--data", "store", "--model", store.path, "--workloads", "insert-bulk", "--repetitions", "200",
+                             "--store-folder", temporary.path, "--output", folder.appendingPathComponent("run.csv").path]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: stderrLog)
+        try process.run()
+        let pid = process.processIdentifier
+        defer { if process.isRunning { kill(pid, SIGKILL); process.waitUntilExit() } }
+        // Once the store's private copy is made and a layout's store is being written, Ctrl-C.
+        func made(_ prefix: String) -> URL? {
+            ((try? manager.contentsOfDirectory(atPath: temporary.path)) ?? []).first { $0.hasPrefix(prefix) }.map { temporary.appendingPathComponent($0) }
+        }
+        var copying = false
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < deadline, !copying {
+            if made("inheritance-bench-store-\(pid)-") != nil, let run = made("inheritance-bench-run-\(pid)-") {
+                copying = ((try? manager.subpathsOfDirectory(atPath: run.path)) ?? []).contains { $0.hasSuffix(".sqlite") }
+            }
+            if !copying { usleep(1_000) }
+        }
+        kill(pid, SIGINT)
+        XCTAssertTrue(copying, "the copy never started: \((try? String(contentsOf: stderrLog, encoding: .utf8)) ?? "") \((try? manager.subpathsOfDirectory(atPath: temporary.path)) ?? []) wal \(wal.count)")
+        let exitDeadline = Date().addingTimeInterval(30)
+        while process.isRunning, Date() < exitDeadline { usleep(10_000) }
+        let messages = (try? String(contentsOf: stderrLog, encoding: .utf8)) ?? ""
+        XCTAssertFalse(process.isRunning, "bench did not exit within 30 s of Ctrl-C")
+        XCTAssertEqual(process.terminationReason, .exit, messages)
+        XCTAssertEqual(process.terminationStatus, 130, messages)
+        XCTAssertTrue(messages.contains("interrupted: "), messages)
+        XCTAssertEqual(try manager.contentsOfDirectory(atPath: temporary.path), [], "left in \(temporary.path)")
+        XCTAssertFalse(manager.fileExists(atPath: folder.appendingPathComponent("run.csv").path))
+        XCTAssertEqual(try Data(contentsOf: store), before)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.path + "-wal")), wal)
+        withExtendedLifetime(app) {}
     }
 }
