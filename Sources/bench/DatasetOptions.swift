@@ -18,7 +18,8 @@ struct DatasetOptions: ParsableArguments {
     @Option(help: "Where the objects come from: generated (made from the model and --seed), or store: the objects of the store --model names (App.sqlite), every one copied into every layout; the store is only read.")
     var data: DataSource = .generated
 
-    @Flag(help: "With --data store: leave out the rows that break the store's own model (an object with a value of the wrong kind or a NULL in a required attribute; a to-one or join row naming an object the store lacks or one left out), naming them in a warning, rather than refusing the store.")
+    @Flag(help: ArgumentHelp("With --data store: leave out the rows that break the store's own model (an object with a value of the wrong kind or a NULL in a required attribute; "
+        + "a to-one or join row naming an object the store lacks or one left out), naming them in a warning, rather than refusing the store."))
     var skipBadRows = false
 
     @Option(help: "Objects in the model's inheritance hierarchies (1 to \(maximumScale); default: the model's own rows, which --scale scales in proportion; entities outside them, such as tags, keep theirs).")

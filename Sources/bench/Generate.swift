@@ -63,7 +63,8 @@ struct Generate: ParsableCommand {
             let census = try StoreGeneration.generate(try Strategies.layout(named: strategy), dataset: opened.dataset, batchSize: dataset.batch, path: url.path)
             exclusive.lock() // the store is in place: an interruption from here on waits for the end
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
-            print("wrote \(url.path): \(strategy) layout, \(census.objects.reduce(0, +)) objects, \(census.links.reduce(0, +)) links, model \(model.name), \(size) bytes (\(opened.dataset.isPrivate ? "the objects of \(self.model.model ?? "the store")" : "seed \(dataset.seed)"))")
+            let objects = opened.dataset.isPrivate ? "the objects of \((self.model.model ?? "the store").escapingControlCharacters)" : "seed \(dataset.seed)"
+            print("wrote \(url.path): \(strategy) layout, \(census.objects.reduce(0, +)) objects, \(census.links.reduce(0, +)) links, model \(model.name), \(size) bytes (\(objects))")
         } catch let error as SQLiteError where error.isFull {
             // The partial store is already removed (StoreGeneration.generate); say which volume needs space.
             let url = URL(fileURLWithPath: output)
