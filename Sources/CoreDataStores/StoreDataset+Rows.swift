@@ -35,7 +35,8 @@ extension StoreDataset {
                 consumed[index].insert(key)
                 return links[index][key] ?? []
             }
-            objects.append(ModelObject(id: ObjectID(entity: index, key: key), values: values, toOne: toOnes, links: held))
+            let orders = entity.links.contains { hierarchy.links[$0].ordered } ? held.map { $0.map(\.order) } : nil
+            objects.append(ModelObject(id: ObjectID(entity: index, key: key), values: values, toOne: toOnes, links: held.map { $0.map(\.destination) }, linkOrders: orders))
         }
         for (index, link) in hierarchy.links.enumerated() {
             for owner in links[index].keys.sorted() where !consumed[index].contains(owner) {
@@ -62,21 +63,23 @@ extension StoreDataset {
         return values
     }
 
-    /// The destinations each owner in `keys` holds through one many-to-many relationship, in the
-    /// join table's order (its order column's, else by destination key).
+    /// The destinations each owner in `keys` holds through one many-to-many relationship, with
+    /// their order keys in an ordered one's join table, in its order (the order column's, else by
+    /// destination key).
     private func links(_ link: StoreReadPlan.Links, _ database: Database, keys: ClosedRange<Int64>,
-                       problems: inout StoreRowProblems) throws -> [Int64: [ObjectID]] {
+                       problems: inout StoreRowProblems) throws -> [Int64: [(destination: ObjectID, order: Int64?)]] {
         let statement = try database.cachedStatement(link.sql)
         defer { statement.reset() }
         try statement.bind([keys.lowerBound, keys.upperBound])
-        var links: [Int64: [ObjectID]] = [:]
+        var links: [Int64: [(destination: ObjectID, order: Int64?)]] = [:]
         while try statement.step() {
             let owner = statement.int64(at: 0), destination = statement.int64(at: 1)
             guard let found = hierarchies[link.destinationRoot]?.entity(of: destination), link.destinationSubtree.contains(found) else {
                 problems.add(.danglingLink, "\(model.entities[link.owner].name).\(link.name) of key \(owner)")
                 continue
             }
-            links[owner, default: []].append(ObjectID(entity: found, key: destination))
+            let order = link.ordered && statement.storageClass(at: 2) == .integer ? statement.int64(at: 2) : nil
+            links[owner, default: []].append((ObjectID(entity: found, key: destination), order))
         }
         return links
     }

@@ -27,7 +27,9 @@ struct StoreReadPlan: Sendable {
     struct Links: Sendable {
         let owner: Int
         let name: String
+        /// `SELECT owner, destination[, order] …`: the order column of an ordered join table third.
         let sql: String
+        let ordered: Bool
         let destinationRoot: Int
         let destinationSubtree: ClosedRange<Int>
     }
@@ -82,10 +84,11 @@ struct StoreReadPlan: Sendable {
                 let linked = try entity.relationships.filter { $0.isManyToMany && $0.generatesLinks }.map { relationship in
                     if let known = links.firstIndex(where: { $0.owner == relationship.owner && $0.name == relationship.name }) { return known }
                     let join = try schema.link(relationship)
-                    let order = schema.joinTables.first { $0.name == join.name }?.orderColumn.map { "\($0), " } ?? ""
+                    let order = schema.joinTables.first { $0.name == join.name }?.orderColumn
                     let destination = model.entities[relationship.destination]
-                    links.append(Links(owner: relationship.owner, name: relationship.name,
-                                       sql: "SELECT \(join.this), \(join.other) FROM \(join.name) WHERE \(join.this) BETWEEN ? AND ? ORDER BY \(join.this), \(order)\(join.other)",
+                    let sql = "SELECT \(join.this), \(join.other)\(order.map { ", \($0)" } ?? "") FROM \(join.name) WHERE \(join.this) BETWEEN ? AND ? "
+                        + "ORDER BY \(join.this), \(order.map { "\($0), " } ?? "")\(join.other)"
+                    links.append(Links(owner: relationship.owner, name: relationship.name, sql: sql, ordered: order != nil,
                                        destinationRoot: destination.root, destinationSubtree: destination.subtree))
                     return links.count - 1
                 }

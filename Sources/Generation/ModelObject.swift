@@ -11,9 +11,13 @@ public struct ModelObject: Equatable, Sendable, Digestible {
     /// For a row of a many-to-many prefetch: the key of the object whose relationship the row was
     /// read for (the join table's column Core Data selects last), one row per link. `nil` otherwise.
     public var source: Int64?
+    /// For inserts of a store's objects: each link's order key as its join table holds it (an
+    /// ordered many-to-many's `Z_FOK_` column; `nil` where it has none), parallel to `links`.
+    /// `nil` for generated objects, whose order keys follow from the members' keys.
+    public var linkOrders: [[Int64?]]?
 
-    public init(id: ObjectID, values: [Value], toOne: [ObjectID?], links: [[ObjectID]] = [], source: Int64? = nil) {
-        self.id = id; self.values = values; self.toOne = toOne; self.links = links; self.source = source
+    public init(id: ObjectID, values: [Value], toOne: [ObjectID?], links: [[ObjectID]] = [], source: Int64? = nil, linkOrders: [[Int64?]]? = nil) {
+        self.id = id; self.values = values; self.toOne = toOne; self.links = links; self.source = source; self.linkOrders = linkOrders
     }
 
     /// Entity, key, every value, every to-one destination, the source when there is one (not the links).

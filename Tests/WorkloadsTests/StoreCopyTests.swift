@@ -95,6 +95,32 @@ final class StoreCopyTests: XCTestCase {
         }
     }
 
+    /// An ordered many-to-many's join table order (`Z_FOK_`) is the store's own in single-table's
+    /// copy, not the generator's spacing by key.
+    func testAnOrderedManyToManyKeepsTheStoresOrder() throws {
+        let description = ModelDescription(name: "Playlists", entities: [
+            EntityDescription("Playlist", rows: 20, attributes: [Attribute("name", .string)],
+                              relationships: [RelationshipDescription("songs", destination: "Song", inverse: "playlists", toMany: true, ordered: true)]),
+            EntityDescription("Song", rows: 60, attributes: [Attribute("title", .string)],
+                              relationships: [RelationshipDescription("playlists", destination: "Playlist", inverse: "songs", toMany: true)]),
+        ])
+        let path = folder.appendingPathComponent("playlists.sqlite").path
+        try CoreDataStoreFixture.writeGenerated(try Model(description), seed: 9, to: path)
+        let database = try Database(path: path)
+        let join = try XCTUnwrap(database.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%Z_FOK_%'").first)
+        let order = try XCTUnwrap(database.strings("SELECT name FROM pragma_table_info('\(join)') WHERE name LIKE 'Z_FOK_%'").first)
+        XCTAssertGreaterThan(try database.scalarInt("SELECT COUNT(*) FROM \(join)") ?? 0, 0)
+        try database.execute("UPDATE \(join) SET \(order) = 1000000 - 7 * \(order)")
+        let read = try Model(CoreDataStoreFile.read(path: path).description)
+        let dataset = try StoreDataset.open(path: path, model: read, seed: 1, privateCopy: StorePrivateCopy())
+        let store = try copy(dataset, SingleTable.self)
+        defer { store.remove() }
+        let copied = try store.opened.database
+        try copied.execute("ATTACH DATABASE '\(path)' AS source")
+        XCTAssertEqual(try Self.unmatched(join, copied), 0)
+        XCTAssertEqual(try copied.scalarInt("SELECT COUNT(*) FROM main.\(join) WHERE \(order) > 500000"), try copied.scalarInt("SELECT COUNT(*) FROM source.\(join)"))
+    }
+
     func testACopyThatLosesOrChangesAnythingFailsWithTheFirstDifference() throws {
         let dataset = try dataset(try Model(ModelPresets.publications.scaled(to: 400)))
         let store = try copy(dataset, SingleTable.self)

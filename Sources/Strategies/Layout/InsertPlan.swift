@@ -42,10 +42,11 @@ public enum LinkInsert: Sendable {
     }
 
     /// The values of one link's INSERT: the owner's key, the destination's, and for an ordered
-    /// join table the member's order key, spaced as a to-one's order key (`ObjectGenerator.orderKey`).
-    func values(owner: Int64, destination: Int64) -> [Value] {
+    /// join table the member's order key: `order` (a store's own), else spaced as a to-one's order
+    /// key (`ObjectGenerator.orderKey`).
+    func values(owner: Int64, destination: Int64, order: Int64? = nil) -> [Value] {
         guard case let .ordered(_, memberIsOwner) = self else { return [.integer(owner), .integer(destination)] }
-        return [.integer(owner), .integer(destination), .integer(ObjectGenerator.orderKey(memberIsOwner ? owner : destination))]
+        return [.integer(owner), .integer(destination), .integer(order ?? ObjectGenerator.orderKey(memberIsOwner ? owner : destination))]
     }
 }
 

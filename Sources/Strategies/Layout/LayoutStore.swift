@@ -50,13 +50,14 @@ public final class LayoutStore {
                     try statement.bind(values: step.values(object))
                     try statement.run()
                 }
-                for (link, destinations) in zip(plan.links, object.links) {
-                    for destination in destinations {
+                for (index, (link, destinations)) in zip(plan.links, object.links).enumerated() {
+                    for (position, destination) in destinations.enumerated() {
                         guard let sql = link.sql(to: destination.entity) else {
                             throw CorruptRow("no join table links \(model.entities[object.id.entity].name) to \(model.entities[destination.entity].name)")
                         }
                         let statement = try database.cachedStatement(sql)
-                        try statement.bind(values: link.values(owner: object.id.key, destination: destination.key))
+                        let order = object.linkOrders.flatMap { index < $0.count && position < $0[index].count ? $0[index][position] : nil }
+                        try statement.bind(values: link.values(owner: object.id.key, destination: destination.key, order: order))
                         try statement.run()
                     }
                 }
