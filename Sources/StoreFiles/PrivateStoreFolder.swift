@@ -42,9 +42,16 @@ public final class PrivateStoreFolder: @unchecked Sendable {
         lock.withLock { descriptor = opened }
     }
 
-    /// Removes the folder and everything in it, and drops the lock.
+    /// Removes the folder and everything in it, and drops the lock. An interruption's cleanup runs
+    /// beside the command, which may make a store in the folder after the removal listed it (the
+    /// folder then cannot be removed, not being empty): the removal is tried again until the
+    /// folder is gone, up to a second.
     public func remove() {
-        try? FileManager.default.removeItem(at: url)
+        for _ in 0 ..< 200 {
+            try? FileManager.default.removeItem(at: url)
+            guard FileManager.default.fileExists(atPath: url.path) else { break }
+            usleep(5_000)
+        }
         lock.withLock {
             if descriptor >= 0 { close(descriptor) }
             descriptor = -1
