@@ -81,7 +81,7 @@ struct StoreReadPlan: Sendable {
                     return ToOne(name: relationship.name, key: position(key), destinationRoot: destination.root,
                                  destinationSubtree: destination.subtree)
                 }
-                let linked = try entity.relationships.filter { $0.isManyToMany && $0.generatesLinks }.map { relationship in
+                let linked = try entity.linkedRelationships.map { relationship in
                     if let known = links.firstIndex(where: { $0.owner == relationship.owner && $0.name == relationship.name }) { return known }
                     let join = try schema.link(relationship)
                     let order = schema.joinTables.first { $0.name == join.name }?.orderColumn

@@ -18,6 +18,8 @@ public protocol Dataset: Sendable {
     func object(root: Int, at position: Int) -> ModelObject
     /// The object with this identity (it must exist).
     func object(_ id: ObjectID) -> ModelObject
+    /// The objects at `positions` of the hierarchy of `root` (a store reads them in one step).
+    func objects(root: Int, _ positions: Range<Int>) -> [ModelObject]
     /// Every object, hierarchy by hierarchy in entity-number order of the roots, in batches of
     /// `size` (a batch never spans two hierarchies); many-to-many links on their generating side.
     func batches(of size: Int) -> AnySequence<[ModelObject]>
@@ -44,8 +46,8 @@ extension Dataset {
     /// Objects in the whole model.
     public var totalCount: Int { model.roots.reduce(0) { $0 + count(root: $1) } }
 
-    /// The objects at `range` of the hierarchy of `root`.
-    public func objects(root: Int, _ range: Range<Int>) -> [ModelObject] { range.map { object(root: root, at: $0) } }
+    /// The objects at `positions`, made one by one.
+    public func objects(root: Int, _ positions: Range<Int>) -> [ModelObject] { positions.map { object(root: root, at: $0) } }
 }
 
 extension ObjectGenerator: Dataset {

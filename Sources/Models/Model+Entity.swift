@@ -45,5 +45,7 @@ extension Model {
 
         /// The to-one relationships, in `relationships` order.
         public var toOneRelationships: [Model.Relationship] { relationships.filter { !$0.toMany } }
+        /// The many-to-many relationships whose links this entity's objects hold (`ModelObject.links` order).
+        public var linkedRelationships: [Model.Relationship] { relationships.filter { $0.isManyToMany && $0.generatesLinks } }
     }
 }

@@ -41,7 +41,7 @@ public struct Census: Equatable, Sendable {
 
     private mutating func add(_ object: ModelObject, _ model: Model, _ relationships: [Model.Relationship], countObject: Bool) {
         if countObject { objects[object.id.entity] += 1 }
-        let generating = model.entities[object.id.entity].relationships.filter { $0.isManyToMany && $0.generatesLinks }
+        let generating = model.entities[object.id.entity].linkedRelationships
         for (relationship, destinations) in zip(generating, object.links) {
             if let index = relationships.firstIndex(of: relationship) { links[index] += destinations.count }
         }

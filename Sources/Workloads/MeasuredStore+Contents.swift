@@ -50,7 +50,7 @@ extension MeasuredStore {
     /// The links `objects` hold through `relationship`, as "owner-key destination" sorted.
     private static func links(of relationship: Model.Relationship, in objects: [ModelObject], _ model: Model) -> [String] {
         objects.flatMap { object -> [String] in
-            let linked = model.entities[object.id.entity].relationships.filter { $0.isManyToMany && $0.generatesLinks }
+            let linked = model.entities[object.id.entity].linkedRelationships
             guard let index = linked.firstIndex(of: relationship), index < object.links.count else { return [] }
             return object.links[index].map { "\(object.id.key) \($0)" }
         }.sorted()

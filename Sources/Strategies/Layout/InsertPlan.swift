@@ -16,11 +16,6 @@ public struct InsertPlan: Sendable {
     public init(keyEntity: Int, steps: [InsertStep], links: [LinkInsert]) { self.keyEntity = keyEntity; self.steps = steps; self.links = links }
 }
 
-extension Model.Entity {
-    /// The many-to-many relationships whose links this entity's objects generate (`ModelObject.links` order).
-    var linkedRelationships: [Model.Relationship] { relationships.filter { $0.isManyToMany && $0.generatesLinks } }
-}
-
 /// The INSERT of one link: one statement, or one per destination entity (a join table per pair).
 public enum LinkInsert: Sendable {
     case one(String)
