@@ -60,6 +60,11 @@ let package = Package(
         // SwiftData sources, a store file), chosen from the path and read into one description.
         .target(name: "ModelSources", dependencies: ["Models", "SwiftDataModels", "CoreDataStores"]),
 
+        // Core Data's SQL debug log read statement by statement (streamed), each statement told by
+        // kind (fetch, ID pass, batch, fault, to-many fault, prefetch, count, save steps) and the
+        // tables it names, or named as not understood.
+        .target(name: "CoreDataLogs"),
+
         // An app's fetches read from its Swift sources (NSPredicate(format:) literals, #Predicate,
         // FetchDescriptor, @Query) as fetches of the fetch format, or named as unreadable.
         .target(name: "SourceFetches", dependencies: [
@@ -78,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "Reporting", "Workloads", "FetchRequests", "SourceFetches", "Strategies", "StoreFiles", "Models", "ModelSources", "SwiftDataModels", "CoreDataStores", "Generation",
+                "Reporting", "Workloads", "FetchRequests", "SourceFetches", "Strategies", "StoreFiles", "Models", "ModelSources", "SwiftDataModels", "CoreDataStores", "CoreDataLogs", "Generation",
                 "SQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -89,6 +94,7 @@ let package = Package(
         .testTarget(name: "ModelSourcesTests", dependencies: ["ModelSources", "Models", "CoreDataStores", "SQLite", "TestSupport"]),
         .testTarget(name: "ModelsTests", dependencies: ["Models"]),
         .testTarget(name: "SourceFetchesTests", dependencies: ["SourceFetches"]),
+        .testTarget(name: "CoreDataLogsTests", dependencies: ["CoreDataLogs"]),
         .testTarget(name: "SwiftDataModelsTests", dependencies: ["SwiftDataModels", "Models"]),
         .testTarget(name: "GenerationTests", dependencies: ["Generation", "Models"]),
         .target(name: "TestSupport", dependencies: ["FetchRequests", "Models", "Generation", "CoreDataLayout", "StoreFiles", "Strategies", "CoreDataStores", "SQLite"], path: "Tests/TestSupport"),

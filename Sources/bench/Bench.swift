@@ -7,7 +7,7 @@ struct Bench: ParsableCommand {
         commandName: "bench",
         abstract: "Measures how storing an inheritance hierarchy in SQLite (Core Data's single table and its alternatives) costs.",
         discussion: "With no subcommand, runs every workload against every strategy with the defaults (`bench run`).",
-        subcommands: [Run.self, Sweep.self, Compare.self, Report.self, Storage.self, Explain.self, Generate.self, ModelCommand.self, List.self, Clean.self],
+        subcommands: [Run.self, Sweep.self, Compare.self, Report.self, Storage.self, Explain.self, Generate.self, ModelCommand.self, Replay.self, List.self, Clean.self],
         defaultSubcommand: Run.self
     )
 

@@ -1,0 +1,64 @@
+/// What a log asks, without a model: its statements by kind (how many, the device's logged time,
+/// the rows they returned), the tables each kind reads or writes, and every statement not
+/// understood with its line and why. It holds counts, names of tables and line numbers, never a
+/// statement's values.
+public struct LogSummary: Sendable {
+    public struct Tally: Sendable, Equatable {
+        public var statements = 0
+        /// Statements of this kind with a logged time, and the sum of their times.
+        public var timed = 0
+        public var seconds = 0.0
+        /// Statements with logged rows, and the sum of their rows.
+        public var counted = 0
+        public var rows = 0
+    }
+
+    public private(set) var kinds: [StatementKind: Tally] = [:]
+    /// Per table, its statements by kind.
+    public private(set) var tables: [String: [StatementKind: Int]] = [:]
+    /// Statements not understood, by why, each with its line.
+    public private(set) var notUnderstood: [String: [Int]] = [:]
+
+    public init() {}
+
+    public var understood: Int { kinds.values.reduce(0) { $0 + $1.statements } }
+    /// Every kind's tally summed.
+    public var total: Tally {
+        kinds.values.reduce(into: Tally()) { sum, tally in
+            sum.statements += tally.statements
+            sum.timed += tally.timed
+            sum.seconds += tally.seconds
+            sum.counted += tally.counted
+            sum.rows += tally.rows
+        }
+    }
+
+    public var notUnderstoodCount: Int { notUnderstood.values.reduce(0) { $0 + $1.count } }
+
+    public mutating func add(_ statement: LoggedStatement) {
+        let tokens = SQLTokens(statement.sql)
+        switch statement.kind(tokens) {
+        case let .success(kind): add(statement, as: kind, tables: tokens.tables)
+        case let .failure(reason): notUnderstood[reason.description, default: []].append(statement.line)
+        }
+    }
+
+    public mutating func addStray(line: Int, why: String) {
+        notUnderstood[why, default: []].append(line)
+    }
+
+    private mutating func add(_ statement: LoggedStatement, as kind: StatementKind, tables names: [String]) {
+        var tally = kinds[kind] ?? Tally()
+        tally.statements += 1
+        if let seconds = statement.loggedSeconds {
+            tally.timed += 1
+            tally.seconds += seconds
+        }
+        if let rows = statement.rows {
+            tally.counted += 1
+            tally.rows += rows
+        }
+        kinds[kind] = tally
+        for table in names { tables[table, default: [:]][kind, default: 0] += 1 }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import XCTest
+
+/// `bench replay --dry-run`: an app's Core Data SQL log read and its statements told by kind; no
+/// bound value in any output; a log that is not one, one line and a non-zero exit, nothing written.
+extension CommandLineTests {
+    /// A level-2 log of a save and the reads after it, the app's own lines between, a bound value
+    /// that must never be printed (`marker`) and one statement not understood.
+    static let replayMarker = "Quokka-7f3a19"
+    static var replayLog: String {
+        """
+        2026-11-30 09:12:44.101 Shelves[812:3301] CoreData: annotation: Connecting to sqlite database file at "/private/\(replayMarker)/Shelves.sqlite"
+        CoreData: sql: pragma recursive_triggers=1
+        CoreData: sql: SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA
+        app: shelves loaded
+        CoreData: sql: BEGIN EXCLUSIVE
+        CoreData: sql: SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?
+        CoreData: details: SQLite bind[0] = (int64)2
+        CoreData: sql: UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?
+        CoreData: sql: INSERT INTO ZITEM(Z_PK, Z_ENT, Z_OPT, ZTITLE) VALUES(?, ?, ?, ?)
+        CoreData: details: SQLite bind[3] = "\(replayMarker)"
+        CoreData: sql: COMMIT
+        CoreData: sql: SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZTITLE FROM ZITEM t0 WHERE  t0.ZTITLE = ?  ORDER BY t0.ZTITLE
+        CoreData: details: SQLite bind[0] = "\(replayMarker)"
+        CoreData: annotation: sql connection fetch time: 0.0004s
+        CoreData: annotation: fetch using NSSQLiteStatement <0x6000> on entity 'Item' with sql text 'SELECT … WHERE t0.ZTITLE = ?' returned 1 rows with values: ("\(replayMarker)")
+        CoreData: annotation: total fetch execution time: 0.0007s for 1 rows.
+        CoreData: sql: SELECT COUNT(*) FROM ZITEM
+        CoreData: annotation: total count request execution time: 0.0002s for count of 41.
+        CoreData: sql: SELECT 0, t0.Z_PK FROM ZITEM t0 WHERE t0.ZTITLE IN ('\(replayMarker)',
+        """
+    }
+
+    func testReplayDryRunTellsTheLogsStatementsAndNeverItsValues() throws {
+        let log = folder.appendingPathComponent("shelves.log")
+        try Data(Self.replayLog.utf8).write(to: log)
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        let dry = try bench(["replay", log.path, "--dry-run"], in: folder)
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertTrue(dry.stdout.hasPrefix("shelves.log: 19 lines, 18 of them Core Data's; 10 statements, 9 understood, 1 not (bound values logged: level 2 or more)\n"), dry.stdout)
+        for line in ["fetch                                 1     0.0007 s     1", "count                                 1     0.0002 s    41", "key reservation                       2            -     -",
+                     "store upkeep (not replayed)           2            -     -", "ZITEM         fetch 1, count 1, insert 1", "line 19: cut off"] {
+            XCTAssertTrue(dry.stdout.contains(line), "\(line) in\n\(dry.stdout)")
+        }
+        XCTAssertFalse((dry.stdout + dry.stderr).contains(Self.replayMarker), "a bound value, a row or the store's path printed")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), before, "nothing written")
+        let strict = try bench(["replay", log.path, "--dry-run", "--strict"], in: folder)
+        XCTAssertEqual(strict.status, 1)
+        XCTAssertEqual(strict.stderr, "error: 1 of the log's statements are not understood (listed above); --strict allows none\n")
+        let timed = try bench(["replay", log.path], in: folder)
+        XCTAssertEqual(timed.status, 1)
+        XCTAssertTrue(timed.stderr.hasPrefix("error: timing a log's statements in every layout is not built yet"), timed.stderr)
+    }
+
+    func testReplayRefusesWhatIsNotALogInOneLine() throws {
+        let files: [(name: String, data: Data, says: String)] = [
+            ("app.log", Data("app started\nno Core Data here\n".utf8), "holds no line of Core Data's SQL log ('CoreData: sql: …') in its 2 lines"),
+            ("binary.log", Data([0x43, 0x6F, 0x72, 0x65, 0x00, 0x01, 0x02]), "line 1 holds a NUL byte"),
+            ("latin1.log", Data("CoreData: sql: SELECT 0, t0.Z_PK FROM ZCAF".utf8) + Data([0xC9, 0x0A]), "line 1 is not UTF-8 text"),
+            ("cut.log", Data("CoreData: sql: SELECT 0, t0.Z_PK, t0.Z_OPT FROM ZITEM t0 WHERE t0.ZTITLE = ? AND (".utf8), "none of the 1 statements of"),
+            ("bind.log", Data("CoreData: details: SQLite bind[0] = \"\(Self.replayMarker)\"\n".utf8), "holds 1 lines of Core Data's but no statement"),
+            ("notes.log", Data("CoreData: annotation: Connecting to sqlite database file at \"/x.sqlite\"\n".utf8), "holds 1 lines of Core Data's but no statement"),
+        ]
+        for file in files { try file.data.write(to: folder.appendingPathComponent(file.name)) }
+        let fifo = folder.appendingPathComponent("fifo.log").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let cases = files.map { ([folder.appendingPathComponent($0.name).path], $0.says) }
+            + [([fifo], "is not a regular file"), (["/dev/zero"], "is not a regular file"), ([folder.path], "is a folder"), ([folder.appendingPathComponent("none.log").path], "no file at")]
+        let outcomes = try benchEach(cases.map { ["replay"] + $0.0 + ["--dry-run"] }, in: folder)
+        for ((_, says), outcome) in zip(cases, outcomes) {
+            XCTAssertEqual(outcome.status, 1, says)
+            XCTAssertEqual(outcome.stdout, "", says)
+            XCTAssertTrue(outcome.stderr.hasPrefix("error: ") && outcome.stderr.contains(says) && outcome.stderr.filter { $0 == "\n" }.count == 1, "\(says): \(outcome.stderr)")
+            XCTAssertFalse(outcome.stderr.contains(Self.replayMarker))
+        }
+        XCTAssertTrue(outcomes[3].stderr.contains("cut off"), outcomes[3].stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), before, "nothing written")
+    }
+}
