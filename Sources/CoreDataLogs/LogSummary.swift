@@ -16,6 +16,8 @@ public struct LogSummary: Sendable {
     public private(set) var kinds: [StatementKind: Tally] = [:]
     /// Per table, its statements by kind.
     public private(set) var tables: [String: [StatementKind: Int]] = [:]
+    /// Per entity of the model given (by name), its statements by kind.
+    public private(set) var entities: [String: [StatementKind: Int]] = [:]
     /// Statements not understood, by why, each with its line.
     public private(set) var notUnderstood: [String: [Int]] = [:]
 
@@ -35,10 +37,13 @@ public struct LogSummary: Sendable {
 
     public var notUnderstoodCount: Int { notUnderstood.values.reduce(0) { $0 + $1.count } }
 
-    public mutating func add(_ statement: LoggedStatement) {
+    /// Counts the statement; with a model, each entity it asks about (`LogSchema.entities`).
+    public mutating func add(_ statement: LoggedStatement, entities names: [String] = []) {
         let tokens = SQLTokens(statement.sql)
         switch statement.kind(tokens) {
-        case let .success(kind): add(statement, as: kind, tables: tokens.tables)
+        case let .success(kind):
+            add(statement, as: kind, tables: tokens.tables)
+            for name in names { entities[name, default: [:]][kind, default: 0] += 1 }
         case let .failure(reason): notUnderstood[reason.description, default: []].append(statement.line)
         }
     }

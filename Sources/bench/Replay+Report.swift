@@ -9,7 +9,11 @@ enum ReplayReport {
         text += "\(count(reader.statements, "statement")), \(summary.understood) understood, \(summary.notUnderstoodCount) not"
         text += reader.hasValues ? " (bound values logged: level 2 or more)\n" : " (no bound values logged: level 1)\n"
         text += "\n" + kinds(summary)
-        if !summary.tables.isEmpty { text += "\n" + tables(summary) }
+        if !summary.entities.isEmpty {
+            text += "\n" + byName(summary.entities, heading: "entity")
+        } else if !summary.tables.isEmpty {
+            text += "\n" + byName(summary.tables, heading: "table")
+        }
         if !summary.notUnderstood.isEmpty { text += "\n" + notUnderstood(summary) }
         return text
     }
@@ -27,9 +31,9 @@ enum ReplayReport {
         return table(rows, rightAligned: [1, 2, 3])
     }
 
-    private static func tables(_ summary: LogSummary) -> String {
-        var rows = [["table", "statements by kind"]]
-        for (name, kinds) in summary.tables.sorted(by: { $0.key < $1.key }) {
+    private static func byName(_ counts: [String: [StatementKind: Int]], heading: String) -> String {
+        var rows = [[heading, "statements by kind"]]
+        for (name, kinds) in counts.sorted(by: { $0.key < $1.key }) {
             rows.append([name, kinds.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")])
         }
         return table(rows, rightAligned: [])

@@ -22,6 +22,9 @@ struct Replay: ParsableCommand {
     @Argument(help: "The log file: Core Data's console output.")
     var log: String
 
+    /// The app's model: with it, each statement is read through the model's Core Data layout.
+    @OptionGroup var model: ModelOptions
+
     @Flag(help: "Read and classify the log's statements without timing them.")
     var dryRun = false
 
@@ -36,10 +39,18 @@ struct Replay: ParsableCommand {
         var reader: LogReader
         do {
             reader = LogReader(file: try LogFile(path: log))
+            let schema = try self.schema()
             var tally = LogSummary()
             let size = reader.file.size
             let progress: ((Int64) -> Void)? = size >= 1 << 30 ? { read in Self.showProgress(read, of: size) } : nil
-            try reader.read(progress: progress) { tally.add($0) }
+            try reader.read(progress: progress) { statement in
+                guard let schema, case .success = statement.kind() else { return tally.add(statement) }
+                if let mismatch = schema.mismatch(in: statement) {
+                    throw CommandFailure(description: "\(log) line \(statement.line): \(mismatch): the log is of another version of the model than \(model.model ?? "the preset " + (model.preset ?? "")) "
+                        + "(give the model the app ran with\(model.model?.hasSuffix(".xcdatamodeld") == true ? ", and its version with --model-version" : ""))")
+                }
+                tally.add(statement, entities: schema.entities(of: statement).map { schema.model.entities[$0].name })
+            }
             if progress != nil { Self.showProgress(nil, of: size) }
             for stray in reader.strays { tally.addStray(line: stray.line, why: stray.why) }
             summary = tally
@@ -52,6 +63,14 @@ struct Replay: ParsableCommand {
             printError("error: \(summary.notUnderstoodCount) of the log's statements are not understood (listed above); --strict allows none")
             throw ExitCode.failure
         }
+    }
+
+    /// The model given with --model or --preset, as the log names it; nil without either.
+    func schema() throws -> LogSchema? {
+        guard model.model != nil || model.preset != nil else { return nil }
+        let loaded = try model.load(scale: nil)
+        for warning in loaded.warnings { printError("warning: \(warning)") }
+        return LogSchema(model: loaded.model)
     }
 
     /// Refuses a log with nothing to replay: no line of Core Data's, no statement, or none understood.

@@ -77,4 +77,24 @@ extension CommandLineTests {
         XCTAssertTrue(outcomes[3].stderr.contains("cut off"), outcomes[3].stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), before, "nothing written")
     }
+
+    func testReplayDryRunReadsTheLogThroughTheModelAndRefusesAnotherVersionInOneLine() throws {
+        let log = """
+            CoreData: sql: SELECT COUNT(*) FROM ZPUBLICATION t0 WHERE t0.Z_ENT = ?
+            CoreData: details: SQLite bind[0] = (int64)4
+            CoreData: annotation: total count request execution time: 0.0002s for count of 41.
+            CoreData: sql: SELECT 0, t0.Z_PK FROM Z_1TAGS t1 JOIN ZTAG t0 ON t0.Z_PK = t1.Z_6TAGS WHERE t1.Z_1PUBLICATIONS = ?
+            CoreData: annotation: to-many relationship fault "tags" for objectID 0x1 <x-coredata://S/Book/p2> fulfilled from database.  Got 3 rows
+            CoreData: sql: UPDATE OR FAIL ZTAG SET ZNAME = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?
+            """
+        try Data(log.utf8).write(to: folder.appendingPathComponent("own.log"))
+        try Data(log.replacingOccurrences(of: "SET ZNAME", with: "SET ZLABEL").utf8).write(to: folder.appendingPathComponent("other.log"))
+        let outcomes = try benchEach([["replay", "own.log", "--dry-run", "--preset", "publications"], ["replay", "other.log", "--dry-run", "--preset", "publications"]], in: folder)
+        XCTAssertEqual(outcomes[0].status, 0, outcomes[0].stderr)
+        XCTAssertTrue(outcomes[0].stdout.contains("entity       statements by kind\nBook         count 1\nPublication  to-many fault 1\nTag          to-many fault 1, update 1\n"), outcomes[0].stdout)
+        XCTAssertEqual(outcomes[1].status, 1)
+        XCTAssertEqual(outcomes[1].stdout, "")
+        XCTAssertEqual(outcomes[1].stderr, "error: other.log line 6: column ZLABEL is not a column of ZTAG in the model's layout: the log is of another version of the model than the preset publications "
+            + "(give the model the app ran with)\n")
+    }
 }
