@@ -4,7 +4,7 @@ import Foundation
 /// What `bench replay --dry-run` prints: the log's size, its statements by kind with the device's
 /// logged time and rows, the tables each kind names, and the statements not understood by why.
 enum ReplayReport {
-    static func dryRun(_ summary: LogSummary, reader: LogReader, name: String) -> String {
+    static func dryRun(_ summary: LogSummary, reader: LogReader, name: String, fetches: LogFetches?) -> String {
         var text = "\(name): \(count(reader.lines, "line")), \(reader.coreDataLines) of them Core Data's; "
         text += "\(count(reader.statements, "statement")), \(summary.understood) understood, \(summary.notUnderstoodCount) not"
         text += reader.hasValues ? " (bound values logged: level 2 or more)\n" : " (no bound values logged: level 1)\n"
@@ -14,7 +14,21 @@ enum ReplayReport {
         } else if !summary.tables.isEmpty {
             text += "\n" + byName(summary.tables, heading: "table")
         }
-        if !summary.notUnderstood.isEmpty { text += "\n" + notUnderstood(summary) }
+        if !summary.notUnderstood.isEmpty { text += "\n" + lines(summary.notUnderstood, heading: "not understood") }
+        if let fetches { text += "\n" + replayed(fetches, reads: summary.kinds.filter { $0.key.isRead }.values.reduce(0) { $0 + $1.statements }) }
+        return text
+    }
+
+    /// The log's reads as fetches, each with how often the log makes it; what is not replayed.
+    private static func replayed(_ fetches: LogFetches, reads: Int) -> String {
+        let statements = fetches.fetches.reduce(0) { $0 + $1.statements }
+        var text = "the log's reads as fetches: \(fetches.fetches.count) distinct, \(statements) of its \(reads) reads\n"
+        if !fetches.fetches.isEmpty {
+            var rows = [["times", "statements", "line", "fetch"]]
+            for fetch in fetches.fetches { rows.append(["\(fetch.count)", "\(fetch.statements)", "\(fetch.line)", fetch.text]) }
+            text += table(rows, rightAligned: [0, 1, 2])
+        }
+        if !fetches.notReplayed.isEmpty { text += "\n" + lines(fetches.notReplayed, heading: "not replayed") }
         return text
     }
 
@@ -39,9 +53,10 @@ enum ReplayReport {
         return table(rows, rightAligned: [])
     }
 
-    private static func notUnderstood(_ summary: LogSummary) -> String {
-        var text = "not understood (\(summary.notUnderstoodCount)):\n"
-        for (why, lines) in summary.notUnderstood.sorted(by: { $0.value[0] < $1.value[0] }) {
+    /// Statements grouped by why, each group's lines.
+    private static func lines(_ groups: [String: [Int]], heading: String) -> String {
+        var text = "\(heading) (\(groups.values.reduce(0) { $0 + $1.count })):\n"
+        for (why, lines) in groups.sorted(by: { $0.value[0] < $1.value[0] }) {
             let shown = lines.prefix(20).map(String.init).joined(separator: ", ") + (lines.count > 20 ? " and \(lines.count - 20) more" : "")
             text += "  \(lines.count == 1 ? "line" : "lines") \(shown): \(why)\n"
         }

@@ -37,10 +37,12 @@ struct Replay: ParsableCommand {
         }
         let summary: LogSummary
         var reader: LogReader
+        var fetches: LogFetches?
         do {
             reader = LogReader(file: try LogFile(path: log))
             let schema = try self.schema()
             var tally = LogSummary()
+            var read = schema.map { LogFetches(schema: $0) }
             let size = reader.file.size
             let progress: ((Int64) -> Void)? = size >= 1 << 30 ? { read in Self.showProgress(read, of: size) } : nil
             try reader.read(progress: progress) { statement in
@@ -50,7 +52,10 @@ struct Replay: ParsableCommand {
                         + "(give the model the app ran with\(model.model?.hasSuffix(".xcdatamodeld") == true ? ", and its version with --model-version" : ""))")
                 }
                 tally.add(statement, entities: schema.entities(of: statement).map { schema.model.entities[$0].name })
+                if case let .success(kind) = statement.kind() { read?.add(statement, kind: kind) }
             }
+            read?.finish()
+            fetches = read
             if progress != nil { Self.showProgress(nil, of: size) }
             for stray in reader.strays { tally.addStray(line: stray.line, why: stray.why) }
             summary = tally
@@ -58,7 +63,7 @@ struct Replay: ParsableCommand {
         } catch {
             throw reportFailure(error)
         }
-        print(ReplayReport.dryRun(summary, reader: reader, name: URL(fileURLWithPath: log).lastPathComponent), terminator: "")
+        print(ReplayReport.dryRun(summary, reader: reader, name: URL(fileURLWithPath: log).lastPathComponent, fetches: fetches), terminator: "")
         if strict, summary.notUnderstoodCount > 0 {
             printError("error: \(summary.notUnderstoodCount) of the log's statements are not understood (listed above); --strict allows none")
             throw ExitCode.failure

@@ -1,0 +1,472 @@
+import CoreDataLayout
+import Models
+
+/// A read statement of Core Data's, read back through the model's Core Data layout as the fetch
+/// an app made, written in the fetch format (`FetchSpec`: `[COUNT | IDS] [ONLY] Entity [PROPERTIES
+/// …] [WHERE predicate] [SORT BY …] [LIMIT n] [OFFSET n]`). Each `?` becomes `%@` (a value drawn
+/// from the data when the fetch is timed), so the text holds no bound value; a literal the
+/// statement itself writes stays. What it cannot read yet (a join of a key path or ANY, a
+/// subquery, a dictionary fetch) is a `NotUnderstood` saying so.
+struct LogFetch {
+    /// What the statement reads: a fetch's text, or a batch of the ID pass before it.
+    enum Reading: Equatable {
+        case fetch(String)
+        /// An ID pass: the fetch's text after `IDS ` (a batched fetch when batches follow).
+        case ids(String)
+        /// `t0.Z_PK IN (SELECT * FROM _Z_intarray0)`: objects of `entity` by the keys of the ID pass before.
+        case batch(entity: Int, limit: Int?)
+    }
+
+    let schema: LogSchema
+    let statement: LoggedStatement
+    let tokens: [SQLTokens.Token]
+    var position = 0
+    /// The alias of each table read (`t0` → its table).
+    var aliases: [String: String] = [:]
+    /// The entity filter's comparisons: `Z_ENT` `=`, `>=` or `<=` a number (nil when bound and not logged).
+    var entityTerms: [(op: String, number: Int64?)] = []
+    var parameter = 0
+    var keyInList = false
+
+    init(schema: LogSchema, statement: LoggedStatement) {
+        self.schema = schema
+        self.statement = statement
+        tokens = SQLTokens(statement.sql).tokens
+    }
+
+    static func read(_ statement: LoggedStatement, kind: StatementKind, schema: LogSchema) -> Result<Reading, NotUnderstood> {
+        var reader = LogFetch(schema: schema, statement: statement)
+        do { return .success(try reader.read(kind)) } catch let error as NotUnderstood { return .failure(error) } catch { return .failure(NotUnderstood("\(error)")) }
+    }
+
+    // MARK: The statement
+
+    mutating func read(_ kind: StatementKind) throws -> Reading {
+        guard [.fetch, .idPass, .batch, .fault, .toManyFault, .count, .dictionaryFetch].contains(kind) else { throw NotUnderstood(Self.notYet(kind)) }
+        try expect("SELECT")
+        if peek("DISTINCT") { throw NotUnderstood("a SELECT DISTINCT (a fetch through a to-many relationship) is not replayed yet") }
+        let listStart = position
+        try skipToClause(["FROM"])
+        let list = Array(tokens[listStart ..< position])
+        try expect("FROM")
+        let (table, root) = try fromClause()
+        if kind == .toManyFault, let joined = try joinTableFault(table) { return .fetch(joined) }
+        guard let root else { throw NotUnderstood("a read of \(table), which holds no entity's objects, is not replayed") }
+        if peek("JOIN") || peek("LEFT") || peek("INNER") || peek("CROSS") { throw NotUnderstood("a join (a key path through a relationship, or ANY) is not replayed yet") }
+        let predicate = accept("WHERE") ? try orExpression() : ""
+        if peek("GROUP") || peek("HAVING") { throw NotUnderstood(Self.notYet(.dictionaryFetch)) }
+        let sort = accept("ORDER") ? try orderBy() : []
+        let (limit, offset) = try page()
+        guard position == tokens.count else { throw NotUnderstood("\(tokens[position].text) after the statement's clauses is not read") }
+        let shape = try selectShape(list, root: root)
+        // A partial fetch (`propertiesToFetch`) is read; other fetches of values are not yet.
+        if kind == .dictionaryFetch, case .properties = shape {} else if kind == .dictionaryFetch { throw NotUnderstood(Self.notYet(kind)) }
+        if keyInList {
+            guard case let .objects(entity) = shape, predicate.isEmpty, sort.isEmpty else { throw NotUnderstood("a key list read with other conditions is not replayed yet") }
+            return .batch(entity: entity, limit: limit)
+        }
+        let text = try text(shape, root: root, predicate: predicate, sort: sort, limit: limit, offset: offset)
+        return shape == .ids ? .ids(String(text.dropFirst(4))) : .fetch(text)
+    }
+
+    static func notYet(_ kind: StatementKind) -> String {
+        switch kind {
+        case .prefetch: "a prefetch is timed with the fetch that sets it off: not replayed yet"
+        case .dictionaryFetch: "a fetch of dictionaries (values, aggregates, groups) is not replayed yet"
+        case .begin, .keyReservation, .insert, .update, .delete, .commit: "a save's statements are not replayed yet"
+        default: "\(kind.rawValue) is not replayed"
+        }
+    }
+
+    /// What the select list asks for: objects of an entity (its select list, `CoreDataSchema.selectList`),
+    /// keys (an ID pass), a count, or attributes then entity number and key (a partial fetch).
+    enum Shape: Equatable { case objects(Int), ids, count, properties([String]) }
+
+    private func selectShape(_ list: [SQLTokens.Token], root: Int) throws -> Shape {
+        let items = Self.items(list)
+        if items.count == 1, items[0].first?.text == "COUNT" {
+            let inside = items[0].dropFirst().map(\.text).joined()
+            guard inside == "(*)" || inside.hasSuffix(".Z_PK)") else { throw NotUnderstood("a count of \(inside) is not replayed") }
+            return .count
+        }
+        let texts = items.map { $0.map(\.text).joined() }
+        if texts.count == 2, ["0", "T0.Z_ENT"].contains(texts[0]), texts[1] == "T0.Z_PK" { return .ids }
+        for entity in schema.model.entities[root].subtree where schema.schema.selectList(entity).sql.split(separator: ",").map({ $0.filter { $0 != " " }.uppercased() }) == texts {
+            return .objects(entity)
+        }
+        if texts.count > 2, texts.suffix(2) == ["T0.Z_ENT", "T0.Z_PK"] {
+            return .properties(try texts.dropLast(2).map { try attributeName($0, root: root) })
+        }
+        throw NotUnderstood(Self.notYet(.dictionaryFetch))
+    }
+
+    /// The fetch format's text.
+    private func text(_ shape: Shape, root: Int, predicate: String, sort: [String], limit: Int?, offset: Int?) throws -> String {
+        let (entity, only) = try fetchedEntity(shape, root: root)
+        var text = ""
+        switch shape {
+        case .count: text = "COUNT "
+        case .ids: text = "IDS "
+        default: break
+        }
+        text += (only ? "ONLY " : "") + schema.model.entities[entity].name
+        if case let .properties(names) = shape { text += " PROPERTIES " + names.joined(separator: ", ") }
+        if !predicate.isEmpty { text += " WHERE " + predicate }
+        if !sort.isEmpty { text += " SORT BY " + sort.joined(separator: ", ") }
+        if let limit { text += " LIMIT \(limit)" }
+        if let offset { text += " OFFSET \(offset)" }
+        return text
+    }
+
+    /// The entity the statement fetches and whether without its sub-entities: from its entity
+    /// filter (`Z_ENT = n`: that entity alone; `Z_ENT >= n AND Z_ENT <= m`: it and its
+    /// sub-entities; none: the whole hierarchy), the numbers written or bound, else the entity
+    /// whose select list it sends.
+    private func fetchedEntity(_ shape: Shape, root: Int) throws -> (entity: Int, only: Bool) {
+        let selected: Int? = if case let .objects(entity) = shape { entity } else { nil }
+        guard let first = entityTerms.first else { return (selected ?? root, false) }
+        let subtree = schema.model.entities[root].subtree
+        if let number = first.number {
+            let entity = Int(number) - 1
+            guard subtree.contains(entity) else { throw NotUnderstood("entity number \(number) is not of \(schema.model.entities[root].name)'s hierarchy") }
+            return (entity, first.op == "=" && schema.model.entities[entity].hasSubentities)
+        }
+        if let selected { return (selected, first.op == "=" && schema.model.entities[selected].hasSubentities) }
+        throw NotUnderstood("which entity its Z_ENT = ? names is in the bound values, which a level-1 log leaves out (log with -com.apple.CoreData.SQLDebug 2)")
+    }
+
+    // MARK: FROM
+
+    /// The table after FROM and its alias; the root entity when it is a hierarchy's table.
+    private mutating func fromClause() throws -> (table: String, root: Int?) {
+        let table = try name()
+        if let alias = tokens[safe: position], alias.kind == .word, !Self.clauseWords.contains(alias.text) {
+            aliases[alias.text] = table
+            position += 1
+        }
+        aliases[table] = table
+        if case let .hierarchy(root, _)? = schema.tables[table] { return (table, root) }
+        return (table, nil)
+    }
+
+    /// Core Data's to-many fault of a many-to-many: `SELECT 0, t0.Z_PK FROM Z_1TAGS t1 JOIN ZTAG t0
+    /// ON t0.Z_PK = t1.Z_2TAGS WHERE t1.Z_1ITEMS = ?`, read as the IDs of the destination's objects
+    /// whose inverse holds the object (`IDS Tag WHERE items CONTAINS %@`).
+    private mutating func joinTableFault(_ table: String) throws -> String? {
+        guard case let .join(join, _)? = schema.tables[table] else { return nil }
+        let words = tokens.map(\.text)
+        guard let whereIndex = words.lastIndex(of: "WHERE"), whereIndex + 5 < tokens.count, words[whereIndex + 4] == "=", tokens[whereIndex + 5].kind == .parameter else {
+            throw NotUnderstood("a to-many fault through \(table) in a form not read yet")
+        }
+        let column = words[whereIndex + 3]
+        for side in [join.first, join.second] where join.columns(from: side.entity, side.relationship).this == column {
+            guard let relationship = schema.model.entities[side.entity].relationship(side.relationship), let inverse = schema.model.inverse(of: relationship) else { continue }
+            return "IDS \(schema.model.entities[relationship.destination].name) WHERE \(inverse.name) CONTAINS %@"
+        }
+        throw NotUnderstood("column \(column) of \(table) is not a side of its relationship")
+    }
+
+    // MARK: WHERE
+
+    /// The condition after WHERE as the fetch format's predicate; the entity filter's terms, joined
+    /// to the rest by AND, taken out (`entityTerms`).
+    private mutating func orExpression() throws -> String {
+        var parts = [try andExpression()]
+        while accept("OR") { parts.append(try andExpression()) }
+        if parts.count == 1 { return parts[0] }
+        let kept = parts.filter { !$0.isEmpty }
+        guard kept.count == parts.count else { throw NotUnderstood("an entity filter inside an OR is not read") }
+        return kept.count == 1 ? kept[0] : kept.joined(separator: " OR ")
+    }
+
+    private mutating func andExpression() throws -> String {
+        var parts = [try notExpression()]
+        while accept("AND") { parts.append(try notExpression()) }
+        let kept = parts.filter { !$0.isEmpty }
+        return kept.count <= 1 ? kept.first ?? "" : kept.joined(separator: " AND ")
+    }
+
+    private mutating func notExpression() throws -> String {
+        if accept("NOT") {
+            let inner = try notExpression()
+            guard !inner.isEmpty else { throw NotUnderstood("NOT of an entity filter is not read") }
+            return "NOT (\(inner))"
+        }
+        return try primary()
+    }
+
+    private mutating func primary() throws -> String {
+        if acceptSymbol("(") {
+            let inner = try orExpression()
+            try expectSymbol(")")
+            return inner.isEmpty ? "" : "(\(inner))"
+        }
+        if tokens[safe: position]?.kind == .number, tokens[safe: position + 1].map({ Self.closing.contains($0.text) }) ?? true {
+            let value = tokens[position].text
+            position += 1
+            guard value == "0" || value == "1" else { throw NotUnderstood("a condition \(value) is not read") }
+            return value == "1" ? "TRUEPREDICATE" : "FALSEPREDICATE"
+        }
+        return try comparison()
+    }
+
+    private static let closing: Set<String> = [")", "AND", "OR", "ORDER", "LIMIT", "OFFSET"]
+
+    private mutating func comparison() throws -> String {
+        if let function = tokens[safe: position], function.kind == .word, function.text.hasPrefix("NSCOREDATA") { return try coreDataFunction() }
+        let left = try operand()
+        if accept("IS") {
+            let negated = accept("NOT")
+            try expect("NULL")
+            return "\(try key(left)) \(negated ? "!=" : "==") nil"
+        }
+        let negated = accept("NOT")
+        if accept("IN") {
+            if acceptSymbol("("), peek("SELECT") {
+                // `t0.Z_PK IN (SELECT * FROM _Z_intarray0)`: a batch's keys.
+                try skipToClose()
+                guard case .column("Z_PK") = left, !negated else { throw NotUnderstood("a key list of another column's is not replayed yet (a prefetch)") }
+                keyInList = true
+                return ""
+            }
+            if tokens[safe: position - 1]?.text != "(" { try expectSymbol("(") }
+            var values: [String] = []
+            repeat { values.append(try value(try operand())) } while acceptSymbol(",")
+            try expectSymbol(")")
+            return (negated ? "NOT (" : "") + "\(try key(left)) IN {\(values.joined(separator: ", "))}" + (negated ? ")" : "")
+        }
+        if accept("BETWEEN") {
+            let lower = try value(try operand())
+            try expect("AND")
+            let upper = try value(try operand())
+            return (negated ? "NOT (" : "") + "\(try key(left)) BETWEEN {\(lower), \(upper)}" + (negated ? ")" : "")
+        }
+        guard !negated, let op = tokens[safe: position], op.kind == .symbol, let comparison = Self.comparisons[op.text] else {
+            throw NotUnderstood("a condition of a form not read yet near '\(tokens[safe: position]?.text ?? "the end")'")
+        }
+        position += 1
+        let right = try operand()
+        if case .column("Z_ENT") = left {
+            let number: Int64? = switch right {
+            case let .literal(text): Int64(text)
+            case let .parameter(index): index < statement.values.count ? { if case let .integer(value)? = statement.values[index] { value } else { nil } }() : nil
+            default: nil
+            }
+            entityTerms.append((op.text, number))
+            return ""
+        }
+        switch (left, right) {
+        case (.column, .column): return "\(try key(left)) \(comparison) \(try key(right))"
+        case (.column, _): return "\(try key(left)) \(comparison) \(try value(right))"
+        case (_, .column): return "\(try key(right)) \(Self.flipped[comparison] ?? comparison) \(try value(left))"
+        default: throw NotUnderstood("a comparison of two values is not read")
+        }
+    }
+
+    private static let comparisons = ["=": "==", "==": "==", "<>": "!=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="]
+    private static let flipped = ["<": ">", "<=": ">=", ">": "<", ">=": "<="]
+
+    /// `NSCoreDataStringSearch(t0.ZX, ?, flags, locale)` and Core Data's other string functions.
+    private mutating func coreDataFunction() throws -> String {
+        let function = tokens[position].text
+        position += 1
+        try expectSymbol("(")
+        var arguments: [Operand] = []
+        repeat { arguments.append(try operand()) } while acceptSymbol(",")
+        try expectSymbol(")")
+        guard arguments.count >= 3, case .column = arguments[0], case let .literal(third) = arguments[2], let number = Int(third) else {
+            throw NotUnderstood("\(function) with arguments of a form not read")
+        }
+        let name = try key(arguments[0]), needle = try value(arguments[1])
+        let localized = arguments.count > 3 && arguments.last.map { if case .literal("1") = $0 { true } else { false } } == true
+        func options(_ c: Bool, _ d: Bool, _ n: Bool = false) -> String {
+            let letters = (c ? "c" : "") + (d ? "d" : "") + (localized ? "l" : "") + (n ? "n" : "")
+            return letters.isEmpty ? "" : "[\(letters)]"
+        }
+        switch function {
+        case "NSCOREDATASTRINGSEARCH":
+            let op = number & 8 == 0 ? "CONTAINS" : number & 4 == 0 ? "BEGINSWITH" : "ENDSWITH"
+            return "\(name) \(op)\(options(number & 1 != 0, number & 128 != 0, number & 2 != 0)) \(needle)"
+        case "NSCOREDATALIKE", "NSCOREDATAMATCHES":
+            return "\(name) \(function == "NSCOREDATALIKE" ? "LIKE" : "MATCHES")\(options(number & 1 != 0, number & 2 != 0)) \(needle)"
+        case "NSCOREDATASTRINGCOMPARE":
+            guard arguments.count == 5, case let .literal(flagText) = arguments[3], let flags = Int(flagText), (1 ... 6).contains(number) else {
+                throw NotUnderstood("NSCoreDataStringCompare with arguments of a form not read")
+            }
+            let op = ["<", "<=", "==", ">=", ">", "!="][number - 1]
+            return "\(name) \(op)\(options(flags & 1 != 0, flags & 128 != 0, flags == 2)) \(needle)"
+        default:
+            throw NotUnderstood("\(function) is not read")
+        }
+    }
+
+    /// An operand: a column of the fetched table, a bound value, a literal.
+    enum Operand: Equatable { case column(String), parameter(Int), literal(String), string, null }
+
+    private mutating func operand() throws -> Operand {
+        guard let token = tokens[safe: position] else { throw NotUnderstood("cut off") }
+        position += 1
+        switch token.kind {
+        case .parameter:
+            parameter += 1
+            return .parameter(parameter - 1)
+        case .number: return .literal(token.text)
+        case .string: return .string
+        case .symbol:
+            if token.text == "-", let number = tokens[safe: position], number.kind == .number {
+                position += 1
+                return .literal("-" + number.text)
+            }
+            throw NotUnderstood("an operand '\(token.text)' of a form not read yet")
+        case .word:
+            if token.text == "NULL" { return .null }
+            if acceptSymbol(".") {
+                let column = try name()
+                guard let table = aliases[token.text], case .hierarchy? = schema.tables[table] else { throw NotUnderstood("a column of \(token.text), a table not read") }
+                return .column(column)
+            }
+            guard aliases.count == 1 else { throw NotUnderstood("a column without its table's alias") }
+            return .column(token.text)
+        }
+    }
+
+    /// The fetch format's key of a column: an attribute, a to-one relationship, `self` for `Z_PK`.
+    private func key(_ operand: Operand) throws -> String {
+        guard case let .column(column) = operand else { throw NotUnderstood("a comparison without a column") }
+        if column == "Z_PK" { return "self" }
+        guard let root = aliases.values.compactMap({ if case let .hierarchy(root, _)? = schema.tables[$0] { root } else { nil } }).first,
+              let found = schema.schema.tables[root]?.fetchOrder.first(where: { $0.name == column }) else {
+            throw NotUnderstood("column \(column) is not one the replay reads")
+        }
+        switch found.role {
+        case let .attribute(index):
+            let attribute = schema.model.entities[found.entity].attributes[index]
+            guard !attribute.isOrderKey else { throw NotUnderstood("an ordered relationship's order column \(column) is not replayed yet") }
+            return attribute.name
+        case let .foreignKey(name): return name
+        case .foreignEntity: throw NotUnderstood("a to-one's entity column \(column) compared is not read")
+        }
+    }
+
+    private func attributeName(_ text: String, root: Int) throws -> String {
+        guard text.hasPrefix("T0.") else { throw NotUnderstood("a select list that is not an entity's objects, keys, count or attributes is not replayed yet") }
+        let name = try key(.column(String(text.dropFirst(3))))
+        guard schema.model.entities[root].subtree.contains(where: { schema.model.entities[$0].attribute(name) != nil }) else {
+            throw NotUnderstood("a to-one's key fetched as a property is not replayed yet")
+        }
+        return name
+    }
+
+    /// A value: `%@` for a bound one (drawn when the fetch is timed), a number as written, nil.
+    private func value(_ operand: Operand) throws -> String {
+        switch operand {
+        case .parameter, .string: "%@"
+        case let .literal(text): text
+        case .null: "nil"
+        case .column: throw NotUnderstood("a column where a value is expected")
+        }
+    }
+
+    // MARK: ORDER BY, LIMIT, OFFSET
+
+    private mutating func orderBy() throws -> [String] {
+        try expect("BY")
+        var keys: [String] = []
+        repeat {
+            let name = try key(try operand())
+            var comparator = ""
+            if accept("COLLATE") {
+                let collation = try self.name()
+                guard let found = Self.collations[collation] else { throw NotUnderstood("a sort by collation \(collation) is not read") }
+                comparator = " " + found
+            }
+            let descending = accept("DESC")
+            if !descending { _ = accept("ASC") }
+            keys.append(name + comparator + (descending ? " DESC" : ""))
+        } while acceptSymbol(",")
+        return keys
+    }
+
+    private static let collations = ["NSCOLLATENOCASE": "caseInsensitive", "NSCOLLATELOCALESENSITIVE": "localized",
+                                     "NSCOLLATELOCALESENSITIVENOCASE": "localizedCaseInsensitive", "NSCOLLATEFINDERLIKE": "localizedStandard"]
+
+    private mutating func page() throws -> (limit: Int?, offset: Int?) {
+        var limit: Int?, offset: Int?
+        if accept("LIMIT") { limit = try count("LIMIT") }
+        if accept("OFFSET") { offset = try count("OFFSET") }
+        return (limit, offset)
+    }
+
+    /// A LIMIT's or OFFSET's number: written, or bound (as the suite's statements bind it) and
+    /// logged at level 2; a LIMIT bound at level 1 is the rows the log says the statement returned.
+    private mutating func count(_ clause: String) throws -> Int {
+        guard let token = tokens[safe: position] else { throw NotUnderstood("a \(clause) without its number") }
+        position += 1
+        if token.kind == .number, let number = Int(token.text) { return number }
+        guard token.kind == .parameter else { throw NotUnderstood("a \(clause) of a form not read") }
+        parameter += 1
+        if parameter - 1 < statement.values.count, case let .integer(number)? = statement.values[parameter - 1] { return Int(number) }
+        if clause == "LIMIT", let rows = statement.rows { return rows }
+        throw NotUnderstood("a bound \(clause) whose value the log leaves out (log with -com.apple.CoreData.SQLDebug 2)")
+    }
+
+    // MARK: Tokens
+
+    private static let clauseWords: Set<String> = ["WHERE", "JOIN", "LEFT", "INNER", "CROSS", "ORDER", "GROUP", "LIMIT", "OFFSET", "HAVING", "UNION"]
+
+    private func peek(_ word: String) -> Bool { tokens[safe: position].map { $0.kind == .word && $0.text == word } ?? false }
+
+    private mutating func accept(_ word: String) -> Bool {
+        guard peek(word) else { return false }
+        position += 1
+        return true
+    }
+
+    private mutating func expect(_ word: String) throws {
+        guard accept(word) else { throw NotUnderstood("expected \(word) near '\(tokens[safe: position]?.text ?? "the end")'") }
+    }
+
+    private mutating func acceptSymbol(_ symbol: String) -> Bool {
+        guard let token = tokens[safe: position], token.kind == .symbol, token.text == symbol else { return false }
+        position += 1
+        return true
+    }
+
+    private mutating func expectSymbol(_ symbol: String) throws {
+        guard acceptSymbol(symbol) else { throw NotUnderstood("expected '\(symbol)' near '\(tokens[safe: position]?.text ?? "the end")'") }
+    }
+
+    private mutating func name() throws -> String {
+        guard let token = tokens[safe: position], token.kind == .word else { throw NotUnderstood("expected a name near '\(tokens[safe: position]?.text ?? "the end")'") }
+        position += 1
+        return token.text
+    }
+
+    /// Moves to the first of `words` outside parentheses.
+    private mutating func skipToClause(_ words: Set<String>) throws {
+        let depth = tokens[safe: position]?.depth ?? 0
+        while let token = tokens[safe: position], !(token.kind == .word && token.depth == depth && words.contains(token.text)) { position += 1 }
+        guard position < tokens.count else { throw NotUnderstood("no \(words.sorted().joined(separator: " or ")) in the statement") }
+    }
+
+    /// Moves past the parenthesis that closes the one just opened.
+    private mutating func skipToClose() throws {
+        let depth = tokens[position - 1].depth
+        while let token = tokens[safe: position], !(token.kind == .symbol && token.text == ")" && token.depth == depth) { position += 1 }
+        try expectSymbol(")")
+    }
+
+    /// The select list's items, split at its top-level commas.
+    private static func items(_ list: [SQLTokens.Token]) -> [[SQLTokens.Token]] {
+        let depth = list.first?.depth ?? 0
+        var items: [[SQLTokens.Token]] = [[]]
+        for token in list {
+            if token.kind == .symbol, token.text == ",", token.depth == depth { items.append([]) } else { items[items.count - 1].append(token) }
+        }
+        return items.filter { !$0.isEmpty }
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

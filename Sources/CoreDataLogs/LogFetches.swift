@@ -1,0 +1,103 @@
+import FetchRequests
+import Models
+
+/// A log's reads as the fetches an app made (`LogFetch`), each distinct fetch once with how many
+/// statements of the log it stands for: an ID pass and the batches after it are one batched fetch
+/// (`BATCH n READ m`, its batch size and the objects the batches read). Every fetch is read back by
+/// the fetch format against the model (`FetchSpec.parse`). What is not replayed is kept with its
+/// lines and why.
+public struct LogFetches: Sendable {
+    public struct Fetch: Sendable {
+        /// The fetch in the fetch format, every bound value a `%@`.
+        public let text: String
+        public let spec: FetchSpec
+        /// The line of its first statement.
+        public let line: Int
+        /// How many times the log makes it, and the statements they took.
+        public internal(set) var count = 0
+        public internal(set) var statements = 0
+        /// The device's logged time of those statements, where logged, and how many were.
+        public internal(set) var loggedSeconds = 0.0
+        public internal(set) var timed = 0
+    }
+
+    public let schema: LogSchema
+    /// Distinct fetches in the order the log first makes them.
+    public private(set) var fetches: [Fetch] = []
+    /// Statements not replayed, by why, each with its line.
+    public private(set) var notReplayed: [String: [Int]] = [:]
+    private var index: [String: Int] = [:]
+    /// The last ID pass, waiting for its batches (which Core Data reads as the app scrolls, other
+    /// statements between them) until the next ID pass.
+    private var pending: (line: Int, body: String, statements: [LoggedStatement], batches: [(limit: Int?, rows: Int?)])?
+
+    public init(schema: LogSchema) { self.schema = schema }
+
+    public var notReplayedCount: Int { notReplayed.values.reduce(0) { $0 + $1.count } }
+
+    /// Reads a statement the log understood as `kind`.
+    public mutating func add(_ statement: LoggedStatement, kind: StatementKind) {
+        guard kind.isReplayed else { return }
+        switch LogFetch.read(statement, kind: kind, schema: schema) {
+        case let .success(.batch(_, limit)):
+            guard pending != nil else { return skip(statement, "a batch with no ID pass before it") }
+            pending?.statements.append(statement)
+            pending?.batches.append((limit, statement.rows))
+        case let .success(.ids(body)):
+            finishPending()
+            pending = (statement.line, body, [statement], [])
+        case let .success(.fetch(text)):
+            record(text, line: statement.line, [statement])
+        case let .failure(reason):
+            skip(statement, reason.description)
+        }
+    }
+
+    /// Ends the log: an ID pass still waiting is a fetch of IDs, or a batched fetch; the fetches
+    /// in the order the log first makes them.
+    public mutating func finish() {
+        finishPending()
+        fetches.sort { $0.line < $1.line }
+        index = [:]
+    }
+
+    private mutating func finishPending() {
+        guard let waiting = pending else { return }
+        pending = nil
+        guard let first = waiting.batches.first else { return record("IDS " + waiting.body, line: waiting.line, waiting.statements) }
+        let size = first.limit ?? first.rows ?? 20
+        let read = waiting.batches.reduce(0) { $0 + ($1.rows ?? $1.limit ?? size) }
+        // Which objects the batches read is the order's: among ties it differs by layout.
+        if let whole = try? FetchSpec.parse(waiting.body, model: schema.model), !whole.isTotallyOrdered(schema.model) {
+            for statement in waiting.statements {
+                skip(statement, "a batched fetch whose order has ties (its sort does not end with a unique attribute): which objects its batches read differs by layout")
+            }
+            return
+        }
+        record(waiting.body + " BATCH \(max(1, size)) READ \(max(1, read))", line: waiting.line, waiting.statements)
+    }
+
+    private mutating func record(_ text: String, line: Int, _ statements: [LoggedStatement]) {
+        if index[text] == nil {
+            do {
+                fetches.append(Fetch(text: text, spec: try FetchSpec.parse(text, model: schema.model), line: line))
+            } catch {
+                for statement in statements { skip(statement, "read as '\(text)', which the fetch format refuses: \(error)") }
+                return
+            }
+            index[text] = fetches.count - 1
+        }
+        guard let position = index[text] else { return }
+        fetches[position].count += 1
+        fetches[position].statements += statements.count
+        for statement in statements {
+            guard let seconds = statement.loggedSeconds else { continue }
+            fetches[position].loggedSeconds += seconds
+            fetches[position].timed += 1
+        }
+    }
+
+    private mutating func skip(_ statement: LoggedStatement, _ why: String) {
+        notReplayed[why, default: []].append(statement.line)
+    }
+}

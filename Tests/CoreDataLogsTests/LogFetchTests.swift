@@ -1,0 +1,124 @@
+import FetchRequests
+import Foundation
+import Generation
+import Models
+import Strategies
+import XCTest
+
+@testable import CoreDataLogs
+
+/// Core Data's read statements read back as the fetches an app made: every fetch the suite's
+/// single-table layout sends (Core Data's own SQL) reads back as a fetch whose statement is the
+/// same, byte for byte.
+final class LogFetchTests: XCTestCase {
+    private let model = try! Model(ModelPresets.publications.scaled(to: 400))
+
+    /// The statement single-table sends for a fetch of the fetch format, and its values (drawn:
+    /// the statement holds a `?` for each).
+    private func query(_ text: String, _ layout: SingleTable) throws -> PreparedQuery {
+        let spec = try FetchSpec.parse(text, model: model)
+        let request = try XCTUnwrap(spec.requests(ObjectGenerator(model, seed: 3), seed: 3, draws: 1).first)
+        if spec.counts { return try layout.countQuery(request) }
+        if case let .partial(names) = request.mode { return try layout.partialQuery(request, properties: names) }
+        return try layout.fetchQuery(request)
+    }
+
+    private func statement(_ text: String, _ layout: SingleTable) throws -> String { try query(text, layout).sql }
+
+    /// The statement as a level-2 log shows it (with its values) or a level-1 log (without).
+    private func readBack(_ sql: String, _ schema: LogSchema, values: [Value] = []) -> Result<LogFetch.Reading, NotUnderstood> {
+        var statement = LoggedStatement(line: 1, sql: sql)
+        for (index, value) in values.enumerated() {
+            let bound: BoundValue = switch value {
+            case .null: .null
+            case let .integer(number): .integer(number)
+            case let .real(number): .real(number)
+            case let .text(text): .text(text)
+            case let .blob(bytes): .printed("<\(bytes.count) bytes>")
+            }
+            statement.note(.bind(index: index, value: bound))
+        }
+        guard case let .success(kind) = statement.kind() else { return .failure(NotUnderstood("not understood")) }
+        return LogFetch.read(statement, kind: kind, schema: schema)
+    }
+
+    func testEveryFetchSingleTableSendsReadsBackAsAFetchOfTheSameStatement() throws {
+        let layout = try SingleTable(model: model), schema = LogSchema(model: model)
+        let fetches = [
+            "Publication", "Book WHERE isbn == %@", "COUNT Book WHERE pageCount > %@ OR title == nil", "COUNT Publication",
+            "Publication WHERE title CONTAINS[cd] %@ SORT BY publishDate DESC, uid", "ONLY Publication WHERE publishDate >= %@ AND publishDate < %@",
+            "AcademicPaper WHERE paperType IN {%@, %@}", "Publication PROPERTIES title, publishDate WHERE publishDate BETWEEN {%@, %@} SORT BY uid LIMIT 10 OFFSET 5",
+            "Tag WHERE name BEGINSWITH %@ SORT BY name", "Publication WHERE title ==[c] %@", "Publication WHERE NOT (title ENDSWITH[cd] %@) AND updatedate != nil",
+            "IDS Publication SORT BY publishDate DESC, uid", "Book WHERE title LIKE[c] %@ OR pageCount <= 100 SORT BY title localizedStandard DESC",
+            "IDS Book WHERE pageCount > %@", "Publication WHERE createdate < updatedate", "COUNT Publication WHERE self == %@", "Book WHERE title MATCHES %@",
+            "COUNT ONLY Publication", "Book WHERE pageCount BETWEEN {100, 200} AND NOT (isbn IN {%@, %@, %@})", "Publication WHERE TRUEPREDICATE", "Tag WHERE FALSEPREDICATE",
+        ]
+        for text in fetches {
+            let query = try query(text, layout), sql = query.sql
+            switch readBack(sql, schema, values: query.values) {
+            case let .success(.fetch(read)):
+                XCTAssertEqual(try statement(read, layout), sql, "\(text) read back as \(read)")
+            case let .success(.ids(body)):
+                XCTAssertEqual(try statement("IDS " + body, layout), sql, "\(text) read back as IDS \(body)")
+            case let other:
+                XCTFail("\(text): \(sql) read as \(other)")
+            }
+        }
+    }
+
+    func testAFaultABatchAndAToManyFaultReadBackAsCoreDataMeansThem() throws {
+        let layout = try SingleTable(model: model), schema = LogSchema(model: model)
+        let key = ObjectID(entity: 3, key: 7)
+        let fault = try layout.fetchQuery(FetchRequest.fault(key)).sql
+        XCTAssertEqual(try readBack(fault, schema).get(), .fetch("Publication WHERE self == %@"))
+        let batch = try layout.fetchQuery(FetchRequest(entity: 0, predicate: .keyInList, limit: 20))
+        XCTAssertEqual(try readBack(batch.sql, schema, values: batch.values).get(), .batch(entity: 0, limit: 20))
+        let joined = LoggedStatement(line: 1, sql: "SELECT 0, t0.Z_PK FROM Z_1TAGS t1 JOIN ZTAG t0 ON t0.Z_PK = t1.Z_6TAGS WHERE t1.Z_1PUBLICATIONS = ?")
+        XCTAssertEqual(try LogFetch.read(joined, kind: .toManyFault, schema: schema).get(), .fetch("IDS Tag WHERE publications CONTAINS %@"))
+    }
+
+    func testWhatIsNotReadYetSaysWhy() {
+        let schema = LogSchema(model: model)
+        let cases: [(sql: String, kind: StatementKind, says: String)] = [
+            ("SELECT DISTINCT t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0 JOIN Z_1TAGS t1 ON t0.Z_PK = t1.Z_1PUBLICATIONS", .fetch, "SELECT DISTINCT"),
+            ("SELECT t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0 JOIN ZTAG t1 ON t1.Z_PK = t0.ZTAG WHERE t1.ZNAME = ?", .idPass, "a join"),
+            ("SELECT COUNT(*) FROM ZPUBLICATION t0 WHERE t0.Z_ENT = ?", .count, "SQLDebug 2"),
+            ("SELECT t0.ZTITLE, COUNT(t0.Z_PK) FROM ZPUBLICATION t0 GROUP BY t0.ZTITLE", .dictionaryFetch, "dictionaries"),
+            ("INSERT INTO ZTAG(Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES(?, ?, ?, ?)", .insert, "a save's statements"),
+            ("SELECT t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0 WHERE t0.ZTITLE = ? LIMIT ?", .idPass, "a bound LIMIT whose value the log leaves out"),
+            ("SELECT t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0 WHERE t0.ZNOSUCH = ?", .idPass, "column ZNOSUCH"),
+        ]
+        for item in cases {
+            guard case let .failure(reason) = LogFetch.read(LoggedStatement(line: 1, sql: item.sql), kind: item.kind, schema: schema) else {
+                XCTFail("\(item.sql) was read")
+                continue
+            }
+            XCTAssertTrue(reason.description.contains(item.says), "\(item.sql): \(reason)")
+        }
+    }
+
+    func testAnIDPassAndItsBatchesAreOneBatchedFetch() throws {
+        let schema = LogSchema(model: model), layout = try SingleTable(model: model)
+        var fetches = LogFetches(schema: schema)
+        let idPass = try statement("IDS Publication SORT BY publishDate DESC, uid", layout)
+        let batch = try layout.fetchQuery(FetchRequest(entity: 0, predicate: .keyInList, limit: 20)).sql
+        // A level-1 log: the batches' LIMIT is the rows they returned.
+        fetches.add(LoggedStatement(line: 3, sql: idPass), kind: .idPass)
+        for line in [5, 9] {
+            var statement = LoggedStatement(line: line, sql: batch)
+            statement.note(.fetchTotal(seconds: 0.001, rows: 20))
+            fetches.add(statement, kind: .batch)
+        }
+        var last = LoggedStatement(line: 12, sql: batch)
+        last.note(.fetchTotal(seconds: 0.001, rows: 20))
+        fetches.add(last, kind: .batch)
+        fetches.add(LoggedStatement(line: 14, sql: idPass), kind: .idPass)
+        fetches.finish()
+        XCTAssertEqual(fetches.fetches.map(\.text), ["Publication SORT BY publishDate DESC, uid BATCH 20 READ 60", "IDS Publication SORT BY publishDate DESC, uid"])
+        XCTAssertEqual(fetches.fetches.map(\.statements), [4, 1])
+        XCTAssertEqual(fetches.fetches.map(\.timed), [3, 0])
+        var orphan = LogFetches(schema: schema)
+        orphan.add(last, kind: .batch)
+        XCTAssertEqual(orphan.notReplayed, ["a batch with no ID pass before it": [12]])
+    }
+}
