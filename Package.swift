@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "CoreDataStoresTests", dependencies: ["CoreDataStores", "Models", "CoreDataLayout", "StoreFiles", "Strategies", "SQLite", "Generation", "TestSupport"]),
         .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "CoreDataStores", "FetchRequests", "Strategies", "StoreFiles", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Workloads", "Strategies", "StoreFiles", "Generation", "SQLite"]),
-        .testTarget(name: "benchTests", dependencies: ["bench", "Reporting", "StoreFiles", "Models", "CoreDataStores", "SQLite", "TestSupport"]),
+        .testTarget(name: "benchTests", dependencies: ["bench", "Reporting", "StoreFiles", "Models", "CoreDataStores", "SQLite", "TestSupport", "Strategies"]),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "FetchRequests", "CoreDataLayout", "StoreFiles", "Models", "SwiftDataModels", "Generation", "SQLite", "TestSupport"]),
     ]
 )

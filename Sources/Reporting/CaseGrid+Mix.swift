@@ -33,7 +33,7 @@ extension CaseGrid {
             let others = totals.filter { $0.strategy != baseline }.sorted { $0.nanoseconds < $1.nanoseconds }.map { total in
                 "`\(total.strategy)` \(CaseGrid.ratioText(total.nanoseconds / reference.nanoseconds)) (\(verdict(total)))"
             }
-            return "Your mix (\(fetches) fetch\(fetches == 1 ? "" : "es"), weighted as your file weighs them) takes `\(baseline)` "
+            return "Your mix (\(fetches) fetch\(fetches == 1 ? "" : "es"), each weighted by how often the app makes it) takes `\(baseline)` "
                 + "\(ConsoleTable.duration(reference.nanoseconds)) [\(CaseGrid.intervalText(reference.interval))]; " + others.joined(separator: ", ") + "."
         }
     }

@@ -1,11 +1,14 @@
 import ArgumentParser
 import CoreDataLogs
 import Foundation
+import Models
+import Reporting
+import Workloads
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Reads your app's Core Data SQL log and says what it asks of the store: its statements by kind, the tables they read and write, and each statement it does not understand.",
+        abstract: "Times your app's Core Data SQL log in every layout: its reads, read back as the fetches the app made, weighted by how often the log makes each.",
         discussion: """
             Run the app with the launch argument -com.apple.CoreData.SQLDebug 1 (or 2, which adds the bound \
             values) and save the console's output to a file. The log is read a line at a time (any size); \
@@ -13,97 +16,81 @@ struct Replay: ParsableCommand {
             and with or without colour codes, and the app's own lines are passed over. Each statement is told \
             by kind (fetch, ID pass, batch, fault, to-many fault, prefetch, count, dictionary fetch, and a \
             save's begin, key reservation, inserts, updates, deletes and commit) from its SQL and the \
-            annotations after it, or listed with its line and why it is not understood. Only counts, kinds, \
-            table names and line numbers are printed: never a bound value. With --dry-run this is all it does \
-            (timing the log's statements in every layout is not built yet). See docs/replay.md.
+            annotations after it, or listed with its line and why it is not understood. Through the model \
+            (--model, or --preset), each read is read back as the fetch the app made, in the fetch format of \
+            --fetch, its values drawn from the data; each distinct fetch is timed in every layout as a fetch of \
+            yours is, weighted by how many times the log makes it, and the run ends with each layout's time for \
+            the whole mix. Only counts, kinds, names and line numbers are printed: never a bound value. \
+            With --dry-run it reads and prints what the log asks, times nothing. See docs/replay.md.
             """
     )
 
     @Argument(help: "The log file: Core Data's console output.")
     var log: String
 
-    /// The app's model: with it, each statement is read through the model's Core Data layout.
-    @OptionGroup var model: ModelOptions
-
-    @Flag(help: "Read and classify the log's statements without timing them.")
+    @Flag(help: "Read the log and print what it asks (with a model: the fetches it makes), without timing anything.")
     var dryRun = false
 
     @Flag(help: "Exit with status 1 when any statement is not understood.")
     var strict = false
 
-    func run() throws {
-        guard dryRun else {
-            throw reportFailure(CommandFailure(description: "timing a log's statements in every layout is not built yet: run 'bench replay \(log) --dry-run' to see what the log asks"))
+    @OptionGroup var dataset: DatasetOptions
+
+    /// The app's model: with it, each statement is read through the model's Core Data layout.
+    @OptionGroup var model: ModelOptions
+
+    @OptionGroup var strategies: StrategyOptions
+
+    @OptionGroup var timing: TimingOptions
+
+    @OptionGroup var output: ResultsOutputOptions
+
+    @OptionGroup var storeFolder: StoreFolderOptions
+
+    mutating func validate() throws {
+        guard !dryRun else { return }
+        guard model.model != nil || model.preset != nil else {
+            throw ValidationError("timing a log needs the app's model: give it with --model (its store, Xcode model or SwiftData sources), or use --dry-run")
         }
-        let summary: LogSummary
-        var reader: LogReader
-        var fetches: LogFetches?
+        try output.checkNoneIsRead(model.source().inputs + [InputFile(log, "the log bench replay reads")])
+        try dataset.check(model)
+    }
+
+    func run() throws {
+        let started = Date()
+        let loaded: LoadedModel?, read: LogRead
         do {
-            reader = LogReader(file: try LogFile(path: log))
-            let schema = try self.schema()
-            var tally = LogSummary()
-            var read = schema.map { LogFetches(schema: $0) }
-            let size = reader.file.size
-            let progress: ((Int64) -> Void)? = size >= 1 << 30 ? { read in Self.showProgress(read, of: size) } : nil
-            try reader.read(progress: progress) { statement in
-                guard let schema, case .success = statement.kind() else { return tally.add(statement) }
-                if let mismatch = schema.mismatch(in: statement) {
-                    throw CommandFailure(description: "\(log) line \(statement.line): \(mismatch): the log is of another version of the model than \(model.model ?? "the preset " + (model.preset ?? "")) "
-                        + "(give the model the app ran with\(model.model?.hasSuffix(".xcdatamodeld") == true ? ", and its version with --model-version" : ""))")
-                }
-                tally.add(statement, entities: schema.entities(of: statement).map { schema.model.entities[$0].name })
-                if case let .success(kind) = statement.kind() { read?.add(statement, kind: kind) }
-            }
-            read?.finish()
-            fetches = read
-            if progress != nil { Self.showProgress(nil, of: size) }
-            for stray in reader.strays { tally.addStray(line: stray.line, why: stray.why) }
-            summary = tally
-            try Self.check(reader, summary, path: log)
+            loaded = model.model != nil || model.preset != nil ? try model.load(scale: dataset.scale) : nil
+            read = try LogRead.read(log, schema: (loaded?.announced()).map { LogSchema(model: $0) }, model: model)
         } catch {
             throw reportFailure(error)
         }
-        print(ReplayReport.dryRun(summary, reader: reader, name: URL(fileURLWithPath: log).lastPathComponent, fetches: fetches), terminator: "")
-        if strict, summary.notUnderstoodCount > 0 {
-            printError("error: \(summary.notUnderstoodCount) of the log's statements are not understood (listed above); --strict allows none")
+        if dryRun || !output.quiet {
+            print(ReplayReport.dryRun(read.summary, reader: read.reader, name: URL(fileURLWithPath: log).lastPathComponent, fetches: read.fetches), terminator: "")
+        }
+        if strict, read.summary.notUnderstoodCount > 0 {
+            printError("error: \(read.summary.notUnderstoodCount) of the log's statements are not understood (listed above); --strict allows none")
             throw ExitCode.failure
         }
+        guard !dryRun, let loaded, let fetches = read.fetches else { return }
+        guard !fetches.fetches.isEmpty else {
+            let first = fetches.notReplayed.min { $0.value[0] < $1.value[0] }
+            throw reportFailure(CommandFailure(description: "none of the reads of \(log) is replayed yet" + (first.map { " (line \($0.value[0]): \($0.key))" } ?? "") + "; see what it asks with --dry-run"))
+        }
+        if !output.quiet { print("") }
+        try Run.measure(Self.workloads(fetches), on: loaded.model, layouts: try strategies.layouts(), source: try model.source(), dataset: dataset, timing: timing,
+                        output: output, storeFolder: storeFolder, analyze: false, started: started)
     }
 
-    /// The model given with --model or --preset, as the log names it; nil without either.
-    func schema() throws -> LogSchema? {
-        guard model.model != nil || model.preset != nil else { return nil }
-        let loaded = try model.load(scale: nil)
-        for warning in loaded.warnings { printError("warning: \(warning)") }
-        return LogSchema(model: loaded.model)
-    }
-
-    /// Refuses a log with nothing to replay: no line of Core Data's, no statement, or none understood.
-    static func check(_ reader: LogReader, _ summary: LogSummary, path: String) throws {
-        let capture = "run the app with the launch argument -com.apple.CoreData.SQLDebug 1 and save the console's output"
-        guard reader.coreDataLines > 0 else {
-            throw CommandFailure(description: "\(path) holds no line of Core Data's SQL log ('CoreData: sql: …') in its \(reader.lines) lines: \(capture)")
-        }
-        guard reader.statements > 0 else {
-            throw CommandFailure(description: "\(path) holds \(reader.coreDataLines) lines of Core Data's but no statement ('CoreData: sql: …'): \(capture)")
-        }
-        guard summary.understood > 0 else {
-            let first = summary.notUnderstood.min { $0.value[0] < $1.value[0] }
-            throw CommandFailure(description: "none of the \(reader.statements) statements of \(path) is understood" + (first.map { ": line \($0.value[0]): \($0.key)" } ?? ""))
-        }
-    }
-
-    /// The share of the log read, on standard error: redrawn on a terminal, a line a GiB elsewhere.
-    static func showProgress(_ read: Int64?, of size: Int64) {
-        guard let read else {
-            if standardErrorIsTerminal { writeToStandardError("\r\u{1B}[K") }
-            return
-        }
-        let text = String(format: "reading the log: %.1f of %.1f GiB", Double(read) / Double(1 << 30), Double(size) / Double(1 << 30))
-        if standardErrorIsTerminal {
-            writeToStandardError("\r\u{1B}[K" + text)
-        } else if read % (1 << 30) < (64 << 20) {
-            writeToStandardError(text + "\n")
+    /// Each distinct fetch of the log as a fetch of yours, named by its first line, weighted by how
+    /// many times the log makes it.
+    static func workloads(_ fetches: LogFetches) -> [Workload] {
+        fetches.fetches.enumerated().map { number, fetch in
+            var spec = fetch.spec
+            spec.name = "line-\(fetch.line)"
+            var workload = Workload.fetch(spec, number: number + 1)
+            workload.mixWeight = Double(fetch.count)
+            return workload
         }
     }
 }

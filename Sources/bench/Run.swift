@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Generation
 import Models
+import ModelSources
 import Reporting
 import SQLite
 import StoreFiles
@@ -64,13 +65,21 @@ struct Run: ParsableCommand {
         let layouts = try strategies.layouts()
         let model = try self.model.model(validated, scale: dataset.scale).announced()
         let workloads = try selectedWorkloads(model, reportingSources: !output.quiet)
+        try Self.measure(workloads, on: model, layouts: layouts, source: try self.model.source(), dataset: dataset, timing: timing, output: output,
+                         storeFolder: storeFolder, analyze: analyze, started: started)
+    }
+
+    /// Times `workloads` on the dataset of `model` in every layout and writes the results: what
+    /// `bench run` and `bench replay` share.
+    static func measure(_ workloads: [Workload], on model: Model, layouts: [any StorageLayout.Type], source: ModelSource, dataset: DatasetOptions, timing: TimingOptions,
+                        output: ResultsOutputOptions, storeFolder: StoreFolderOptions, analyze: Bool, started: Date) throws {
         storeFolder.removeLeftovers(quiet: output.quiet)
         let folder = storeFolder.forTiming(storeBytes: model.estimatedStoreBytes, strategies: layouts.count)
         let stores = PrivateStoreFolder(command: "run", in: folder.url)
         var plan = timing.plan(strategies: layouts, workloads: workloads, seed: dataset.seed, batchSize: dataset.batch,
                                temporaryParent: stores.url, defaultRunTime: RunPlan.defaultRunTime)
         plan.analyze = analyze
-        let opened = try dataset.open(model, source: try self.model.source())
+        let opened = try dataset.open(model, source: source)
         defer { opened.close() }
         // Made once (a pass over the main hierarchy): the cases are counted on them, and the run uses them.
         let inputs = WorkloadInputs(dataset: opened.dataset)

@@ -158,7 +158,7 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertEqual(mix.verdict(mix.totals[1]), "clearly slower")
         XCTAssertEqual(mix.verdict(mix.totals[2]), "clearly slower", "1 % slower in both, intervals apart")
         let line = try XCTUnwrap(CaseGrid(file.rows, baseline: "single-table").answer().lines.last)
-        XCTAssertTrue(line.hasPrefix("Your mix (2 fetches, weighted as your file weighs them) takes `single-table` 15.0 µs"), line)
+        XCTAssertTrue(line.hasPrefix("Your mix (2 fetches, each weighted by how often the app makes it) takes `single-table` 15.0 µs"), line)
         XCTAssertTrue(line.contains("`joined` 2.13× (clearly slower)"), line)
         XCTAssertTrue(HTMLReport.render(file).contains("Your mix (2 fetches"))
         XCTAssertTrue(SummaryMarkdown.render(file).contains("- Your mix (2 fetches"))

@@ -69,7 +69,7 @@ extension CommandLineTests {
         XCTAssertEqual(Set(rows.filter { $0.fields["workload"] == "recent" }.map { $0.fields["mix_fetches"]! }), ["10"], "ten draws of its %@")
         XCTAssertEqual(Set(rows.filter { $0.fields["workload"] == "fetch-3" }.map { $0.fields["mix_fetches"]! }), ["1"])
         let answer = try XCTUnwrap(run.stdout.components(separatedBy: "\nthe answer:\n").last)
-        XCTAssertTrue(answer.contains("- Your mix (3 fetches, weighted as your file weighs them) takes single-table "), run.stdout)
+        XCTAssertTrue(answer.contains("- Your mix (3 fetches, each weighted by how often the app makes it) takes single-table "), run.stdout)
         XCTAssertTrue(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("."), "the answer is the last thing printed")
         XCTAssertTrue(try String(contentsOf: folder.appendingPathComponent("m.md"), encoding: .utf8).contains("- Your mix (3 fetches"))
 

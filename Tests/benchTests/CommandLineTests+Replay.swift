@@ -1,4 +1,7 @@
 import Foundation
+import Models
+import Reporting
+import Strategies
 import XCTest
 
 /// `bench replay --dry-run`: an app's Core Data SQL log read and its statements told by kind; no
@@ -48,8 +51,8 @@ extension CommandLineTests {
         XCTAssertEqual(strict.status, 1)
         XCTAssertEqual(strict.stderr, "error: 1 of the log's statements are not understood (listed above); --strict allows none\n")
         let timed = try bench(["replay", log.path], in: folder)
-        XCTAssertEqual(timed.status, 1)
-        XCTAssertTrue(timed.stderr.hasPrefix("error: timing a log's statements in every layout is not built yet"), timed.stderr)
+        XCTAssertEqual(timed.status, 64)
+        XCTAssertTrue(timed.stderr.hasPrefix("error: timing a log needs the app's model: give it with --model"), timed.stderr)
     }
 
     func testReplayRefusesWhatIsNotALogInOneLine() throws {
@@ -96,5 +99,37 @@ extension CommandLineTests {
         XCTAssertEqual(outcomes[1].stdout, "")
         XCTAssertEqual(outcomes[1].stderr, "error: other.log line 6: column ZLABEL is not a column of ZTAG in the model's layout: the log is of another version of the model than the preset publications "
             + "(give the model the app ran with)\n")
+    }
+
+    func testReplayTimesTheLogsFetchesInEveryLayoutWeightedByHowOftenItMakesThem() throws {
+        let layout = try SingleTable(model: try Model(ModelPresets.publications))
+        let book = layout.schema.selectList(3).sql, all = layout.schema.selectList(0).sql
+        var log = ""
+        for _ in 0 ..< 3 {
+            log += "CoreData: sql: SELECT \(book) FROM ZPUBLICATION t0 WHERE t0.ZISBN = ? AND t0.Z_ENT = ?\n"
+            log += "CoreData: details: SQLite bind[0] = \"\(Self.replayMarker)\"\nCoreData: details: SQLite bind[1] = (int64)4\n"
+            log += "CoreData: annotation: total fetch execution time: 0.0004s for 1 rows.\n"
+        }
+        log += "CoreData: sql: SELECT COUNT(*) FROM ZPUBLICATION t0 WHERE t0.ZPAGECOUNT > ? AND t0.Z_ENT = ?\n"
+        log += "CoreData: details: SQLite bind[0] = (int64)300\nCoreData: details: SQLite bind[1] = (int64)4\n"
+        log += "CoreData: sql: SELECT \(all) FROM ZPUBLICATION t0 WHERE t0.Z_PK = ?\n"
+        log += "CoreData: annotation: fault fulfilled from database for : 0x1 <x-coredata://S/Book/p2>\n"
+        log += "CoreData: sql: BEGIN EXCLUSIVE\nCoreData: sql: UPDATE OR FAIL ZTAG SET ZNAME = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?\nCoreData: sql: COMMIT\n"
+        try Data(log.utf8).write(to: folder.appendingPathComponent("app.log"))
+        let run = try bench(["replay", "app.log", "--preset", "publications", "--scale", "300", "--repetitions", "2", "--output", "r.csv"], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("entity       statements by kind\nBook         fetch 3, count 1\nPublication  fault 1\nTag          update 1\n"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("the log's reads as fetches: 3 distinct, 5 of its 5 reads\n"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("    3           3     1  Book WHERE isbn == %@\n"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("lines 18, 19, 20: a save's statements are not replayed yet"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("- Your mix (3 fetches, each weighted by how often the app makes it) takes single-table "), run.stdout)
+        let rows = try ResultsFile(url: folder.appendingPathComponent("r.csv")).rows
+        XCTAssertEqual(rows.map { $0.fields["workload"]! }, ["line-1", "line-13", "line-16"].flatMap { Array(repeating: $0, count: 5) })
+        XCTAssertEqual(rows.filter { $0.fields["workload"] == "line-1" }.map { $0.fields["mix_weight"] }, Array(repeating: "3", count: 5))
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasPrefix("r.") {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            XCTAssertFalse(text.contains(Self.replayMarker), "\(file) holds a bound value")
+        }
+        XCTAssertFalse((run.stdout + run.stderr).contains(Self.replayMarker))
     }
 }
