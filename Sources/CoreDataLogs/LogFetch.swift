@@ -57,7 +57,7 @@ struct LogFetch {
         if peek("GROUP") || peek("HAVING") { throw NotUnderstood(Self.notYet(.dictionaryFetch)) }
         let sort = accept("ORDER") ? try orderBy() : []
         let (limit, offset) = try page()
-        guard position == tokens.count else { throw NotUnderstood("\(tokens[position].text) after the statement's clauses is not read") }
+        guard position == tokens.count else { throw NotUnderstood("\(nearby) after the statement's clauses is not read") }
         let shape = try selectShape(list, root: root)
         // A partial fetch (`propertiesToFetch`) is read; other fetches of values are not yet.
         if kind == .dictionaryFetch, case .properties = shape {} else if kind == .dictionaryFetch { throw NotUnderstood(Self.notYet(kind)) }
@@ -86,7 +86,7 @@ struct LogFetch {
         let items = Self.items(list)
         if items.count == 1, items[0].first?.text == "COUNT" {
             let inside = items[0].dropFirst().map(\.text).joined()
-            guard inside == "(*)" || inside.hasSuffix(".Z_PK)") else { throw NotUnderstood("a count of \(inside) is not replayed") }
+            guard inside == "(*)" || inside.hasSuffix(".Z_PK)") else { throw NotUnderstood("a count of something other than the objects is not replayed") }
             return .count
         }
         let texts = items.map { $0.map(\.text).joined() }
@@ -242,7 +242,7 @@ struct LogFetch {
             return (negated ? "NOT (" : "") + "\(try key(left)) BETWEEN {\(lower), \(upper)}" + (negated ? ")" : "")
         }
         guard !negated, let op = tokens[safe: position], op.kind == .symbol, let comparison = Self.comparisons[op.text] else {
-            throw NotUnderstood("a condition of a form not read yet near '\(tokens[safe: position]?.text ?? "the end")'")
+            throw NotUnderstood("a condition of a form not read yet near \(nearby)")
         }
         position += 1
         let right = try operand()
@@ -412,6 +412,17 @@ struct LogFetch {
 
     // MARK: Tokens
 
+    /// Where the reading stopped, for a reason: a keyword or symbol as written, a literal by its
+    /// kind only (a literal may be the app's data).
+    private var nearby: String {
+        guard let token = tokens[safe: position] else { return "the end" }
+        switch token.kind {
+        case .string: return "a string literal"
+        case .number: return "a number"
+        default: return "'\(token.text)'"
+        }
+    }
+
     private static let clauseWords: Set<String> = ["WHERE", "JOIN", "LEFT", "INNER", "CROSS", "ORDER", "GROUP", "LIMIT", "OFFSET", "HAVING", "UNION"]
 
     private func peek(_ word: String) -> Bool { tokens[safe: position].map { $0.kind == .word && $0.text == word } ?? false }
@@ -423,7 +434,7 @@ struct LogFetch {
     }
 
     private mutating func expect(_ word: String) throws {
-        guard accept(word) else { throw NotUnderstood("expected \(word) near '\(tokens[safe: position]?.text ?? "the end")'") }
+        guard accept(word) else { throw NotUnderstood("expected \(word) near \(nearby)") }
     }
 
     private mutating func acceptSymbol(_ symbol: String) -> Bool {
@@ -433,11 +444,11 @@ struct LogFetch {
     }
 
     private mutating func expectSymbol(_ symbol: String) throws {
-        guard acceptSymbol(symbol) else { throw NotUnderstood("expected '\(symbol)' near '\(tokens[safe: position]?.text ?? "the end")'") }
+        guard acceptSymbol(symbol) else { throw NotUnderstood("expected '\(symbol)' near \(nearby)") }
     }
 
     private mutating func name() throws -> String {
-        guard let token = tokens[safe: position], token.kind == .word else { throw NotUnderstood("expected a name near '\(tokens[safe: position]?.text ?? "the end")'") }
+        guard let token = tokens[safe: position], token.kind == .word else { throw NotUnderstood("expected a name near \(nearby)") }
         position += 1
         return token.text
     }

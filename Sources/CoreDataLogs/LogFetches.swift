@@ -25,7 +25,7 @@ public struct LogFetches: Sendable {
     /// Distinct fetches in the order the log first makes them.
     public private(set) var fetches: [Fetch] = []
     /// Statements not replayed, by why, each with its line.
-    public private(set) var notReplayed: [String: [Int]] = [:]
+    public private(set) var notReplayed: [String: LineList] = [:]
     private var index: [String: Int] = [:]
     /// The last ID pass, waiting for its batches (which Core Data reads as the app scrolls, other
     /// statements between them) until the next ID pass.
@@ -98,6 +98,6 @@ public struct LogFetches: Sendable {
     }
 
     private mutating func skip(_ statement: LoggedStatement, _ why: String) {
-        notReplayed[why, default: []].append(statement.line)
+        notReplayed[why, default: LineList()].append(statement.line)
     }
 }

@@ -19,7 +19,7 @@ public struct LogSummary: Sendable {
     /// Per entity of the model given (by name), its statements by kind.
     public private(set) var entities: [String: [StatementKind: Int]] = [:]
     /// Statements not understood, by why, each with its line.
-    public private(set) var notUnderstood: [String: [Int]] = [:]
+    public private(set) var notUnderstood: [String: LineList] = [:]
 
     public init() {}
 
@@ -44,12 +44,12 @@ public struct LogSummary: Sendable {
         case let .success(kind):
             add(statement, as: kind, tables: tokens.tables)
             for name in names { entities[name, default: [:]][kind, default: 0] += 1 }
-        case let .failure(reason): notUnderstood[reason.description, default: []].append(statement.line)
+        case let .failure(reason): notUnderstood[reason.description, default: LineList()].append(statement.line)
         }
     }
 
     public mutating func addStray(line: Int, why: String) {
-        notUnderstood[why, default: []].append(line)
+        notUnderstood[why, default: LineList()].append(line)
     }
 
     private mutating func add(_ statement: LoggedStatement, as kind: StatementKind, tables names: [String]) {

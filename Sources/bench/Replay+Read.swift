@@ -42,8 +42,8 @@ struct LogRead {
             throw CommandFailure(description: "\(path) holds \(reader.coreDataLines) lines of Core Data's but no statement ('CoreData: sql: …'): \(capture)")
         }
         guard summary.understood > 0 else {
-            let first = summary.notUnderstood.min { $0.value[0] < $1.value[0] }
-            throw CommandFailure(description: "none of the \(reader.statements) statements of \(path) is understood" + (first.map { ": line \($0.value[0]): \($0.key)" } ?? ""))
+            let first = summary.notUnderstood.min { $0.value.earliest < $1.value.earliest }
+            throw CommandFailure(description: "none of the \(reader.statements) statements of \(path) is understood" + (first.map { ": line \($0.value.earliest): \($0.key)" } ?? ""))
         }
     }
 

@@ -54,10 +54,10 @@ enum ReplayReport {
     }
 
     /// Statements grouped by why, each group's lines.
-    private static func lines(_ groups: [String: [Int]], heading: String) -> String {
+    private static func lines(_ groups: [String: LineList], heading: String) -> String {
         var text = "\(heading) (\(groups.values.reduce(0) { $0 + $1.count })):\n"
-        for (why, lines) in groups.sorted(by: { $0.value[0] < $1.value[0] }) {
-            let shown = lines.prefix(20).map(String.init).joined(separator: ", ") + (lines.count > 20 ? " and \(lines.count - 20) more" : "")
+        for (why, lines) in groups.sorted(by: { $0.value.earliest < $1.value.earliest }) {
+            let shown = lines.first.map(String.init).joined(separator: ", ") + (lines.count > lines.first.count ? " and \(lines.count - lines.first.count) more" : "")
             text += "  \(lines.count == 1 ? "line" : "lines") \(shown): \(why)\n"
         }
         return text

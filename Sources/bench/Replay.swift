@@ -74,8 +74,8 @@ struct Replay: ParsableCommand {
         }
         guard !dryRun, let loaded, let fetches = read.fetches else { return }
         guard !fetches.fetches.isEmpty else {
-            let first = fetches.notReplayed.min { $0.value[0] < $1.value[0] }
-            throw reportFailure(CommandFailure(description: "none of the reads of \(log) is replayed yet" + (first.map { " (line \($0.value[0]): \($0.key))" } ?? "") + "; see what it asks with --dry-run"))
+            let first = fetches.notReplayed.min { $0.value.earliest < $1.value.earliest }
+            throw reportFailure(CommandFailure(description: "none of the reads of \(log) is replayed yet" + (first.map { " (line \($0.value.earliest): \($0.key))" } ?? "") + "; see what it asks with --dry-run"))
         }
         if !output.quiet { print("") }
         try Run.measure(Self.workloads(fetches), on: loaded.model, layouts: try strategies.layouts(), source: try model.source(), dataset: dataset, timing: timing,

@@ -119,6 +119,6 @@ final class LogFetchTests: XCTestCase {
         XCTAssertEqual(fetches.fetches.map(\.timed), [3, 0])
         var orphan = LogFetches(schema: schema)
         orphan.add(last, kind: .batch)
-        XCTAssertEqual(orphan.notReplayed, ["a batch with no ID pass before it": [12]])
+        XCTAssertEqual(orphan.notReplayed, ["a batch with no ID pass before it": LineList([12])])
     }
 }

@@ -149,11 +149,11 @@ final class LogReaderTests: XCTestCase {
         for stray in reader.strays { summary.addStray(line: stray.line, why: stray.why) }
         XCTAssertEqual(summary.understood, 1)
         XCTAssertEqual(summary.notUnderstoodCount, 6)
-        XCTAssertEqual(summary.notUnderstood["a bound value with no statement before it"], [1])
-        XCTAssertEqual(summary.notUnderstood.first { $0.key.hasPrefix("cut off") }?.value, [2, 4])
-        XCTAssertEqual(summary.notUnderstood["EXPLAIN is not a statement Core Data sends"], [3])
-        XCTAssertEqual(summary.notUnderstood["a SELECT that reads no table"], [5])
-        XCTAssertEqual(summary.notUnderstood["no SQL in it"], [6])
+        XCTAssertEqual(summary.notUnderstood["a bound value with no statement before it"], LineList([1]))
+        XCTAssertEqual(summary.notUnderstood.first { $0.key.hasPrefix("cut off") }?.value, LineList([2, 4]))
+        XCTAssertEqual(summary.notUnderstood["EXPLAIN is not a statement Core Data sends"], LineList([3]))
+        XCTAssertEqual(summary.notUnderstood["a SELECT that reads no table"], LineList([5]))
+        XCTAssertEqual(summary.notUnderstood["no SQL in it"], LineList([6]))
         XCTAssertEqual(summary.kinds[.fetch]?.statements, 1)
     }
 

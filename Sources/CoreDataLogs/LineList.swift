@@ -1,0 +1,22 @@
+/// The lines of the statements one reason covers: how many, and the first few (a log of millions
+/// of statements not replayed for one reason keeps twenty numbers, not millions).
+public struct LineList: Sendable, Equatable {
+    public static let kept = 20
+    /// The first `kept` lines, in the order they came.
+    public private(set) var first: [Int] = []
+    public private(set) var count = 0
+
+    public init() {}
+
+    public init(_ lines: [Int]) {
+        for line in lines { append(line) }
+    }
+
+    mutating func append(_ line: Int) {
+        count += 1
+        if first.count < Self.kept { first.append(line) }
+    }
+
+    /// The first line, for ordering reasons by where they first apply.
+    public var earliest: Int { first.first ?? 0 }
+}
