@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "ModelSourcesTests", dependencies: ["ModelSources", "Models", "CoreDataStores", "SQLite", "TestSupport"]),
         .testTarget(name: "ModelsTests", dependencies: ["Models"]),
         .testTarget(name: "SourceFetchesTests", dependencies: ["SourceFetches"]),
-        .testTarget(name: "CoreDataLogsTests", dependencies: ["CoreDataLogs", "Models", "CoreDataLayout", "FetchRequests", "Generation", "Strategies"]),
+        .testTarget(name: "CoreDataLogsTests", dependencies: ["CoreDataLogs", "Models", "CoreDataLayout", "FetchRequests", "Generation", "Strategies", "TestSupport"]),
         .testTarget(name: "SwiftDataModelsTests", dependencies: ["SwiftDataModels", "Models"]),
         .testTarget(name: "GenerationTests", dependencies: ["Generation", "Models"]),
         .target(name: "TestSupport", dependencies: ["FetchRequests", "Models", "Generation", "CoreDataLayout", "StoreFiles", "Strategies", "CoreDataStores", "SQLite"], path: "Tests/TestSupport"),

@@ -53,7 +53,8 @@ struct LogFetch {
         if kind == .toManyFault, let joined = try joinTableFault(table) { return .fetch(joined) }
         guard let root else { throw NotUnderstood("a read of \(table), which holds no entity's objects, is not replayed") }
         if peek("JOIN") || peek("LEFT") || peek("INNER") || peek("CROSS") { throw NotUnderstood("a join (a key path through a relationship, or ANY) is not replayed yet") }
-        let predicate = accept("WHERE") ? try orExpression() : ""
+        let predicate = accept("WHERE") ? try orExpression(top: true) : ""
+        guard !predicate.contains(Self.entityTerm) else { throw NotUnderstood("a comparison of the object's entity (Z_ENT) within the predicate is not replayed yet") }
         if peek("GROUP") || peek("HAVING") { throw NotUnderstood(Self.notYet(.dictionaryFetch)) }
         let sort = accept("ORDER") ? try orderBy() : []
         let (limit, offset) = try page()
@@ -62,7 +63,7 @@ struct LogFetch {
         // A partial fetch (`propertiesToFetch`) is read; other fetches of values are not yet.
         if kind == .dictionaryFetch, case .properties = shape {} else if kind == .dictionaryFetch { throw NotUnderstood(Self.notYet(kind)) }
         if keyInList {
-            guard case let .objects(entity) = shape, predicate.isEmpty, sort.isEmpty else { throw NotUnderstood("a key list read with other conditions is not replayed yet") }
+            guard case let .objects(entity) = shape, predicate == Self.keyList, sort.isEmpty else { throw NotUnderstood("a key list read with other conditions is not replayed yet") }
             return .batch(entity: entity, limit: limit)
         }
         let text = try text(shape, root: root, predicate: predicate, sort: sort, limit: limit, offset: offset)
@@ -126,12 +127,25 @@ struct LogFetch {
         let selected: Int? = if case let .objects(entity) = shape { entity } else { nil }
         guard let first = entityTerms.first else { return (selected ?? root, false) }
         let subtree = schema.model.entities[root].subtree
+        // `Z_ENT = ?` is the entity alone (`ONLY`) unless its fetch with sub-entities is written so (a leaf's).
+        func only(_ entity: Int) -> Bool { first.op == "=" && schema.schema.entityFilter(entity, includesSubentities: true)?.values.count != 1 }
+        // The terms are the entity filter only when Core Data writes one for the entity so: else
+        // they compare the object's entity in the predicate (`entity == %@`).
+        func checked(_ entity: Int) throws -> (entity: Int, only: Bool) {
+            let written = [true, false].compactMap { schema.schema.entityFilter(entity, includesSubentities: $0)?.values.count }
+            guard written.contains(entityTerms.count) else { throw NotUnderstood("a comparison of the object's entity (Z_ENT) within the predicate is not replayed yet") }
+            return (entity, only(entity))
+        }
         if let number = first.number {
             let entity = Int(number) - 1
             guard subtree.contains(entity) else { throw NotUnderstood("entity number \(number) is not of \(schema.model.entities[root].name)'s hierarchy") }
-            return (entity, first.op == "=" && schema.model.entities[entity].hasSubentities)
+            // A fetch sends its entity's select list: another entity's number is compared in the predicate.
+            if let selected, schema.schema.selectList(selected).sql != schema.schema.selectList(entity).sql {
+                throw NotUnderstood("a comparison of the object's entity (Z_ENT) within the predicate is not replayed yet")
+            }
+            return try checked(entity)
         }
-        if let selected { return (selected, first.op == "=" && schema.model.entities[selected].hasSubentities) }
+        if let selected { return try checked(selected) }
         throw NotUnderstood("which entity its Z_ENT = ? names is in the bound values, which a level-1 log leaves out (log with -com.apple.CoreData.SQLDebug 2)")
     }
 
@@ -168,38 +182,53 @@ struct LogFetch {
 
     // MARK: WHERE
 
-    /// The condition after WHERE as the fetch format's predicate; the entity filter's terms, joined
-    /// to the rest by AND, taken out (`entityTerms`).
-    private mutating func orExpression() throws -> String {
-        var parts = [try andExpression()]
-        while accept("OR") { parts.append(try andExpression()) }
-        if parts.count == 1 { return parts[0] }
-        let kept = parts.filter { !$0.isEmpty }
-        guard kept.count == parts.count else { throw NotUnderstood("an entity filter inside an OR is not read") }
-        return kept.count == 1 ? kept[0] : kept.joined(separator: " OR ")
+    /// What a comparison of `Z_ENT` reads as until the entity filter is known to be it: Core Data
+    /// joins its entity filter to the predicate by AND, at the end of the condition.
+    private static let entityTerm = "\u{1}"
+    /// What `t0.Z_PK IN (SELECT * FROM _Z_intarray0)` reads as: a batch's keys, the whole condition.
+    private static let keyList = "\u{2}"
+
+    /// The condition after WHERE as the fetch format's predicate; with `top`, the entity filter's
+    /// terms that end it taken out (`entityTerms`).
+    private mutating func orExpression(top: Bool = false) throws -> String {
+        var parts = [try andExpression(top: top)]
+        let filtered = entityTerms.count
+        while accept("OR") { parts.append(try andExpression(top: false)) }
+        if parts.count > 1, filtered > 0 { throw NotUnderstood("a comparison of the object's entity (Z_ENT) within the predicate is not replayed yet") }
+        return parts.count == 1 ? parts[0] : parts.joined(separator: " OR ")
     }
 
-    private mutating func andExpression() throws -> String {
+    private mutating func andExpression(top: Bool) throws -> String {
         var parts = [try notExpression()]
         while accept("AND") { parts.append(try notExpression()) }
-        let kept = parts.filter { !$0.isEmpty }
-        return kept.count <= 1 ? kept.first ?? "" : kept.joined(separator: " AND ")
+        // The entity filter, as Core Data ends the condition with it: `Z_ENT = ?`, or `Z_ENT >= ?
+        // AND Z_ENT <= ?`. Any other comparison of Z_ENT is the predicate's own.
+        if top {
+            var filter = 0
+            if parts.last == Self.entityTerm, let last = entityTerms.last {
+                if last.op == "=" {
+                    filter = 1
+                } else if last.op == "<=", parts.count >= 2, parts[parts.count - 2] == Self.entityTerm, entityTerms.count >= 2, entityTerms[entityTerms.count - 2].op == ">=" {
+                    filter = 2
+                }
+            }
+            parts.removeLast(filter)
+            entityTerms = Array(entityTerms.suffix(filter))
+        }
+        return parts.joined(separator: " AND ")
     }
 
     private mutating func notExpression() throws -> String {
-        if accept("NOT") {
-            let inner = try notExpression()
-            guard !inner.isEmpty else { throw NotUnderstood("NOT of an entity filter is not read") }
-            return "NOT (\(inner))"
-        }
+        if accept("NOT") { return "NOT (\(try notExpression()))" }
         return try primary()
     }
 
     private mutating func primary() throws -> String {
         if acceptSymbol("(") {
+            if peek("SELECT") { throw NotUnderstood("a subquery (a to-many relationship's CONTAINS or count) is not replayed yet") }
             let inner = try orExpression()
             try expectSymbol(")")
-            return inner.isEmpty ? "" : "(\(inner))"
+            return "(\(inner))"
         }
         if tokens[safe: position]?.kind == .number, tokens[safe: position + 1].map({ Self.closing.contains($0.text) }) ?? true {
             let value = tokens[position].text
@@ -224,10 +253,14 @@ struct LogFetch {
         if accept("IN") {
             if acceptSymbol("("), peek("SELECT") {
                 // `t0.Z_PK IN (SELECT * FROM _Z_intarray0)`: a batch's keys.
+                let words = tokens[position...].prefix(4).map(\.text)
+                guard words.count == 4, words[1] == "*", words[2] == "FROM", words[3].hasPrefix("_Z_INTARRAY") else {
+                    throw NotUnderstood("a subquery (a to-many relationship's CONTAINS or count) is not replayed yet")
+                }
                 try skipToClose()
                 guard case .column("Z_PK") = left, !negated else { throw NotUnderstood("a key list of another column's is not replayed yet (a prefetch)") }
                 keyInList = true
-                return ""
+                return Self.keyList
             }
             if tokens[safe: position - 1]?.text != "(" { try expectSymbol("(") }
             var values: [String] = []
@@ -253,7 +286,7 @@ struct LogFetch {
             default: nil
             }
             entityTerms.append((op.text, number))
-            return ""
+            return Self.entityTerm
         }
         switch (left, right) {
         case (.column, .column): return "\(try key(left)) \(comparison) \(try key(right))"
@@ -294,6 +327,7 @@ struct LogFetch {
                 throw NotUnderstood("NSCoreDataStringCompare with arguments of a form not read")
             }
             let op = ["<", "<=", "==", ">=", ">", "!="][number - 1]
+            guard flags != 0 || localized else { throw NotUnderstood("NSCoreDataStringCompare without options is not read") }
             return "\(name) \(op)\(options(flags & 1 != 0, flags & 128 != 0, flags == 2)) \(needle)"
         default:
             throw NotUnderstood("\(function) is not read")

@@ -25,21 +25,8 @@ final class LogFetchTests: XCTestCase {
 
     private func statement(_ text: String, _ layout: SingleTable) throws -> String { try query(text, layout).sql }
 
-    /// The statement as a level-2 log shows it (with its values) or a level-1 log (without).
     private func readBack(_ sql: String, _ schema: LogSchema, values: [Value] = []) -> Result<LogFetch.Reading, NotUnderstood> {
-        var statement = LoggedStatement(line: 1, sql: sql)
-        for (index, value) in values.enumerated() {
-            let bound: BoundValue = switch value {
-            case .null: .null
-            case let .integer(number): .integer(number)
-            case let .real(number): .real(number)
-            case let .text(text): .text(text)
-            case let .blob(bytes): .printed("<\(bytes.count) bytes>")
-            }
-            statement.note(.bind(index: index, value: bound))
-        }
-        guard case let .success(kind) = statement.kind() else { return .failure(NotUnderstood("not understood")) }
-        return LogFetch.read(statement, kind: kind, schema: schema)
+        LogFetch.readBack(sql, schema, values: values)
     }
 
     func testEveryFetchSingleTableSendsReadsBackAsAFetchOfTheSameStatement() throws {

@@ -18,20 +18,30 @@ extension StrategyAgreement {
     /// `perEntity` random requests of each entity with attributes, from `seed`; a failure names the
     /// seed and the request's number.
     public func checkPredicates(seed: UInt64, perEntity: Int, depth: Int = 4, file: StaticString = #filePath, line: UInt = #line) throws {
+        for (request, number) in randomRequests(seed: seed, perEntity: perEntity, depth: depth) {
+            let what = "\(model.entities[request.entity].name) where \(request.predicate) (predicate seed \(seed), request \(number))"
+            guard !request.sort.isEmpty else { try check(request, what, file: file, line: line); continue }
+            try checkSorted(request, what + " sorted by \(request.sort.map { "\($0.attribute) \($0.comparator)\($0.ascending ? "" : " desc")" })", file: file, line: line)
+        }
+    }
+
+    /// The random requests `checkPredicates` checks, from `seed`, each with its number among its
+    /// entity's: `perEntity` of each entity with attributes, one in three sorted by keys that may
+    /// tie and then paged now and then.
+    public func randomRequests(seed: UInt64, perEntity: Int, depth: Int = 4) -> [(request: FetchRequest, number: Int)] {
         var random = SplitMix64(seed: seed)
+        var requests: [(request: FetchRequest, number: Int)] = []
         for entity in model.entities where !entity.attributes.isEmpty {
             let objects = samples(of: entity.index, 16)
             for number in 0 ..< perEntity {
                 let predicate = randomPredicate(entity, objects, depth: depth, &random)
                 var request = FetchRequest(entity: entity.index, includesSubentities: random.next() % 4 != 0, predicate: predicate)
-                let what = "\(entity.name) where \(predicate) (predicate seed \(seed), request \(number))"
-                // Sorted one time in three, by keys that may tie, then paged now and then.
                 request.sort = random.next() % 3 == 0 ? randomSort(entity, &random) : []
-                guard !request.sort.isEmpty else { try check(request, what, file: file, line: line); continue }
-                if random.next() % 2 == 0 { (request.limit, request.offset) = (1 + Int(random.next() % 12), random.next() % 2 == 0 ? Int(random.next() % 5) : nil) }
-                try checkSorted(request, what + " sorted by \(request.sort.map { "\($0.attribute) \($0.comparator)\($0.ascending ? "" : " desc")" })", file: file, line: line)
+                if !request.sort.isEmpty, random.next() % 2 == 0 { (request.limit, request.offset) = (1 + Int(random.next() % 12), random.next() % 2 == 0 ? Int(random.next() % 5) : nil) }
+                requests.append((request, number))
             }
         }
+        return requests
     }
 
     /// One or two random sort keys of `entity`: its attributes or a to-one's destination's (a key
