@@ -23,6 +23,12 @@ struct LogFetch {
     var position = 0
     /// The alias of each table read (`t0` → its table).
     var aliases: [String: String] = [:]
+    /// The key path to the objects each alias of a joined table reads (`t1` → `author`).
+    var paths: [String: String] = [:]
+    /// The aliases whose columns the condition or the sort reads.
+    var used: Set<String> = []
+    /// The terms of the AND read last.
+    var andTerms = 0
     /// The entity filter's comparisons: `Z_ENT` `=`, `>=` or `<=` a number (nil when bound and not logged).
     var entityTerms: [(op: String, number: Int64?)] = []
     var parameter = 0
@@ -52,13 +58,14 @@ struct LogFetch {
         let (table, root) = try fromClause()
         if kind == .toManyFault, let joined = try joinTableFault(table) { return .fetch(joined) }
         guard let root else { throw NotUnderstood("a read of \(table), which holds no entity's objects, is not replayed") }
-        if peek("JOIN") || peek("LEFT") || peek("INNER") || peek("CROSS") { throw NotUnderstood("a join (a key path through a relationship, or ANY) is not replayed yet") }
+        try joins()
         let predicate = accept("WHERE") ? try orExpression(top: true) : ""
         guard !predicate.contains(Self.entityTerm) else { throw NotUnderstood("a comparison of the object's entity (Z_ENT) within the predicate is not replayed yet") }
         if peek("GROUP") || peek("HAVING") { throw NotUnderstood(Self.notYet(.dictionaryFetch)) }
         let sort = accept("ORDER") ? try orderBy() : []
         let (limit, offset) = try page()
         guard position == tokens.count else { throw NotUnderstood("\(nearby) after the statement's clauses is not read") }
+        guard Set(paths.keys).isSubset(of: used) else { throw NotUnderstood("a join its condition and sort do not read is not replayed") }
         let shape = try selectShape(list, root: root)
         // A partial fetch (`propertiesToFetch`) is read; other fetches of values are not yet.
         if kind == .dictionaryFetch, case .properties = shape {} else if kind == .dictionaryFetch { throw NotUnderstood(Self.notYet(kind)) }
@@ -83,7 +90,7 @@ struct LogFetch {
     /// keys (an ID pass), a count, or attributes then entity number and key (a partial fetch).
     enum Shape: Equatable { case objects(Int), ids, count, properties([String]) }
 
-    private func selectShape(_ list: [SQLTokens.Token], root: Int) throws -> Shape {
+    private mutating func selectShape(_ list: [SQLTokens.Token], root: Int) throws -> Shape {
         let items = Self.items(list)
         if items.count == 1, items[0].first?.text == "COUNT" {
             let inside = items[0].dropFirst().map(\.text).joined()
@@ -96,7 +103,9 @@ struct LogFetch {
             return .objects(entity)
         }
         if texts.count > 2, texts.suffix(2) == ["T0.Z_ENT", "T0.Z_PK"] {
-            return .properties(try texts.dropLast(2).map { try attributeName($0, root: root) })
+            var names: [String] = []
+            for text in texts.dropLast(2) { names.append(try attributeName(text, root: root)) }
+            return .properties(names)
         }
         throw NotUnderstood(Self.notYet(.dictionaryFetch))
     }
@@ -192,15 +201,22 @@ struct LogFetch {
     /// terms that end it taken out (`entityTerms`).
     private mutating func orExpression(top: Bool = false) throws -> String {
         var parts = [try andExpression(top: top)]
+        var bare = andTerms > 1
         let filtered = entityTerms.count
-        while accept("OR") { parts.append(try andExpression(top: false)) }
+        while accept("OR") {
+            parts.append(try andExpression(top: false))
+            bare = bare || andTerms > 1
+        }
         if parts.count > 1, filtered > 0 { throw NotUnderstood("a comparison of the object's entity (Z_ENT) within the predicate is not replayed yet") }
+        // Core Data puts an AND within an OR in parentheses; one without (a BEGINSWITH[n] range) is not read.
+        if parts.count > 1, bare { throw NotUnderstood("an AND within an OR without parentheses (a range of BEGINSWITH[n]) is not read") }
         return parts.count == 1 ? parts[0] : parts.joined(separator: " OR ")
     }
 
     private mutating func andExpression(top: Bool) throws -> String {
         var parts = [try notExpression()]
         while accept("AND") { parts.append(try notExpression()) }
+        andTerms = parts.count
         // The entity filter, as Core Data ends the condition with it: `Z_ENT = ?`, or `Z_ENT >= ?
         // AND Z_ENT <= ?`. Any other comparison of Z_ENT is the predicate's own.
         if top {
@@ -258,7 +274,7 @@ struct LogFetch {
                     throw NotUnderstood("a subquery (a to-many relationship's CONTAINS or count) is not replayed yet")
                 }
                 try skipToClose()
-                guard case .column("Z_PK") = left, !negated else { throw NotUnderstood("a key list of another column's is not replayed yet (a prefetch)") }
+                guard case .column(_, "Z_PK") = left, !negated else { throw NotUnderstood("a key list of another column's is not replayed yet (a prefetch)") }
                 keyInList = true
                 return Self.keyList
             }
@@ -279,7 +295,7 @@ struct LogFetch {
         }
         position += 1
         let right = try operand()
-        if case .column("Z_ENT") = left {
+        if case let .column(alias, "Z_ENT") = left, (paths[alias ?? ""] ?? "").isEmpty {
             let number: Int64? = switch right {
             case let .literal(text): Int64(text)
             case let .parameter(index): index < statement.values.count ? { if case let .integer(value)? = statement.values[index] { value } else { nil } }() : nil
@@ -335,7 +351,7 @@ struct LogFetch {
     }
 
     /// An operand: a column of the fetched table, a bound value, a literal.
-    enum Operand: Equatable { case column(String), parameter(Int), literal(String), string, null }
+    enum Operand: Equatable { case column(alias: String?, name: String), parameter(Int), literal(String), string, null }
 
     private mutating func operand() throws -> Operand {
         guard let token = tokens[safe: position] else { throw NotUnderstood("cut off") }
@@ -356,35 +372,76 @@ struct LogFetch {
             if token.text == "NULL" { return .null }
             if acceptSymbol(".") {
                 let column = try name()
-                guard let table = aliases[token.text], case .hierarchy? = schema.tables[table] else { throw NotUnderstood("a column of \(token.text), a table not read") }
-                return .column(column)
+                guard let table = aliases[token.text], case .hierarchy? = schema.tables[table] else {
+                    throw NotUnderstood("a join through a to-many relationship (ANY, a key path through it) is not replayed yet")
+                }
+                return .column(alias: token.text, name: column)
             }
             guard aliases.count == 1 else { throw NotUnderstood("a column without its table's alias") }
-            return .column(token.text)
+            return .column(alias: nil, name: token.text)
         }
     }
 
-    /// The fetch format's key of a column: an attribute, a to-one relationship, `self` for `Z_PK`.
-    private func key(_ operand: Operand) throws -> String {
-        guard case let .column(column) = operand else { throw NotUnderstood("a comparison without a column") }
-        if column == "Z_PK" { return "self" }
-        guard let root = aliases.values.compactMap({ if case let .hierarchy(root, _)? = schema.tables[$0] { root } else { nil } }).first,
-              let found = schema.schema.tables[root]?.fetchOrder.first(where: { $0.name == column }) else {
-            throw NotUnderstood("column \(column) is not one the replay reads")
-        }
-        switch found.role {
+    /// The fetch format's key of a column: an attribute, a to-one relationship, `self` for `Z_PK`;
+    /// of a table joined through to-ones, the key path to it first (`author.name`).
+    private mutating func key(_ operand: Operand) throws -> String {
+        guard case let .column(alias, name) = operand else { throw NotUnderstood("a comparison without a column") }
+        let (path, column) = try self.column(alias, name)
+        if let alias { used.insert(alias) }
+        func along(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+        guard let column else { return path.isEmpty ? "self" : path }
+        switch column.role {
         case let .attribute(index):
-            let attribute = schema.model.entities[found.entity].attributes[index]
-            guard !attribute.isOrderKey else { throw NotUnderstood("an ordered relationship's order column \(column) is not replayed yet") }
-            return attribute.name
-        case let .foreignKey(name): return name
-        case .foreignEntity: throw NotUnderstood("a to-one's entity column \(column) compared is not read")
+            let attribute = schema.model.entities[column.entity].attributes[index]
+            guard !attribute.isOrderKey else { throw NotUnderstood("an ordered relationship's order column \(name) is not replayed yet") }
+            return along(attribute.name)
+        case let .foreignKey(relationship): return along(relationship)
+        case .foreignEntity: throw NotUnderstood("a to-one's entity column \(name) compared is not read")
         }
     }
 
-    private func attributeName(_ text: String, root: Int) throws -> String {
+    /// The key path to the objects an alias reads, and the column `name` of its table (nil for `Z_PK`).
+    private func column(_ alias: String?, _ name: String) throws -> (path: String, column: CoreDataSchema.Column?) {
+        let alias = alias ?? aliases.keys.first ?? ""
+        let path = paths[alias] ?? ""
+        if name == "Z_PK" { return (path, nil) }
+        guard let table = aliases[alias], case let .hierarchy(root, _)? = schema.tables[table],
+              let found = schema.schema.tables[root]?.fetchOrder.first(where: { $0.name == name }) else {
+            throw NotUnderstood("column \(name) is not one the replay reads")
+        }
+        return (path, found)
+    }
+
+    /// `[LEFT OUTER] JOIN ZAUTHOR t1 ON t0.ZAUTHOR = t1.Z_PK`: a key path's step through a to-one
+    /// of a table read, its alias then the objects at the path (`paths`). A join through a to-many
+    /// (its join table or its destination's foreign key) is not read yet.
+    private mutating func joins() throws {
+        while accept("JOIN") || (accept("LEFT") && (accept("OUTER") || true) && accept("JOIN")) || (accept("INNER") && accept("JOIN")) {
+            let table = try name()
+            guard let alias = tokens[safe: position], alias.kind == .word else { throw NotUnderstood("a join without its alias") }
+            position += 1
+            try expect("ON")
+            aliases[alias.text] = table
+            let left = try operand()
+            try expectSymbol("=")
+            let right = try operand()
+            // The side naming the joined table's key, and the side naming the foreign key.
+            let (joined, foreign): (Operand, Operand) = if case .column(alias.text, "Z_PK") = right { (right, left) } else { (left, right) }
+            guard case .column(alias.text, "Z_PK") = joined, case let .column(from?, name) = foreign, from != alias.text, case .hierarchy? = schema.tables[table],
+                  case let (path, column?) = try column(from, name), case let .foreignKey(step) = column.role,
+                  let relationship = schema.model.entities[column.entity].relationship(step), !relationship.toMany,
+                  schema.schema.table(of: relationship.destination).name == table else {
+                throw NotUnderstood("a join through a to-many relationship (ANY, a key path through it) is not replayed yet")
+            }
+            paths[alias.text] = path.isEmpty ? step : path + "." + step
+            used.insert(from)
+        }
+        if peek("CROSS") || peek("LEFT") || peek("INNER") { throw NotUnderstood("a join of a form not read yet") }
+    }
+
+    private mutating func attributeName(_ text: String, root: Int) throws -> String {
         guard text.hasPrefix("T0.") else { throw NotUnderstood("a select list that is not an entity's objects, keys, count or attributes is not replayed yet") }
-        let name = try key(.column(String(text.dropFirst(3))))
+        let name = try key(.column(alias: "T0", name: String(text.dropFirst(3))))
         guard schema.model.entities[root].subtree.contains(where: { schema.model.entities[$0].attribute(name) != nil }) else {
             throw NotUnderstood("a to-one's key fetched as a property is not replayed yet")
         }

@@ -68,7 +68,7 @@ final class LogFetchTests: XCTestCase {
         let schema = LogSchema(model: model)
         let cases: [(sql: String, kind: StatementKind, says: String)] = [
             ("SELECT DISTINCT t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0 JOIN Z_1TAGS t1 ON t0.Z_PK = t1.Z_1PUBLICATIONS", .fetch, "SELECT DISTINCT"),
-            ("SELECT t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0 JOIN ZTAG t1 ON t1.Z_PK = t0.ZTAG WHERE t1.ZNAME = ?", .idPass, "a join"),
+            ("SELECT t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0 JOIN Z_1TAGS t1 ON t0.Z_PK = t1.Z_1PUBLICATIONS WHERE t1.Z_6TAGS = ?", .idPass, "a join through a to-many"),
             ("SELECT COUNT(*) FROM ZPUBLICATION t0 WHERE t0.Z_ENT = ?", .count, "SQLDebug 2"),
             ("SELECT t0.ZTITLE, COUNT(t0.Z_PK) FROM ZPUBLICATION t0 GROUP BY t0.ZTITLE", .dictionaryFetch, "dictionaries"),
             ("INSERT INTO ZTAG(Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES(?, ?, ?, ?)", .insert, "a save's statements"),

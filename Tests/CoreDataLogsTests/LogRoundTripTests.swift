@@ -46,7 +46,10 @@ final class LogRoundTripTests: XCTestCase {
             let layout = try SingleTable(model: model), schema = LogSchema(model: model)
             for (request, number) in agreement.randomRequests(seed: 11, perEntity: 4) {
                 for counts in [false, true] {
-                    let query = counts ? try layout.countQuery(StrategyAgreement.unpaged(request)) : try layout.fetchQuery(request)
+                    // A count request has no sort (its key paths' joins would be the sort's).
+                    var counted = StrategyAgreement.unpaged(request)
+                    counted.sort = []
+                    let query = counts ? try layout.countQuery(counted) : try layout.fetchQuery(request)
                     total += 1
                     switch LogFetch.readBack(query.sql, schema, values: query.values) {
                     case let .success(.fetch(text)):
