@@ -37,7 +37,7 @@ struct LogFetch {
     init(schema: LogSchema, statement: LoggedStatement) {
         self.schema = schema
         self.statement = statement
-        tokens = SQLTokens(statement.sql).tokens
+        tokens = statement.tokens.tokens
     }
 
     static func read(_ statement: LoggedStatement, kind: StatementKind, schema: LogSchema) -> Result<Reading, NotUnderstood> {
@@ -99,7 +99,7 @@ struct LogFetch {
         }
         let texts = items.map { $0.map(\.text).joined() }
         if texts.count == 2, ["0", "T0.Z_ENT"].contains(texts[0]), texts[1] == "T0.Z_PK" { return .ids }
-        for entity in schema.model.entities[root].subtree where schema.schema.selectList(entity).sql.split(separator: ",").map({ $0.filter { $0 != " " }.uppercased() }) == texts {
+        for entity in schema.model.entities[root].subtree where schema.selectLists[entity] == texts {
             return .objects(entity)
         }
         if texts.count > 2, texts.suffix(2) == ["T0.Z_ENT", "T0.Z_PK"] {
@@ -149,7 +149,7 @@ struct LogFetch {
             let entity = Int(number) - 1
             guard subtree.contains(entity) else { throw NotUnderstood("entity number \(number) is not of \(schema.model.entities[root].name)'s hierarchy") }
             // A fetch sends its entity's select list: another entity's number is compared in the predicate.
-            if let selected, schema.schema.selectList(selected).sql != schema.schema.selectList(entity).sql {
+            if let selected, schema.selectLists[selected] != schema.selectLists[entity] {
                 throw NotUnderstood("a comparison of the object's entity (Z_ENT) within the predicate is not replayed yet")
             }
             return try checked(entity)

@@ -71,7 +71,19 @@ public struct LogReader {
         queue.removeFirst(passed)
     }
 
+    /// The tokens of the statements met last, by their SQL.
+    private var recent: [String: SQLTokens] = [:]
+
     private mutating func emit(_ statement: LoggedStatement, _ body: (LoggedStatement) throws -> Void) throws {
+        var statement = statement
+        if let tokens = recent[statement.sql] {
+            statement.cut = tokens
+        } else {
+            if recent.count >= 4096 { recent.removeAll(keepingCapacity: true) }
+            let tokens = SQLTokens(statement.sql)
+            recent[statement.sql] = tokens
+            statement.cut = tokens
+        }
         statements += 1
         if statement.hasValues { hasValues = true }
         try body(statement)

@@ -16,10 +16,13 @@ public struct LogSchema: Sendable {
     public let model: Model
     public let schema: CoreDataSchema
     public let tables: [String: Table]
+    /// Per entity, its select list's items as the tokens spell them (`T0.ZTITLE`, `0`).
+    let selectLists: [[String]]
 
     public init(model: Model) {
         self.model = model
-        schema = CoreDataSchema(model)
+        let schema = CoreDataSchema(model)
+        self.schema = schema
         var tables: [String: Table] = [:]
         for (root, table) in schema.tables {
             tables[table.name] = .hierarchy(root: root, columns: Set(["Z_PK", "Z_ENT", "Z_OPT"] + table.fetchOrder.map(\.name)))
@@ -28,6 +31,7 @@ public struct LogSchema: Sendable {
             tables[join.name] = .join(join, columns: Set([join.first.column, join.second.column] + (join.orderColumn.map { [$0] } ?? [])))
         }
         self.tables = tables
+        selectLists = model.entities.map { entity in schema.selectList(entity.index).sql.split(separator: ",").map { $0.filter { $0 != " " }.uppercased() } }
     }
 
     /// A name of the statement's that the model's layout lacks, in one sentence.
@@ -39,7 +43,7 @@ public struct LogSchema: Sendable {
     /// model has every one. Core Data's own tables (`Z_PRIMARYKEY`, `Z_METADATA`, history) are
     /// not the model's and are not checked, but an entity number they are asked about is.
     public func mismatch(in statement: LoggedStatement) -> Mismatch? {
-        let tokens = SQLTokens(statement.sql).tokens
+        let tokens = statement.tokens.tokens
         let aliases = Self.aliases(tokens)
         for name in Set(aliases.values) where tables[name] == nil && !LoggedStatement.isUpkeepTable(name) && name != "Z_PRIMARYKEY" {
             return Mismatch(description: "table \(name) is not in the model's layout")
@@ -64,7 +68,7 @@ public struct LogSchema: Sendable {
     /// entity filter starts at (`Z_ENT = ?`, `Z_ENT >= ?`: the number bound, or written), else the
     /// root of each hierarchy table it names; the entities of a join table's relationship.
     public func entities(of statement: LoggedStatement) -> [Int] {
-        let tokens = SQLTokens(statement.sql)
+        let tokens = statement.tokens
         let filtered = entityNumbers(tokens.tokens, statement.values, comparisons: ["=", ">=", "=="]).first.map { Int($0) - 1 }
         var entities: [Int] = []
         for name in tokens.tables {
@@ -72,7 +76,7 @@ public struct LogSchema: Sendable {
             case let .hierarchy(root, _)?:
                 let list = tokens.selectList.map { $0.map(\.text).joined() }
                 let exact = model.entities[root].subtree.first { entity in
-                    schema.selectList(entity).sql.split(separator: ",").map { $0.filter { $0 != " " }.uppercased() } == list
+                    selectLists[entity] == list
                 }
                 let numbered = filtered.flatMap { model.entities[root].subtree.contains($0) ? $0 : nil }
                 entities.append(exact ?? numbered ?? root)

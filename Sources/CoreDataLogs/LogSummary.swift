@@ -39,7 +39,7 @@ public struct LogSummary: Sendable {
 
     /// Counts the statement; with a model, each entity it asks about (`LogSchema.entities`).
     public mutating func add(_ statement: LoggedStatement, entities names: [String] = []) {
-        let tokens = SQLTokens(statement.sql)
+        let tokens = statement.tokens
         switch statement.kind(tokens) {
         case let .success(kind):
             add(statement, as: kind, tables: tokens.tables)

@@ -24,6 +24,11 @@ public struct LoggedStatement: Sendable {
     /// Whether keys were bound as an array (`_Z_intarray`).
     public internal(set) var boundIntarray = false
 
+    /// Its SQL's tokens, cut once by the reader (a log repeats its statements: the reader keeps the
+    /// tokens of the ones it met last).
+    var tokens: SQLTokens { cut ?? SQLTokens(sql) }
+    var cut: SQLTokens?
+
     init(line: Int, sql: String) {
         self.line = line
         self.sql = sql

@@ -62,7 +62,7 @@ extension LoggedStatement {
     }
 
     /// What the statement does, or why that is not known.
-    public func kind() -> Result<StatementKind, NotUnderstood> { kind(SQLTokens(sql)) }
+    public func kind() -> Result<StatementKind, NotUnderstood> { kind(tokens) }
 
     func kind(_ tokens: SQLTokens) -> Result<StatementKind, NotUnderstood> {
         if tokens.unfinished { return .failure(NotUnderstood("cut off: the statement ends inside it (an open quote or parenthesis, or a clause without its end)")) }
