@@ -1,5 +1,3 @@
-import Foundation
-
 /// What a Core Data annotation or details line says about the statement before it.
 enum LogAnnotation: Equatable {
     /// `sql connection fetch time: 0.0004s`.
@@ -79,14 +77,14 @@ enum LogAnnotation: Equatable {
 extension Substring {
     /// The number (digits, a point) that starts right after the first `marker`.
     func number(after marker: String) -> Double? {
-        guard let range = range(of: marker) else { return nil }
+        guard let range = firstRange(of: marker) else { return nil }
         let digits = self[range.upperBound...].prefix { $0.isNumber || $0 == "." }
         return Double(digits)
     }
 
     /// The number right after the last `marker` (a statement's text may hold the marker too).
     func lastNumber(after marker: String) -> Int? {
-        guard let range = range(of: marker, options: .backwards) else { return nil }
+        guard let range = ranges(of: marker).last else { return nil }
         return Int(self[range.upperBound...].prefix { $0.isNumber })
     }
 
@@ -98,13 +96,13 @@ extension Substring {
 
     /// The text after `marker` up to the next `quote`.
     func quoted(after marker: String, by quote: Character) -> String? {
-        guard let range = range(of: marker), let close = self[range.upperBound...].firstIndex(of: quote) else { return nil }
+        guard let range = firstRange(of: marker), let close = self[range.upperBound...].firstIndex(of: quote) else { return nil }
         return String(self[range.upperBound ..< close])
     }
 
     /// The entity of the first object URI on the line, `x-coredata://<store>/<Entity>/p<key>`.
     var objectURIEntity: String? {
-        guard let range = range(of: "x-coredata://") else { return nil }
+        guard let range = firstRange(of: "x-coredata://") else { return nil }
         let parts = self[range.upperBound...].prefix { $0 != ">" && $0 != " " }.split(separator: "/")
         return parts.count >= 3 ? String(parts[parts.count - 2]) : nil
     }

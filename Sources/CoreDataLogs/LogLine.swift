@@ -18,7 +18,7 @@ enum LogLine: Equatable {
     init(_ raw: Substring) {
         let text = raw.contains("\u{1B}") ? Self.withoutColour(raw) : String(raw)
         let rest: Substring
-        if let marker = text.range(of: "CoreData: ") {
+        if let marker = text.utf8.firstRange(of: "CoreData: ".utf8) {
             rest = text[marker.upperBound...]
         } else {
             // Logs quoted in articles often keep the category alone (`sql: SELECT …`).
