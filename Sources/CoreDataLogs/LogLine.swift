@@ -16,7 +16,7 @@ enum LogLine: Equatable {
     case other(String)
 
     init(_ raw: Substring) {
-        let text = raw.contains("\u{1B}") ? Self.withoutColour(raw) : String(raw)
+        let text = raw.utf8.contains(0x1B) ? Self.withoutColour(raw) : String(raw)
         let rest: Substring
         if let marker = text.utf8.firstRange(of: "CoreData: ".utf8) {
             rest = text[marker.upperBound...]

@@ -100,7 +100,7 @@ extension LoggedStatement {
         guard objectHeader, !grouped else { return .success(.dictionaryFetch) }
         if list.count == 2 { return .success(.idPass) }
         if faultEntity != nil { return .success(.fault) }
-        if tokens.contains(words: ["Z_PK", "IN"]) && (sql.contains("_Z_intarray") || tokens.contains(words: ["Z_PK", "IN", "(", "?"])) { return .success(.batch) }
+        if tokens.contains(words: ["Z_PK", "IN"]) && (tokens.tokens.contains { $0.text.hasPrefix("_Z_INTARRAY") } || tokens.contains(words: ["Z_PK", "IN", "(", "?"])) { return .success(.batch) }
         return .success(.fetch)
     }
 }
