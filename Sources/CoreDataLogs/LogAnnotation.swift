@@ -37,9 +37,9 @@ enum LogAnnotation: Equatable {
 
     init(annotation text: String) {
         let text = Substring(text)
-        if let seconds = text.number(after: "sql connection fetch time: ") {
+        if text.hasPrefix("sql connection fetch time:"), let seconds = text.number(after: "time: ") {
             self = .connectionTime(seconds)
-        } else if let seconds = text.number(after: "sql execution time: ") {
+        } else if text.hasPrefix("sql execution time:"), let seconds = text.number(after: "time: ") {
             self = .executionTime(seconds)
         } else if text.hasPrefix("Fetch cancelled."), let seconds = text.number(after: "time: ") {
             self = .cancelled(seconds: seconds)
@@ -75,16 +75,35 @@ enum LogAnnotation: Equatable {
 }
 
 extension Substring {
+    /// The first occurrence of `marker`, found byte by byte (Foundation's search bridges the text
+    /// to an NSString, the standard library's generic one is slow: a log's every line is searched).
+    func find(_ marker: String) -> Range<Index>? {
+        let needle = Array(marker.utf8), bytes = utf8
+        guard let first = needle.first else { return nil }
+        var start = bytes.startIndex
+        while let found = bytes[start...].firstIndex(of: first) {
+            var at = found, matched = true
+            for byte in needle {
+                guard at != bytes.endIndex, bytes[at] == byte else { matched = false; break }
+                at = bytes.index(after: at)
+            }
+            if matched { return found ..< at }
+            start = bytes.index(after: found)
+        }
+        return nil
+    }
+
     /// The number (digits, a point) that starts right after the first `marker`.
     func number(after marker: String) -> Double? {
-        guard let range = firstRange(of: marker) else { return nil }
+        guard let range = find(marker) else { return nil }
         let digits = self[range.upperBound...].prefix { $0.isNumber || $0 == "." }
         return Double(digits)
     }
 
     /// The number right after the last `marker` (a statement's text may hold the marker too).
     func lastNumber(after marker: String) -> Int? {
-        guard let range = ranges(of: marker).last else { return nil }
+        guard var range = find(marker) else { return nil }
+        while let next = self[range.upperBound...].find(marker) { range = next }
         return Int(self[range.upperBound...].prefix { $0.isNumber })
     }
 
@@ -96,13 +115,13 @@ extension Substring {
 
     /// The text after `marker` up to the next `quote`.
     func quoted(after marker: String, by quote: Character) -> String? {
-        guard let range = firstRange(of: marker), let close = self[range.upperBound...].firstIndex(of: quote) else { return nil }
+        guard let range = find(marker), let close = self[range.upperBound...].firstIndex(of: quote) else { return nil }
         return String(self[range.upperBound ..< close])
     }
 
     /// The entity of the first object URI on the line, `x-coredata://<store>/<Entity>/p<key>`.
     var objectURIEntity: String? {
-        guard let range = firstRange(of: "x-coredata://") else { return nil }
+        guard let range = find("x-coredata://") else { return nil }
         let parts = self[range.upperBound...].prefix { $0 != ">" && $0 != " " }.split(separator: "/")
         return parts.count >= 3 ? String(parts[parts.count - 2]) : nil
     }

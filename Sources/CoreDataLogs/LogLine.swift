@@ -18,7 +18,7 @@ enum LogLine: Equatable {
     init(_ raw: Substring) {
         let text = raw.utf8.contains(0x1B) ? Self.withoutColour(raw) : String(raw)
         let rest: Substring
-        if let marker = text.utf8.firstRange(of: "CoreData: ".utf8) {
+        if let marker = text[...].find("CoreData: ") {
             rest = text[marker.upperBound...]
         } else {
             // Logs quoted in articles often keep the category alone (`sql: SELECT …`).
