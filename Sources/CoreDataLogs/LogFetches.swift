@@ -27,6 +27,7 @@ public struct LogFetches: Sendable {
     /// Statements not replayed, by why, each with its line.
     public private(set) var notReplayed: [String: LineList] = [:]
     private var index: [String: Int] = [:]
+    private var ordered: [String: Bool] = [:]
     /// The last ID pass, waiting for its batches (which Core Data reads as the app scrolls, other
     /// statements between them) until the next ID pass.
     private var pending: (line: Int, body: String, statements: [LoggedStatement], batches: [(limit: Int?, rows: Int?)])?
@@ -68,13 +69,21 @@ public struct LogFetches: Sendable {
         let size = first.limit ?? first.rows ?? 20
         let read = waiting.batches.reduce(0) { $0 + ($1.rows ?? $1.limit ?? size) }
         // Which objects the batches read is the order's: among ties it differs by layout.
-        if let whole = try? FetchSpec.parse(waiting.body, model: schema.model), !whole.isTotallyOrdered(schema.model) {
+        if !totallyOrdered(waiting.body) {
             for statement in waiting.statements {
                 skip(statement, "a batched fetch whose order has ties (its sort does not end with a unique attribute): which objects its batches read differs by layout")
             }
             return
         }
         record(waiting.body + " BATCH \(max(1, size)) READ \(max(1, read))", line: waiting.line, waiting.statements)
+    }
+
+    /// Whether a fetch's order has no ties (its sort ends with a unique attribute), by its text.
+    private mutating func totallyOrdered(_ body: String) -> Bool {
+        if let known = ordered[body] { return known }
+        let answer = (try? FetchSpec.parse(body, model: schema.model)).map { $0.isTotallyOrdered(schema.model) } ?? true
+        ordered[body] = answer
+        return answer
     }
 
     private mutating func record(_ text: String, line: Int, _ statements: [LoggedStatement]) {

@@ -39,8 +39,13 @@ public struct LogSummary: Sendable {
 
     /// Counts the statement; with a model, each entity it asks about (`LogSchema.entities`).
     public mutating func add(_ statement: LoggedStatement, entities names: [String] = []) {
+        add(statement, kind: statement.kind(), entities: names)
+    }
+
+    /// Counts the statement whose kind is known.
+    public mutating func add(_ statement: LoggedStatement, kind told: Result<StatementKind, NotUnderstood>, entities names: [String] = []) {
         let tokens = statement.tokens
-        switch statement.kind(tokens) {
+        switch told {
         case let .success(kind):
             add(statement, as: kind, tables: tokens.tables)
             for name in names { entities[name, default: [:]][kind, default: 0] += 1 }

@@ -16,13 +16,14 @@ struct LogRead {
         let size = reader.file.size
         let progress: ((Int64) -> Void)? = size >= 1 << 30 ? { read in showProgress(read, of: size) } : nil
         try reader.read(progress: progress) { statement in
-            guard let schema, case let .success(kind) = statement.kind() else { return summary.add(statement) }
+            let told = statement.kind()
+            guard let schema, case let .success(kind) = told else { return summary.add(statement, kind: told) }
             if let mismatch = schema.mismatch(in: statement) {
                 let version = model.model?.hasSuffix(".xcdatamodeld") == true ? ", and its version with --model-version" : ""
                 throw CommandFailure(description: "\(path) line \(statement.line): \(mismatch): the log is of another version of the model than "
                     + "\(model.model ?? "the preset " + (model.preset ?? "")) (give the model the app ran with\(version))")
             }
-            summary.add(statement, entities: schema.entities(of: statement).map { schema.model.entities[$0].name })
+            summary.add(statement, kind: told, entities: schema.entities(of: statement).map { schema.model.entities[$0].name })
             fetches?.add(statement, kind: kind)
         }
         if progress != nil { showProgress(nil, of: size) }
