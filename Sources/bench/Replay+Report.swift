@@ -24,9 +24,13 @@ enum ReplayReport {
         let statements = fetches.fetches.reduce(0) { $0 + $1.statements }
         var text = "the log's reads as fetches: \(fetches.fetches.count) distinct, \(statements) of its \(reads) reads\n"
         if !fetches.fetches.isEmpty {
-            var rows = [["times", "statements", "line", "fetch"]]
-            for fetch in fetches.fetches { rows.append(["\(fetch.count)", "\(fetch.statements)", "\(fetch.line)", fetch.text]) }
-            text += table(rows, rightAligned: [0, 1, 2])
+            // The device's own time for the fetch's statements, where the log has it.
+            var rows = [["times", "statements", "device time", "line", "fetch"]]
+            for fetch in fetches.fetches {
+                let logged = fetch.timed == 0 ? "-" : seconds(fetch.loggedSeconds) + (fetch.timed < fetch.statements ? " (\(fetch.timed) timed)" : "")
+                rows.append(["\(fetch.count)", "\(fetch.statements)", logged, "\(fetch.line)", fetch.text])
+            }
+            text += table(rows, rightAligned: [0, 1, 2, 3])
         }
         if !fetches.notReplayed.isEmpty { text += "\n" + lines(fetches.notReplayed, heading: "not replayed") }
         return text

@@ -120,7 +120,7 @@ extension CommandLineTests {
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stdout.contains("entity       statements by kind\nBook         fetch 3, count 1\nPublication  fault 1\nTag          update 1\n"), run.stdout)
         XCTAssertTrue(run.stdout.contains("the log's reads as fetches: 3 distinct, 5 of its 5 reads\n"), run.stdout)
-        XCTAssertTrue(run.stdout.contains("    3           3     1  Book WHERE isbn == %@\n"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("    3           3     0.0012 s     1  Book WHERE isbn == %@\n"), run.stdout)
         XCTAssertTrue(run.stdout.contains("lines 18, 19, 20: a save's statements are not replayed yet"), run.stdout)
         XCTAssertTrue(run.stdout.contains("- Your mix (3 fetches, each weighted by how often the app makes it) takes single-table "), run.stdout)
         let rows = try ResultsFile(url: folder.appendingPathComponent("r.csv")).rows
