@@ -43,16 +43,16 @@ enum LogAnnotation: Equatable {
             self = .executionTime(seconds)
         } else if text.hasPrefix("Fetch cancelled."), let seconds = text.number(after: "time: ") {
             self = .cancelled(seconds: seconds)
-        } else if text.hasPrefix("total fetch execution time:"), let seconds = text.number(after: "time: "), let rows = text.number(after: " for ") {
-            self = .fetchTotal(seconds: seconds, rows: Int(rows))
-        } else if text.hasPrefix("total count request execution time:"), let seconds = text.number(after: "time: "), let count = text.number(after: "for count of ") {
-            self = .countTotal(seconds: seconds, count: Int(count))
+        } else if text.hasPrefix("total fetch execution time:"), let seconds = text.number(after: "time: "), let rows = text.count(after: " for ") {
+            self = .fetchTotal(seconds: seconds, rows: rows)
+        } else if text.hasPrefix("total count request execution time:"), let seconds = text.number(after: "time: "), let count = text.count(after: "for count of ") {
+            self = .countTotal(seconds: seconds, count: count)
         } else if text.hasPrefix("fault fulfilled from database for") {
             self = .faultFulfilled(entity: text.objectURIEntity)
         } else if text.hasPrefix("to-many relationship fault \""), let name = text.quoted(by: "\"") {
-            self = .toManyFault(relationship: name, entity: text.objectURIEntity, rows: text.number(after: "Got ").map { Int($0) })
+            self = .toManyFault(relationship: name, entity: text.objectURIEntity, rows: text.count(after: "Got "))
         } else if text.hasPrefix("Prefetching with key '"), let key = text.quoted(by: "'") {
-            self = .prefetch(key: key, rows: text.number(after: "Got ").map { Int($0) })
+            self = .prefetch(key: key, rows: text.count(after: "Got "))
         } else if text.hasPrefix("Bound intarray") {
             self = .intarray
         } else if text.hasPrefix("fetch using NSSQLiteStatement"), let entity = text.quoted(after: "on entity '", by: "'") {
@@ -64,8 +64,9 @@ enum LogAnnotation: Equatable {
 
     init(details text: String) {
         let text = Substring(text)
+        // SQLite binds at most 32,766 values to a statement.
         guard text.hasPrefix("SQLite bind["), let close = text.firstIndex(of: "]"),
-              let index = Int(text[text.index(text.startIndex, offsetBy: 12) ..< close]),
+              let index = Int(text[text.index(text.startIndex, offsetBy: 12) ..< close]), (0 ..< 32_767).contains(index),
               let equals = text[close...].firstIndex(of: "=") else {
             self = .other
             return
@@ -96,15 +97,22 @@ extension Substring {
     /// The number (digits, a point) that starts right after the first `marker`.
     func number(after marker: String) -> Double? {
         guard let range = find(marker) else { return nil }
-        let digits = self[range.upperBound...].prefix { $0.isNumber || $0 == "." }
+        let digits = self[range.upperBound...].prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
         return Double(digits)
+    }
+
+    /// The whole number (rows, a count) right after the first `marker`; nil past a trillion, which
+    /// no log counts (a sum of such numbers stays far from overflowing).
+    func count(after marker: String) -> Int? {
+        guard let range = find(marker) else { return nil }
+        return Int(self[range.upperBound...].prefix { $0.isASCII && $0.isNumber }).flatMap { $0 <= 1_000_000_000_000 ? $0 : nil }
     }
 
     /// The number right after the last `marker` (a statement's text may hold the marker too).
     func lastNumber(after marker: String) -> Int? {
         guard var range = find(marker) else { return nil }
         while let next = self[range.upperBound...].find(marker) { range = next }
-        return Int(self[range.upperBound...].prefix { $0.isNumber })
+        return Int(self[range.upperBound...].prefix { $0.isASCII && $0.isNumber }).flatMap { $0 <= 1_000_000_000_000 ? $0 : nil }
     }
 
     /// The text between the first two `quote`s.

@@ -11,8 +11,8 @@ struct LogFetch {
     /// What the statement reads: a fetch's text, or a batch of the ID pass before it.
     enum Reading: Equatable {
         case fetch(String)
-        /// An ID pass: the fetch's text after `IDS ` (a batched fetch when batches follow).
-        case ids(String)
+        /// An ID pass of `root`'s hierarchy: the fetch's text after `IDS ` (a batched fetch when batches follow).
+        case ids(String, root: Int)
         /// `t0.Z_PK IN (SELECT * FROM _Z_intarray0)`: objects of `entity` by the keys of the ID pass before.
         case batch(entity: Int, limit: Int?)
     }
@@ -29,6 +29,10 @@ struct LogFetch {
     var used: Set<String> = []
     /// The terms of the AND read last.
     var andTerms = 0
+    /// Whether more than one entity sends the statement's select list.
+    var ambiguousList = false
+    /// How deep the condition's parentheses and NOTs go.
+    var depth = 0
     /// The entity filter's comparisons: `Z_ENT` `=`, `>=` or `<=` a number (nil when bound and not logged).
     var entityTerms: [(op: String, number: Int64?)] = []
     var parameter = 0
@@ -57,7 +61,7 @@ struct LogFetch {
         try expect("FROM")
         let (table, root) = try fromClause()
         if kind == .toManyFault, let joined = try joinTableFault(table) { return .fetch(joined) }
-        guard let root else { throw NotUnderstood("a read of \(table), which holds no entity's objects, is not replayed") }
+        guard let root else { throw NotUnderstood("a read of \(SQLTokens.shown(table, else: "a table")), which holds no entity's objects, is not replayed") }
         try joins()
         let predicate = accept("WHERE") ? try orExpression(top: true) : ""
         guard !predicate.contains(Self.entityTerm) else { throw NotUnderstood("a comparison of the object's entity (Z_ENT) within the predicate is not replayed yet") }
@@ -74,7 +78,7 @@ struct LogFetch {
             return .batch(entity: entity, limit: limit)
         }
         let text = try text(shape, root: root, predicate: predicate, sort: sort, limit: limit, offset: offset)
-        return shape == .ids ? .ids(String(text.dropFirst(4))) : .fetch(text)
+        return shape == .ids ? .ids(String(text.dropFirst(4)), root: root) : .fetch(text)
     }
 
     static func notYet(_ kind: StatementKind) -> String {
@@ -99,7 +103,10 @@ struct LogFetch {
         }
         let texts = items.map { $0.map(\.text).joined() }
         if texts.count == 2, ["0", "T0.Z_ENT"].contains(texts[0]), texts[1] == "T0.Z_PK" { return .ids }
-        for entity in schema.model.entities[root].subtree where schema.selectLists[entity] == texts {
+        let matching = schema.model.entities[root].subtree.filter { schema.selectLists[$0] == texts }
+        if let entity = matching.first {
+            // Entities with no columns of their own send their parent's list: which one, only a number says.
+            ambiguousList = matching.count > 1
             return .objects(entity)
         }
         if texts.count > 2, texts.suffix(2) == ["T0.Z_ENT", "T0.Z_PK"] {
@@ -146,15 +153,25 @@ struct LogFetch {
             return (entity, only(entity))
         }
         if let number = first.number {
+            guard number >= 1, number <= Int64(schema.model.entities.count), subtree.contains(Int(number) - 1) else {
+                throw NotUnderstood("an entity number that is not of \(schema.model.entities[root].name)'s hierarchy")
+            }
             let entity = Int(number) - 1
-            guard subtree.contains(entity) else { throw NotUnderstood("entity number \(number) is not of \(schema.model.entities[root].name)'s hierarchy") }
+            // Both bounds of a range, where logged, must be the entity's own (a log of another model version's are not).
+            let bounds = schema.schema.entityFilter(entity, includesSubentities: true)?.values ?? []
+            if entityTerms.count == 2, bounds.count == 2, zip(entityTerms, bounds).contains(where: { term, bound in term.number.map { $0 != bound } ?? false }) {
+                throw NotUnderstood("an entity filter whose numbers are not an entity's range (a log of another model version?)")
+            }
             // A fetch sends its entity's select list: another entity's number is compared in the predicate.
             if let selected, schema.selectLists[selected] != schema.selectLists[entity] {
                 throw NotUnderstood("a comparison of the object's entity (Z_ENT) within the predicate is not replayed yet")
             }
             return try checked(entity)
         }
-        if let selected { return try checked(selected) }
+        if let selected {
+            guard !ambiguousList else { throw NotUnderstood("which of the entities sending this select list its Z_ENT = ? names is in the bound values (log with -com.apple.CoreData.SQLDebug 2)") }
+            return try checked(selected)
+        }
         throw NotUnderstood("which entity its Z_ENT = ? names is in the bound values, which a level-1 log leaves out (log with -com.apple.CoreData.SQLDebug 2)")
     }
 
@@ -177,16 +194,18 @@ struct LogFetch {
     /// whose inverse holds the object (`IDS Tag WHERE items CONTAINS %@`).
     private mutating func joinTableFault(_ table: String) throws -> String? {
         guard case let .join(join, _)? = schema.tables[table] else { return nil }
-        let words = tokens.map(\.text)
-        guard let whereIndex = words.lastIndex(of: "WHERE"), whereIndex + 5 < tokens.count, words[whereIndex + 4] == "=", tokens[whereIndex + 5].kind == .parameter else {
-            throw NotUnderstood("a to-many fault through \(table) in a form not read yet")
-        }
-        let column = words[whereIndex + 3]
-        for side in [join.first, join.second] where join.columns(from: side.entity, side.relationship).this == column {
-            guard let relationship = schema.model.entities[side.entity].relationship(side.relationship), let inverse = schema.model.inverse(of: relationship) else { continue }
+        let unread = NotUnderstood("a to-many fault through \(table) in a form not read yet")
+        // From here: JOIN <destination> T0 ON T0 . Z_PK = <j> . <other> WHERE <j> . <this> = ?, and the end.
+        let words = Array(tokens[position...].map(\.text)), list = statement.tokens.selectList.map { $0.map(\.text).joined() }
+        guard let joinAlias = aliases.first(where: { $0.value == table && $0.key != table })?.key, words.count == 17, tokens.last?.kind == .parameter,
+              words[0] == "JOIN", words[2 ... 9] == ["T0", "ON", "T0", ".", "Z_PK", "=", joinAlias, "."], words[11 ... 13] == ["WHERE", joinAlias, "."], words[15] == "=",
+              list == ["0", "T0.Z_PK"] || list == ["T0.Z_ENT", "T0.Z_PK"] else { throw unread }
+        for side in [join.first, join.second] where join.columns(from: side.entity, side.relationship) == (words[14], words[10]) {
+            guard let relationship = schema.model.entities[side.entity].relationship(side.relationship), let inverse = schema.model.inverse(of: relationship),
+                  schema.schema.table(of: relationship.destination).name == words[1] else { continue }
             return "IDS \(schema.model.entities[relationship.destination].name) WHERE \(inverse.name) CONTAINS %@"
         }
-        throw NotUnderstood("column \(column) of \(table) is not a side of its relationship")
+        throw unread
     }
 
     // MARK: WHERE
@@ -234,7 +253,13 @@ struct LogFetch {
         return parts.joined(separator: " AND ")
     }
 
+    /// The deepest condition read: a hostile statement's nesting must not exhaust the stack.
+    private static let deepest = 100
+
     private mutating func notExpression() throws -> String {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.deepest else { throw NotUnderstood("a condition nested deeper than \(Self.deepest) is not read") }
         if accept("NOT") { return "NOT (\(try notExpression()))" }
         return try primary()
     }
@@ -315,7 +340,10 @@ struct LogFetch {
     private static let comparisons = ["=": "==", "==": "==", "<>": "!=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="]
     private static let flipped = ["<": ">", "<=": ">=", ">": "<", ">=": "<="]
 
-    /// `NSCoreDataStringSearch(t0.ZX, ?, flags, locale)` and Core Data's other string functions.
+    /// `NSCoreDataStringSearch(t0.ZX, ?, flags, locale)` and Core Data's other string functions,
+    /// each read only when its numbers are exactly the ones Core Data writes for an operator and
+    /// its options (`[c]` 257, `[d]` 384, `[cd]` 385, `[l]` adds 32 and 256, `[n]` 2; BEGINSWITH
+    /// adds 8, ENDSWITH 12; LIKE's and MATCHES' `[c]` 1 and `[d]` 2).
     private mutating func coreDataFunction() throws -> String {
         let function = tokens[position].text
         position += 1
@@ -323,31 +351,38 @@ struct LogFetch {
         var arguments: [Operand] = []
         repeat { arguments.append(try operand()) } while acceptSymbol(",")
         try expectSymbol(")")
-        guard arguments.count >= 3, case .column = arguments[0], case let .literal(third) = arguments[2], let number = Int(third) else {
-            throw NotUnderstood("\(function) with arguments of a form not read")
+        let arity = ["NSCOREDATASTRINGSEARCH": 4, "NSCOREDATASTRINGCOMPARE": 5, "NSCOREDATALIKE": 3, "NSCOREDATAMATCHES": 3][function]
+        let numbers = arguments.dropFirst(2).map { operand -> Int? in if case let .literal(text) = operand { Int(text) } else { nil } }
+        guard arguments.count == arity, case .column = arguments[0], numbers.allSatisfy({ $0 != nil }) else {
+            throw NotUnderstood("\(SQLTokens.shown(function, else: "a function")) with arguments of a form not read")
         }
-        let name = try key(arguments[0]), needle = try value(arguments[1])
-        let localized = arguments.count > 3 && arguments.last.map { if case .literal("1") = $0 { true } else { false } } == true
-        func options(_ c: Bool, _ d: Bool, _ n: Bool = false) -> String {
-            let letters = (c ? "c" : "") + (d ? "d" : "") + (localized ? "l" : "") + (n ? "n" : "")
-            return letters.isEmpty ? "" : "[\(letters)]"
-        }
+        let name = try key(arguments[0]), needle = try value(arguments[1]), given = numbers.compactMap { $0 }
+        let unread = NotUnderstood("\(function) with flags Core Data does not write for an operator and its options is not read")
         switch function {
         case "NSCOREDATASTRINGSEARCH":
-            let op = number & 8 == 0 ? "CONTAINS" : number & 4 == 0 ? "BEGINSWITH" : "ENDSWITH"
-            return "\(name) \(op)\(options(number & 1 != 0, number & 128 != 0, number & 2 != 0)) \(needle)"
-        case "NSCOREDATALIKE", "NSCOREDATAMATCHES":
-            return "\(name) \(function == "NSCOREDATALIKE" ? "LIKE" : "MATCHES")\(options(number & 1 != 0, number & 2 != 0)) \(needle)"
+            let op = [0: "CONTAINS", 8: "BEGINSWITH", 12: "ENDSWITH"][given[0] & 12]
+            guard let op, let options = Self.options[Pair(given[0] & ~12, given[1])] else { throw unread }
+            return "\(name) \(op)\(options) \(needle)"
         case "NSCOREDATASTRINGCOMPARE":
-            guard arguments.count == 5, case let .literal(flagText) = arguments[3], let flags = Int(flagText), (1 ... 6).contains(number) else {
-                throw NotUnderstood("NSCoreDataStringCompare with arguments of a form not read")
-            }
-            let op = ["<", "<=", "==", ">=", ">", "!="][number - 1]
-            guard flags != 0 || localized else { throw NotUnderstood("NSCoreDataStringCompare without options is not read") }
-            return "\(name) \(op)\(options(flags & 1 != 0, flags & 128 != 0, flags == 2)) \(needle)"
+            guard (1 ... 6).contains(given[0]), let options = Self.options[Pair(given[1], given[2])], !options.isEmpty, options != "[n]" else { throw unread }
+            return "\(name) \(["<", "<=", "==", ">=", ">", "!="][given[0] - 1])\(options) \(needle)"
         default:
-            throw NotUnderstood("\(function) is not read")
+            guard (0 ... 3).contains(given[0]) else { throw unread }
+            let options = (given[0] & 1 != 0 ? "c" : "") + (given[0] & 2 != 0 ? "d" : "")
+            return "\(name) \(function == "NSCOREDATALIKE" ? "LIKE" : "MATCHES")\(options.isEmpty ? "" : "[\(options)]") \(needle)"
         }
+    }
+
+    /// The options of a string search or comparison by its flags and locale argument, as Core Data
+    /// computes them (`StringOptions.compareFlags`).
+    private static let options: [Pair: String] = [
+        Pair(0, 0): "", Pair(257, 0): "[c]", Pair(384, 0): "[d]", Pair(385, 0): "[cd]", Pair(2, 0): "[n]",
+        Pair(288, 1): "[l]", Pair(289, 1): "[cl]", Pair(416, 1): "[dl]", Pair(417, 1): "[cdl]",
+    ]
+
+    private struct Pair: Hashable {
+        let flags: Int, locale: Int
+        init(_ flags: Int, _ locale: Int) { self.flags = flags; self.locale = locale }
     }
 
     /// An operand: a column of the fetched table, a bound value, a literal.
@@ -357,6 +392,7 @@ struct LogFetch {
         guard let token = tokens[safe: position] else { throw NotUnderstood("cut off") }
         position += 1
         switch token.kind {
+        case .quoted: throw NotUnderstood("a quoted name or literal is not read")
         case .parameter:
             parameter += 1
             return .parameter(parameter - 1)
@@ -407,7 +443,7 @@ struct LogFetch {
         if name == "Z_PK" { return (path, nil) }
         guard let table = aliases[alias], case let .hierarchy(root, _)? = schema.tables[table],
               let found = schema.schema.tables[root]?.fetchOrder.first(where: { $0.name == name }) else {
-            throw NotUnderstood("column \(name) is not one the replay reads")
+            throw NotUnderstood("column \(SQLTokens.shown(name, else: "named")) is not one the replay reads")
         }
         return (path, found)
     }
@@ -451,9 +487,9 @@ struct LogFetch {
     /// A value: `%@` for a bound one (drawn when the fetch is timed), a number as written, nil.
     private func value(_ operand: Operand) throws -> String {
         switch operand {
-        case .parameter, .string: "%@"
-        case let .literal(text): text
-        case .null: "nil"
+        case .parameter, .string: return "%@"
+        case let .literal(text): return text
+        case .null: throw NotUnderstood("a comparison with NULL other than IS NULL (true of no row) is not read")
         case .column: throw NotUnderstood("a column where a value is expected")
         }
     }
@@ -468,7 +504,7 @@ struct LogFetch {
             var comparator = ""
             if accept("COLLATE") {
                 let collation = try self.name()
-                guard let found = Self.collations[collation] else { throw NotUnderstood("a sort by collation \(collation) is not read") }
+                guard let found = Self.collations[collation] else { throw NotUnderstood("a sort by collation \(SQLTokens.shown(collation, else: "named")) is not read") }
                 comparator = " " + found
             }
             let descending = accept("DESC")
@@ -489,15 +525,24 @@ struct LogFetch {
     }
 
     /// A LIMIT's or OFFSET's number: written, or bound (as the suite's statements bind it) and
-    /// logged at level 2; a LIMIT bound at level 1 is the rows the log says the statement returned.
-    private mutating func count(_ clause: String) throws -> Int {
+    /// logged at level 2; a batch's LIMIT bound at level 1 is the rows the log says it returned.
+    private mutating func count(_ clause: String) throws -> Int? {
         guard let token = tokens[safe: position] else { throw NotUnderstood("a \(clause) without its number") }
         position += 1
         if token.kind == .number, let number = Int(token.text) { return number }
+        // `LIMIT -1 OFFSET ?`: an offset alone.
+        if clause == "LIMIT", token.text == "-", tokens[safe: position]?.text == "1" {
+            position += 1
+            return nil
+        }
         guard token.kind == .parameter else { throw NotUnderstood("a \(clause) of a form not read") }
         parameter += 1
-        if parameter - 1 < statement.values.count, case let .integer(number)? = statement.values[parameter - 1] { return Int(number) }
-        if clause == "LIMIT", let rows = statement.rows { return rows }
+        if parameter - 1 < statement.values.count, case let .integer(number)? = statement.values[parameter - 1] {
+            guard number >= 0, number <= Int64(Int32.max) else { throw NotUnderstood("a \(clause) out of range") }
+            return Int(number)
+        }
+        // A batch's size at level 1: the rows it returned (a full batch's are its size).
+        if clause == "LIMIT", keyInList, let rows = statement.rows { return rows }
         throw NotUnderstood("a bound \(clause) whose value the log leaves out (log with -com.apple.CoreData.SQLDebug 2)")
     }
 
@@ -505,14 +550,7 @@ struct LogFetch {
 
     /// Where the reading stopped, for a reason: a keyword or symbol as written, a literal by its
     /// kind only (a literal may be the app's data).
-    private var nearby: String {
-        guard let token = tokens[safe: position] else { return "the end" }
-        switch token.kind {
-        case .string: return "a string literal"
-        case .number: return "a number"
-        default: return "'\(token.text)'"
-        }
-    }
+    private var nearby: String { SQLTokens.describe(tokens[safe: position]) }
 
     private static let clauseWords: Set<String> = ["WHERE", "JOIN", "LEFT", "INNER", "CROSS", "ORDER", "GROUP", "LIMIT", "OFFSET", "HAVING", "UNION"]
 

@@ -30,7 +30,7 @@ public struct LogFetches: Sendable {
     private var ordered: [String: Bool] = [:]
     /// The last ID pass, waiting for its batches (which Core Data reads as the app scrolls, other
     /// statements between them) until the next ID pass.
-    private var pending: (line: Int, body: String, statements: [LoggedStatement], batches: [(limit: Int?, rows: Int?)])?
+    private var pending: (line: Int, body: String, root: Int, statements: [LoggedStatement], batches: [(limit: Int?, rows: Int?)])?
 
     public init(schema: LogSchema) { self.schema = schema }
 
@@ -40,13 +40,15 @@ public struct LogFetches: Sendable {
     public mutating func add(_ statement: LoggedStatement, kind: StatementKind) {
         guard kind.isReplayed else { return }
         switch LogFetch.read(statement, kind: kind, schema: schema) {
-        case let .success(.batch(_, limit)):
-            guard pending != nil else { return skip(statement, "a batch with no ID pass before it") }
+        case let .success(.batch(entity, limit)):
+            guard let waiting = pending else { return skip(statement, "a batch with no ID pass before it") }
+            guard schema.model.entities[waiting.root].subtree.contains(entity) else { return skip(statement, "a batch of another hierarchy than the ID pass before it") }
+            guard limit != nil || statement.rows != nil else { return skip(statement, "a batch whose size the log leaves out (no LIMIT written or bound, no rows logged)") }
             pending?.statements.append(statement)
             pending?.batches.append((limit, statement.rows))
-        case let .success(.ids(body)):
+        case let .success(.ids(body, root)):
             finishPending()
-            pending = (statement.line, body, [statement], [])
+            pending = (statement.line, body, root, [statement], [])
         case let .success(.fetch(text)):
             record(text, line: statement.line, [statement])
         case let .failure(reason):
@@ -66,8 +68,8 @@ public struct LogFetches: Sendable {
         guard let waiting = pending else { return }
         pending = nil
         guard let first = waiting.batches.first else { return record("IDS " + waiting.body, line: waiting.line, waiting.statements) }
-        let size = first.limit ?? first.rows ?? 20
-        let read = waiting.batches.reduce(0) { $0 + ($1.rows ?? $1.limit ?? size) }
+        let size = first.limit ?? first.rows ?? 1
+        let read = waiting.batches.reduce(0) { $0.addingSaturated($1.rows ?? $1.limit ?? size) }
         // Which objects the batches read is the order's: among ties it differs by layout.
         if !totallyOrdered(waiting.body) {
             for statement in waiting.statements {

@@ -113,8 +113,17 @@ private struct LineSplitter {
     }
 
     private mutating func emit(_ bytes: ArraySlice<UInt8>, _ body: (Int, Substring) throws -> Void) throws {
+        var rest = bytes.last == 13 ? bytes.dropLast() : bytes
+        // A carriage return alone ends a line too (a log saved with classic Mac line endings).
+        while let cr = Self.find(13, in: rest) {
+            try emitLine(rest[..<cr], body)
+            rest = rest[(cr + 1)...]
+        }
+        try emitLine(rest, body)
+    }
+
+    private mutating func emitLine(_ trimmed: ArraySlice<UInt8>, _ body: (Int, Substring) throws -> Void) throws {
         number += 1
-        let trimmed = bytes.last == 13 ? bytes.dropLast() : bytes
         guard let text = String(validating: trimmed, as: UTF8.self) else {
             throw LogProblem("\(path) line \(number) is not UTF-8 text: give Core Data's console output as it was printed")
         }

@@ -22,8 +22,9 @@ public struct LogReader {
         // Statements started and not yet passed on, the current one last: a fetch waits for its
         // total time while the prefetches it sets off run (their statements and totals come first).
         var queue: [LoggedStatement] = []
-        // Whether lines of the app's may still continue the current statement's SQL.
+        // Whether lines of the app's may still continue the current statement's SQL, and how many have.
         var open = false
+        var continued = 0
         try file.forEachLine(progress: progress) { number, text in
             lines = number
             let line = LogLine(text)
@@ -33,6 +34,7 @@ public struct LogReader {
                 queue.append(LoggedStatement(line: number, sql: Self.collapsed(sql)))
                 try flush(&queue, body)
                 open = true
+                continued = 0
             case let .annotation(text), let .otherCoreData(text):
                 open = false
                 let annotation = LogAnnotation(annotation: text)
@@ -50,7 +52,10 @@ public struct LogReader {
                 if case .bind = annotation, queue.isEmpty { strays.append((number, "a bound value with no statement before it")) }
                 if !queue.isEmpty { queue[queue.count - 1].note(annotation) }
             case let .other(text):
-                guard open, let last = queue.last, Self.continues(last.sql, with: text) else { open = false; return }
+                // A statement broken over lines takes a few; a cut-off one must not swallow the app's output.
+                guard open, continued < Self.longestBreak.lines, let last = queue.last, last.sql.utf8.count < Self.longestBreak.bytes,
+                      Self.continues(last.sql, with: text) else { open = false; return }
+                continued += 1
                 queue[queue.count - 1].sql += " " + Self.collapsed(text)
             }
         }
@@ -93,6 +98,9 @@ public struct LogReader {
     static func collapsed(_ text: String) -> String {
         text.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
     }
+
+    /// The most lines and bytes a statement broken over lines is joined from.
+    static let longestBreak = (lines: 100, bytes: 65_536)
 
     /// Words that start a clause of a statement broken over lines.
     private static let clauseWords: Set<String> = [

@@ -46,7 +46,7 @@ public struct LogSchema: Sendable {
         let tokens = statement.tokens.tokens
         let aliases = Self.aliases(tokens)
         for name in Set(aliases.values) where tables[name] == nil && !LoggedStatement.isUpkeepTable(name) && name != "Z_PRIMARYKEY" {
-            return Mismatch(description: "table \(name) is not in the model's layout")
+            return Mismatch(description: "table \(SQLTokens.shown(name, else: "named")) is not in the model's layout")
         }
         for (index, token) in tokens.enumerated() where token.kind == .word && Self.isCoreDataColumn(token.text) && aliases[token.text] == nil {
             // `t0.ZNAME`: the alias's table; a bare name: the statement's one table.

@@ -66,9 +66,17 @@ public struct LogSummary: Sendable {
         }
         if let rows = statement.rows {
             tally.counted += 1
-            tally.rows += rows
+            tally.rows = tally.rows.addingSaturated(rows)
         }
         kinds[kind] = tally
         for table in names { tables[table, default: [:]][kind, default: 0] += 1 }
+    }
+}
+
+extension Int {
+    /// The sum, or `Int.max` where it would overflow (a hostile log's counts).
+    func addingSaturated(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
     }
 }

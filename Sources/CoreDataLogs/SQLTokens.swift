@@ -2,7 +2,9 @@
 /// literals, parameters and punctuation. Enough to tell what a statement of Core Data's is and
 /// which tables it names, not a parser of SQL.
 struct SQLTokens {
-    enum Kind: Equatable { case word, number, string, parameter, symbol }
+    /// A quoted name (`"…"`, `` `…` ``, `[…]`) is a kind of its own: SQLite reads `"…"` as a string
+    /// literal when no column has that name, so its text may be the app's data.
+    enum Kind: Equatable { case word, quoted, number, string, parameter, symbol }
     struct Token: Equatable {
         let kind: Kind
         /// A word upper-cased; a string literal without its quotes; a symbol as written.
@@ -42,7 +44,7 @@ struct SQLTokens {
                     end += 1
                 }
                 if !closed { unfinished = true }
-                tokens.append(Token(kind: scalar == "'" ? .string : .word, text: scalar == "'" ? String(text) : String(text).uppercased(), depth: depth))
+                tokens.append(Token(kind: scalar == "'" ? .string : .quoted, text: scalar == "'" ? String(text) : String(text).uppercased(), depth: depth))
                 index = end + 1
             } else if ("0" ... "9").contains(scalar) || (scalar == "." && index + 1 < scalars.count && ("0" ... "9").contains(scalars[index + 1])) {
                 var end = index
@@ -81,6 +83,43 @@ struct SQLTokens {
 
     /// The first word.
     var verb: String? { tokens.first { $0.kind == .word }?.text }
+
+    /// Words of SQL a message may quote: what a statement of Core Data's is made of.
+    static let keywords: Set<String> = [
+        "SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "JOIN", "LEFT", "OUTER", "INNER", "CROSS", "ON", "ORDER", "BY", "GROUP", "HAVING", "LIMIT", "OFFSET",
+        "ASC", "DESC", "COLLATE", "IN", "IS", "NULL", "BETWEEN", "LIKE", "GLOB", "MATCH", "REGEXP", "ESCAPE", "DISTINCT", "COUNT", "SUM", "MIN", "MAX", "AVG", "TOTAL",
+        "INSERT", "INTO", "VALUES", "UPDATE", "SET", "DELETE", "REPLACE", "FAIL", "IGNORE", "ABORT", "ROLLBACK", "BEGIN", "COMMIT", "END", "EXCLUSIVE", "IMMEDIATE",
+        "DEFERRED", "TRANSACTION", "SAVEPOINT", "RELEASE", "PRAGMA", "CREATE", "DROP", "ALTER", "TABLE", "INDEX", "TRIGGER", "VIEW", "EXPLAIN", "QUERY", "PLAN",
+        "ANALYZE", "VACUUM", "REINDEX", "ATTACH", "DETACH", "UNION", "ALL", "EXISTS", "CASE", "WHEN", "THEN", "ELSE", "AS", "WITH", "USING", "CAST",
+    ]
+
+    /// A token as a message may name it: a symbol, an SQL keyword or a name of Core Data's
+    /// layout (`ZTITLE`, `Z_1TAGS`, an alias `t0`) as written; anything else only by its kind,
+    /// since it may be the app's data (a quoted name, a literal, the app's words on a line joined
+    /// to a statement).
+    static func describe(_ token: Token?) -> String {
+        guard let token else { return "the end" }
+        switch token.kind {
+        case .symbol, .parameter: return "'\(token.text)'"
+        case .string: return "a string literal"
+        case .number: return "a number"
+        case .quoted: return "a quoted name"
+        case .word: return isNameOfCoreData(token.text) || keywords.contains(token.text) ? "'\(token.text)'" : "a word that is not SQL's"
+        }
+    }
+
+    /// `word` as a message may name it (`describe`), else `instead`.
+    static func shown(_ word: String, else instead: String) -> String {
+        isNameOfCoreData(word) || keywords.contains(word) ? word : instead
+    }
+
+    /// A name Core Data's layout writes: a table or column (`ZITEM`, `Z_PK`, `Z6_QUOTE`), a
+    /// key array (`_Z_INTARRAY0`), an alias (`T0`), one of its functions and collations.
+    static func isNameOfCoreData(_ word: String) -> Bool {
+        let plain = word.allSatisfy { ($0.isASCII && ($0.isUppercase || $0.isNumber)) || $0 == "_" }
+        return plain && (word.hasPrefix("Z") || word.hasPrefix("_Z") || (word.hasPrefix("T") && word.dropFirst().allSatisfy(\.isNumber)) || word.hasPrefix("NSCOREDATA") || word.hasPrefix("NSCOLLATE"))
+            || ["SQLITE_MASTER", "ATRANSACTION", "ACHANGE", "ATRANSACTIONSTRING"].contains(word)
+    }
 
     /// Whether the words `sequence` follow one another somewhere, at any depth.
     func contains(words sequence: [String]) -> Bool {

@@ -84,7 +84,7 @@ extension LoggedStatement {
         case "UPDATE": return .success(.update)
         case "DELETE": return .success(.delete)
         case "SELECT", "WITH": return selectKind(tokens)
-        default: return .failure(NotUnderstood("\(verb) is not a statement Core Data sends"))
+        default: return .failure(NotUnderstood("\(SQLTokens.shown(verb, else: "a statement of another word")) is not a statement Core Data sends"))
         }
     }
 

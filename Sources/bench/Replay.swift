@@ -69,7 +69,8 @@ struct Replay: ParsableCommand {
             print(ReplayReport.dryRun(read.summary, reader: read.reader, name: URL(fileURLWithPath: log).lastPathComponent, fetches: read.fetches), terminator: "")
         }
         if strict, read.summary.notUnderstoodCount > 0 {
-            printError("error: \(read.summary.notUnderstoodCount) of the log's statements are not understood (listed above); --strict allows none")
+            let listed = output.quiet && !dryRun ? "listed by --dry-run" : "listed above"
+            printError("error: \(read.summary.notUnderstoodCount) of the log's statements are not understood (\(listed)); --strict allows none")
             throw ExitCode.failure
         }
         guard !dryRun, let loaded, let fetches = read.fetches else { return }

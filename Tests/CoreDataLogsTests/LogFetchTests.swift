@@ -45,7 +45,7 @@ final class LogFetchTests: XCTestCase {
             switch readBack(sql, schema, values: query.values) {
             case let .success(.fetch(read)):
                 XCTAssertEqual(try statement(read, layout), sql, "\(text) read back as \(read)")
-            case let .success(.ids(body)):
+            case let .success(.ids(body, _)):
                 XCTAssertEqual(try statement("IDS " + body, layout), sql, "\(text) read back as IDS \(body)")
             case let other:
                 XCTFail("\(text): \(sql) read as \(other)")
@@ -107,5 +107,40 @@ final class LogFetchTests: XCTestCase {
         var orphan = LogFetches(schema: schema)
         orphan.add(last, kind: .batch)
         XCTAssertEqual(orphan.notReplayed, ["a batch with no ID pass before it": LineList([12])])
+    }
+
+    func testWhatCoreDataDoesNotWriteIsNotReadAndNoLiteralIsNamed() {
+        let schema = LogSchema(model: model)
+        let list = schema.schema.selectList(0).sql
+        let cases: [(sql: String, says: String)] = [
+            ("SELECT \(list) FROM ZPUBLICATION t0 WHERE NSCoreDataStringSearch(t0.ZTITLE, ?, 1, 0)", "flags Core Data does not write"),
+            ("SELECT \(list) FROM ZPUBLICATION t0 WHERE NSCoreDataStringSearch(t0.ZTITLE, ?, 3, 0)", "flags Core Data does not write"),
+            ("SELECT \(list) FROM ZPUBLICATION t0 WHERE NSCoreDataStringSearch(t0.ZTITLE, ?, -1, 0)", "flags Core Data does not write"),
+            ("SELECT \(list) FROM ZPUBLICATION t0 WHERE NSCoreDataLike(t0.ZTITLE, ?, 5)", "flags Core Data does not write"),
+            ("SELECT \(list) FROM ZPUBLICATION t0 WHERE NSCoreDataStringSearch(t0.ZTITLE, ?, 385)", "arguments of a form not read"),
+            ("SELECT \(list) FROM ZPUBLICATION t0 WHERE t0.ZTITLE = NULL", "a comparison with NULL"),
+            ("SELECT \(list) FROM ZPUBLICATION t0 WHERE t0.ZTITLE IN (?, NULL)", "a comparison with NULL"),
+            ("SELECT \(list) FROM ZPUBLICATION t0 WHERE t0.Z_ENT = -9223372036854775808", "an entity number that is not"),
+            ("SELECT \(list) FROM ZPUBLICATION t0 WHERE t0.Z_ENT >= 2 AND t0.Z_ENT <= 3", "the object's entity"),
+            ("SELECT \(list) FROM ZPUBLICATION t0 WHERE " + String(repeating: "NOT (", count: 5000) + "t0.ZTITLE = ?" + String(repeating: ")", count: 5000), "nested deeper than 100"),
+            ("SELECT \(list) FROM ZPUBLICATION t0 WHERE t0.ZTITLE = \"Quokka\"", "a quoted name"),
+            ("SELECT \(list) FROM ZPUBLICATION t0 WHERE t0.ZTITLE = ? ORDER Quokka", "a word that is not SQL's"),
+            ("SELECT \(list) FROM ZPUBLICATION t0 WHERE t0.ZQUOKKA = ?", "column ZQUOKKA"),
+            ("SELECT \(list) FROM ZPUBLICATION t0 WHERE t0.quokka = ?", "column named is not one"),
+        ]
+        for item in cases {
+            let statement = LoggedStatement(line: 1, sql: item.sql)
+            guard case let .failure(reason) = LogFetch.read(statement, kind: .fetch, schema: schema) else {
+                XCTFail("\(item.sql.prefix(120)) was read")
+                continue
+            }
+            XCTAssertTrue(reason.description.contains(item.says), "\(item.sql.prefix(120)): \(reason)")
+            XCTAssertFalse(reason.description.uppercased().contains("QUOKKA") && !item.says.contains("ZQUOKKA"), "a literal or an app's word named: \(reason)")
+        }
+        let fault = "SELECT 0, t0.Z_PK FROM Z_1TAGS t1 JOIN ZTAG t0 ON t0.Z_PK = t1.Z_6TAGS WHERE t1.Z_1PUBLICATIONS = ?"
+        for sql in [fault + " AND t0.ZNAME = ?", fault + " LIMIT 3", fault.replacingOccurrences(of: "JOIN ZTAG", with: "JOIN ZPUBLICATION"),
+                    fault.replacingOccurrences(of: "SELECT 0, t0.Z_PK", with: "SELECT 0, t0.Z_PK, t0.ZNAME")] {
+            guard case .failure = LogFetch.read(LoggedStatement(line: 1, sql: sql), kind: .toManyFault, schema: schema) else { XCTFail("\(sql) was read"); continue }
+        }
     }
 }

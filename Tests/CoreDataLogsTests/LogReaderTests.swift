@@ -220,4 +220,27 @@ final class LogReaderTests: XCTestCase {
         XCTAssertEqual(statements.map(\.totalSeconds), [0.0012, 0.0002])
         XCTAssertEqual(reader.coreDataLines, 6)
     }
+
+    func testHostileLinesAreReadWithoutACrashOrAHang() throws {
+        var log = "CoreData: sql: SELECT 0, t0.Z_PK, t0.Z_OPT FROM ZITEM t0\n"
+        log += "CoreData: annotation: total fetch execution time: 0.1000s for 99999999999999999999999 rows.\n"
+        log += "CoreData: details: SQLite bind[-1] = 1\nCoreData: details: SQLite bind[99999999999] = 1\nCoreData: details: SQLite bind[9223372036854775807] = 1\n"
+        for _ in 0 ..< 2 {
+            log += "CoreData: sql: SELECT COUNT(*) FROM ZITEM\nCoreData: annotation: total count request execution time: 0.1s for count of 999999999999.\n"
+        }
+        // A statement cut off inside its IN list, then thousands of the app's lines: at most 100 are joined to it.
+        log += "CoreData: sql: SELECT 0, t0.Z_PK FROM ZITEM t0 WHERE t0.ZNAME IN (?,\n" + String(repeating: "app: still working\n", count: 5000)
+        log += "CoreData: sql: COMMIT\rCoreData: sql: BEGIN EXCLUSIVE\r"
+        let (reader, statements) = try statements(log)
+        XCTAssertEqual(statements.count, 6)
+        XCTAssertNil(statements[0].rows, "a count past a trillion is no count")
+        XCTAssertEqual(statements[0].values, [], "bound values of impossible positions are passed over")
+        XCTAssertLessThanOrEqual(statements[3].sql.count, 64 + 100 * 20)
+        XCTAssertEqual(statements.suffix(2).map(\.sql), ["COMMIT", "BEGIN EXCLUSIVE"], "a carriage return alone ends a line")
+        XCTAssertEqual(reader.lines, 5012)
+        var summary = LogSummary()
+        for statement in statements { summary.add(statement) }
+        XCTAssertEqual(summary.kinds[.count]?.rows, 1_999_999_999_998)
+        XCTAssertEqual(1.addingSaturated(.max), .max)
+    }
 }
