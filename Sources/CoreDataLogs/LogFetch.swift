@@ -3,10 +3,11 @@ import Models
 
 /// A read statement of Core Data's, read back through the model's Core Data layout as the fetch
 /// an app made, written in the fetch format (`FetchSpec`: `[COUNT | IDS] [ONLY] Entity [PROPERTIES
-/// …] [WHERE predicate] [SORT BY …] [LIMIT n] [OFFSET n]`). Each `?` becomes `%@` (a value drawn
-/// from the data when the fetch is timed), so the text holds no bound value; a literal the
-/// statement itself writes stays. What it cannot read yet (a join of a key path or ANY, a
-/// subquery, a dictionary fetch) is a `NotUnderstood` saying so.
+/// …] [WHERE predicate] [SORT BY …] [LIMIT n] [OFFSET n]`). Each `?` and string literal becomes
+/// `%@` (a value drawn from the data when the fetch is timed), so the text holds no value of the
+/// app's; a number the statement itself writes stays. What it cannot read yet (a join through a
+/// to-many, a subquery, a dictionary fetch, a form Core Data does not write) is a `NotUnderstood`
+/// saying so.
 struct LogFetch {
     /// What the statement reads: a fetch's text, or a batch of the ID pass before it.
     enum Reading: Equatable {
@@ -141,7 +142,13 @@ struct LogFetch {
     /// whose select list it sends.
     private func fetchedEntity(_ shape: Shape, root: Int) throws -> (entity: Int, only: Bool) {
         let selected: Int? = if case let .objects(entity) = shape { entity } else { nil }
-        guard let first = entityTerms.first else { return (selected ?? root, false) }
+        guard let first = entityTerms.first else {
+            // Without an entity filter Core Data fetches a root; an entity whose fetch writes one sent it.
+            if let selected, selected != root, schema.schema.entityFilter(selected, includesSubentities: true) != nil {
+                throw NotUnderstood("a fetch of an entity's columns without its entity filter is not read")
+            }
+            return (selected ?? root, false)
+        }
         let subtree = schema.model.entities[root].subtree
         // `Z_ENT = ?` is the entity alone (`ONLY`) unless its fetch with sub-entities is written so (a leaf's).
         func only(_ entity: Int) -> Bool { first.op == "=" && schema.schema.entityFilter(entity, includesSubentities: true)?.values.count != 1 }
