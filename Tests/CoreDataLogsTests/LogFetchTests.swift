@@ -143,4 +143,17 @@ final class LogFetchTests: XCTestCase {
             guard case .failure = LogFetch.read(LoggedStatement(line: 1, sql: sql), kind: .toManyFault, schema: schema) else { XCTFail("\(sql) was read"); continue }
         }
     }
+
+    func testAMiddleEntitysRangeIsReadOnlyWithItsOwnBounds() throws {
+        // shop: Product > Physical (> Book, Furniture), Digital; Physical's fetch writes Z_ENT >= ? AND Z_ENT <= ?.
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/shop.json")
+        let shop = try Model(ModelDescription.load(path: fixture.path)), schema = LogSchema(model: shop), layout = try SingleTable(model: shop)
+        let physical = try XCTUnwrap(shop.entities.firstIndex { $0.name == "Physical" })
+        let query = try layout.fetchQuery(FetchRequest(entity: physical))
+        let bounds = try XCTUnwrap(schema.schema.entityFilter(physical, includesSubentities: true)?.values)
+        XCTAssertEqual(try LogFetch.readBack(query.sql, schema, values: bounds.map { .integer($0) }).get(), .fetch("Physical"))
+        XCTAssertEqual(try LogFetch.readBack(query.sql, schema).get(), .fetch("Physical"), "level 1: the entity whose select list it sends")
+        guard case let .failure(reason) = LogFetch.readBack(query.sql, schema, values: [.integer(bounds[0]), .integer(bounds[1] + 1)]) else { return XCTFail("another version's range was read") }
+        XCTAssertTrue(reason.description.contains("not an entity's range"), "\(reason)")
+    }
 }
