@@ -63,7 +63,7 @@ let package = Package(
         // Core Data's SQL debug log read statement by statement (streamed), each statement told by
         // kind (fetch, ID pass, batch, fault, to-many fault, prefetch, count, save steps) and the
         // tables it names, or named as not understood.
-        .target(name: "CoreDataLogs", dependencies: ["Models", "CoreDataLayout", "FetchRequests"]),
+        .target(name: "CoreDataLogs", dependencies: ["Models", "CoreDataLayout", "FetchRequests", "SQLite"]),
 
         // An app's fetches read from its Swift sources (NSPredicate(format:) literals, #Predicate,
         // FetchDescriptor, @Query) as fetches of the fetch format, or named as unreadable.
@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "ModelSourcesTests", dependencies: ["ModelSources", "Models", "CoreDataStores", "SQLite", "TestSupport"]),
         .testTarget(name: "ModelsTests", dependencies: ["Models"]),
         .testTarget(name: "SourceFetchesTests", dependencies: ["SourceFetches"]),
-        .testTarget(name: "CoreDataLogsTests", dependencies: ["CoreDataLogs", "Models", "CoreDataLayout", "FetchRequests", "Generation", "Strategies", "TestSupport"]),
+        .testTarget(name: "CoreDataLogsTests", dependencies: ["CoreDataLogs", "Models", "CoreDataLayout", "FetchRequests", "Generation", "Strategies", "Workloads", "SQLite", "TestSupport"]),
         .testTarget(name: "SwiftDataModelsTests", dependencies: ["SwiftDataModels", "Models"]),
         .testTarget(name: "GenerationTests", dependencies: ["Generation", "Models"]),
         .target(name: "TestSupport", dependencies: ["FetchRequests", "Models", "Generation", "CoreDataLayout", "StoreFiles", "Strategies", "CoreDataStores", "SQLite"], path: "Tests/TestSupport"),

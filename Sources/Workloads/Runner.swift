@@ -23,6 +23,10 @@ public final class Runner {
     private let onEvent: (RunEvent) throws -> Void
     /// The run's time shared among its cases, when the plan has a run time.
     private var timeShare: TimeShare?
+    /// Given each case's statements as the baseline strategy sends them, run once before the
+    /// case is timed (`bench run --log-sql`); with `logsValues`, their values written in.
+    public var statementLog: ((LoggedCase) throws -> Void)?
+    public var logsValues = false
 
     public convenience init(plan: RunPlan, model: Model, sweep: (parameter: String, value: String)? = nil, onEvent: @escaping (RunEvent) throws -> Void = { _ in }) {
         self.init(plan: plan, inputs: WorkloadInputs(dataset: ObjectGenerator(model, seed: plan.seed)), sweep: sweep, onEvent: onEvent)
@@ -64,6 +68,7 @@ public final class Runner {
         var readStores: [MeasuredStore?] = Array(repeating: nil, count: layouts.count)
         defer { readStores.forEach { $0?.remove() } }
         for workload in workloads where workload.isInsert {
+            try statementLog?(LoggedCase(name: workload.name, requests: [], notLogged: Self.writesNotLogged))
             let keep = workload.kind == .insertBulk && !reads.isEmpty
             let (group, kept) = try measureInsert(workload, layouts, census: census, keepLastStores: keep)
             if keep { readStores = kept }
@@ -73,6 +78,7 @@ public final class Runner {
         try populate(&readStores, layouts, census: census)
         let stores = readStores.compactMap { $0 }
         for workload in reads {
+            if workload.kind != .read { try statementLog?(LoggedCase(name: workload.name, requests: [], notLogged: Self.writesNotLogged)) }
             switch workload.kind {
             case .delete: try report(try measureDelete(workload, layouts, stores))
             case .update: try report(try measureUpdate(workload, layouts, stores))
@@ -98,6 +104,9 @@ public final class Runner {
 
     // MARK: Cases
 
+    /// Why a write's statements are not logged.
+    static let writesNotLogged = "a write: its statements are not logged yet (its timed repetitions are its only runs)"
+
     private func caseName(_ workload: Workload, _ variant: String) -> String { variant.isEmpty ? workload.name : "\(workload.name)/\(variant)" }
 
     private func makeResults(_ workload: Workload, _ variant: String, _ layouts: [any StorageLayout],
@@ -121,6 +130,9 @@ public final class Runner {
         let queries = try stores.map { try $0.queries(workloadCase) }
         let name = caseName(workload, workloadCase.variant)
         if workloadCase.pagesWithTies { try checkPages(workloadCase, layouts, stores, name) }
+        if let statementLog, let baseline = layouts.firstIndex(where: { $0.name == Strategies.baseline.name }) {
+            try statementLog(try stores[baseline].logged(workloadCase, name: name, values: logsValues))
+        }
         let reopen = { (_: Int) throws in for store in stores { try store.reopen() } }
         let samples = try interleave(name, workload, layouts, loopTarget: RunPlan.loopTarget, onBlock: reopen) { index, _, loops in
             try stores[index].read(queries[index], counts: workloadCase.counts, ordered: workloadCase.ordered, pagesWithTies: workloadCase.pagesWithTies,

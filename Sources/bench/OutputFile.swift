@@ -7,7 +7,7 @@ import Reporting
 /// file for this process until `claim.release()` or the process ends. Refuses a file the command
 /// reads (`inputs`), or one it would write beside the output (`besides`), whatever `force` says.
 enum OutputFile {
-    static func destination(_ output: String?, defaultName: String, force: Bool, inputs: [InputFile],
+    static func destination(_ output: String?, defaultName: String, force: Bool, inputs: [InputFile], option: String = "--output",
                             besides: (URL) -> [(url: URL, what: String)] = { _ in [] }) throws -> (url: URL, claim: OutputClaim) {
         let url: URL
         if let output {
@@ -25,15 +25,15 @@ enum OutputFile {
         }
         let folder = url.deletingLastPathComponent()
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CommandFailure(description: "the output folder \(folder.path) does not exist; create it or choose another --output")
+            throw CommandFailure(description: "the output folder \(folder.path) does not exist; create it or choose another \(option)")
         }
-        try InputFile.checkNoneIsAnInput(output: url, besides: besides(url), inputs: inputs)
+        try InputFile.checkNoneIsAnInput(output: url, besides: besides(url), inputs: inputs, option: option)
         try OutputFolder.checkWritable(folder)
         try AtomicFile.checkTemporaryName(for: url)
         let claim = try OutputClaim(url)
         if !force, FileManager.default.fileExists(atPath: url.path) {
             claim.release()
-            throw CommandFailure(description: "\(url.path) already exists; choose another --output or pass --force to replace it")
+            throw CommandFailure(description: "\(url.path) already exists; choose another \(option) or pass --force to replace it")
         }
         return (url, claim)
     }

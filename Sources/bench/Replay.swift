@@ -48,6 +48,7 @@ struct Replay: ParsableCommand {
     @OptionGroup var storeFolder: StoreFolderOptions
 
     mutating func validate() throws {
+        try output.checkForce()
         guard !dryRun else { return }
         guard model.model != nil || model.preset != nil else {
             throw ValidationError("timing a log needs the app's model: give it with --model (its store, Xcode model or SwiftData sources), or use --dry-run")

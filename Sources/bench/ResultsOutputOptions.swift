@@ -20,10 +20,14 @@ struct ResultsOutputOptions: ParsableArguments {
     var quiet = false
 
     func validate() throws {
-        if force, output == nil {
-            throw ValidationError("--force only applies with --output; the default output never replaces a file")
-        }
         if let output { try Self.checkExportsDiffer(from: URL(fileURLWithPath: output)) }
+    }
+
+    /// Refuses `--force` with nothing it could replace: the default output never replaces a file.
+    /// - parameter other: another file the command writes, which `--force` replaces too (`bench run --log-sql`).
+    func checkForce(other: (option: String, path: String?)? = nil) throws {
+        guard force, output == nil, other?.path == nil else { return }
+        throw ValidationError("--force only applies with --output\(other.map { " or \($0.option)" } ?? ""); the default output never replaces a file")
     }
 
     /// The run writes `X.json` and `X.md` beside `X.csv`: a CSV named like one of them would be

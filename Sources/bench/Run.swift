@@ -39,6 +39,8 @@ struct Run: ParsableCommand {
 
     @OptionGroup var storeFolder: StoreFolderOptions
 
+    @OptionGroup var sqlLog: SQLLogOptions
+
     @Flag(help: "Run ANALYZE on each populated store before the reads are timed (Core Data's NSSQLiteAnalyzeOption); the results files are named <timestamp>.analyzed.csv.")
     var analyze = false
 
@@ -48,6 +50,8 @@ struct Run: ParsableCommand {
     mutating func validate() throws {
         try output.checkNoneIsRead(model.source().inputs + fetch.inputs)
         try dataset.check(model)
+        try output.checkForce(other: ("--log-sql", sqlLog.path))
+        try sqlLog.check(dataset, layouts: try strategies.layouts())
         let loaded = try model.load(scale: dataset.scale)
         _ = try selectedWorkloads(loaded.model)
         validated.value = loaded
@@ -65,14 +69,18 @@ struct Run: ParsableCommand {
         let layouts = try strategies.layouts()
         let model = try self.model.model(validated, scale: dataset.scale).announced()
         let workloads = try selectedWorkloads(model, reportingSources: !output.quiet)
+        let log = try sqlLog.start(model, inputs: try self.model.source().inputs + fetch.inputs, results: output.output, force: output.force)
         try Self.measure(workloads, on: model, layouts: layouts, source: try self.model.source(), dataset: dataset, timing: timing, output: output,
-                         storeFolder: storeFolder, analyze: analyze, started: started)
+                         storeFolder: storeFolder, analyze: analyze, started: started, log: log)
+        guard let log else { return }
+        try log.write()
+        if !output.quiet { printError("wrote \(log.statements) statements of \(Strategies.baseline.name) to \(log.url.path) (bench replay reads it)") }
     }
 
     /// Times `workloads` on the dataset of `model` in every layout and writes the results: what
     /// `bench run` and `bench replay` share.
     static func measure(_ workloads: [Workload], on model: Model, layouts: [any StorageLayout.Type], source: ModelSource, dataset: DatasetOptions, timing: TimingOptions,
-                        output: ResultsOutputOptions, storeFolder: StoreFolderOptions, analyze: Bool, started: Date) throws {
+                        output: ResultsOutputOptions, storeFolder: StoreFolderOptions, analyze: Bool, started: Date, log: SQLLog? = nil) throws {
         storeFolder.removeLeftovers(quiet: output.quiet)
         let folder = storeFolder.forTiming(storeBytes: model.estimatedStoreBytes, strategies: layouts.count)
         let stores = PrivateStoreFolder(command: "run", in: folder.url)
@@ -87,7 +95,12 @@ struct Run: ParsableCommand {
         let cases = Workload.caseCount(workloads, on: inputs)
         try Execution(plan: plan, started: started, cases: cases, output: output, stores: folder, privateFolder: stores,
                       fileSuffix: analyze ? ".analyzed" : "").run { onEvent in
-            Runner(plan: plan, inputs: inputs, onEvent: onEvent).run
+            let runner = Runner(plan: plan, inputs: inputs, onEvent: onEvent)
+            if let log {
+                runner.statementLog = { log.add($0) }
+                runner.logsValues = log.logsValues
+            }
+            return runner.run
         }
     }
 }

@@ -93,6 +93,7 @@ struct Sweep: ParsableCommand {
     @OptionGroup var storeFolder: StoreFolderOptions
 
     func validate() throws {
+        try output.checkForce()
         if data == .store {
             throw ValidationError("--data store does not apply to bench sweep: a sweep generates each point's objects; measure a store's own objects with bench run --data store --model App.sqlite")
         }

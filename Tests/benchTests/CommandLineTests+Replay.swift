@@ -133,3 +133,54 @@ extension CommandLineTests {
         XCTAssertFalse((run.stdout + run.stderr).contains(Self.replayMarker))
     }
 }
+
+/// `bench run --log-sql`: the baseline's statements in Core Data's log format, which `bench
+/// replay` reads whole; a log the run could not write as asked is refused before anything runs.
+extension CommandLineTests {
+    func testRunLogsItsStatementsAndReplayReadsEveryOne() throws {
+        let log = folder.appendingPathComponent("statements.log"), csv = folder.appendingPathComponent("run.csv")
+        let common = ["--preset", "publications", "--scale", "600"]
+        let run = try bench(["run"] + common + ["--workloads", "fault,count-leaf,fetch-batched,fetch-page,insert-single", "--strategies", "single-table,joined",
+                                                "--repetitions", "1", "--output", csv.path, "--log-sql", log.path, "--log-sql-level", "2"], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("statements of single-table to \(log.path) (bench replay reads it)"), run.stderr)
+        let text = try String(contentsOf: log, encoding: .utf8)
+        for line in ["bench: insert-single: not logged: a write", "bench: fault\nCoreData: sql: SELECT ", "CoreData: details: SQLite bind[0] = ",
+                     "CoreData: annotation: Bound intarray _Z_intarray0\nCoreData: sql: ", "fault fulfilled from database for : 0x"] {
+            XCTAssertTrue(text.contains(line), line)
+        }
+        XCTAssertFalse(text.contains("INSERT INTO _Z_intarray0"), "the key list's own statements are Core Data's internals")
+        let replay = try bench(["replay", log.path, "--dry-run", "--strict"] + common, in: folder)
+        XCTAssertEqual(replay.status, 0, replay.stderr)
+        XCTAssertTrue(replay.stdout.contains(" understood, 0 not (bound values logged: level 2 or more)"), replay.stdout)
+        XCTAssertTrue(replay.stdout.contains("BATCH 20 READ 600"), replay.stdout)
+    }
+
+    func testALogTheRunCouldNotWriteIsRefusedBeforeAnythingRuns() throws {
+        let model = folder.appendingPathComponent("model.json")
+        try Data(#"{"name": "m", "entities": [{"name": "A", "attributes": [{"name": "x", "type": "integer"}]}, {"name": "B", "parent": "A", "rows": 10}]}"#.utf8).write(to: model)
+        let kept = folder.appendingPathComponent("kept.log")
+        try Data("keep\n".utf8).write(to: kept)
+        let mistakes: [([String], String)] = [
+            (["--log-sql-level", "2"], "--log-sql-level applies with --log-sql FILE"),
+            (["--log-sql", "a.log", "--log-sql-level", "3"], "--log-sql-level 3 is not a level the log is written at; give 1 (statements) or 2 (with their values)"),
+            (["--log-sql", "a.log", "--strategies", "joined"], "--log-sql logs single-table's statements: add it to --strategies"),
+            (["--log-sql", model.path], "the model file --model reads"),
+            (["--log-sql", kept.path], "already exists; choose another --log-sql or pass --force to replace it"),
+            (["--log-sql", "r.csv", "--output", "r.csv"], "the results CSV --output writes"),
+        ]
+        for (arguments, message) in mistakes {
+            let outcome = try bench(["run", "--model", model.path, "--workloads", "count-all", "--repetitions", "1"] + arguments, in: folder)
+            XCTAssertNotEqual(outcome.status, 0, arguments.joined(separator: " "))
+            XCTAssertTrue(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
+            XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, outcome.stderr)
+        }
+        XCTAssertEqual(try String(contentsOf: kept, encoding: .utf8), "keep\n")
+        let replaced = try bench(["run", "--model", model.path, "--workloads", "count-all", "--strategies", "single-table", "--repetitions", "1", "--output", "r.csv",
+                                  "--log-sql", kept.path, "--force", "--quiet"], in: folder)
+        XCTAssertEqual(replaced.status, 0, replaced.stderr)
+        XCTAssertTrue(try String(contentsOf: kept, encoding: .utf8).hasPrefix("bench: count-all\nCoreData: sql: SELECT COUNT("), "--force replaces the log")
+        for file in ["r.csv", "r.samples.csv", "r.json", "r.md"] { try FileManager.default.removeItem(at: folder.appendingPathComponent(file)) }
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)), ["model.json", "kept.log"], "nothing written")
+    }
+}

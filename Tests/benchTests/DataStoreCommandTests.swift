@@ -61,6 +61,7 @@ final class DataStoreCommandTests: XCTestCase {
             (["storage", "--data", "store", "--model", store.path, "--mix", "Note=1"], "--mix does not apply with --data store"),
             (["explain", "--data", "store", "--model", store.path, "--fan-out", "0-2"], "--fan-out does not apply with --data store"),
             (["run", "--data", "rows", "--model", store.path], "--data"),
+            (["run", "--data", "store", "--model", store.path, "--log-sql", "s.log", "--log-sql-level", "2"], "with --data store those are the store's own data, which no output holds; use level 1"),
             (["sweep", "--parameter", "scale", "--data", "store"], "--data store does not apply to bench sweep"),
         ]
         for (arguments, message) in mistakes {
