@@ -63,7 +63,7 @@ let package = Package(
         // Core Data's SQL debug log read statement by statement (streamed), each statement told by
         // kind (fetch, ID pass, batch, fault, to-many fault, prefetch, count, save steps) and the
         // tables it names, or named as not understood.
-        .target(name: "CoreDataLogs", dependencies: ["Models", "CoreDataLayout", "FetchRequests", "SQLite"]),
+        .target(name: "CoreDataLogs", dependencies: ["Models", "CoreDataLayout", "FetchRequests", "Generation", "SQLite"]),
 
         // An app's fetches read from its Swift sources (NSPredicate(format:) literals, #Predicate,
         // FetchDescriptor, @Query) as fetches of the fetch format, or named as unreadable.

@@ -1,3 +1,5 @@
+import Generation
+
 /// A value Core Data bound to a statement, as a level-2 log prints it
 /// (`CoreData: details: SQLite bind[0] = "Maui"`). It is the app's data: it is used to replay the
 /// statement and never printed (its description says only what kind of value it is).
@@ -31,6 +33,18 @@ public enum BoundValue: Sendable, Equatable, CustomStringConvertible {
             self = .real(number)
         } else {
             self = .printed(String(value))
+        }
+    }
+
+    /// The value as a store binds it (a date as its seconds since 2001); `nil` for one the log
+    /// printed in a form of its own.
+    public var value: Value? {
+        switch self {
+        case .null: .null
+        case let .integer(number): .integer(number)
+        case let .real(number), let .timestamp(number): .real(number)
+        case let .text(text): .text(text)
+        case .printed: nil
         }
     }
 

@@ -19,7 +19,14 @@ public struct LogFetches: Sendable {
         /// The device's logged time of those statements, where logged, and how many were.
         public internal(set) var loggedSeconds = 0.0
         public internal(set) var timed = 0
+        /// The first statement (`SQLText.squeezed`) and bound values of its first occurrences
+        /// that have values (`keptValues` at most; level 2 and above): the app's own data, used to
+        /// replay the fetch and never printed.
+        public internal(set) var logged: [(sql: String, values: [BoundValue])] = []
     }
+
+    /// The occurrences of a fetch whose values are kept.
+    public static let keptValues = 10
 
     public let schema: LogSchema
     /// Distinct fetches in the order the log first makes them.
@@ -101,6 +108,10 @@ public struct LogFetches: Sendable {
         guard let position = index[text] else { return }
         fetches[position].count += 1
         fetches[position].statements += statements.count
+        if fetches[position].logged.count < Self.keptValues, let first = statements.first, !first.values.isEmpty {
+            let values = first.values.compactMap { $0 }
+            if values.count == first.values.count { fetches[position].logged.append((SQLText.squeezed(first.sql), values)) }
+        }
         for statement in statements {
             guard let seconds = statement.loggedSeconds else { continue }
             fetches[position].loggedSeconds += seconds

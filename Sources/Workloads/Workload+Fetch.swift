@@ -24,3 +24,78 @@ extension Workload {
                  })
     }
 }
+
+extension Workload {
+    /// Requests of the logged values it takes at most: the first this many occurrences of a fetch.
+    public static let loggedDraws = fetchDraws
+
+    /// An app's logged fetch (`bench replay`): as `fetch`, each request with the values one
+    /// occurrence of it was logged with (level 2: its statement, `SQLText.squeezed`, and values), in the order the log
+    /// makes them, those that fit; where none was logged or none fits, with values drawn as
+    /// `fetch` draws them.
+    public static func fetch(_ spec: FetchSpec, number: Int, logged: [(sql: String, values: [Value])]) -> Workload {
+        let drawn = fetch(spec, number: number)
+        guard !logged.isEmpty else { return drawn }
+        return Workload(name: drawn.name, summary: drawn.summary, warmups: drawn.warmups, budget: drawn.budget, inDefaultRun: false,
+                        cases: { inputs in
+                            let requests = LoggedValues.requests(spec, logged, inputs.dataset)
+                            guard !requests.isEmpty else { return drawn.cases(inputs) }
+                            var cases = drawn.cases(inputs)
+                            for index in cases.indices { cases[index].requests = requests }
+                            return cases
+                        })
+    }
+}
+
+/// A fetch's requests with the values the log bound, placed where the fetch holds them: each
+/// request is kept only when the baseline strategy (Core Data's layout) renders it as the very
+/// statement and values logged, so that every layout answers the request the app made.
+public enum LoggedValues {
+    /// The requests of the first `Workload.loggedDraws` occurrences whose values fit; none when
+    /// none does (the fetch's values are then drawn from `dataset`).
+    public static func requests(_ spec: FetchSpec, _ logged: [(sql: String, values: [Value])], _ dataset: any Dataset) -> [FetchRequest] {
+        guard let layout = try? Strategies.baseline.init(model: dataset.model),
+              let template = spec.requests(dataset, seed: dataset.seed, draws: 1).first,
+              let positions = positions(template, layout, spec.counts) else { return [] }
+        return logged.prefix(Workload.loggedDraws).compactMap { sql, values in
+            var held = ArraySlice(positions.map { $0 < values.count ? values[$0] : .null })
+            var request = template
+            guard let predicate = template.predicate.replacingHeldValues(&held) else { return nil }
+            request.predicate = predicate
+            guard let query = try? first(request, layout, spec.counts), SQLText.squeezed(query.sql) == sql, query.values == values else { return nil }
+            return request
+        }
+    }
+
+    /// Where each value the request holds is bound in its baseline statement: the request rendered
+    /// with a distinct stand-in for each, found once each among the statement's values; `nil` when
+    /// one is not bound as it is (a value the statement rewrites, a nil).
+    static func positions(_ request: FetchRequest, _ layout: any StorageLayout, _ counts: Bool) -> [Int]? {
+        let held = request.predicate.heldValues
+        var standIns: [Value] = []
+        for (index, value) in held.enumerated() {
+            switch value {
+            case .integer: standIns.append(.integer(Int64.min / 2 + Int64(index)))
+            case .real: standIns.append(.real(-1.0e300 * Double(index + 1)))
+            case .text: standIns.append(.text("\u{1}\(index)\u{1}"))
+            case .blob: standIns.append(.blob([0xFF, 0xFE, UInt8(index & 0xFF), UInt8(index >> 8 & 0xFF)]))
+            case .null: return nil
+            }
+        }
+        var slice = ArraySlice(standIns), marked = request
+        guard let predicate = request.predicate.replacingHeldValues(&slice), let query = try? first({ marked.predicate = predicate; return marked }(), layout, counts) else { return nil }
+        var positions: [Int] = []
+        for standIn in standIns {
+            let found = query.values.indices.filter { query.values[$0] == standIn }
+            guard found.count == 1 else { return nil }
+            positions.append(found[0])
+        }
+        return positions
+    }
+
+    /// The request's first statement in the baseline layout.
+    private static func first(_ request: FetchRequest, _ layout: any StorageLayout, _ counts: Bool) throws -> PreparedQuery {
+        let query = counts ? try layout.countQuery(request) : try layout.readQuery(request)
+        return query.statements.first ?? query
+    }
+}

@@ -4,7 +4,9 @@ import Foundation
 /// What `bench replay --dry-run` prints: the log's size, its statements by kind with the device's
 /// logged time and rows, the tables each kind names, and the statements not understood by why.
 enum ReplayReport {
-    static func dryRun(_ summary: LogSummary, reader: LogReader, name: String, fetches: LogFetches?) -> String {
+    /// - parameter placed: for each fetch with a `%@` (by its line), how many occurrences are
+    ///   replayed with their logged values (`Replay.placedValues`).
+    static func dryRun(_ summary: LogSummary, reader: LogReader, name: String, fetches: LogFetches?, placed: [Int: Int] = [:]) -> String {
         var text = "\(name): \(count(reader.lines, "line")), \(reader.coreDataLines) of them Core Data's; "
         text += "\(count(reader.statements, "statement")), \(summary.understood) understood, \(summary.notUnderstoodCount) not"
         text += reader.hasValues ? " (bound values logged: level 2 or more)\n" : " (no bound values logged: level 1)\n"
@@ -15,22 +17,24 @@ enum ReplayReport {
             text += "\n" + byName(summary.tables, heading: "table")
         }
         if !summary.notUnderstood.isEmpty { text += "\n" + lines(summary.notUnderstood, heading: "not understood") }
-        if let fetches { text += "\n" + replayed(fetches, reads: summary.kinds.filter { $0.key.isRead }.values.reduce(0) { $0 + $1.statements }) }
+        if let fetches { text += "\n" + replayed(fetches, reads: summary.kinds.filter { $0.key.isRead }.values.reduce(0) { $0 + $1.statements }, placed: placed) }
         return text
     }
 
-    /// The log's reads as fetches, each with how often the log makes it; what is not replayed.
-    private static func replayed(_ fetches: LogFetches, reads: Int) -> String {
+    /// The log's reads as fetches, each with how often the log makes it and whose values it is
+    /// replayed with (the log's, `logged N`, or `drawn` from the data); what is not replayed.
+    private static func replayed(_ fetches: LogFetches, reads: Int, placed: [Int: Int]) -> String {
         let statements = fetches.fetches.reduce(0) { $0 + $1.statements }
         var text = "the log's reads as fetches: \(fetches.fetches.count) distinct, \(statements) of its \(reads) reads\n"
         if !fetches.fetches.isEmpty {
             // The device's own time for the fetch's statements, where the log has it.
-            var rows = [["times", "statements", "device time", "line", "fetch"]]
+            var rows = [["times", "statements", "device time", "values", "line", "fetch"]]
             for fetch in fetches.fetches {
                 let logged = fetch.timed == 0 ? "-" : seconds(fetch.loggedSeconds) + (fetch.timed < fetch.statements ? " (\(fetch.timed) timed)" : "")
-                rows.append(["\(fetch.count)", "\(fetch.statements)", logged, "\(fetch.line)", fetch.text])
+                let values = !fetch.spec.hasPlaceholders ? "-" : placed[fetch.line].map { $0 > 0 ? "logged \($0)" : "drawn" } ?? "drawn"
+                rows.append(["\(fetch.count)", "\(fetch.statements)", logged, values, "\(fetch.line)", fetch.text])
             }
-            text += table(rows, rightAligned: [0, 1, 2, 3])
+            text += table(rows, rightAligned: [0, 1, 2, 4])
         }
         if !fetches.notReplayed.isEmpty { text += "\n" + lines(fetches.notReplayed, heading: "not replayed") }
         return text

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CoreDataLogs
 import Foundation
+import Generation
 import Models
 import Reporting
 import Workloads
@@ -18,7 +19,8 @@ struct Replay: ParsableCommand {
             save's begin, key reservation, inserts, updates, deletes and commit) from its SQL and the \
             annotations after it, or listed with its line and why it is not understood. Through the model \
             (--model, or --preset), each read is read back as the fetch the app made, in the fetch format of \
-            --fetch, its values drawn from the data; each distinct fetch is timed in every layout as a fetch of \
+            --fetch, its values drawn from the data, or (--values logged, the default with --data store) those the log bound \
+            where they fit the fetch; each distinct fetch is timed in every layout as a fetch of \
             yours is, weighted by how many times the log makes it, and the run ends with each layout's time for \
             the whole mix. Only counts, kinds, names and line numbers are printed: never a bound value. \
             With --dry-run it reads and prints what the log asks, times nothing. See docs/replay.md.
@@ -33,6 +35,15 @@ struct Replay: ParsableCommand {
 
     @Flag(help: "Exit with status 1 when any statement is not understood.")
     var strict = false
+
+    /// Whose values a replayed fetch is given.
+    enum ValueSource: String, ExpressibleByArgument, CaseIterable {
+        case logged, drawn
+    }
+
+    @Option(help: ArgumentHelp("The values of each fetch with a %@: logged (those a level-2 log bound, in the order the log makes them, where they fit the fetch; drawn where the log has none) "
+        + "or drawn from the data. Default: logged with --data store (the app's values name the store's objects), drawn otherwise (they name none of the generated ones).", valueName: "logged|drawn"))
+    var values: ValueSource?
 
     @OptionGroup var dataset: DatasetOptions
 
@@ -67,7 +78,8 @@ struct Replay: ParsableCommand {
             throw reportFailure(error)
         }
         if dryRun || !output.quiet {
-            print(ReplayReport.dryRun(read.summary, reader: read.reader, name: URL(fileURLWithPath: log).lastPathComponent, fetches: read.fetches), terminator: "")
+            let placed = loaded.map { usesLoggedValues ? Self.placedValues(read.fetches, ObjectGenerator($0.model, seed: dataset.seed)) : [:] } ?? [:]
+            print(ReplayReport.dryRun(read.summary, reader: read.reader, name: URL(fileURLWithPath: log).lastPathComponent, fetches: read.fetches, placed: placed), terminator: "")
         }
         if strict, read.summary.notUnderstoodCount > 0 {
             let listed = output.quiet && !dryRun ? "listed by --dry-run" : "listed above"
@@ -80,17 +92,38 @@ struct Replay: ParsableCommand {
             throw reportFailure(CommandFailure(description: "none of the reads of \(log) is replayed yet" + (first.map { " (line \($0.value.earliest): \($0.key))" } ?? "") + "; see what it asks with --dry-run"))
         }
         if !output.quiet { print("") }
-        try Run.measure(Self.workloads(fetches), on: loaded.model, layouts: try strategies.layouts(), source: try model.source(), dataset: dataset, timing: timing,
+        try Run.measure(Self.workloads(fetches, logged: usesLoggedValues), on: loaded.model, layouts: try strategies.layouts(), source: try model.source(), dataset: dataset, timing: timing,
                         output: output, storeFolder: storeFolder, analyze: false, started: started)
+    }
+
+    /// Whether fetches are given their logged values (`--values`).
+    var usesLoggedValues: Bool { (values ?? (dataset.data == .store ? .logged : .drawn)) == .logged }
+
+    /// For each fetch (by its line) with a `%@`, how many of its logged occurrences' values fit it
+    /// (`LoggedValues`); the objects only tell each value's kind, so a generator's stand for any.
+    static func placedValues(_ fetches: LogFetches?, _ dataset: any Dataset) -> [Int: Int] {
+        var placed: [Int: Int] = [:]
+        for fetch in fetches?.fetches ?? [] where fetch.spec.hasPlaceholders {
+            placed[fetch.line] = LoggedValues.requests(fetch.spec, loggedValues(fetch), dataset).count
+        }
+        return placed
+    }
+
+    /// The statements and values a fetch was logged with, each as the store binds it.
+    static func loggedValues(_ fetch: LogFetches.Fetch) -> [(sql: String, values: [Value])] {
+        fetch.logged.compactMap { sql, values in
+            let bound = values.compactMap(\.value)
+            return bound.count == values.count ? (sql, bound) : nil
+        }
     }
 
     /// Each distinct fetch of the log as a fetch of yours, named by its first line, weighted by how
     /// many times the log makes it.
-    static func workloads(_ fetches: LogFetches) -> [Workload] {
+    static func workloads(_ fetches: LogFetches, logged: Bool) -> [Workload] {
         fetches.fetches.enumerated().map { number, fetch in
             var spec = fetch.spec
             spec.name = "line-\(fetch.line)"
-            var workload = Workload.fetch(spec, number: number + 1)
+            var workload = Workload.fetch(spec, number: number + 1, logged: logged ? loggedValues(fetch) : [])
             workload.mixWeight = Double(fetch.count)
             return workload
         }

@@ -61,7 +61,7 @@ final class LogWriterTests: XCTestCase {
     /// (each understood, its rows and bound values as sent), and as fetches whose single-table
     /// statements are the ones logged and which, bound with the values logged, answer as logged.
     func testEveryReadWorkloadsLogReadsBackAsItsRequests() throws {
-        var (fetches, answered, ranges) = (0, 0, 0)
+        var (fetches, answered, ranges, placeholders, placedFetches) = (0, 0, 0, 0, 0)
         let descriptions = ModelPresets.all.map { $0.scaled(to: 300) } + (0 ..< (LogRoundTripTests.randomModels > 20 ? 20 : 1)).map { RandomModel.make(seed: UInt64(40 + $0), maximumObjects: 300) }
         for description in descriptions {
             let model = try Model(description)
@@ -103,30 +103,28 @@ final class LogWriterTests: XCTestCase {
                     XCTAssertTrue(first.sql.contains(" < ?)"), "\(model.name) line \(fetch.line): \(fetch.text)")
                     ranges += 1
                 }
+                // Replayed with the values logged: each occurrence kept is the request the log shows.
+                if fetch.spec.hasPlaceholders {
+                    let logged = fetch.logged.map { ($0.sql, $0.values.compactMap(\.value)) }
+                    let placed = LoggedValues.requests(fetch.spec, logged, generator)
+                    placedFetches += placed.isEmpty ? 0 : 1
+                    placeholders += 1
+                    for (request, (sql, values)) in zip(placed, logged) {
+                        let again = fetch.spec.counts ? try store.layout.countQuery(request) : try store.layout.readQuery(request)
+                        XCTAssertEqual(SQLText.squeezed(again.statements.first?.sql ?? ""), sql)
+                        XCTAssertEqual(again.statements.first?.values, values)
+                    }
+                }
                 // The same answer: the fetch read back, its statement bound with the values logged, returns the rows logged.
-                guard fetch.spec.batch == nil, query.program == nil, let rows = first.rows, let values = Self.values(first.values) else { continue }
+                guard fetch.spec.batch == nil, query.program == nil, let rows = first.rows, case let values = first.values.compactMap({ $0?.value }), values.count == first.values.count else { continue }
                 let again = PreparedQuery(sql: sql, values: values, decoder: query.decoder)
                 XCTAssertEqual(fetch.spec.counts ? try store.database.number(again) : try store.database.objects(again).count, rows, "\(model.name) line \(fetch.line): \(fetch.text)")
                 answered += 1
             }
         }
-        print("log-sql round trip: \(fetches) fetches read back, \(answered) answered as logged, \(ranges) half-open ranges read as two comparisons")
+        print("log-sql round trip: \(fetches) fetches read back, \(answered) answered as logged, \(ranges) half-open ranges read as two comparisons; \(placedFetches) of \(placeholders) with a %@ replayed with their logged values")
         XCTAssertGreaterThan(answered, fetches / 2, "of \(fetches) fetches")
-    }
-
-    /// Logged values as the store binds them; `nil` for one printed in a form of its own.
-    static func values(_ logged: [BoundValue?]) -> [Value]? {
-        var values: [Value] = []
-        for value in logged {
-            switch value {
-            case .null: values.append(.null)
-            case let .integer(number): values.append(.integer(number))
-            case let .real(number), let .timestamp(number): values.append(.real(number))
-            case let .text(text): values.append(.text(text))
-            case .printed, nil: return nil
-            }
-        }
-        return values
+        XCTAssertGreaterThan(placedFetches, placeholders / 2, "fetches replayed with their logged values")
     }
 
     /// The statements of a log's text, read as `bench replay` reads a file.

@@ -120,7 +120,7 @@ extension CommandLineTests {
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stdout.contains("entity       statements by kind\nBook         fetch 3, count 1\nPublication  fault 1\nTag          update 1\n"), run.stdout)
         XCTAssertTrue(run.stdout.contains("the log's reads as fetches: 3 distinct, 5 of its 5 reads\n"), run.stdout)
-        XCTAssertTrue(run.stdout.contains("    3           3     0.0012 s     1  Book WHERE isbn == %@\n"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("    3           3     0.0012 s  drawn      1  Book WHERE isbn == %@\n"), "generated data: the app's values name none of its objects\n\(run.stdout)")
         XCTAssertTrue(run.stdout.contains("lines 18, 19, 20: a save's statements are not replayed yet"), run.stdout)
         XCTAssertTrue(run.stdout.contains("- Your mix (3 fetches, each weighted by how often the app makes it) takes single-table "), run.stdout)
         let rows = try ResultsFile(url: folder.appendingPathComponent("r.csv")).rows
@@ -131,6 +131,15 @@ extension CommandLineTests {
             XCTAssertFalse(text.contains(Self.replayMarker), "\(file) holds a bound value")
         }
         XCTAssertFalse((run.stdout + run.stderr).contains(Self.replayMarker))
+        // With --values logged each fetch is given the values the log bound where they fit: the
+        // lookup's text and the count's number; the fault, whose key the log does not bind, is drawn.
+        let logged = try bench(["replay", "app.log", "--preset", "publications", "--scale", "300", "--values", "logged", "--dry-run"], in: folder)
+        XCTAssertEqual(logged.status, 0, logged.stderr)
+        for line in ["    3           3     0.0012 s  logged 3     1  Book WHERE isbn == %@\n", "    1           1            -  logged 1    13  COUNT Book WHERE pageCount > %@\n",
+                     "    1           1            -  drawn       16  Publication WHERE self == %@\n"] {
+            XCTAssertTrue(logged.stdout.contains(line), logged.stdout)
+        }
+        XCTAssertFalse((logged.stdout + logged.stderr).contains(Self.replayMarker))
     }
 }
 
@@ -154,6 +163,13 @@ extension CommandLineTests {
         XCTAssertEqual(replay.status, 0, replay.stderr)
         XCTAssertTrue(replay.stdout.contains(" understood, 0 not (bound values logged: level 2 or more)"), replay.stdout)
         XCTAssertTrue(replay.stdout.contains("BATCH 20 READ 600"), replay.stdout)
+        // Timed with the values logged (the same seed's objects): every layout answers each lookup as single-table did.
+        let timed = try bench(["replay", log.path, "--values", "logged", "--repetitions", "1", "--strategies", "single-table,table-per-entity,json-entity",
+                               "--output", "replay.csv", "--quiet"] + common, in: folder)
+        XCTAssertEqual(timed.status, 0, timed.stderr)
+        let rows = try ResultsFile(url: folder.appendingPathComponent("replay.csv")).rows
+        let faults = rows.filter { $0.fields["strategy"] == "single-table" && $0.fields["workload"] != nil }.compactMap { Int($0.fields["rows"] ?? "") }
+        XCTAssertTrue(faults.contains(10), "a lookup case of the ten logged occurrences answers one object each: \(faults)")
     }
 
     func testALogTheRunCouldNotWriteIsRefusedBeforeAnythingRuns() throws {
