@@ -26,7 +26,9 @@ struct Execution {
 
     /// - parameter makeRunner: given the event handler, the work; its stores go in
     ///   `plan.temporaryParent`, a private folder this makes in `stores` and removes afterwards.
-    func run(_ makeRunner: (@escaping (RunEvent) throws -> Void) -> () throws -> [WorkloadResult]) throws {
+    /// - returns: every result, as the results files hold them.
+    @discardableResult
+    func run(_ makeRunner: (@escaping (RunEvent) throws -> Void) -> () throws -> [WorkloadResult]) throws -> [WorkloadResult] {
         warnIfDebugBuild()
         warnIfStoresAreCapped()
         // Held while the results files are written and while a failure is reported. An interruption
@@ -84,6 +86,7 @@ struct Execution {
         }
         printSummary(results, writer, exports)
         warnIfDebugBuild()
+        return results
     }
 
     /// On Ctrl-C, SIGTERM or SIGHUP: the stores removed, the claim on the output released, and

@@ -1,5 +1,8 @@
 import CoreDataLogs
 import Foundation
+import Reporting
+import Strategies
+import Workloads
 
 /// What `bench replay --dry-run` prints: the log's size, its statements by kind with the device's
 /// logged time and rows, the tables each kind names, and the statements not understood by why.
@@ -37,6 +40,29 @@ enum ReplayReport {
             text += table(rows, rightAligned: [0, 1, 2, 4])
         }
         if !fetches.notReplayed.isEmpty { text += "\n" + lines(fetches.notReplayed, heading: "not replayed") }
+        return text
+    }
+
+    /// Beside each fetch the log timed, the device's own time for one (its statements' logged
+    /// total over the times the log makes it) and `single-table`'s median for one here; and the
+    /// totals of those fetches, each weighted by its count. `nil` when the log has no time.
+    static func device(_ fetches: LogFetches, _ results: [WorkloadResult]) -> String? {
+        let baseline = Strategies.baseline.name
+        var rows = [["line", "times", "device, each", "\(baseline) here, each", "fetch"]]
+        var (device, here) = (0.0, 0.0)
+        for fetch in fetches.fetches where fetch.timed == fetch.statements && fetch.count > 0 {
+            guard let result = results.first(where: { $0.strategy == baseline && $0.workload == "line-\(fetch.line)" }), !result.samples.isEmpty else { continue }
+            let each = Statistics(result.samples).median / 1e9 / Double(max(1, result.mix?.fetches ?? 1))
+            rows.append(["\(fetch.line)", "\(fetch.count)", ConsoleTable.duration(fetch.loggedSeconds / Double(fetch.count) * 1e9), ConsoleTable.duration(each * 1e9), fetch.text])
+            device += fetch.loggedSeconds
+            here += each * Double(fetch.count)
+        }
+        guard rows.count > 1 else { return nil }
+        var text = "the device's logged time beside \(baseline)'s here (the device's holds Core Data's own work too, building objects, and is logged to the "
+        text += "tenth of a millisecond; this machine is not the device):\n" + table(rows, rightAligned: [0, 1, 2, 3])
+        let fetchCount = rows.count - 1
+        text += "\(fetchCount == 1 ? "this fetch" : "these \(fetchCount) fetches") as often as the log makes \(fetchCount == 1 ? "it" : "them"): "
+        text += "the device logged \(seconds(device)), \(baseline) here \(seconds(here))\n"
         return text
     }
 

@@ -92,8 +92,9 @@ struct Replay: ParsableCommand {
             throw reportFailure(CommandFailure(description: "none of the reads of \(log) is replayed yet" + (first.map { " (line \($0.value.earliest): \($0.key))" } ?? "") + "; see what it asks with --dry-run"))
         }
         if !output.quiet { print("") }
-        try Run.measure(Self.workloads(fetches, logged: usesLoggedValues), on: loaded.model, layouts: try strategies.layouts(), source: try model.source(), dataset: dataset, timing: timing,
-                        output: output, storeFolder: storeFolder, analyze: false, started: started)
+        let results = try Run.measure(Self.workloads(fetches, logged: usesLoggedValues), on: loaded.model, layouts: try strategies.layouts(), source: try model.source(),
+                                      dataset: dataset, timing: timing, output: output, storeFolder: storeFolder, analyze: false, started: started)
+        if !output.quiet, let device = ReplayReport.device(fetches, results) { print("\n" + device, terminator: "") }
     }
 
     /// Whether fetches are given their logged values (`--values`).

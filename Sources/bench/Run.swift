@@ -79,8 +79,9 @@ struct Run: ParsableCommand {
 
     /// Times `workloads` on the dataset of `model` in every layout and writes the results: what
     /// `bench run` and `bench replay` share.
+    @discardableResult
     static func measure(_ workloads: [Workload], on model: Model, layouts: [any StorageLayout.Type], source: ModelSource, dataset: DatasetOptions, timing: TimingOptions,
-                        output: ResultsOutputOptions, storeFolder: StoreFolderOptions, analyze: Bool, started: Date, log: SQLLog? = nil) throws {
+                        output: ResultsOutputOptions, storeFolder: StoreFolderOptions, analyze: Bool, started: Date, log: SQLLog? = nil) throws -> [WorkloadResult] {
         storeFolder.removeLeftovers(quiet: output.quiet)
         let folder = storeFolder.forTiming(storeBytes: model.estimatedStoreBytes, strategies: layouts.count)
         let stores = PrivateStoreFolder(command: "run", in: folder.url)
@@ -93,7 +94,7 @@ struct Run: ParsableCommand {
         let inputs = WorkloadInputs(dataset: opened.dataset)
         try opened.dataset.checkReads()
         let cases = Workload.caseCount(workloads, on: inputs)
-        try Execution(plan: plan, started: started, cases: cases, output: output, stores: folder, privateFolder: stores,
+        return try Execution(plan: plan, started: started, cases: cases, output: output, stores: folder, privateFolder: stores,
                       fileSuffix: analyze ? ".analyzed" : "").run { onEvent in
             let runner = Runner(plan: plan, inputs: inputs, onEvent: onEvent)
             if let log {

@@ -123,6 +123,11 @@ extension CommandLineTests {
         XCTAssertTrue(run.stdout.contains("    3           3     0.0012 s  drawn      1  Book WHERE isbn == %@\n"), "generated data: the app's values name none of its objects\n\(run.stdout)")
         XCTAssertTrue(run.stdout.contains("lines 18, 19, 20: a save's statements are not replayed yet"), run.stdout)
         XCTAssertTrue(run.stdout.contains("- Your mix (3 fetches, each weighted by how often the app makes it) takes single-table "), run.stdout)
+        // Beside single-table's time here, the device's own, for the one fetch the log timed.
+        XCTAssertTrue(run.stdout.contains("the device's logged time beside single-table's here"), run.stdout)
+        let beside = try XCTUnwrap(run.stdout.split(separator: "\n").first { $0.hasSuffix("  Book WHERE isbn == %@") && $0.contains("400.0 µs") }, run.stdout)
+        XCTAssertTrue(beside.hasPrefix("   1      3      400.0 µs"), String(beside))
+        XCTAssertTrue(run.stdout.contains("this fetch as often as the log makes it: the device logged 0.0012 s, single-table here "), run.stdout)
         let rows = try ResultsFile(url: folder.appendingPathComponent("r.csv")).rows
         XCTAssertEqual(rows.map { $0.fields["workload"]! }, ["line-1", "line-13", "line-16"].flatMap { Array(repeating: $0, count: 5) })
         XCTAssertEqual(rows.filter { $0.fields["workload"] == "line-1" }.map { $0.fields["mix_weight"] }, Array(repeating: "3", count: 5))
