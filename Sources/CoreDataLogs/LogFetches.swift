@@ -39,6 +39,10 @@ public struct LogFetches: Sendable {
     /// statements between them) until the next ID pass.
     private var pending: (line: Int, body: String, root: Int, statements: [LoggedStatement], batches: [(limit: Int?, rows: Int?)])?
 
+    /// The last fetch, waiting for the prefetches Core Data runs right after it (each statement
+    /// annotated `Prefetching with key 'k'`) until the next statement of another kind.
+    private var prefetching: (text: String, line: Int, statements: [LoggedStatement], keys: [String])?
+
     public init(schema: LogSchema) { self.schema = schema }
 
     public var notReplayedCount: Int { notReplayed.values.reduce(0) { $0 + $1.count } }
@@ -46,6 +50,8 @@ public struct LogFetches: Sendable {
     /// Reads a statement the log understood as `kind`.
     public mutating func add(_ statement: LoggedStatement, kind: StatementKind) {
         guard kind.isReplayed else { return }
+        if kind == .prefetch { return addPrefetch(statement) }
+        finishPrefetching()
         switch LogFetch.read(statement, kind: kind, schema: schema) {
         case let .success(.batch(entity, limit)):
             guard let waiting = pending else { return skip(statement, "a batch with no ID pass before it") }
@@ -57,7 +63,7 @@ public struct LogFetches: Sendable {
             finishPending()
             pending = (statement.line, body, root, [statement], [])
         case let .success(.fetch(text)):
-            record(text, line: statement.line, [statement])
+            prefetching = (text, statement.line, [statement], [])
         case let .failure(reason):
             skip(statement, reason.description)
         }
@@ -66,9 +72,43 @@ public struct LogFetches: Sendable {
     /// Ends the log: an ID pass still waiting is a fetch of IDs, or a batched fetch; the fetches
     /// in the order the log first makes them.
     public mutating func finish() {
+        finishPrefetching()
         finishPending()
         fetches.sort { $0.line < $1.line }
         index = [:]
+    }
+
+    /// A prefetch of the fetch just read: its relationship's destinations by the objects' keys.
+    private mutating func addPrefetch(_ statement: LoggedStatement) {
+        guard let key = statement.prefetchKey, let waiting = prefetching else { return skip(statement, "a prefetch with no fetch right before it") }
+        guard !waiting.keys.contains(key) else { return skip(statement, "a second prefetch of one relationship by one fetch") }
+        prefetching?.statements.append(statement)
+        prefetching?.keys.append(key)
+    }
+
+    /// Records the fetch waiting for prefetches, with them (`PREFETCH k, …`) when the fetch
+    /// format takes them and each prefetch reads its relationship's destinations; else the fetch
+    /// alone, each prefetch named with why. The fetch's own logged total holds its prefetches'.
+    private mutating func finishPrefetching() {
+        guard let waiting = prefetching else { return }
+        prefetching = nil
+        guard !waiting.keys.isEmpty else { return record(waiting.text, line: waiting.line, waiting.statements) }
+        let text = waiting.text + " PREFETCH " + waiting.keys.joined(separator: ", ")
+        let problem: String?
+        do {
+            let spec = try FetchSpec.parse(text, model: schema.model)
+            let model = schema.model, owner = model.entities[spec.entity]
+            let strays = zip(waiting.keys, waiting.statements.dropFirst()).filter { key, statement in
+                guard let destination = owner.relationship(key)?.destination else { return true }
+                return !schema.entities(of: statement).contains { model.entities[destination].subtree.contains($0) || model.entities[$0].subtree.contains(destination) }
+            }
+            problem = strays.isEmpty ? nil : "a prefetch whose statement reads another entity than its relationship's destination"
+        } catch {
+            problem = "read as '\(text)', which the fetch format refuses: \(error)"
+        }
+        guard let problem else { return record(text, line: waiting.line, waiting.statements, enclosingTotal: true) }
+        record(waiting.text, line: waiting.line, [waiting.statements[0]])
+        for statement in waiting.statements.dropFirst() { skip(statement, problem) }
     }
 
     private mutating func finishPending() {
@@ -95,7 +135,9 @@ public struct LogFetches: Sendable {
         return answer
     }
 
-    private mutating func record(_ text: String, line: Int, _ statements: [LoggedStatement]) {
+    /// - parameter enclosingTotal: the first statement's logged time is the whole fetch's (a
+    ///   fetch's total holds its prefetches'), the others' are within it.
+    private mutating func record(_ text: String, line: Int, _ statements: [LoggedStatement], enclosingTotal: Bool = false) {
         if index[text] == nil {
             do {
                 fetches.append(Fetch(text: text, spec: try FetchSpec.parse(text, model: schema.model), line: line))
@@ -111,6 +153,11 @@ public struct LogFetches: Sendable {
         if fetches[position].logged.count < Self.keptValues, let first = statements.first, !first.values.isEmpty {
             let values = first.values.compactMap { $0 }
             if values.count == first.values.count { fetches[position].logged.append((SQLText.squeezed(first.sql), values)) }
+        }
+        if enclosingTotal, let seconds = statements.first?.totalSeconds {
+            fetches[position].loggedSeconds += seconds
+            fetches[position].timed += statements.count
+            return
         }
         for statement in statements {
             guard let seconds = statement.loggedSeconds else { continue }

@@ -28,7 +28,8 @@ extension FetchSpec {
         var random = SplitMix64(seed: seed ^ Self.stableHash(name ?? text))
         return (0 ..< (hasPlaceholders ? max(1, draws) : 1)).map { _ in
             FetchRequest(entity: entity, includesSubentities: includesSubentities, predicate: predicate.drawn(pool, &random), sort: sort, limit: limit, offset: offset,
-                         mode: batch.map { .batched(size: $0.size, objects: $0.read ?? .max) } ?? dictionary.map { .dictionary($0) } ?? properties.map { .partial($0) } ?? .plain)
+                         mode: batch.map { .batched(size: $0.size, objects: $0.read ?? .max) } ?? dictionary.map { .dictionary($0) } ?? properties.map { .partial($0) }
+                             ?? prefetch.map { .prefetching($0) } ?? .plain)
         }
     }
 

@@ -85,7 +85,7 @@ struct FetchParser {
         // Ids is one when a keyword or the end follows).
         var counts = false, ids = false
         // A keyword before an entity's name, or before a word that is not a clause's (an entity of another name is refused by name).
-        let clauses = ["WHERE", "SORT", "LIMIT", "OFFSET", "PROPERTIES", "GROUP", "BATCH"]
+        let clauses = ["WHERE", "SORT", "LIMIT", "OFFSET", "PROPERTIES", "GROUP", "BATCH", "PREFETCH"]
         func beforeEntity() -> Bool {
             guard case let .word(next) = tokens[min(position + 1, tokens.count - 1)].kind else { return false }
             return model.index(of: next) != nil || !clauses.contains(next.uppercased())
@@ -130,7 +130,7 @@ struct FetchParser {
         try pageAndBatches(&spec)
         guard current.kind == .end else {
             throw failure(spec.predicate == .all && !isKeyword("WHERE") ? "expected PROPERTIES, WHERE, SORT BY, LIMIT or OFFSET after the entity"
-                : "expected the end of the fetch (or SORT BY, LIMIT, OFFSET, BATCH in that order)")
+                : "expected the end of the fetch (or SORT BY, LIMIT, OFFSET, BATCH or PREFETCH in that order)")
         }
         if counts, !spec.sort.isEmpty || spec.limit != nil || spec.offset != nil {
             throw FetchFormatError("a COUNT takes no SORT BY, LIMIT or OFFSET (it counts every object the predicate selects)", column: 1, in: text)
@@ -141,7 +141,7 @@ struct FetchParser {
     }
 
     /// `LIMIT n`, `OFFSET n`, then `BATCH n [READ m]` (`fetchBatchSize`: the ID pass, then the
-    /// objects by batches of n, m of them or every one), each a whole number.
+    /// objects by batches of n, m of them or every one), each a whole number, or `PREFETCH`.
     mutating func pageAndBatches(_ spec: inout FetchSpec) throws {
         func number(_ keyword: String, least: Int) throws -> Int {
             _ = advance()
@@ -153,6 +153,7 @@ struct FetchParser {
         }
         if isKeyword("LIMIT") { spec.limit = try number("LIMIT", least: 0) }
         if isKeyword("OFFSET") { spec.offset = try number("OFFSET", least: 0) }
+        if isKeyword("PREFETCH") { return try prefetch(&spec) }
         guard isKeyword("BATCH") else { return }
         let token = current
         guard !spec.counts, spec.properties == nil, spec.dictionary == nil else {
@@ -164,6 +165,33 @@ struct FetchParser {
         if spec.batch?.read != nil, !spec.isTotallyOrdered(model) {
             throw failure("READ takes the first objects of the order: it needs SORT BY ending with a unique attribute every object has, so that every layout reads the same ones", read)
         }
+    }
+
+    /// `PREFETCH tags, notes`: to-many relationships of the fetched entity with an inverse (not
+    /// their own), each once; of a fetch of whole objects.
+    mutating func prefetch(_ spec: inout FetchSpec) throws {
+        let token = advance()
+        guard !spec.counts, spec.properties == nil, spec.dictionary == nil else {
+            throw failure("PREFETCH reads the objects' relationships; a \(spec.counts ? "COUNT" : spec.properties == [] ? "fetch of IDS" : "fetch of PROPERTIES") takes none", token)
+        }
+        var names: [String] = []
+        repeat {
+            if isSymbol(",") { _ = advance() }
+            let token = current
+            guard case let .word(name) = token.kind else { throw failure("PREFETCH names the to-many relationships to prefetch") }
+            let owner = model.entities[spec.entity]
+            guard let relationship = owner.relationship(name) else { throw failure("'\(name)' is not a relationship of \(owner.name)", token) }
+            guard relationship.toMany, let inverse = model.inverse(of: relationship), inverse.owner != relationship.owner || inverse.name != name else {
+                throw failure("PREFETCH reads a to-many relationship with an inverse (not its own), and '\(name)' is not one", token)
+            }
+            guard !names.contains(name) else { throw failure("'\(name)' is prefetched twice", token) }
+            names.append(name)
+            _ = advance()
+        } while isSymbol(",")
+        if spec.limit != nil || spec.offset != nil, !spec.isTotallyOrdered(model) {
+            throw failure("PREFETCH after LIMIT or OFFSET needs SORT BY ending with a unique attribute every object has, so that every layout prefetches for the same objects", token)
+        }
+        spec.prefetch = names
     }
 
     func entityList() -> String {

@@ -3,7 +3,7 @@ import Models
 
 /// A fetch an app makes, written as `[name =] [COUNT | IDS] [ONLY] Entity [PROPERTIES [DISTINCT]
 /// item, …] [WHERE predicate] [GROUP BY key, … [HAVING …]] [SORT BY key [ASC|DESC], …] [LIMIT n]
-/// [OFFSET n] [BATCH n [READ m]]`, its predicate in NSPredicate's
+/// [OFFSET n] [BATCH n [READ m] | PREFETCH relationship, …]`, its predicate in NSPredicate's
 /// format exactly as an app writes it; each `%@` stands for a value drawn from the data
 /// (`requests(_:seed:draws:)`), literals are as written. `COUNT` makes it a count request
 /// (`countForFetchRequest`), `IDS` a fetch of object IDs (`managedObjectIDResultType`),
@@ -30,6 +30,9 @@ public struct FetchSpec: Sendable {
     /// `fetchBatchSize` (`BATCH n [READ m]`): the ID pass, then the objects by key lists of `size`
     /// until `read` of them (every one when nil) are read, as a list scrolled that far faults them in.
     public var batch: (size: Int, read: Int?)?
+    /// `relationshipKeyPathsForPrefetching` (`PREFETCH tags, notes`): the objects, then each
+    /// to-many relationship's destinations by the objects' keys; nil for none.
+    public var prefetch: [String]?
     /// A fetch of dictionaries that are not objects' values (`PROPERTIES DISTINCT …`, aggregates,
     /// `GROUP BY`, `HAVING`), or nil.
     public var dictionary: DictionaryFetch?

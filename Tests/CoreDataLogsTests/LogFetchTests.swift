@@ -109,6 +109,45 @@ final class LogFetchTests: XCTestCase {
         XCTAssertEqual(orphan.notReplayed, ["a batch with no ID pass before it": LineList([12])])
     }
 
+    /// A fetch and the prefetches Core Data runs right after it are one fetch with PREFETCH, timed
+    /// by the fetch's own total (which holds theirs); a prefetch with no fetch before it, or one
+    /// the fetch format does not take, is named, the fetch kept.
+    func testAFetchAndItsPrefetchesAreOneFetch() throws {
+        let schema = LogSchema(model: model), layout = try SingleTable(model: model)
+        let spec = try FetchSpec.parse("Publication SORT BY publishDate DESC, uid LIMIT 50 PREFETCH tags", model: model)
+        let program = try layout.readQuery(try XCTUnwrap(spec.requests(ObjectGenerator(model, seed: 3), seed: 3, draws: 1).first)).statements.map(\.sql)
+        XCTAssertEqual(program.count, 2)
+        func logged(_ line: Int, _ sql: String, key: String? = nil, total: Double? = nil) -> LoggedStatement {
+            var statement = LoggedStatement(line: line, sql: sql)
+            // Level 2: the page's LIMIT bound.
+            if sql.hasSuffix("LIMIT ?") { statement.note(.bind(index: 0, value: .integer(50))) }
+            if let key { statement.note(.prefetch(key: key, rows: 9)) }
+            if let total { statement.note(.fetchTotal(seconds: total, rows: 50)) }
+            return statement
+        }
+        var fetches = LogFetches(schema: schema)
+        for line in [1, 10] {
+            fetches.add(logged(line, program[0], total: 0.005), kind: .fetch)
+            fetches.add(logged(line + 4, program[1], key: "tags", total: 0.002), kind: .prefetch)
+        }
+        fetches.add(logged(20, program[1], key: "tags"), kind: .prefetch)
+        fetches.add(logged(24, program[0]), kind: .fetch)
+        fetches.add(logged(28, program[0]), kind: .fetch)
+        fetches.add(logged(30, program[1], key: "title"), kind: .prefetch)
+        fetches.finish()
+        XCTAssertEqual(fetches.fetches.map(\.text), ["Publication SORT BY publishDate DESC, uid LIMIT 50 PREFETCH tags", "Publication SORT BY publishDate DESC, uid LIMIT 50"], "\(fetches.notReplayed)")
+        XCTAssertEqual(fetches.fetches.map(\.count), [2, 2])
+        guard fetches.fetches.count == 2 else { return }
+        XCTAssertEqual(fetches.fetches[0].loggedSeconds, 0.01, accuracy: 1e-9, "the fetch's totals alone: each holds its prefetch's")
+        XCTAssertEqual(fetches.fetches[0].timed, 4)
+        XCTAssertEqual(fetches.notReplayed["a second prefetch of one relationship by one fetch"], LineList([20]))
+        XCTAssertEqual(fetches.notReplayed.count, 2)
+        XCTAssertTrue(fetches.notReplayed.keys.contains { $0.contains("'title' is not a relationship of Publication") }, "\(fetches.notReplayed.keys)")
+        var orphan = LogFetches(schema: schema)
+        orphan.add(logged(3, program[1], key: "tags"), kind: .prefetch)
+        XCTAssertEqual(orphan.notReplayed, ["a prefetch with no fetch right before it": LineList([3])])
+    }
+
     func testWhatCoreDataDoesNotWriteIsNotReadAndNoLiteralIsNamed() {
         let schema = LogSchema(model: model)
         let list = schema.schema.selectList(0).sql

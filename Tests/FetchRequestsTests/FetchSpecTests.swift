@@ -45,11 +45,17 @@ final class FetchSpecTests: XCTestCase {
         let batched = try FetchSpec.parse("COUNT ONLY Publication WHERE title != nil", model: model)
         XCTAssertEqual(batched.requests(ObjectGenerator(model, seed: 1), seed: 1, draws: 1).map(\.includesSubentities), [false])
         XCTAssertEqual(try FetchSpec.parse("Book SORT BY uid BATCH 20 READ 40", model: model).requests(ObjectGenerator(model, seed: 1), seed: 1, draws: 1).map(\.mode), [.batched(size: 20, objects: 40)])
+        XCTAssertEqual(try FetchSpec.parse("Publication SORT BY uid LIMIT 50 PREFETCH tags", model: model).requests(ObjectGenerator(model, seed: 1), seed: 1, draws: 1).map(\.mode), [.prefetching(["tags"])])
         XCTAssertEqual(try FetchSpec.parse("Book WHERE title != nil BATCH 20", model: model).requests(ObjectGenerator(model, seed: 1), seed: 1, draws: 1).map(\.mode), [.batched(size: 20, objects: .max)])
         for (text, message) in [
             ("Book BATCH 20 READ 40", "READ takes the first objects of the order: it needs SORT BY ending with a unique attribute every object has, so that every layout reads the same ones, at column 15: Book BATCH 20 ^READ 40"),
             ("IDS Book BATCH 20", "BATCH faults objects in by batches; a fetch of IDS takes none, at column 10: IDS Book ^BATCH 20"),
             ("Book BATCH 0", "BATCH takes a whole number from 1 to 1000000000, at column 12: Book BATCH ^0"),
+            ("Publication LIMIT 5 PREFETCH tags", "PREFETCH after LIMIT or OFFSET needs SORT BY ending with a unique attribute every object has, so that every layout prefetches for the same objects, at column 21: Publication LIMIT 5 ^PREFETCH tags"),
+            ("COUNT Publication PREFETCH tags", "PREFETCH reads the objects' relationships; a COUNT takes none, at column 19: COUNT Publication ^PREFETCH tags"),
+            ("Publication PREFETCH tags, tags", "'tags' is prefetched twice, at column 28: Publication PREFETCH tags, ^tags"),
+            ("Publication PREFETCH title", "'title' is not a relationship of Publication, at column 22: Publication PREFETCH ^title"),
+            ("Publication PREFETCH", "PREFETCH names the to-many relationships to prefetch, at column 21: Publication PREFETCH^"),
         ] {
             XCTAssertThrowsError(try FetchSpec.parse(text, model: model), text) { XCTAssertEqual("\($0)", message, text) }
         }
@@ -118,7 +124,7 @@ final class FetchSpecTests: XCTestCase {
             ("Book WHERE pageCount > 2.5", "'pageCount' of Book holds whole numbers; '2.5' is not one, at column 24: Book WHERE pageCount > ^2.5"),
             ("Book WHERE publishDate > 3", "'publishDate' of Book is compared with %@ (a date is drawn from the data), at column 26: Book WHERE publishDate > ^3"),
             ("Book WHERE (pageCount > 3", "a '(' that is not closed, at column 26: Book WHERE (pageCount > 3^"),
-            ("Book WHERE pageCount > 3)", "expected the end of the fetch (or SORT BY, LIMIT, OFFSET, BATCH in that order), at column 25: Book WHERE pageCount > 3^)"),
+            ("Book WHERE pageCount > 3)", "expected the end of the fetch (or SORT BY, LIMIT, OFFSET, BATCH or PREFETCH in that order), at column 25: Book WHERE pageCount > 3^)"),
             ("Book WHERE title == 'abc", "a string that is not closed (its quote ' has no partner), at column 21: Book WHERE title == ^'abc"),
             ("Book WHERE pageCount CONTAINS %@", "CONTAINS compares strings, and 'pageCount' is not a string, at column 22: Book WHERE pageCount ^CONTAINS %@"),
             ("Book WHERE pageCount < nil", "nil compared with <; Core Data compares nil with == and != only, at column 24: Book WHERE pageCount < ^nil"),
