@@ -1,4 +1,5 @@
 import FetchRequests
+import Generation
 import Models
 
 /// A log's reads as the fetches an app made (`LogFetch`), each distinct fetch once with how many
@@ -22,7 +23,7 @@ public struct LogFetches: Sendable {
         /// The first statement (`SQLText.squeezed`) and bound values of its first occurrences
         /// that have values (`keptValues` at most; level 2 and above): the app's own data, used to
         /// replay the fetch and never printed.
-        public internal(set) var logged: [(sql: String, values: [BoundValue])] = []
+        public internal(set) var logged: [(sql: String, values: [Value])] = []
     }
 
     /// The occurrences of a fetch whose values are kept.
@@ -106,8 +107,9 @@ public struct LogFetches: Sendable {
         } catch {
             problem = "read as '\(text)', which the fetch format refuses: \(error)"
         }
-        guard let problem else { return record(text, line: waiting.line, waiting.statements, enclosingTotal: true) }
-        record(waiting.text, line: waiting.line, [waiting.statements[0]])
+        guard let problem else { return record(text, line: waiting.line, waiting.statements, timing: .enclosing) }
+        // The fetch's logged total holds the prefetches', which are not replayed: it is not its own time.
+        record(waiting.text, line: waiting.line, [waiting.statements[0]], timing: .none)
         for statement in waiting.statements.dropFirst() { skip(statement, problem) }
     }
 
@@ -135,9 +137,11 @@ public struct LogFetches: Sendable {
         return answer
     }
 
-    /// - parameter enclosingTotal: the first statement's logged time is the whole fetch's (a
-    ///   fetch's total holds its prefetches'), the others' are within it.
-    private mutating func record(_ text: String, line: Int, _ statements: [LoggedStatement], enclosingTotal: Bool = false) {
+    /// Whose logged time is a fetch's: each statement's, the first's alone (a fetch's total holds
+    /// its prefetches'), or none that is its own.
+    private enum Timing { case each, enclosing, none }
+
+    private mutating func record(_ text: String, line: Int, _ statements: [LoggedStatement], timing: Timing = .each) {
         if index[text] == nil {
             do {
                 fetches.append(Fetch(text: text, spec: try FetchSpec.parse(text, model: schema.model), line: line))
@@ -151,13 +155,18 @@ public struct LogFetches: Sendable {
         fetches[position].count += 1
         fetches[position].statements += statements.count
         if fetches[position].logged.count < Self.keptValues, let first = statements.first, !first.values.isEmpty {
-            let values = first.values.compactMap { $0 }
+            // Every value logged, each as a store binds it (none printed in a form of its own).
+            let values = first.values.compactMap { $0?.value }
             if values.count == first.values.count { fetches[position].logged.append((SQLText.squeezed(first.sql), values)) }
         }
-        if enclosingTotal, let seconds = statements.first?.totalSeconds {
+        switch timing {
+        case .none: return
+        case .enclosing:
+            guard let seconds = statements.first?.totalSeconds else { return }
             fetches[position].loggedSeconds += seconds
             fetches[position].timed += statements.count
             return
+        case .each: break
         }
         for statement in statements {
             guard let seconds = statement.loggedSeconds else { continue }

@@ -1,5 +1,6 @@
 import FetchRequests
 import Foundation
+import Generation
 import Models
 import SQLite
 
@@ -20,8 +21,9 @@ public struct LogWriter {
         self.model = model; self.level = level; self.storeID = storeID
     }
 
-    /// The log lines of one request's statements, each ending in a line break.
-    public func lines(_ request: FetchRequest, _ statements: [StatementTrace.Entry]) -> String {
+    /// The log lines of one request's statements, each ending in a line break; at level 2 each
+    /// statement's values, from `values` by its SQL (the values the request holds, to their last digit).
+    public func lines(_ request: FetchRequest, _ statements: [StatementTrace.Entry], values: [String: [Value]] = [:]) -> String {
         var text = ""
         var held: String?
         var prefetched = 0
@@ -33,8 +35,8 @@ public struct LogWriter {
                 continue
             }
             text += "CoreData: sql: \(entry.sql)\n"
-            if level >= 2, let expanded = entry.expanded, let values = Self.boundValues(entry.sql, expanded) {
-                for (index, value) in values.enumerated() { text += "CoreData: details: SQLite bind[\(index)] = \(value)\n" }
+            if level >= 2, let bound = values[entry.sql] {
+                for (index, value) in bound.enumerated() { text += "CoreData: details: SQLite bind[\(index)] = \(Self.printed(value))\n" }
             }
             let seconds = Self.seconds(entry.nanoseconds)
             guard entry.sql.hasPrefix("SELECT") else {
@@ -74,58 +76,17 @@ public struct LogWriter {
     /// Seconds as Core Data prints them, to the tenth of a millisecond.
     static func seconds(_ nanoseconds: Int64) -> String { String(format: "%.4f", Double(nanoseconds) / 1e9) }
 
-    /// Each value `expanded` writes where `sql` has a `?`, as Core Data prints a bound value:
-    /// text quoted, numbers bare, NULL as `nil`, bytes as `<hex>`; `nil` when the two texts do not
-    /// line up (SQLite leaves a text too long to expand out).
-    static func boundValues(_ sql: String, _ expanded: String) -> [String]? {
-        let template = Array(sql.utf8), written = Array(expanded.utf8)
-        var (i, j) = (0, 0)
-        var values: [String] = []
-        var quote: UInt8?
-        while i < template.count {
-            let byte = template[i]
-            if quote == nil, byte == UInt8(ascii: "?") {
-                guard let (value, end) = literal(written, from: j) else { return nil }
-                values.append(value)
-                (i, j) = (i + 1, end)
-                continue
-            }
-            guard j < written.count, written[j] == byte else { return nil }
-            if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") { quote = quote == nil ? byte : quote == byte ? nil : quote }
-            (i, j) = (i + 1, j + 1)
+    /// A bound value as Core Data prints it: text quoted, numbers bare (a real to the digits that
+    /// read back as itself), NULL as `nil`, bytes as `<hex>`. A line break in a text is written
+    /// `\n` (Core Data prints it as it is, which would cut the value's line in two).
+    static func printed(_ value: Value) -> String {
+        switch value {
+        case .null: "nil"
+        case let .integer(number): "\(number)"
+        case let .real(number): "\(number)"
+        case let .text(text): "\"" + text.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n") + "\""
+        case let .blob(bytes): "<" + bytes.map { String(format: "%02x", $0) }.joined() + ">"
         }
-        return j == written.count ? values : nil
-    }
-
-    /// Text on one line of the log: a line break in a value is written `\n` (Core Data prints it
-    /// as it is, which would cut the value's line in two).
-    private static func oneLine(_ bytes: [UInt8]) -> String {
-        String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
-    }
-
-    /// The SQL literal at `start` of `bytes` as Core Data prints it, and where it ends.
-    private static func literal(_ bytes: [UInt8], from start: Int) -> (String, Int)? {
-        func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
-        guard start < bytes.count else { return nil }
-        if bytes[start...].starts(with: "NULL".utf8) { return ("nil", start + 4) }
-        if bytes[start] == UInt8(ascii: "'") {
-            var (end, value) = (start + 1, [UInt8]())
-            while end < bytes.count {
-                if bytes[end] == UInt8(ascii: "'") {
-                    guard end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "'") else { return ("\"\(oneLine(value))\"", end + 1) }
-                    end += 1
-                }
-                value.append(bytes[end])
-                end += 1
-            }
-            return nil
-        }
-        if bytes[start] == UInt8(ascii: "x"), start + 1 < bytes.count, bytes[start + 1] == UInt8(ascii: "'"),
-           let close = bytes[(start + 2)...].firstIndex(of: UInt8(ascii: "'")) {
-            return ("<\(text((start + 2) ..< close).lowercased())>", close + 1)
-        }
-        let end = bytes[start...].firstIndex { !(UInt8(ascii: "0") ... UInt8(ascii: "9")).contains($0) && !"-+.eE".utf8.contains($0) } ?? bytes.count
-        return end > start ? (text(start ..< end), end) : nil
     }
 }
 

@@ -10,8 +10,8 @@ public enum AtomicFile {
 
     /// Creates and removes the temporary file `write` will use, so that a name too long for the
     /// folder (the temporary name is longer than the file's) fails before any work is done.
-    public static func checkTemporaryName(for destination: URL) throws {
-        try OutputPath.checkCreatable(temporaryURL(for: destination).path, for: destination)
+    public static func checkTemporaryName(for destination: URL, option: String = "--output") throws {
+        try OutputPath.checkCreatable(temporaryURL(for: destination).path, for: destination, option: option)
     }
 
     public static func write(_ text: String, to destination: URL) throws {

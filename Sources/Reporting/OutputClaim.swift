@@ -15,13 +15,14 @@ public final class OutputClaim: @unchecked Sendable {
     }
 
     /// - throws: when another process holds the claim, naming its process id.
-    public init(_ url: URL) throws {
+    /// - parameter option: the option naming the file, for the message.
+    public init(_ url: URL, option: String = "--output") throws {
         lockPath = Self.lockURL(for: url).path
         while true {
             let fd = open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
                 let reason = String(cString: strerror(errno))
-                throw ResultsWriter.Error(description: "could not create the lock file \(lockPath) that claims \(url.path) (\(reason)); choose another --output")
+                throw ResultsWriter.Error(description: "could not create the lock file \(lockPath) that claims \(url.path) (\(reason)); choose another \(option)")
             }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
                 var buffer = [UInt8](repeating: 0, count: 32)
@@ -29,7 +30,7 @@ public final class OutputClaim: @unchecked Sendable {
                 close(fd)
                 let holder = count > 0 ? String(decoding: buffer.prefix(count), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
                 let who = Int32(holder).map { "another bench (process \($0))" } ?? "another bench"
-                throw ResultsWriter.Error(description: "\(url.path) is being written by \(who); wait for it to finish or choose another --output (--force does not take over a running bench's output)")
+                throw ResultsWriter.Error(description: "\(url.path) is being written by \(who); wait for it to finish or choose another \(option) (--force does not take over a running bench's output)")
             }
             // The previous holder may have removed the lock file between our open and flock: then
             // this lock is on a file nobody else will open. Start again on the file at the path.

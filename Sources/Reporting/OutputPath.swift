@@ -18,11 +18,11 @@ public enum OutputPath {
 
     /// Creates and removes `temporary`, a file the writing of `destination` will create beside
     /// it, so that a name too long for the folder fails before any work is done.
-    public static func checkCreatable(_ temporary: String, for destination: URL) throws {
+    public static func checkCreatable(_ temporary: String, for destination: URL, option: String = "--output") throws {
         let descriptor = open(temporary, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
-            let advice = errno == ENAMETOOLONG ? "choose a shorter --output" : "choose another --output"
+            let advice = errno == ENAMETOOLONG ? "choose a shorter \(option)" : "choose another \(option)"
             throw ResultsWriter.Error(description: "cannot write \(destination.path) (its temporary file \(temporary): \(reason)); \(advice)")
         }
         close(descriptor)

@@ -2,12 +2,11 @@ import CSQLite
 import Dispatch
 
 /// Every statement one connection runs while the trace is on, as SQLite itself reports them
-/// (`sqlite3_trace_v2`): its text as prepared, with `?` for each value; with `values`, its text
-/// with the values written in (`sqlite3_expanded_sql`); the rows it returned, its first row's
-/// first column when it returns one column (a count's number), and the time SQLite spent on it.
+/// (`sqlite3_trace_v2`): its text as prepared, with `?` for each value; the rows it returned, its
+/// first row's first column when it returns one column (a count's number), and its time.
 /// Nothing is recorded while no trace is on, so timed code never carries its cost.
 ///
-///     let trace = StatementTrace(on: database, values: false)
+///     let trace = StatementTrace(on: database)
 ///     _ = try database.scalarInt("SELECT COUNT(*) FROM t")
 ///     let entries = trace.stop()   // [Entry(sql: "SELECT COUNT(*) FROM t", rows: 1, number: 3, …)]
 ///
@@ -16,8 +15,6 @@ public final class StatementTrace {
     public struct Entry: Sendable, Equatable {
         /// The statement as prepared (`sqlite3_sql`).
         public var sql: String
-        /// The statement with its values written in (`sqlite3_expanded_sql`), when asked for.
-        public var expanded: String?
         public var rows = 0
         /// The first row's first column as an integer, for a statement of one column.
         public var number: Int64?
@@ -25,22 +22,20 @@ public final class StatementTrace {
         /// clock (SQLite's own profile time counts whole milliseconds).
         public var nanoseconds: Int64 = 0
 
-        public init(sql: String, expanded: String? = nil, rows: Int = 0, number: Int64? = nil, nanoseconds: Int64 = 0) {
-            self.sql = sql; self.expanded = expanded; self.rows = rows; self.number = number; self.nanoseconds = nanoseconds
+        public init(sql: String, rows: Int = 0, number: Int64? = nil, nanoseconds: Int64 = 0) {
+            self.sql = sql; self.rows = rows; self.number = number; self.nanoseconds = nanoseconds
         }
     }
 
     private let database: Database
-    private let values: Bool
     private var entries: [Entry] = []
     /// The entry each running statement writes to, and when it started.
     private var running: [OpaquePointer: (index: Int, start: UInt64)] = [:]
     private var on = true
 
     /// Starts tracing `database` (replacing any trace it had).
-    public init(on database: Database, values: Bool) {
+    public init(on database: Database) {
         self.database = database
-        self.values = values
         let mask = UInt32(SQLITE_TRACE_STMT | SQLITE_TRACE_ROW | SQLITE_TRACE_PROFILE)
         sqlite3_trace_v2(database.handle, mask, { event, context, pointer, detail in
             guard let context, let pointer else { return 0 }
@@ -70,13 +65,7 @@ public final class StatementTrace {
         case SQLITE_TRACE_STMT:
             // A trigger's statements report as comments of the statement that fired them: not statements of their own.
             if let text = detail?.assumingMemoryBound(to: CChar.self), text[0] == 0x2D, text[1] == 0x2D { return }
-            let sql = sqlite3_sql(statement).map { String(cString: $0) } ?? ""
-            var expanded: String?
-            if values, let text = sqlite3_expanded_sql(statement) {
-                expanded = String(cString: text)
-                sqlite3_free(text)
-            }
-            entries.append(Entry(sql: sql, expanded: expanded))
+            entries.append(Entry(sql: sqlite3_sql(statement).map { String(cString: $0) } ?? ""))
             running[statement] = (entries.count - 1, DispatchTime.now().uptimeNanoseconds)
         case SQLITE_TRACE_ROW:
             guard let index = running[statement]?.index else { return }

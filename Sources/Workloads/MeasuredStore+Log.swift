@@ -1,4 +1,5 @@
 import FetchRequests
+import Generation
 import SQLite
 import StoreFiles
 import Strategies
@@ -17,26 +18,31 @@ public struct LoggedCase: Sendable {
     }
 }
 
-/// One request of a logged case and every statement SQLite ran for it, in order.
+/// One request of a logged case and every statement SQLite ran for it, in order (those filling
+/// a key list left out: the statement emptying it stands for Core Data's `Bound intarray`).
 public struct LoggedRequest: Sendable {
     public var request: FetchRequest
     /// Whether the request was counted rather than fetched.
     public var counts: Bool
     public var statements: [StatementTrace.Entry]
+    /// The values each of its statements binds, by its SQL, as the request holds them.
+    public var values: [String: [Value]]
 }
 
 extension MeasuredStore {
-    /// Runs each of the case's requests once on a second connection to the store, its statements
-    /// traced (with their values written in when `values`): the measured connection's cache and
-    /// statements are untouched, and no timed repetition carries the trace.
-    func logged(_ workloadCase: WorkloadCase, name: String, values: Bool) throws -> LoggedCase {
-        let layout = try opened.layout
-        let database = try StoreFile.open(path)
-        let trace = StatementTrace(on: database, values: values)
+    /// Runs each of the case's requests once on a second connection to the store (Core Data's
+    /// functions registered on it as on every store's), its statements traced: the measured
+    /// connection's cache and statements are untouched, and no timed repetition carries the trace.
+    func logged(_ workloadCase: WorkloadCase, name: String) throws -> LoggedCase {
+        let store = LayoutStore(try opened.layout, database: try StoreFile.open(path))
+        let database = store.database
+        let trace = StatementTrace(on: database)
         defer { _ = trace.stop() }
         let requests = try workloadCase.requests.map { request in
-            if workloadCase.counts { _ = try database.number(try layout.countQuery(request)) } else { _ = try database.objects(try layout.readQuery(request)) }
-            return LoggedRequest(request: request, counts: workloadCase.counts, statements: trace.take())
+            let query = try store.layout.query(request, counts: workloadCase.counts)
+            if workloadCase.counts { _ = try database.number(query) } else { _ = try database.objects(query) }
+            let values = Dictionary(query.statements.map { ($0.sql, $0.values) }) { first, _ in first }
+            return LoggedRequest(request: request, counts: workloadCase.counts, statements: trace.take().filter { !KeyList.fills($0.sql) }, values: values)
         }
         return LoggedCase(name: name, requests: requests)
     }

@@ -220,7 +220,7 @@ final class MeasuredStore {
 
     func queries(_ workloadCase: WorkloadCase) throws -> [PreparedQuery] {
         let layoutStore = try opened
-        return try workloadCase.requests.map { workloadCase.counts ? try layoutStore.layout.countQuery($0) : try layoutStore.layout.readQuery($0) }
+        return try workloadCase.requests.map { try layoutStore.layout.query($0, counts: workloadCase.counts) }
     }
 }
 

@@ -160,7 +160,7 @@ public struct QueryPlan: Sendable {
             for workloadCase in workload.cases(inputs) {
                 // One statement per distinct shape: 1,000 lookups share one.
                 var seen = Set<String>()
-                let queries = try workloadCase.requests.map { workloadCase.counts ? try strategy.layout.countQuery($0) : try strategy.layout.readQuery($0) }
+                let queries = try workloadCase.requests.map { try strategy.layout.query($0, counts: workloadCase.counts) }
                 // A fetch of several statements (a batched fetch) reads a key list: its table must exist.
                 if queries.contains(where: { $0.program != nil }) { try strategy.database.execute(KeyList.create) }
                 for query in queries.flatMap(\.statements) {

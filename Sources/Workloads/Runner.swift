@@ -24,9 +24,8 @@ public final class Runner {
     /// The run's time shared among its cases, when the plan has a run time.
     private var timeShare: TimeShare?
     /// Given each case's statements as the baseline strategy sends them, run once before the
-    /// case is timed (`bench run --log-sql`); with `logsValues`, their values written in.
+    /// case is timed (`bench run --log-sql`).
     public var statementLog: ((LoggedCase) throws -> Void)?
-    public var logsValues = false
 
     public convenience init(plan: RunPlan, model: Model, sweep: (parameter: String, value: String)? = nil, onEvent: @escaping (RunEvent) throws -> Void = { _ in }) {
         self.init(plan: plan, inputs: WorkloadInputs(dataset: ObjectGenerator(model, seed: plan.seed)), sweep: sweep, onEvent: onEvent)
@@ -131,7 +130,7 @@ public final class Runner {
         let name = caseName(workload, workloadCase.variant)
         if workloadCase.pagesWithTies { try checkPages(workloadCase, layouts, stores, name) }
         if let statementLog, let baseline = layouts.firstIndex(where: { $0.name == Strategies.baseline.name }) {
-            try statementLog(try stores[baseline].logged(workloadCase, name: name, values: logsValues))
+            try statementLog(try stores[baseline].logged(workloadCase, name: name))
         }
         let reopen = { (_: Int) throws in for store in stores { try store.reopen() } }
         let samples = try interleave(name, workload, layouts, loopTarget: RunPlan.loopTarget, onBlock: reopen) { index, _, loops in

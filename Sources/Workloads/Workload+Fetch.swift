@@ -96,7 +96,7 @@ public enum LoggedValues {
 
     /// The request's first statement in the baseline layout.
     private static func first(_ request: FetchRequest, _ layout: any StorageLayout, _ counts: Bool) throws -> PreparedQuery {
-        let query = counts ? try layout.countQuery(request) : try layout.readQuery(request)
+        let query = try layout.query(request, counts: counts)
         return query.statements.first ?? query
     }
 }

@@ -28,9 +28,9 @@ enum OutputFile {
             throw CommandFailure(description: "the output folder \(folder.path) does not exist; create it or choose another \(option)")
         }
         try InputFile.checkNoneIsAnInput(output: url, besides: besides(url), inputs: inputs, option: option)
-        try OutputFolder.checkWritable(folder)
-        try AtomicFile.checkTemporaryName(for: url)
-        let claim = try OutputClaim(url)
+        try OutputFolder.checkWritable(folder, option: option)
+        try AtomicFile.checkTemporaryName(for: url, option: option)
+        let claim = try OutputClaim(url, option: option)
         if !force, FileManager.default.fileExists(atPath: url.path) {
             claim.release()
             throw CommandFailure(description: "\(url.path) already exists; choose another \(option) or pass --force to replace it")

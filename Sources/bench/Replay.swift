@@ -105,17 +105,9 @@ struct Replay: ParsableCommand {
     static func placedValues(_ fetches: LogFetches?, _ dataset: any Dataset) -> [Int: Int] {
         var placed: [Int: Int] = [:]
         for fetch in fetches?.fetches ?? [] where fetch.spec.hasPlaceholders {
-            placed[fetch.line] = LoggedValues.requests(fetch.spec, loggedValues(fetch), dataset).count
+            placed[fetch.line] = LoggedValues.requests(fetch.spec, fetch.logged, dataset).count
         }
         return placed
-    }
-
-    /// The statements and values a fetch was logged with, each as the store binds it.
-    static func loggedValues(_ fetch: LogFetches.Fetch) -> [(sql: String, values: [Value])] {
-        fetch.logged.compactMap { sql, values in
-            let bound = values.compactMap(\.value)
-            return bound.count == values.count ? (sql, bound) : nil
-        }
     }
 
     /// Each distinct fetch of the log as a fetch of yours, named by its first line, weighted by how
@@ -124,7 +116,7 @@ struct Replay: ParsableCommand {
         fetches.fetches.enumerated().map { number, fetch in
             var spec = fetch.spec
             spec.name = "line-\(fetch.line)"
-            var workload = Workload.fetch(spec, number: number + 1, logged: logged ? loggedValues(fetch) : [])
+            var workload = Workload.fetch(spec, number: number + 1, logged: logged ? fetch.logged : [])
             workload.mixWeight = Double(fetch.count)
             return workload
         }

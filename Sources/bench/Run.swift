@@ -73,7 +73,7 @@ struct Run: ParsableCommand {
         try Self.measure(workloads, on: model, layouts: layouts, source: try self.model.source(), dataset: dataset, timing: timing, output: output,
                          storeFolder: storeFolder, analyze: analyze, started: started, log: log)
         guard let log else { return }
-        try log.write()
+        try log.finish()
         if !output.quiet { printError("wrote \(log.statements) statements of \(Strategies.baseline.name) to \(log.url.path) (bench replay reads it)") }
     }
 
@@ -97,10 +97,7 @@ struct Run: ParsableCommand {
         return try Execution(plan: plan, started: started, cases: cases, output: output, stores: folder, privateFolder: stores,
                       fileSuffix: analyze ? ".analyzed" : "").run { onEvent in
             let runner = Runner(plan: plan, inputs: inputs, onEvent: onEvent)
-            if let log {
-                runner.statementLog = { log.add($0) }
-                runner.logsValues = log.logsValues
-            }
+            if let log { runner.statementLog = { try log.add($0) } }
             return runner.run
         }
     }

@@ -41,47 +41,69 @@ struct SQLLogOptions: ParsableArguments {
             return [InputFile(csv, "the results CSV --output writes"), InputFile(SamplesCSV.url(besides: url).path, "the samples file the run writes"),
                     InputFile(ResultsJSON.url(besides: url).path, "the JSON export the run writes"), InputFile(SummaryMarkdown.url(besides: url).path, "the Markdown summary the run writes")]
         } ?? []
-        let (url, claim) = try OutputFile.destination(path, defaultName: "", force: force, inputs: inputs + writes, option: "--log-sql")
-        return SQLLog(url: url, claim: claim, writer: LogWriter(model: model, level: level ?? 1, storeID: UUID().uuidString))
+        let (url, claim) = try OutputFile.destination(path, defaultName: "statements.log", force: force, inputs: inputs + writes, option: "--log-sql")
+        return try SQLLog(url: url, claim: claim, writer: LogWriter(model: model, level: level ?? 1, storeID: UUID().uuidString))
     }
 }
 
-/// A log being filled case by case, written whole (through a temporary file) when the run ends
-/// well; never half-written. An interruption removes its claim's lock file and its temporary file.
+/// A log written case by case into a temporary file beside it, which takes the log's name when
+/// the run ends well (`finish`) and is removed otherwise: never half-written. An interruption
+/// removes it and the claim's lock file.
 final class SQLLog {
     let url: URL
     private let claim: OutputClaim
     private let writer: LogWriter
-    private var text = ""
+    private let temporary: URL
+    private var file: FileHandle?
     private(set) var statements = 0
     private let removal: UUID
 
-    init(url: URL, claim: OutputClaim, writer: LogWriter) {
+    init(url: URL, claim: OutputClaim, writer: LogWriter) throws {
         self.url = url; self.claim = claim; self.writer = writer
-        let files = [claim.lockPath, AtomicFile.temporaryURL(for: url).path]
+        temporary = AtomicFile.temporaryURL(for: url)
+        let files = [claim.lockPath, temporary.path]
         removal = InterruptionHandler.removeOnInterruption { for file in files { unlink(file) } }
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil), let file = FileHandle(forWritingAtPath: temporary.path) else {
+            InterruptionHandler.endRemoval(removal)
+            throw CommandFailure(description: "could not create \(temporary.path) to write the log --log-sql names; check that \(url.deletingLastPathComponent().path) is writable")
+        }
+        self.file = file
     }
 
     deinit {
+        if let file {
+            try? file.close()
+            unlink(temporary.path)
+        }
         InterruptionHandler.endRemoval(removal)
         claim.release()
     }
 
-    var logsValues: Bool { writer.level >= 2 }
-
     /// Adds a case: a plain line naming it (a reader of Core Data's logs passes over it, as over
     /// an app's own output), then its statements.
-    func add(_ logged: LoggedCase) {
-        if let notLogged = logged.notLogged {
-            text += "bench: \(logged.name): not logged: \(notLogged)\n"
-            return
-        }
-        text += "bench: \(logged.name)\n"
+    func add(_ logged: LoggedCase) throws {
+        var text = "bench: \(logged.name)"
+        if let notLogged = logged.notLogged { text += ": not logged: \(notLogged)" }
+        text += "\n"
         for request in logged.requests {
-            text += writer.lines(request.request, request.statements)
+            text += writer.lines(request.request, request.statements, values: writer.level >= 2 ? request.values : [:])
             statements += request.statements.count(where: LogWriter.isLogged)
+        }
+        do { try file?.write(contentsOf: Data(text.utf8)) } catch {
+            throw CommandFailure(description: "could not write \(temporary.path), the log --log-sql names (\(FileProblem.reason(for: error))); check that its folder has free space")
         }
     }
 
-    func write() throws { try AtomicFile.write(text, to: url) }
+    /// Gives the log its name.
+    func finish() throws {
+        guard let file else { return }
+        self.file = nil
+        do {
+            try file.close()
+            guard rename(temporary.path, url.path) == 0 else { throw CommandFailure(description: "could not rename \(temporary.path) to \(url.path) (\(String(cString: strerror(errno))))") }
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+    }
 }

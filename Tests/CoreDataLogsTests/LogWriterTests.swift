@@ -11,12 +11,18 @@ import XCTest
 @testable import CoreDataLogs
 
 final class LogWriterTests: XCTestCase {
-    func testBoundValuesAreReadFromTheExpandedStatementAsCoreDataPrintsThem() {
-        let sql = "SELECT t0.Z_PK FROM ZA t0 WHERE t0.ZNAME = ? AND t0.ZNOTE <> '?' AND t0.ZN IN (?, ?, ?) AND t0.ZB = ? AND t0.ZC = ?"
-        let expanded = "SELECT t0.Z_PK FROM ZA t0 WHERE t0.ZNAME = 'it''s' AND t0.ZNOTE <> '?' AND t0.ZN IN (-4, 2.5, NULL) AND t0.ZB = x'0A0b' AND t0.ZC = 'a\nb'"
-        XCTAssertEqual(LogWriter.boundValues(sql, expanded), ["\"it's\"", "-4", "2.5", "nil", "<0a0b>", "\"a\\nb\""])
-        XCTAssertNil(LogWriter.boundValues(sql, "SELECT 1"), "texts that do not line up give no values")
-        XCTAssertEqual(LogWriter.boundValues("SELECT 1", "SELECT 1"), [])
+    /// Level 2: each value as Core Data prints it, read back as the value bound, a real to its
+    /// last digit; bytes as Core Data prints them (a form of their own, not replayed).
+    func testLevelTwoWritesEachValueAsItIsBound() throws {
+        let model = try Model(ModelPresets.publications.scaled(to: 200))
+        let sql = "SELECT 0, t0.Z_PK FROM ZPUBLICATION t0 WHERE t0.ZTITLE = ? AND t0.ZPAGECOUNT > ? AND t0.ZPUBLISHDATE < ? AND t0.ZUID IS ? AND t0.ZDOI = ?"
+        let values: [Value] = [.text("it's \"x\""), .integer(-4), .real(0.30000000000000004), .null, .blob([0x0A, 0xFF])]
+        let text = LogWriter(model: model, level: 2, storeID: "S").lines(FetchRequest(entity: 0), [.init(sql: sql, rows: 0)], values: [sql: values])
+        XCTAssertTrue(text.contains("CoreData: details: SQLite bind[4] = <0aff>\n"), text)
+        let read = try XCTUnwrap(try Self.statements(text).first)
+        XCTAssertEqual(read.values.map { $0?.value }, [.text("it's \"x\""), .integer(-4), .real(0.30000000000000004), .null, nil])
+        XCTAssertFalse(LogWriter(model: model, level: 1, storeID: "S").lines(FetchRequest(entity: 0), [.init(sql: sql)], values: [sql: values]).contains("details"), "level 1 holds no value")
+        XCTAssertEqual(LogWriter.printed(.text("a\nb")), "\"a\\nb\"", "a line break stays on the value's line")
     }
 
     /// A prefetch's statements and total inside its fetch's, a count's number, a key list's
@@ -71,18 +77,18 @@ final class LogWriterTests: XCTestCase {
             plan.blocks = 1
             let runner = Runner(plan: plan, model: model)
             runner.statementLog = { logged.append($0) }
-            runner.logsValues = true
             _ = try runner.run()
             XCTAssertFalse(logged.isEmpty, model.name)
             let writer = LogWriter(model: model, level: 2, storeID: "S")
-            let sent = logged.flatMap { $0.requests.flatMap { $0.statements.filter(LogWriter.isLogged) } }
-            let text = logged.flatMap(\.requests).map { writer.lines($0.request, $0.statements) }.joined()
+            let sent = logged.flatMap { $0.requests.flatMap { request in request.statements.filter(LogWriter.isLogged).map { (entry: $0, values: request.values[$0.sql]) } } }
+            let text = logged.flatMap(\.requests).map { writer.lines($0.request, $0.statements, values: $0.values) }.joined()
             let read = try Self.statements(text)
-            XCTAssertEqual(read.map(\.sql), sent.map(\.sql), model.name)
-            for (statement, entry) in zip(read, sent) {
+            XCTAssertEqual(read.map(\.sql), sent.map(\.entry.sql), model.name)
+            for (statement, (entry, values)) in zip(read, sent) {
                 XCTAssertNoThrow(try statement.kind().get(), "\(model.name) line \(statement.line)")
                 XCTAssertEqual(statement.rows, entry.sql.hasPrefix("SELECT COUNT(") ? entry.number.map(Int.init) : entry.rows, "\(model.name): \(entry.sql)")
-                XCTAssertEqual(statement.values.count, entry.sql.count { $0 == "?" }, "\(model.name): \(entry.sql)")
+                // Each value as bound (bytes, printed in a form of their own, aside).
+                XCTAssertEqual(statement.values.map { $0?.value }, values?.map { if case .blob = $0 { nil } else { $0 } }, "\(model.name): \(entry.sql)")
             }
             // The reads as fetches: each one's statement is the one logged, and one of no value answers as logged.
             let schema = LogSchema(model: model)
@@ -93,7 +99,7 @@ final class LogWriterTests: XCTestCase {
             let store = try Self.store(model, seed: 3), generator = ObjectGenerator(model, seed: 3)
             for fetch in reading.fetches {
                 let request = try XCTUnwrap(fetch.spec.requests(generator, seed: 1, draws: 1).first)
-                let query = fetch.spec.counts ? try store.layout.countQuery(request) : try store.layout.readQuery(request)
+                let query = try store.layout.query(request, counts: fetch.spec.counts)
                 let first = try XCTUnwrap(byLine[fetch.line])
                 let sql = try XCTUnwrap(query.statements.first?.sql)
                 fetches += 1
@@ -110,12 +116,12 @@ final class LogWriterTests: XCTestCase {
                 }
                 // Replayed with the values logged: each occurrence kept is the request the log shows.
                 if fetch.spec.hasPlaceholders {
-                    let logged = fetch.logged.map { ($0.sql, $0.values.compactMap(\.value)) }
+                    let logged = fetch.logged
                     let placed = LoggedValues.requests(fetch.spec, logged, generator)
                     placedFetches += placed.isEmpty ? 0 : 1
                     placeholders += 1
                     for (request, (sql, values)) in zip(placed, logged) {
-                        let again = fetch.spec.counts ? try store.layout.countQuery(request) : try store.layout.readQuery(request)
+                        let again = try store.layout.query(request, counts: fetch.spec.counts)
                         XCTAssertEqual(SQLText.squeezed(again.statements.first?.sql ?? ""), sql)
                         XCTAssertEqual(again.statements.first?.values, values)
                     }

@@ -154,7 +154,9 @@ extension CommandLineTests {
     func testRunLogsItsStatementsAndReplayReadsEveryOne() throws {
         let log = folder.appendingPathComponent("statements.log"), csv = folder.appendingPathComponent("run.csv")
         let common = ["--preset", "publications", "--scale", "600"]
+        // A fetch of Core Data's string functions and comparator sort: the logging connection has them too.
         let run = try bench(["run"] + common + ["--workloads", "fault,count-leaf,fetch-batched,fetch-page,insert-single", "--strategies", "single-table,joined",
+                                                "--fetch", "Publication WHERE title CONTAINS[c] %@ SORT BY title localizedStandard, uid",
                                                 "--repetitions", "1", "--output", csv.path, "--log-sql", log.path, "--log-sql-level", "2"], in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stderr.contains("statements of single-table to \(log.path) (bench replay reads it)"), run.stderr)
@@ -164,6 +166,7 @@ extension CommandLineTests {
             XCTAssertTrue(text.contains(line), line)
         }
         XCTAssertFalse(text.contains("INSERT INTO _Z_intarray0"), "the key list's own statements are Core Data's internals")
+        XCTAssertTrue(text.contains("bench: fetch-1\nCoreData: sql: SELECT ") && text.contains("NSCoreDataStringSearch(t0.ZTITLE, ?, "), "the fetch of yours")
         let replay = try bench(["replay", log.path, "--dry-run", "--strict"] + common, in: folder)
         XCTAssertEqual(replay.status, 0, replay.stderr)
         XCTAssertTrue(replay.stdout.contains(" understood, 0 not (bound values logged: level 2 or more)"), replay.stdout)

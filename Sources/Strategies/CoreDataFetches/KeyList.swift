@@ -11,6 +11,10 @@ public enum KeyList {
     static let clear = "DELETE FROM _Z_intarray0"
     static let insert = "INSERT INTO _Z_intarray0 (value) VALUES (?)"
 
+    /// Whether `sql` is one of the statements filling the list, which Core Data's logs show as
+    /// `Bound intarray` alone (the statement emptying it stands for that line).
+    public static func fills(_ sql: String) -> Bool { sql == insert || sql == create }
+
     /// Makes the list `keys` (the table made on first use, on a read-only connection too: a
     /// temporary table is not in the store's file).
     public static func bind<Keys: Sequence>(_ keys: Keys, in database: Database) throws where Keys.Element == Int64 {

@@ -8,6 +8,11 @@ extension StorageLayout {
     /// The query answering `request` as Core Data runs it: one statement (`fetchQuery`), or the
     /// steps of its mode (`FetchMode`), each step the layout's own statement. Every layout runs a
     /// mode with the same steps, so that their costs compare.
+    /// The request's count (`countQuery`) when `counts`, else its objects (`readQuery`).
+    public func query(_ request: FetchRequest, counts: Bool) throws -> PreparedQuery {
+        counts ? try countQuery(request) : try readQuery(request)
+    }
+
     public func readQuery(_ request: FetchRequest) throws -> PreparedQuery {
         var plain = request
         plain.mode = .plain
