@@ -14,6 +14,9 @@ public struct LogFetches: Sendable {
         public let spec: FetchSpec
         /// The line of its first statement.
         public let line: Int
+        /// What it is, for a table by kind: a batched fetch, a fetch with prefetches, or its
+        /// first statement's kind (fetch, fault, to-many fault, count, dictionary fetch, ID pass).
+        public let kind: String
         /// How many times the log makes it, and the statements they took.
         public internal(set) var count = 0
         public internal(set) var statements = 0
@@ -144,7 +147,9 @@ public struct LogFetches: Sendable {
     private mutating func record(_ text: String, line: Int, _ statements: [LoggedStatement], timing: Timing = .each) {
         if index[text] == nil {
             do {
-                fetches.append(Fetch(text: text, spec: try FetchSpec.parse(text, model: schema.model), line: line))
+                let spec = try FetchSpec.parse(text, model: schema.model)
+                let told = (try? statements.first?.kind().get())?.rawValue ?? StatementKind.fetch.rawValue
+                fetches.append(Fetch(text: text, spec: spec, line: line, kind: spec.batch != nil ? "batched fetch" : spec.prefetch != nil ? "fetch with prefetches" : told))
             } catch {
                 for statement in statements { skip(statement, "read as '\(text)', which the fetch format refuses: \(error)") }
                 return

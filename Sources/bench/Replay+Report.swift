@@ -66,6 +66,38 @@ enum ReplayReport {
         return text
     }
 
+    /// The replayed fetches by kind: how many and how often, each layout's time for them as often
+    /// as the log makes them (each fetch's median for one, weighted by its count), and its ratio
+    /// to the baseline's: which kinds of the app's reads decide its time.
+    static func byKind(_ fetches: LogFetches, _ results: [WorkloadResult]) -> String? {
+        let strategies = results.map(\.strategy).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let baseline = Strategies.baseline.name
+        guard strategies.contains(baseline), strategies.count > 1 else { return nil }
+        var kinds: [String] = [], totals: [String: [String: Double]] = [:], counts: [String: (fetches: Int, times: Int)] = [:]
+        for fetch in fetches.fetches {
+            let measured = results.filter { $0.workload == "line-\(fetch.line)" && !$0.samples.isEmpty }
+            guard Set(measured.map(\.strategy)) == Set(strategies) else { continue }
+            if !kinds.contains(fetch.kind) { kinds.append(fetch.kind) }
+            counts[fetch.kind, default: (0, 0)].fetches += 1
+            counts[fetch.kind, default: (0, 0)].times += fetch.count
+            for result in measured {
+                let each = Statistics(result.samples).median / Double(max(1, result.mix?.fetches ?? 1))
+                totals[fetch.kind, default: [:]][result.strategy, default: 0] += each * Double(fetch.count)
+            }
+        }
+        guard !kinds.isEmpty else { return nil }
+        var rows = [["kind", "fetches", "times"] + strategies]
+        for kind in kinds {
+            let time = totals[kind] ?? [:], base = time[baseline] ?? 0
+            rows.append([kind, "\(counts[kind]?.fetches ?? 0)", "\(counts[kind]?.times ?? 0)"] + strategies.map { strategy in
+                let value = time[strategy] ?? 0
+                return ConsoleTable.duration(value) + (strategy == baseline || base <= 0 ? "" : String(format: " %.2f×", value / base))
+            })
+        }
+        return "the log's reads by kind, each as often as the log makes it (medians of one, weighted; ratios to \(baseline)):\n"
+            + table(rows, rightAligned: Set(1 ..< rows[0].count))
+    }
+
     private static func kinds(_ summary: LogSummary) -> String {
         var rows = [["kind", "statements", "logged time", "rows"]]
         for kind in StatementKind.allCases {

@@ -94,6 +94,7 @@ struct Replay: ParsableCommand {
         if !output.quiet { print("") }
         let results = try Run.measure(Self.workloads(fetches, logged: usesLoggedValues), on: loaded.model, layouts: try strategies.layouts(), source: try model.source(),
                                       dataset: dataset, timing: timing, output: output, storeFolder: storeFolder, analyze: false, started: started)
+        if !output.quiet, let kinds = ReplayReport.byKind(fetches, results) { print("\n" + kinds, terminator: "") }
         if !output.quiet, let device = ReplayReport.device(fetches, results) { print("\n" + device, terminator: "") }
     }
 

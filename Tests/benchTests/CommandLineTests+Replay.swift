@@ -123,6 +123,13 @@ extension CommandLineTests {
         XCTAssertTrue(run.stdout.contains("    3           3     0.0012 s  drawn      1  Book WHERE isbn == %@\n"), "generated data: the app's values name none of its objects\n\(run.stdout)")
         XCTAssertTrue(run.stdout.contains("lines 18, 19, 20: a save's statements are not replayed yet"), run.stdout)
         XCTAssertTrue(run.stdout.contains("- Your mix (3 fetches, each weighted by how often the app makes it) takes single-table "), run.stdout)
+        // By kind: how many fetches, how often, each layout's time for them and its ratio.
+        let lines = run.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        XCTAssertTrue(run.stdout.contains("the log's reads by kind, each as often as the log makes it"), run.stdout)
+        for (kind, fetches, times) in [("fetch", "1", "3"), ("count", "1", "1"), ("fault", "1", "1")] {
+            let row = lines.first { $0.first == kind && $0.count > 3 && $0[1] == fetches && $0[2] == times }
+            XCTAssertEqual(row?.filter { $0.hasSuffix("×") }.count, 4, "\(kind): a ratio for each of the four other layouts\n\(run.stdout)")
+        }
         // Beside single-table's time here, the device's own, for the one fetch the log timed.
         XCTAssertTrue(run.stdout.contains("the device's logged time beside single-table's here"), run.stdout)
         let beside = try XCTUnwrap(run.stdout.split(separator: "\n").first { $0.hasSuffix("  Book WHERE isbn == %@") && $0.contains("400.0 µs") }, run.stdout)
