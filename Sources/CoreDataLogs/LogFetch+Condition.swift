@@ -203,8 +203,8 @@ extension LogFetch {
             if token.text == "NULL" { return .null }
             if acceptSymbol(".") {
                 let column = try name()
-                guard let table = aliases[token.text], case .hierarchy? = schema.tables[table] else {
-                    throw NotUnderstood("a join through a to-many relationship (ANY, a key path through it) is not replayed yet")
+                guard let table = aliases[token.text], schema.tables[table] != nil else {
+                    throw NotUnderstood("a column of a table the statement does not read")
                 }
                 return .column(alias: token.text, name: column)
             }
@@ -219,8 +219,10 @@ extension LogFetch {
         guard case let .column(alias, name) = operand else { throw NotUnderstood("a comparison without a column") }
         let (path, column) = try self.column(alias, name)
         if let alias { used.insert(alias) }
-        func along(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
-        guard let column else { return path.isEmpty ? "self" : path }
+        // A column of the objects a to-many reaches is compared as of any of them (`ANY tags.name`).
+        let any = alias.map { toMany.contains($0) } ?? false ? "ANY " : ""
+        func along(_ key: String) -> String { any + (path.isEmpty ? key : path + "." + key) }
+        guard let column else { return path.isEmpty ? "self" : any + path }
         switch column.role {
         case let .attribute(index):
             let attribute = schema.model.entities[column.entity].attributes[index]
@@ -244,30 +246,89 @@ extension LogFetch {
     }
 
     /// `[LEFT OUTER] JOIN ZAUTHOR t1 ON t0.ZAUTHOR = t1.Z_PK`: a key path's step through a to-one
-    /// of a table read, its alias then the objects at the path (`paths`). A join through a to-many
-    /// (its join table or its destination's foreign key) is not read yet.
+    /// of a table read, its alias then the objects at the path (`paths`). Through a to-many: its
+    /// destination's table by the inverse's foreign key (`JOIN ZNOTE t1 ON t0.Z_PK = t1.ZFOLDER`),
+    /// or a many-to-many's join table then its destination (`JOIN Z_1TAGS t1 ON t0.Z_PK =
+    /// t1.Z_1ITEMS JOIN ZTAG t2 ON t1.Z_6TAGS = t2.Z_PK`); the destination's alias is then one of
+    /// `toMany`, its columns compared as of any of the objects (`ANY`).
     mutating func joins() throws {
+        var linking: [String: (from: String, table: CoreDataSchema.JoinTable, column: String)] = [:]
+        let unread = NotUnderstood("a join of a form not read yet")
         while accept("JOIN") || (accept("LEFT") && (accept("OUTER") || true) && accept("JOIN")) || (accept("INNER") && accept("JOIN")) {
             let table = try name()
-            guard let alias = tokens[safe: position], alias.kind == .word else { throw NotUnderstood("a join without its alias") }
+            guard let alias = tokens[safe: position], alias.kind == .word, aliases[alias.text] == nil else { throw NotUnderstood("a join without its alias") }
             position += 1
             try expect("ON")
             aliases[alias.text] = table
             let left = try operand()
             try expectSymbol("=")
             let right = try operand()
-            // The side naming the joined table's key, and the side naming the foreign key.
-            let (joined, foreign): (Operand, Operand) = if case .column(alias.text, "Z_PK") = right { (right, left) } else { (left, right) }
-            guard case .column(alias.text, "Z_PK") = joined, case let .column(from?, name) = foreign, from != alias.text, case .hierarchy? = schema.tables[table],
-                  case let (path, column?) = try column(from, name), case let .foreignKey(step) = column.role,
-                  let relationship = schema.model.entities[column.entity].relationship(step), !relationship.toMany,
-                  schema.schema.table(of: relationship.destination).name == table else {
-                throw NotUnderstood("a join through a to-many relationship (ANY, a key path through it) is not replayed yet")
+            guard case let .column(leftAlias?, leftName) = left, case let .column(rightAlias?, rightName) = right else { throw unread }
+            // The joined table's side, and the side of a table read before.
+            let (joined, earlier) = leftAlias == alias.text ? ((leftAlias, leftName), (rightAlias, rightName)) : ((rightAlias, rightName), (leftAlias, leftName))
+            guard joined.0 == alias.text, earlier.0 != alias.text else { throw unread }
+            // Through a to-many, the table read before is named first (`t0.Z_PK = t1.ZFOLDER`, `t1.Z_6TAGS = t2.Z_PK`), as the fetch format's ANY sends it.
+            let earlierFirst = leftAlias == earlier.0
+            if case let .join(joinTable, _)? = schema.tables[table] {
+                guard earlierFirst else { throw unread }
+                // A many-to-many's link rows, by the key of the objects read before.
+                guard earlier.1 == "Z_PK" else { throw unread }
+                linking[alias.text] = (earlier.0, joinTable, joined.1)
+                continue
             }
-            paths[alias.text] = path.isEmpty ? step : path + "." + step
-            used.insert(from)
+            guard case .hierarchy? = schema.tables[table] else { throw unread }
+            if let link = linking.removeValue(forKey: earlier.0) {
+                guard earlierFirst else { throw unread }
+                try manyToMany(alias.text, table: table, link: link, other: earlier.1, joinedColumn: joined.1)
+            } else if joined.1 == "Z_PK" {
+                try toOne(alias.text, table: table, from: earlier.0, column: earlier.1)
+            } else {
+                guard earlierFirst else { throw unread }
+                try oneToMany(alias.text, table: table, from: earlier.0, key: earlier.1, column: joined.1)
+            }
         }
-        if peek("CROSS") || peek("LEFT") || peek("INNER") { throw NotUnderstood("a join of a form not read yet") }
+        if peek("CROSS") || peek("LEFT") || peek("INNER") || !linking.isEmpty { throw unread }
+    }
+
+    /// A to-one step: the table read before names the joined one's key in its foreign key.
+    private mutating func toOne(_ alias: String, table: String, from: String, column name: String) throws {
+        guard case let (path, column?) = try column(from, name), case let .foreignKey(step) = column.role,
+              let relationship = schema.model.entities[column.entity].relationship(step), !relationship.toMany,
+              schema.schema.table(of: relationship.destination).name == table, !toMany.contains(from) else {
+            throw NotUnderstood("a join of a form not read yet")
+        }
+        paths[alias] = path.isEmpty ? step : path + "." + step
+        used.insert(from)
+    }
+
+    /// A one-to-many step: the joined table's foreign key (the inverse to-one) names the key of the objects read before.
+    private mutating func oneToMany(_ alias: String, table: String, from: String, key: String, column name: String) throws {
+        guard key == "Z_PK", !toMany.contains(from), case let (_, column?) = try self.column(alias, name), case let .foreignKey(step) = column.role,
+              let inverse = schema.model.entities[column.entity].relationship(step), !inverse.toMany,
+              let relationship = schema.model.inverse(of: inverse), relationship.toMany, schema.schema.table(of: relationship.destination).name == table,
+              schema.schema.table(of: relationship.owner).name == aliases[from] else {
+            throw NotUnderstood("a join of a form not read yet")
+        }
+        try reach(alias, through: relationship.name, from: from)
+    }
+
+    /// A many-to-many step: the link rows' other column names the joined table's key.
+    private mutating func manyToMany(_ alias: String, table: String, link: (from: String, table: CoreDataSchema.JoinTable, column: String), other: String, joinedColumn: String) throws {
+        guard joinedColumn == "Z_PK", !toMany.contains(link.from) else { throw NotUnderstood("a join of a form not read yet") }
+        for side in [link.table.first, link.table.second] where link.table.columns(from: side.entity, side.relationship) == (link.column, other) {
+            guard let relationship = schema.model.entities[side.entity].relationship(side.relationship), schema.schema.table(of: relationship.destination).name == table,
+                  schema.schema.table(of: side.entity).name == aliases[link.from] else { continue }
+            return try reach(alias, through: relationship.name, from: link.from)
+        }
+        throw NotUnderstood("a join of a form not read yet")
+    }
+
+    /// The objects a to-many `relationship` of the objects `from` reads reach, read by `alias`.
+    private mutating func reach(_ alias: String, through relationship: String, from: String) throws {
+        let path = paths[from] ?? ""
+        paths[alias] = path.isEmpty ? relationship : path + "." + relationship
+        toMany.insert(alias)
+        used.insert(from)
     }
 
     mutating func attributeName(_ text: String, root: Int) throws -> String {

@@ -38,6 +38,8 @@ struct LogFetch {
     var entityTerms: [(op: String, number: Int64?)] = []
     var parameter = 0
     var keyInList = false
+    /// The aliases of the objects a to-many relationship reaches (their columns compared as `ANY`).
+    var toMany: Set<String> = []
 
     init(schema: LogSchema, statement: LoggedStatement) {
         self.schema = schema
@@ -55,7 +57,8 @@ struct LogFetch {
     mutating func read(_ kind: StatementKind) throws -> Reading {
         guard [.fetch, .idPass, .batch, .fault, .toManyFault, .count, .dictionaryFetch].contains(kind) else { throw NotUnderstood(Self.notYet(kind)) }
         try expect("SELECT")
-        if peek("DISTINCT") { throw NotUnderstood("a SELECT DISTINCT (a fetch through a to-many relationship) is not replayed yet") }
+        // Each object once, though a to-many's join reads it once per object reached.
+        let distinct = accept("DISTINCT")
         try skipToClause(["FROM"])
         try expect("FROM")
         let (table, root) = try fromClause()
@@ -70,6 +73,11 @@ struct LogFetch {
         guard position == tokens.count else { throw NotUnderstood("\(nearby) after the statement's clauses is not read") }
         guard Set(paths.keys).isSubset(of: used) else { throw NotUnderstood("a join its condition and sort do not read is not replayed") }
         let shape = try selectShape(root: root)
+        // Through a to-many, objects once each (DISTINCT, or a count of distinct keys); else neither.
+        let countsDistinct = statement.tokens.selectList.first.map { $0.count > 2 && $0[2].text == "DISTINCT" } ?? false
+        guard toMany.isEmpty ? !distinct && !countsDistinct : (shape == .count ? countsDistinct : distinct) else {
+            throw NotUnderstood(toMany.isEmpty ? "a SELECT DISTINCT of objects read without a to-many join is not read" : "a join through a to-many relationship without DISTINCT is not read")
+        }
         // A partial fetch (`propertiesToFetch`) is read; other fetches of values are not yet.
         if kind == .dictionaryFetch, case .properties = shape {} else if kind == .dictionaryFetch { throw NotUnderstood(Self.notYet(kind)) }
         if keyInList {

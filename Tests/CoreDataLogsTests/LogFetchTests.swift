@@ -60,6 +60,11 @@ final class LogFetchTests: XCTestCase {
         XCTAssertEqual(try readBack(fault, schema).get(), .fetch("Publication WHERE self == %@"))
         let batch = try layout.fetchQuery(FetchRequest(entity: 0, predicate: .keyInList, limit: 20))
         XCTAssertEqual(try readBack(batch.sql, schema, values: batch.values).get(), .batch(entity: 0, limit: 20))
+        // Through a to-many: a comparison of any of the objects it reaches, each object once.
+        for text in ["Publication WHERE ANY tags.name == %@", "COUNT Publication WHERE ANY tags.name BEGINSWITH %@ AND title != nil", "Tag WHERE ANY publications.title == %@ SORT BY name"] {
+            let query = try query(text, layout)
+            XCTAssertEqual(try readBack(query.sql, schema, values: query.values).get(), .fetch(text), query.sql)
+        }
         let joined = LoggedStatement(line: 1, sql: "SELECT 0, t0.Z_PK FROM Z_1TAGS t1 JOIN ZTAG t0 ON t0.Z_PK = t1.Z_6TAGS WHERE t1.Z_1PUBLICATIONS = ?")
         XCTAssertEqual(try LogFetch.read(joined, kind: .toManyFault, schema: schema).get(), .fetch("IDS Tag WHERE publications CONTAINS %@"))
     }
@@ -67,8 +72,11 @@ final class LogFetchTests: XCTestCase {
     func testWhatIsNotReadYetSaysWhy() {
         let schema = LogSchema(model: model)
         let cases: [(sql: String, kind: StatementKind, says: String)] = [
-            ("SELECT DISTINCT t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0 JOIN Z_1TAGS t1 ON t0.Z_PK = t1.Z_1PUBLICATIONS", .fetch, "SELECT DISTINCT"),
-            ("SELECT t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0 JOIN Z_1TAGS t1 ON t0.Z_PK = t1.Z_1PUBLICATIONS WHERE t1.Z_6TAGS = ?", .idPass, "a join through a to-many"),
+            ("SELECT DISTINCT t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0 JOIN Z_1TAGS t1 ON t0.Z_PK = t1.Z_1PUBLICATIONS", .fetch, "a join of a form not read yet"),
+            ("SELECT t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0 JOIN Z_1TAGS t1 ON t0.Z_PK = t1.Z_1PUBLICATIONS WHERE t1.Z_6TAGS = ?", .idPass, "a join of a form not read yet"),
+            ("SELECT t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0 JOIN Z_1TAGS t1 ON t0.Z_PK = t1.Z_1PUBLICATIONS JOIN ZTAG t2 ON t1.Z_6TAGS = t2.Z_PK WHERE t2.ZNAME = ?", .idPass,
+             "a join through a to-many relationship without DISTINCT is not read"),
+            ("SELECT DISTINCT t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0 WHERE t0.ZTITLE = ?", .idPass, "a SELECT DISTINCT of objects read without a to-many join is not read"),
             ("SELECT COUNT(*) FROM ZPUBLICATION t0 WHERE t0.Z_ENT = ?", .count, "SQLDebug 2"),
             ("SELECT t0.ZTITLE, COUNT(t0.Z_PK) FROM ZPUBLICATION t0 GROUP BY t0.ZTITLE", .dictionaryFetch, "dictionaries"),
             ("INSERT INTO ZTAG(Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES(?, ?, ?, ?)", .insert, "a save's statements"),
