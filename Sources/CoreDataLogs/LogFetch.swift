@@ -90,7 +90,7 @@ struct LogFetch {
 
     static func notYet(_ kind: StatementKind) -> String {
         switch kind {
-        case .prefetch: "a prefetch is timed with the fetch that sets it off: not replayed yet"
+        case .prefetch: "a prefetch is read with the fetch that sets it off (the statement before it), not alone"
         case .dictionaryFetch: "a fetch of dictionaries (values, aggregates, groups) is not replayed yet"
         case .begin, .keyReservation, .insert, .update, .delete, .commit: "a save's statements are not replayed yet"
         default: "\(kind.rawValue) is not replayed"
