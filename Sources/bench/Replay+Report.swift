@@ -53,7 +53,9 @@ enum ReplayReport {
         for fetch in fetches.fetches where fetch.timed == fetch.statements && fetch.count > 0 {
             guard let result = results.first(where: { $0.strategy == baseline && $0.workload == "line-\(fetch.line)" }), !result.samples.isEmpty else { continue }
             let each = Statistics(result.samples).median / 1e9 / Double(max(1, result.mix?.fetches ?? 1))
-            rows.append(["\(fetch.line)", "\(fetch.count)", ConsoleTable.duration(fetch.loggedSeconds / Double(fetch.count) * 1e9), ConsoleTable.duration(each * 1e9), fetch.text])
+            // Core Data logs a statement's time to the tenth of a millisecond: an average below it is no measure.
+            let logged = fetch.loggedSeconds / Double(fetch.count)
+            rows.append(["\(fetch.line)", "\(fetch.count)", logged < 1e-4 ? "< 0.1 ms" : ConsoleTable.duration(logged * 1e9), ConsoleTable.duration(each * 1e9), fetch.text])
             device += fetch.loggedSeconds
             here += each * Double(fetch.count)
         }

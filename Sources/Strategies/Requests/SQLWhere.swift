@@ -132,9 +132,10 @@ struct SQLWhere {
             values.append(value)
             return "\(try operand(name)) = ?"
         case let .range(name, lower, upper):
+            // As Core Data words `x >= lower AND x < upper`: an AND, in parentheses only where nested.
             values += [lower, upper]
             let expression = try operand(name)
-            return "(\(expression) >= ? AND \(expression) < ?)"
+            return "\(expression) >= ? AND \(expression) < ?"
         case let .after(after):
             values += after
             let ascending = sort.first?.ascending ?? true
@@ -278,6 +279,7 @@ struct SQLWhere {
     private mutating func nested(_ predicate: FetchPredicate) throws -> String {
         guard let inner = try clause(predicate) else { return "1" }
         if case let .and(parts) = predicate, parts.count > 1 { return "(\(inner))" }
+        if case .range = predicate { return "(\(inner))" }
         return inner
     }
 
