@@ -89,11 +89,3 @@ public struct LogWriter {
         }
     }
 }
-
-extension FetchRequest {
-    /// The object a fault of it fires (`FetchRequest.fault`), else `nil`.
-    var faultedObject: (entity: Int, key: Int64)? {
-        guard case let .key(key) = predicate, !includesSubentities, asRootFetch, mode == .plain, sort.isEmpty, limit == nil, offset == nil else { return nil }
-        return (entity, key)
-    }
-}

@@ -32,6 +32,12 @@ public struct FetchRequest: Hashable, Sendable {
         FetchRequest(entity: id.entity, includesSubentities: false, predicate: .key(id.key), asRootFetch: true)
     }
 
+    /// The object whose fault the request fires (a request `fault(_:)` makes), else `nil`.
+    public var faultedObject: ObjectID? {
+        guard case let .key(key) = predicate, !includesSubentities, asRootFetch, mode == .plain, sort.isEmpty, limit == nil, offset == nil else { return nil }
+        return ObjectID(entity: entity, key: key)
+    }
+
     /// The request with every value replaced by a placeholder: requests of one shape share one SQL statement.
     public var shape: FetchRequest {
         var copy = self

@@ -22,8 +22,6 @@ public struct LoggedCase: Sendable {
 /// a key list left out: the statement emptying it stands for Core Data's `Bound intarray`).
 public struct LoggedRequest: Sendable {
     public var request: FetchRequest
-    /// Whether the request was counted rather than fetched.
-    public var counts: Bool
     public var statements: [StatementTrace.Entry]
     /// The values each of its statements binds, by its SQL, as the request holds them.
     public var values: [String: [Value]]
@@ -42,7 +40,7 @@ extension MeasuredStore {
             let query = try store.layout.query(request, counts: workloadCase.counts)
             if workloadCase.counts { _ = try database.number(query) } else { _ = try database.objects(query) }
             let values = Dictionary(query.statements.map { ($0.sql, $0.values) }) { first, _ in first }
-            return LoggedRequest(request: request, counts: workloadCase.counts, statements: trace.take().filter { !KeyList.fills($0.sql) }, values: values)
+            return LoggedRequest(request: request, statements: trace.take().filter { !KeyList.fills($0.sql) }, values: values)
         }
         return LoggedCase(name: name, requests: requests)
     }

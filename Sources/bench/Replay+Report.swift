@@ -52,7 +52,7 @@ enum ReplayReport {
         var (device, here) = (0.0, 0.0)
         for fetch in fetches.fetches where fetch.timed == fetch.statements && fetch.count > 0 {
             guard let result = results.first(where: { $0.strategy == baseline && $0.workload == "line-\(fetch.line)" }), !result.samples.isEmpty else { continue }
-            let each = Statistics(result.samples).median / 1e9 / Double(max(1, result.mix?.fetches ?? 1))
+            let each = medianOfOne(result) / 1e9
             // Core Data logs a statement's time to the tenth of a millisecond: an average below it is no measure.
             let logged = fetch.loggedSeconds / Double(fetch.count)
             rows.append(["\(fetch.line)", "\(fetch.count)", logged < 1e-4 ? "< 0.1 ms" : ConsoleTable.duration(logged * 1e9), ConsoleTable.duration(each * 1e9), fetch.text])
@@ -83,7 +83,7 @@ enum ReplayReport {
             counts[fetch.kind, default: (0, 0)].fetches += 1
             counts[fetch.kind, default: (0, 0)].times += fetch.count
             for result in measured {
-                let each = Statistics(result.samples).median / Double(max(1, result.mix?.fetches ?? 1))
+                let each = medianOfOne(result)
                 totals[fetch.kind, default: [:]][result.strategy, default: 0] += each * Double(fetch.count)
             }
         }
@@ -98,6 +98,11 @@ enum ReplayReport {
         }
         return "the log's reads by kind, each as often as the log makes it (medians of one, weighted; ratios to \(baseline)):\n"
             + table(rows, rightAligned: Set(1 ..< rows[0].count))
+    }
+
+    /// A case's median time for one of the fetches a repetition runs (one per draw), in nanoseconds.
+    private static func medianOfOne(_ result: WorkloadResult) -> Double {
+        Statistics(result.samples).median / Double(max(1, result.mix?.fetches ?? 1))
     }
 
     private static func kinds(_ summary: LogSummary) -> String {

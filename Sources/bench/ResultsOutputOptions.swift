@@ -40,13 +40,18 @@ struct ResultsOutputOptions: ParsableArguments {
         }
     }
 
+    /// The files the run writes beside `--output`'s CSV (none without `--output`).
+    var besides: [(url: URL, what: String)] {
+        guard let output else { return [] }
+        let csv = URL(fileURLWithPath: output)
+        return [(SamplesCSV.url(besides: csv), "its samples file"), (ResultsJSON.url(besides: csv), "its JSON export"), (SummaryMarkdown.url(besides: csv), "its Markdown summary")]
+    }
+
     /// Refuses an `--output` whose CSV, or a file the run writes beside it, is a file the command
     /// reads (its model or store).
     func checkNoneIsRead(_ inputs: [InputFile]) throws {
         guard let output else { return }
-        let csv = URL(fileURLWithPath: output)
-        let besides = [(SamplesCSV.url(besides: csv), "its samples file"), (ResultsJSON.url(besides: csv), "its JSON export"), (SummaryMarkdown.url(besides: csv), "its Markdown summary")]
-        do { try InputFile.checkNoneIsAnInput(output: csv, besides: besides.map { (url: $0.0, what: $0.1) }, inputs: inputs) }
+        do { try InputFile.checkNoneIsAnInput(output: URL(fileURLWithPath: output), besides: besides, inputs: inputs) }
         catch { throw ValidationError("\(error)") }
     }
 

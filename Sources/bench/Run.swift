@@ -69,7 +69,7 @@ struct Run: ParsableCommand {
         let layouts = try strategies.layouts()
         let model = try self.model.model(validated, scale: dataset.scale).announced()
         let workloads = try selectedWorkloads(model, reportingSources: !output.quiet)
-        let log = try sqlLog.start(model, inputs: try self.model.source().inputs + fetch.inputs, results: output.output, force: output.force)
+        let log = try sqlLog.start(model, inputs: try self.model.source().inputs + fetch.inputs, results: output)
         try Self.measure(workloads, on: model, layouts: layouts, source: try self.model.source(), dataset: dataset, timing: timing, output: output,
                          storeFolder: storeFolder, analyze: analyze, started: started, log: log)
         guard let log else { return }

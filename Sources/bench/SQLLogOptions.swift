@@ -34,14 +34,11 @@ struct SQLLogOptions: ParsableArguments {
     }
 
     /// The log to fill during the run, its file claimed (refused when it is a file the run reads or writes).
-    func start(_ model: Model, inputs: [InputFile], results: String?, force: Bool) throws -> SQLLog? {
+    func start(_ model: Model, inputs: [InputFile], results: ResultsOutputOptions) throws -> SQLLog? {
         guard let path else { return nil }
-        let writes = results.map { csv -> [InputFile] in
-            let url = URL(fileURLWithPath: csv)
-            return [InputFile(csv, "the results CSV --output writes"), InputFile(SamplesCSV.url(besides: url).path, "the samples file the run writes"),
-                    InputFile(ResultsJSON.url(besides: url).path, "the JSON export the run writes"), InputFile(SummaryMarkdown.url(besides: url).path, "the Markdown summary the run writes")]
-        } ?? []
-        let (url, claim) = try OutputFile.destination(path, defaultName: "statements.log", force: force, inputs: inputs + writes, option: "--log-sql")
+        let writes = (results.output.map { [InputFile($0, "the results CSV --output writes")] } ?? [])
+            + results.besides.map { InputFile($0.url.path, "\($0.what.replacingOccurrences(of: "its ", with: "the run's ")), which it writes") }
+        let (url, claim) = try OutputFile.destination(path, defaultName: "statements.log", force: results.force, inputs: inputs + writes, option: "--log-sql")
         return try SQLLog(url: url, claim: claim, writer: LogWriter(model: model, level: level ?? 1, storeID: UUID().uuidString))
     }
 }
