@@ -17,6 +17,12 @@ public struct LineList: Sendable, Equatable {
         if first.count < Self.kept { first.append(line) }
     }
 
+    /// Another list's lines after these (its first ones kept while there is room).
+    mutating func append(contentsOf other: LineList) {
+        for line in other.first where first.count < Self.kept { first.append(line) }
+        count += other.count
+    }
+
     /// The first line, for ordering reasons by where they first apply.
     public var earliest: Int { first.first ?? 0 }
 }

@@ -53,7 +53,7 @@ public struct LogFetches: Sendable {
 
     /// Reads a statement the log understood as `kind`.
     public mutating func add(_ statement: LoggedStatement, kind: StatementKind) {
-        guard kind.isReplayed else { return }
+        guard kind.isReplayed, !LogSaves.isSave(kind) else { return }
         if kind == .prefetch { return addPrefetch(statement) }
         finishPrefetching()
         switch LogFetch.read(statement, kind: kind, schema: schema) {

@@ -161,6 +161,16 @@ public struct ObjectGenerator: Sendable {
         return ModelObject(id: ObjectID(entity: entityIndex, key: key), values: values, toOne: toOne, links: links)
     }
 
+    /// The attribute values of a new object of `entity` with `key`, one beyond the objects (a
+    /// save's insert, an update's new values): made as any object's (a unique attribute's from the
+    /// key), an order key left NULL.
+    public func newValues(entity: Int, key: Int64) -> [Value] {
+        var rng = SplitMix64(seed: seed, stream: 0x5A7E << 48 ^ UInt64(entity) << 40 ^ UInt64(truncatingIfNeeded: key))
+        var values = makers[entity].map { $0.make(key: key, &rng) }
+        for (attribute, _) in orderKeys[entity] { values[attribute] = .null }
+        return values
+    }
+
     /// The order key of the member with `key` in an ordered relationship (a to-one's `Z_FOK_`
     /// column, an ordered many-to-many's join table): by key, 1024 apart from 2048 (key 1).
     public static func orderKey(_ key: Int64) -> Int64 { 1_024 * (key + 1) }

@@ -13,8 +13,9 @@ extension CaseGrid {
             public var interval: ClosedRange<Double>
         }
 
-        /// The fetches in the mix.
+        /// The fetches in the mix, and the saves (cases of variant `save`, a replayed log's).
         public var fetches: Int
+        public var saves = 0
         /// Each strategy that ran every fetch of the mix, the baseline first.
         public var totals: [Total]
         public var baseline: String
@@ -33,7 +34,8 @@ extension CaseGrid {
             let others = totals.filter { $0.strategy != baseline }.sorted { $0.nanoseconds < $1.nanoseconds }.map { total in
                 "`\(total.strategy)` \(CaseGrid.ratioText(total.nanoseconds / reference.nanoseconds)) (\(verdict(total)))"
             }
-            return "Your mix (\(fetches) fetch\(fetches == 1 ? "" : "es"), each weighted by how often the app makes it) takes `\(baseline)` "
+            let saved = saves == 0 ? "" : " and \(saves) save\(saves == 1 ? "" : "s")"
+            return "Your mix (\(fetches) fetch\(fetches == 1 ? "" : "es")\(saved), each weighted by how often the app makes it) takes `\(baseline)` "
                 + "\(ConsoleTable.duration(reference.nanoseconds)) [\(CaseGrid.intervalText(reference.interval))]; " + others.joined(separator: ", ") + "."
         }
     }
@@ -57,6 +59,7 @@ extension CaseGrid {
             return Mix.Total(strategy: strategy, nanoseconds: median, interval: low ... max(low, high))
         }
         guard totals.first?.strategy == baseline else { return nil }
-        return Mix(fetches: weighted.count, totals: totals, baseline: baseline)
+        let saves = weighted.filter { $0.name.hasSuffix("/save") }.count
+        return Mix(fetches: weighted.count - saves, saves: saves, totals: totals, baseline: baseline)
     }
 }

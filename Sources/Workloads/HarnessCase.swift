@@ -1,3 +1,4 @@
+import FetchRequests
 import Foundation
 import Generation
 import Models
@@ -40,7 +41,7 @@ public final class HarnessCase {
             transactions = Array(generator.batches(of: batchSize))
         case .insertSingle:
             transactions = inputs.singleInsertObjects.map { [$0] }
-        case .read, .update, .delete:
+        case .read, .update, .delete, .save:
             let store = try MeasuredStore(layout, path: folder.appendingPathComponent("read.sqlite").path)
             try store.populate(generator, batchSize: batchSize, census: Census(generator))
             populated = store
@@ -74,9 +75,9 @@ public final class HarnessCase {
             let store = try MeasuredStore(layout, path: folder.appendingPathComponent("insert-\(repetition).sqlite").path)
             try (try store.opened).createSchema()
             fresh = store
-        case .delete:
+        case .delete, .save:
             fresh?.remove()
-            fresh = try prepared(populated).copy(to: folder.appendingPathComponent("delete-\(repetition).sqlite").path)
+            fresh = try prepared(populated).copy(to: folder.appendingPathComponent("\(workload.kind)-\(repetition).sqlite").path)
         case .update:
             // As the runner does: SQLite's automatic checkpoint then never falls inside the measured save.
             try StoreFile.checkpoint(try prepared(populated).opened.database)
@@ -91,7 +92,7 @@ public final class HarnessCase {
 
     /// One repetition; the measured region is between the two calls. Returns the rows handled.
     public func run(startMeasurement: () -> Void, stopMeasurement: () -> Void) throws -> Int {
-        let database = try prepared(workload.isInsert || workload.kind == .delete ? fresh : populated).opened.database
+        let database = try prepared(workload.isInsert || workload.kind == .delete || workload.kind == .save ? fresh : populated).opened.database
         database.startCountingWork()
         defer { lastWork = database.stopCountingWork() }
         return try measured(startMeasurement: startMeasurement, stopMeasurement: stopMeasurement)
@@ -133,7 +134,21 @@ public final class HarnessCase {
             let deleted = try strategy.delete(inputs.deleteIDs)
             stopMeasurement()
             return deleted
+        case .save:
+            let strategy = try prepared(fresh).opened
+            let request = try saveRequest()
+            let save = try strategy.prepare(request, versions: try strategy.versions(of: request))
+            startMeasurement()
+            let made = try strategy.save(save)
+            stopMeasurement()
+            return made
         }
+    }
+
+    /// The objects and values of a `.save` workload's save, drawn from the case's data.
+    private func saveRequest() throws -> SaveRequest {
+        guard let spec = workload.save else { throw NameList.Error(description: "\(workload.name) is a save without one") }
+        return spec.request(generator, seed: generator.seed)
     }
 
     /// A store the case made, or an error saying the repetition was not prepared.

@@ -58,7 +58,7 @@ public final class Runner {
         }
         let workloads = plan.workloads.filter { $0.applies(to: model) }
         // `update` changes the read store: it runs after every other read, whatever order the plan names.
-        let reads = workloads.filter { $0.kind == .read || $0.kind == .delete } + workloads.filter { $0.kind == .update }
+        let reads = workloads.filter { [.read, .delete, .save].contains($0.kind) } + workloads.filter { $0.kind == .update }
         let census = Census(dataset)
         if plan.sharesRunTime, let runTime = plan.runTime {
             let weights = workloads.flatMap { workload in Array(repeating: workload.budget, count: workload.variants(on: inputs).count) }
@@ -80,6 +80,7 @@ public final class Runner {
             if workload.kind != .read { try statementLog?(LoggedCase(name: workload.name, requests: [], notLogged: Self.writesNotLogged)) }
             switch workload.kind {
             case .delete: try report(try measureDelete(workload, layouts, stores))
+            case .save: try report(try measureSave(workload, layouts, stores))
             case .update: try report(try measureUpdate(workload, layouts, stores))
             default:
                 for workloadCase in workload.cases(inputs) { try report(try measureRead(workload, workloadCase, layouts, stores)) }
@@ -247,6 +248,44 @@ public final class Runner {
             return Sample(nanoseconds: elapsed, rows: deleted, digest: AnswerDigest(.ordered, of: [deleted] + counts + links), work: work)
         }
         return makeResults(workload, "", layouts, samples, bytes: bytes)
+    }
+
+    /// Each repetition runs the save on a fresh copy of the read store (copied untimed, its
+    /// statements made untimed from the objects' versions there). Every repetition must make every
+    /// change; the first reads back each concrete entity's objects and every object the save
+    /// inserted or updated, and its answer is their digest.
+    private func measureSave(_ workload: Workload, _ layouts: [any StorageLayout], _ stores: [MeasuredStore]) throws -> [WorkloadResult] {
+        guard let spec = workload.save else { throw NameList.Error(description: "\(workload.name) is a save without one") }
+        let request = spec.request(dataset, seed: dataset.seed)
+        var bytes = stores.map(\.bytes)
+        let samples = try interleave(caseName(workload, Workload.saveVariant), workload, layouts) { index, repetition, _ in
+            let path = storePath(stores[index].name, "save-\(repetition)")
+            let copy = try stores[index].copy(to: path)
+            defer { copy.remove() }
+            let strategy = (try copy.opened)
+            let prepared = try strategy.prepare(request, versions: try strategy.versions(of: request))
+            var made = 0
+            strategy.database.startCountingWork()
+            let elapsed = try Sample.nanoseconds { made = try strategy.save(prepared) }
+            let work = strategy.database.stopCountingWork()
+            guard made == request.changes.count else {
+                throw StoreCheckFailure(description: "\(stores[index].name): \(workload.name) made \(made) of its \(request.changes.count) changes")
+            }
+            guard repetition == 0 else { return Sample(nanoseconds: elapsed, rows: made, digest: AnswerDigest(.ordered, of: [made]), digestIsFull: false, work: work) }
+            let counts = try model.entities.map { entity in
+                entity.isConcrete ? try strategy.count(FetchRequest(entity: entity.index, includesSubentities: false)) : 0
+            }
+            let objects = try (request.inserted.map(\.id) + request.updated).flatMap { try strategy.fetch(.fault($0)) }
+            bytes[index] = fileSize(path)
+            var digest = AnswerDigest(.ordered, of: [made] + counts)
+            for object in objects { digest.add(object) }
+            return Sample(nanoseconds: elapsed, rows: made, digest: digest, work: work)
+        }
+        var results = makeResults(workload, Workload.saveVariant, layouts, samples, bytes: bytes)
+        if let weight = workload.mixWeight {
+            for index in results.indices { results[index].mix = MixShare(weight: weight, fetches: 1) }
+        }
+        return results
     }
 
     private func interleave(_ caseName: String, _ workload: Workload, _ layouts: [any StorageLayout], loopTarget: UInt64? = nil,

@@ -18,6 +18,9 @@ public struct Workload: Sendable {
         case update
         /// Deletes objects from a fresh copy of the populated store, following delete rules.
         case delete
+        /// Runs one save (`Workload.save`: inserts, updates and deletes as an app's save sends
+        /// them) on a fresh copy of the populated store.
+        case save
     }
 
     /// What `bench explain` requires of a statement's plan.
@@ -58,6 +61,8 @@ public struct Workload: Sendable {
     /// In an app's fetch mix (`--fetches`): how often the app issues this fetch, relative to the
     /// mix's others; nil outside one.
     public var mixWeight: Double?
+    /// The save a `.save` workload runs.
+    public var save: SaveSpec?
 
     public init(name: String, summary: String, kind: Kind = .read, warmups: Int, budget: Double, minimumRounds: Int = 6, planRule: PlanRule = .any,
                 inDefaultRun: Bool = true, needs: @escaping @Sendable (Model) -> String? = { _ in nil },
@@ -72,7 +77,7 @@ public struct Workload: Sendable {
 
     /// The cases a run measures of this workload on a model (one CSV row per strategy each), by
     /// variant name ("" for a workload with one case): a read has one per case, a write one.
-    public func variants(on inputs: WorkloadInputs) -> [String] { kind == .read ? cases(inputs).map(\.variant) : [""] }
+    public func variants(on inputs: WorkloadInputs) -> [String] { kind == .read ? cases(inputs).map(\.variant) : [kind == .save ? Self.saveVariant : ""] }
 
     /// How many cases a run of `workloads` measures on a model: the variants of each that applies.
     /// The one answer the runner, the sweep, `bench model` and CI ask.

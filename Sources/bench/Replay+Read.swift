@@ -2,17 +2,19 @@ import CoreDataLogs
 import Foundation
 
 /// A log read whole: its lines and statements, what they ask (`LogSummary`) and, through a model,
-/// the fetches its reads make (`LogFetches`). A log with nothing to replay, or of another model
+/// the fetches its reads make (`LogFetches`) and the saves its transactions make (`LogSaves`). A log with nothing to replay, or of another model
 /// version, is a `CommandFailure` line.
 struct LogRead {
     var reader: LogReader
     var summary: LogSummary
     var fetches: LogFetches?
+    var saves: LogSaves?
 
     static func read(_ path: String, schema: LogSchema?, model: ModelOptions) throws -> LogRead {
         var reader = LogReader(file: try LogFile(path: path))
         var summary = LogSummary()
         var fetches = schema.map { LogFetches(schema: $0) }
+        var saves = schema.map { LogSaves(schema: $0) }
         let size = reader.file.size
         let progress: ((Int64) -> Void)? = size >= 1 << 30 ? { read in showProgress(read, of: size) } : nil
         try reader.read(progress: progress) { statement in
@@ -24,13 +26,14 @@ struct LogRead {
                     + "\(model.model ?? "the preset " + (model.preset ?? "")) (give the model the app ran with\(version))")
             }
             summary.add(statement, kind: told, entities: schema.entities(of: statement).map { schema.model.entities[$0].name })
-            fetches?.add(statement, kind: kind)
+            if LogSaves.isSave(kind) { saves?.add(statement, kind: kind) } else { fetches?.add(statement, kind: kind) }
         }
         if progress != nil { showProgress(nil, of: size) }
         for stray in reader.strays { summary.addStray(line: stray.line, why: stray.why) }
         fetches?.finish()
+        saves?.finish()
         try check(reader, summary, path: path)
-        return LogRead(reader: reader, summary: summary, fetches: fetches)
+        return LogRead(reader: reader, summary: summary, fetches: fetches, saves: saves)
     }
 
     /// Refuses a log with nothing to replay: no line of Core Data's, no statement, or none understood.

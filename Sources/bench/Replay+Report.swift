@@ -9,7 +9,7 @@ import Workloads
 enum ReplayReport {
     /// - parameter placed: for each fetch with a `%@` (by its line), how many occurrences are
     ///   replayed with their logged values (`Replay.placedValues`).
-    static func dryRun(_ summary: LogSummary, reader: LogReader, name: String, fetches: LogFetches?, placed: [Int: Int] = [:]) -> String {
+    static func dryRun(_ summary: LogSummary, reader: LogReader, name: String, fetches: LogFetches?, saves: LogSaves? = nil, placed: [Int: Int] = [:]) -> String {
         var text = "\(name): \(count(reader.lines, "line")), \(reader.coreDataLines) of them Core Data's; "
         text += "\(count(reader.statements, "statement")), \(summary.understood) understood, \(summary.notUnderstoodCount) not"
         text += reader.hasValues ? " (bound values logged: level 2 or more)\n" : " (no bound values logged: level 1)\n"
@@ -21,6 +21,20 @@ enum ReplayReport {
         }
         if !summary.notUnderstood.isEmpty { text += "\n" + lines(summary.notUnderstood, heading: "not understood") }
         if let fetches { text += "\n" + replayed(fetches, reads: summary.kinds.filter { $0.key.isRead }.values.reduce(0) { $0 + $1.statements }, placed: placed) }
+        if let saves { text += "\n" + replayed(saves, statements: summary.kinds.filter { LogSaves.isSave($0.key) }.values.reduce(0) { $0 + $1.statements }) }
+        return text
+    }
+
+    /// The log's transactions as saves, each with how often the log makes it; what is not replayed.
+    private static func replayed(_ saves: LogSaves, statements: Int) -> String {
+        let read = saves.saves.reduce(0) { $0 + $1.statements }
+        var text = "the log's transactions as saves: \(saves.saves.count) distinct, \(read) of its \(statements) save statements\n"
+        if !saves.saves.isEmpty {
+            var rows = [["times", "statements", "line", "save"]]
+            for save in saves.saves { rows.append(["\(save.count)", "\(save.statements)", "\(save.line)", save.spec.text(saves.schema.model)]) }
+            text += table(rows, rightAligned: [0, 1, 2])
+        }
+        if !saves.notReplayed.isEmpty { text += "\n" + lines(saves.notReplayed, heading: "not replayed") }
         return text
     }
 
@@ -71,12 +85,13 @@ enum ReplayReport {
     /// The replayed fetches by kind: how many and how often, each layout's time for them as often
     /// as the log makes them (each fetch's median for one, weighted by its count), and its ratio
     /// to the baseline's: which kinds of the app's reads decide its time.
-    static func byKind(_ fetches: LogFetches, _ results: [WorkloadResult]) -> String? {
+    static func byKind(_ fetches: LogFetches, _ saves: LogSaves?, _ results: [WorkloadResult]) -> String? {
+        let cases = fetches.fetches.map { (kind: $0.kind, line: $0.line, count: $0.count) } + (saves?.saves ?? []).map { (kind: "save", line: $0.line, count: $0.count) }
         let strategies = results.map(\.strategy).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let baseline = Strategies.baseline.name
         guard strategies.contains(baseline), strategies.count > 1 else { return nil }
         var kinds: [String] = [], totals: [String: [String: Double]] = [:], counts: [String: (fetches: Int, times: Int)] = [:]
-        for fetch in fetches.fetches {
+        for fetch in cases {
             let measured = results.filter { $0.workload == "line-\(fetch.line)" && !$0.samples.isEmpty }
             guard Set(measured.map(\.strategy)) == Set(strategies) else { continue }
             if !kinds.contains(fetch.kind) { kinds.append(fetch.kind) }
@@ -88,7 +103,7 @@ enum ReplayReport {
             }
         }
         guard !kinds.isEmpty else { return nil }
-        var rows = [["kind", "fetches", "times"] + strategies]
+        var rows = [["kind", "distinct", "times"] + strategies]
         for kind in kinds {
             let time = totals[kind] ?? [:], base = time[baseline] ?? 0
             rows.append([kind, "\(counts[kind]?.fetches ?? 0)", "\(counts[kind]?.times ?? 0)"] + strategies.map { strategy in
@@ -96,7 +111,8 @@ enum ReplayReport {
                 return ConsoleTable.duration(value) + (strategy == baseline || base <= 0 ? "" : String(format: " %.2f×", value / base))
             })
         }
-        return "the log's reads by kind, each as often as the log makes it (medians of one, weighted; ratios to \(baseline)):\n"
+        let what = saves?.saves.isEmpty == false ? "reads and saves" : "reads"
+        return "the log's \(what) by kind, each as often as the log makes it (medians of one, weighted; ratios to \(baseline)):\n"
             + table(rows, rightAligned: Set(1 ..< rows[0].count))
     }
 

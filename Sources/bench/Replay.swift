@@ -79,23 +79,34 @@ struct Replay: ParsableCommand {
         }
         if dryRun || !output.quiet {
             let placed = loaded.map { usesLoggedValues ? Self.placedValues(read.fetches, ObjectGenerator($0.model, seed: dataset.seed)) : [:] } ?? [:]
-            print(ReplayReport.dryRun(read.summary, reader: read.reader, name: URL(fileURLWithPath: log).lastPathComponent, fetches: read.fetches, placed: placed), terminator: "")
+            print(ReplayReport.dryRun(read.summary, reader: read.reader, name: URL(fileURLWithPath: log).lastPathComponent, fetches: read.fetches, saves: read.saves, placed: placed),
+                  terminator: "")
         }
         if strict, read.summary.notUnderstoodCount > 0 {
             let listed = output.quiet && !dryRun ? "listed by --dry-run" : "listed above"
             printError("error: \(read.summary.notUnderstoodCount) of the log's statements are not understood (\(listed)); --strict allows none")
             throw ExitCode.failure
         }
-        guard !dryRun, let loaded, let fetches = read.fetches else { return }
-        guard !fetches.fetches.isEmpty else {
-            let first = fetches.notReplayed.min { $0.value.earliest < $1.value.earliest }
-            throw reportFailure(CommandFailure(description: "none of the reads of \(log) is replayed yet" + (first.map { " (line \($0.value.earliest): \($0.key))" } ?? "") + "; see what it asks with --dry-run"))
+        guard !dryRun, let loaded, let fetches = read.fetches, let saves = read.saves else { return }
+        guard !fetches.fetches.isEmpty || !saves.saves.isEmpty else {
+            let first = fetches.notReplayed.merging(saves.notReplayed) { $0.count >= $1.count ? $0 : $1 }.min { $0.value.earliest < $1.value.earliest }
+            throw reportFailure(CommandFailure(description: "none of the reads or saves of \(log) is replayed yet" + (first.map { " (line \($0.value.earliest): \($0.key))" } ?? "") + "; see what it asks with --dry-run"))
         }
         if !output.quiet { print("") }
-        let results = try Run.measure(Self.workloads(fetches, logged: usesLoggedValues), on: loaded.model, layouts: try strategies.layouts(), source: try model.source(),
+        let workloads = Self.workloads(fetches, logged: usesLoggedValues) + Self.workloads(saves, model: loaded.model)
+        let results = try Run.measure(workloads, on: loaded.model, layouts: try strategies.layouts(), source: try model.source(),
                                       dataset: dataset, timing: timing, output: output, storeFolder: storeFolder, analyze: false, started: started)
-        if !output.quiet, let kinds = ReplayReport.byKind(fetches, results) { print("\n" + kinds, terminator: "") }
+        if !output.quiet, let kinds = ReplayReport.byKind(fetches, saves, results) { print("\n" + kinds, terminator: "") }
         if !output.quiet, let device = ReplayReport.device(fetches, results) { print("\n" + device, terminator: "") }
+    }
+
+    /// Each distinct save of the log, named by its first line, weighted by how many times the log makes it.
+    static func workloads(_ saves: LogSaves, model: Model) -> [Workload] {
+        saves.saves.map { save in
+            var workload = Workload.save(save.spec, name: "line-\(save.line)", model: model)
+            workload.mixWeight = Double(save.count)
+            return workload
+        }
     }
 
     /// Whether fetches are given their logged values (`--values`).

@@ -56,6 +56,14 @@ final class StrategyAgreementTests: XCTestCase {
 
     func testCornerModelsAgree() throws { try checkReads(Self.cornerModels) }
 
+    /// Saves as an app's log sends them (inserts, updates of several attributes, a version alone,
+    /// deletes of an object's own rows) leave every layout holding the single-table store's objects.
+    func testSavesAgreeWithSingleTable() throws {
+        for description in Self.models + Self.cornerModels + ModelPresets.all.map({ $0.scaled(to: 300) }) {
+            try StrategyAgreement(Array(Strategies.all.dropFirst()), description, against: SingleTable.self).checkSaves()
+        }
+    }
+
     func testWritesAgreeWithSingleTable() throws {
         for description in Self.models + Self.cornerModels {
             try StrategyAgreement(Array(Strategies.all.dropFirst()), description, against: SingleTable.self).checkWrites()

@@ -38,11 +38,16 @@ public final class LayoutStore {
         return plan
     }
 
+    /// Moves each hierarchy's `Z_PRIMARYKEY` counter past the objects' keys, inside a save.
+    func reserveKeys(for objects: [ModelObject]) throws {
+        try bookkeeping.reserveKeys(for: objects) { try insertPlan($0).keyEntity }
+    }
+
     /// Inserts the objects (of any entities) with their to-one references and generated
     /// many-to-many links, as one save (one transaction).
     public func insert(_ objects: [ModelObject]) throws {
         try database.transaction {
-            try bookkeeping.reserveKeys(for: objects) { try insertPlan($0).keyEntity }
+            try reserveKeys(for: objects)
             for object in objects {
                 let plan = try insertPlan(object.id.entity)
                 for step in plan.steps {

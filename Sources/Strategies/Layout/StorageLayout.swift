@@ -50,9 +50,10 @@ public protocol StorageLayout: Sendable {
     /// each object's `source` the key of the object it is linked to, ordered by it.
     func linkedQuery(_ relationship: Model.Relationship) throws -> PreparedQuery
 
-    /// The statements setting `attribute` to `value` on an object of `entity` whose version is
-    /// checked and bumped, as Core Data's `UPDATE … SET …, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?`.
-    func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep]
+    /// The statements setting each attribute to its value on an object of `entity` whose version
+    /// is checked and bumped, as Core Data's `UPDATE … SET …, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?`
+    /// (one statement where the attributes share the table holding the version).
+    func updatePlan(_ entity: Int, changes: [AttributeChange]) throws -> [UpdateStep]
     /// `SELECT Z_OPT FROM <table> WHERE Z_PK = ?` for an object of `entity`; `nil` when no table
     /// holds its objects.
     func versionSQL(_ entity: Int) -> String?
@@ -67,6 +68,11 @@ public protocol StorageLayout: Sendable {
 }
 
 extension StorageLayout {
+    /// The statements setting one attribute (`updatePlan(_:changes:)`).
+    public func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] {
+        try updatePlan(entity, changes: [AttributeChange(attribute, value)])
+    }
+
     public static var name: String { "\(Self.self)" }
     /// The strategy's name (`Self.name`), for a layout known only as `any StorageLayout`.
     public var name: String { Self.name }

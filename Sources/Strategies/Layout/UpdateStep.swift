@@ -10,8 +10,10 @@ public struct UpdateStep: Sendable {
     public init(_ sql: String, _ sources: [Source]) { self.sql = sql; self.sources = sources }
 
     /// Core Data's one statement: `SET <assignment>, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?`.
+    /// With no assignment, the version alone (a save that changed only a to-many of the object).
     static func versioned(_ table: String, _ assignment: String, _ values: [Value]) -> [UpdateStep] {
-        [UpdateStep("UPDATE \(table) SET \(assignment), Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", values.map { .value($0) } + [.newVersion, .key, .oldVersion])]
+        let set = assignment.isEmpty ? "" : assignment + ", "
+        return [UpdateStep("UPDATE \(table) SET \(set)Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", values.map { .value($0) } + [.newVersion, .key, .oldVersion])]
     }
 
     func values(_ object: ObjectVersion) -> [Value] {

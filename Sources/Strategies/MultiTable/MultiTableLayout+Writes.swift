@@ -1,3 +1,4 @@
+import FetchRequests
 import CoreDataLayout
 import Generation
 import Models
@@ -5,17 +6,28 @@ import Models
 /// A multi-table layout's updates, versions, deletes and link counts, from where it keeps each
 /// object's rows, identity and properties.
 extension MultiTableLayout {
-    /// Core Data's `UPDATE … SET <col> = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?` when the
-    /// column is in the table holding the version; else the version checked and bumped there, then
-    /// the column set in its own table.
-    public func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] {
-        guard let version = identity(entity)?.table, let position = model.entities[entity].attributeIndex(attribute) else {
-            throw LayoutError(Self.name, "'\(attribute)' is not an attribute of concrete entity '\(model.entities[entity].name)'")
+    /// Core Data's `UPDATE … SET <col> = ?, …, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?` for the
+    /// columns in the table holding the version (the version alone there when none is); then
+    /// each other table's columns set in one statement of its own, in the order first named.
+    public func updatePlan(_ entity: Int, changes: [AttributeChange]) throws -> [UpdateStep] {
+        guard let version = identity(entity)?.table else { throw LayoutError.abstract(Self.name, model.entities[entity], "update") }
+        var tables: [(table: String, columns: [String], values: [Value])] = [(version, [], [])]
+        for change in changes {
+            guard let position = model.entities[entity].attributeIndex(change.name) else {
+                throw LayoutError(Self.name, "'\(change.name)' is not an attribute of concrete entity '\(model.entities[entity].name)'")
+            }
+            let place = attributePlace(entity, position)
+            let slot = tables.firstIndex { $0.table == place.table } ?? {
+                tables.append((place.table, [], []))
+                return tables.count - 1
+            }()
+            tables[slot].columns.append("\(place.column) = ?")
+            tables[slot].values.append(change.value)
         }
-        let place = attributePlace(entity, position)
-        if place.table == version { return UpdateStep.versioned(version, "\(place.column) = ?", [value]) }
-        return [UpdateStep("UPDATE \(version) SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", [.newVersion, .key, .oldVersion]),
-                UpdateStep("UPDATE \(place.table) SET \(place.column) = ? WHERE Z_PK = ?", [.value(value), .key])]
+        let first = tables[0].columns.isEmpty
+            ? UpdateStep("UPDATE \(version) SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", [.newVersion, .key, .oldVersion])
+            : UpdateStep.versioned(version, tables[0].columns.joined(separator: ", "), tables[0].values)[0]
+        return [first] + tables.dropFirst().map { UpdateStep("UPDATE \($0.table) SET \($0.columns.joined(separator: ", ")) WHERE Z_PK = ?", $0.values.map { .value($0) } + [.key]) }
     }
 
     public func versionSQL(_ entity: Int) -> String? { identity(entity).map { "SELECT Z_OPT FROM \($0.table) WHERE Z_PK = ?" } }

@@ -1,3 +1,4 @@
+import FetchRequests
 import Generation
 import Models
 
@@ -22,17 +23,32 @@ extension OneRowLayout {
         entity.linkedRelationships.map { (try? link($0)).map(schema.linkInsert) ?? .byDestination([:]) }
     }
 
-    /// Core Data's one statement: a column set, or a key of a JSON object set with `json_set`
-    /// (removed with `json_remove`, for NULL in an optional attribute).
-    public func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] {
-        let (position, place) = try self.attribute(entity, attribute)
-        let table = table(entity), column = place.column
-        guard let key = place.key else { return UpdateStep.versioned(table, "\(column) = ?", [value]) }
-        if value.isNull, model.entities[entity].attributes[position].optional {
-            return UpdateStep.versioned(table, "\(column) = json_remove(\(column), '$.\(key)')", [])
+    /// Core Data's one statement: each column set, or each key of a JSON object set with
+    /// `json_set` (removed with `json_remove`, for NULL in an optional attribute), the keys of one
+    /// column nested in one assignment.
+    public func updatePlan(_ entity: Int, changes: [AttributeChange]) throws -> [UpdateStep] {
+        var assignments: [(column: String, expression: String, values: [Value])] = []
+        for change in changes {
+            let (position, place) = try attribute(entity, change.name)
+            let column = place.column
+            let slot = assignments.firstIndex { $0.column == column } ?? {
+                assignments.append((column, column, []))
+                return assignments.count - 1
+            }()
+            guard let key = place.key else {
+                assignments[slot] = (column, "?", [change.value])
+                continue
+            }
+            let inner = assignments[slot].expression
+            if change.value.isNull, model.entities[entity].attributes[position].optional {
+                assignments[slot].expression = "json_remove(\(inner), '$.\(key)')"
+            } else {
+                let parameter = model.entities[entity].attributes[position].type.storage == .real ? "json(?)" : "?"
+                assignments[slot].expression = "json_set(\(inner), '$.\(key)', \(parameter))"
+                assignments[slot].values.append(change.value.jsonBindable)
+            }
         }
-        let parameter = model.entities[entity].attributes[position].type.storage == .real ? "json(?)" : "?"
-        return UpdateStep.versioned(table, "\(column) = json_set(\(column), '$.\(key)', \(parameter))", [value.jsonBindable])
+        return UpdateStep.versioned(table(entity), assignments.map { "\($0.column) = \($0.expression)" }.joined(separator: ", "), assignments.flatMap(\.values))
     }
 
     public func versionSQL(_ entity: Int) -> String? { "SELECT Z_OPT FROM \(table(entity)) WHERE Z_PK = ?" }

@@ -1,0 +1,124 @@
+import FetchRequests
+import Models
+
+/// One statement of a save read through the model's Core Data layout as a change of the request
+/// language (`SaveSpec.Change`): an object inserted (`INSERT INTO ZNOTE(Z_PK, Z_ENT, Z_OPT, …)`),
+/// updated (`UPDATE ZNOTE SET ZTITLE = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?`) or deleted
+/// (`DELETE FROM ZNOTE WHERE Z_PK = ?`); `nil` for what bounds or serves the save (its
+/// transaction, its key reservation).
+enum LogSave {
+    static func read(_ statement: LoggedStatement, kind: StatementKind, schema: LogSchema) -> Result<SaveSpec.Change?, NotUnderstood> {
+        switch kind {
+        case .begin, .commit, .keyReservation: return .success(nil)
+        case .insert, .update, .delete: break
+        default: return .failure(NotUnderstood("not a save's statement"))
+        }
+        let tokens = statement.tokens.tokens
+        guard let table = statement.tokens.tables.first, statement.tokens.tables.count == 1 else {
+            return .failure(NotUnderstood("a save's statement of several tables (a batch update or delete): not replayed yet"))
+        }
+        let root: Int
+        switch schema.tables[table] {
+        case let .hierarchy(found, _)?: root = found
+        case .join?: return .failure(NotUnderstood("a many-to-many link written (a join table's row): not replayed yet"))
+        case nil: return .failure(NotUnderstood("a save's statement of a table outside the model"))
+        }
+        switch kind {
+        case .insert: return insert(tokens, statement.values, root: root, schema: schema)
+        case .update: return update(tokens, root: root, schema: schema)
+        default: return delete(tokens, root: root)
+        }
+    }
+
+    /// The entity of an insert: the one its bound `Z_ENT` names (level 2), else the one concrete
+    /// entity of the table whose columns are the statement's.
+    private static func insert(_ tokens: [SQLTokens.Token], _ values: [BoundValue?], root: Int, schema: LogSchema) -> Result<SaveSpec.Change?, NotUnderstood> {
+        guard let open = tokens.firstIndex(where: { $0.text == "(" }), let close = tokens[open...].firstIndex(where: { $0.text == ")" }) else {
+            return .failure(NotUnderstood("an INSERT without its column list"))
+        }
+        let columns = tokens[(open + 1)..<close].filter { $0.kind == .word }.map(\.text)
+        guard columns.prefix(3) == ["Z_PK", "Z_ENT", "Z_OPT"] else { return .failure(NotUnderstood("an INSERT whose columns do not start with Z_PK, Z_ENT, Z_OPT")) }
+        let model = schema.model, subtree = model.entities[root].subtree
+        if values.count == columns.count, case let .integer(number)? = values[1] {
+            let entity = Int(number) - 1
+            guard subtree.contains(entity), model.entities[entity].isConcrete else { return .failure(NotUnderstood("an INSERT whose Z_ENT is no concrete entity of its table")) }
+            return .success(.insert(entity: entity))
+        }
+        let named = Set(columns)
+        let matching = subtree.filter { model.entities[$0].isConcrete && schema.insertColumns(of: $0) == named }
+        guard matching.count == 1, let entity = matching.first else {
+            return .failure(
+                NotUnderstood(
+                    matching.isEmpty
+                        ? "an INSERT whose columns are no entity's of its table"
+                        : "an INSERT whose entity its columns do not tell (several entities have them): log at level 2 for its Z_ENT"))
+        }
+        return .success(.insert(entity: entity))
+    }
+
+    /// An update's attributes from its `SET` list (`Z_OPT` aside), its entity the deepest of those
+    /// declaring them (the table's root for a version alone).
+    private static func update(_ tokens: [SQLTokens.Token], root: Int, schema: LogSchema) -> Result<SaveSpec.Change?, NotUnderstood> {
+        guard let set = tokens.firstIndex(where: { $0.kind == .word && $0.text == "SET" }) else { return .failure(NotUnderstood("an UPDATE without SET")) }
+        let end = tokens[set...].firstIndex { $0.kind == .word && $0.text == "WHERE" } ?? tokens.endIndex
+        let whereClause = tokens[end...].filter { $0.kind == .word }.map(\.text)
+        guard whereClause.first == "WHERE", whereClause.dropFirst().allSatisfy({ ["Z_PK", "Z_OPT", "AND"].contains($0) }), whereClause.contains("Z_PK") else {
+            return .failure(NotUnderstood("an UPDATE of objects other than one by its Z_PK (a batch update): not replayed yet"))
+        }
+        let assigned = tokens[set..<end].indices.compactMap { index -> String? in
+            index + 1 < end && tokens[index].kind == .word && tokens[index + 1].text == "=" ? tokens[index].text : nil
+        }.filter { $0 != "Z_OPT" }
+        let model = schema.model
+        var entity = root, attributes: [String] = []
+        for column in assigned {
+            guard let (owner, name) = schema.attribute(column, in: root) else {
+                return .failure(NotUnderstood("an UPDATE of a relationship (\(SQLTokens.shown(column, else: "a column")) is its key): not replayed yet"))
+            }
+            if model.entities[owner].subtree.contains(entity) {
+                // Declared above or at the entity so far.
+            } else if model.entities[entity].subtree.contains(owner) {
+                entity = owner
+            } else {
+                return .failure(NotUnderstood("an UPDATE of attributes of two sub-entities"))
+            }
+            attributes.append(name)
+        }
+        return .success(.update(entity: entity, attributes: attributes))
+    }
+
+    /// A delete of one object by its key, of the table's hierarchy.
+    private static func delete(_ tokens: [SQLTokens.Token], root: Int) -> Result<SaveSpec.Change?, NotUnderstood> {
+        let words = tokens.filter { $0.kind == .word }.map(\.text)
+        guard let at = words.firstIndex(of: "WHERE"), words[at...].dropFirst().allSatisfy({ ["Z_PK", "Z_OPT", "AND"].contains($0) }), words[at...].contains("Z_PK") else {
+            return .failure(NotUnderstood("a DELETE of objects other than one by its Z_PK (a batch delete): not replayed yet"))
+        }
+        return .success(.delete(entity: root))
+    }
+}
+
+extension LogSchema {
+    /// The columns an INSERT of an object of `entity` names: its header, each attribute's column,
+    /// each to-one's key and entity columns.
+    func insertColumns(of entity: Int) -> Set<String> {
+        var columns: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+        let info = model.entities[entity]
+        for position in info.attributes.indices { columns.insert(schema.column(entity, attributeAt: position)) }
+        for relationship in info.toOneRelationships {
+            guard let found = schema.columns(entity, toOne: relationship.name) else { continue }
+            columns.insert(found.key)
+            if let column = found.entity { columns.insert(column) }
+        }
+        return columns
+    }
+
+    /// The attribute stored in `column` of the hierarchy of `root`: its declaring entity and name.
+    func attribute(_ column: String, in root: Int) -> (entity: Int, name: String)? {
+        for entity in model.entities[root].subtree {
+            let info = model.entities[entity]
+            for (position, attribute) in info.attributes.enumerated() where info.attributeOwners[position] == entity {
+                if schema.column(entity, attributeAt: position) == column { return (entity, attribute.name) }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,86 @@
+import FetchRequests
+import Models
+
+/// A log's saves: each transaction (`BEGIN EXCLUSIVE` … `COMMIT`) read as one save of the request
+/// language (`SaveSpec`), each distinct save once with how many times the log makes it. A save
+/// any of whose statements is not read is not replayed: each of its statements is kept with its
+/// line and why, as a rolled-back transaction's and a change outside any transaction are.
+public struct LogSaves: Sendable {
+    public struct Save: Sendable {
+        public let spec: SaveSpec
+        /// The line of its `BEGIN`.
+        public let line: Int
+        public internal(set) var count = 0
+        public internal(set) var statements = 0
+    }
+
+    public let schema: LogSchema
+    /// Distinct saves in the order the log first makes them.
+    public private(set) var saves: [Save] = []
+    /// Statements not replayed, by why, each with its line.
+    public private(set) var notReplayed: [String: LineList] = [:]
+    private var index: [SaveSpec: Int] = [:]
+    /// The open transaction: its statements, the save read so far, and the first reason it is not.
+    private var open: (line: Int, lines: LineList, spec: SaveSpec, problem: String?)?
+
+    /// The most changes a replayed save makes: a larger one (an import) is named, not replayed.
+    public static let largestSave = 100_000
+
+    public init(schema: LogSchema) { self.schema = schema }
+
+    public var notReplayedCount: Int { notReplayed.values.reduce(0) { $0 + $1.count } }
+
+    /// Whether a statement of this kind is a save's (and read here rather than as a read).
+    public static func isSave(_ kind: StatementKind) -> Bool { [.begin, .keyReservation, .insert, .update, .delete, .commit].contains(kind) }
+
+    /// Reads a save's statement the log understood as `kind`.
+    public mutating func add(_ statement: LoggedStatement, kind: StatementKind) {
+        if kind == .begin {
+            if let waiting = open { skip(waiting.lines, "a transaction with no COMMIT after it") }
+            open = (statement.line, LineList([statement.line]), SaveSpec(), nil)
+            return
+        }
+        guard open != nil else { return skip(LineList([statement.line]), "a save's statement outside BEGIN … COMMIT (the log starts inside a transaction)") }
+        open?.lines.append(statement.line)
+        if kind == .commit { return commit(rolledBack: statement.tokens.verb == "ROLLBACK") }
+        switch LogSave.read(statement, kind: kind, schema: schema) {
+        case let .success(change?):
+            guard open?.problem == nil else { break }
+            if (open?.spec.count ?? 0) >= Self.largestSave {
+                open?.problem = "a save of more than \(Self.largestSave) changes: not replayed"
+            } else {
+                open?.spec.append(change)
+            }
+        case .success(nil): break
+        case let .failure(reason): if open?.problem == nil { open?.problem = reason.description }
+        }
+    }
+
+    /// Ends the log: a transaction still open is not replayed.
+    public mutating func finish() {
+        if let waiting = open { skip(waiting.lines, "a transaction with no COMMIT after it (the log ends inside it)") }
+        open = nil
+        index = [:]
+    }
+
+    private mutating func commit(rolledBack: Bool) {
+        guard let waiting = open else { return }
+        open = nil
+        if rolledBack { return skip(waiting.lines, "a transaction rolled back: it changed nothing") }
+        if let problem = waiting.problem { return skip(waiting.lines, problem) }
+        guard !waiting.spec.steps.isEmpty else { return skip(waiting.lines, "a transaction that changes no object (its key reservation alone)") }
+        let position =
+            index[waiting.spec]
+            ?? {
+                saves.append(Save(spec: waiting.spec, line: waiting.line))
+                index[waiting.spec] = saves.count - 1
+                return saves.count - 1
+            }()
+        saves[position].count += 1
+        saves[position].statements += waiting.lines.count
+    }
+
+    private mutating func skip(_ lines: LineList, _ why: String) {
+        notReplayed[why, default: LineList()].append(contentsOf: lines)
+    }
+}

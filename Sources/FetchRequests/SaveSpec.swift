@@ -1,0 +1,79 @@
+import Generation
+import Models
+
+/// A save in the request language: what one save of a context asks of the store, in the order
+/// Core Data sends it: objects inserted, updated (the attributes changed) and deleted, each of an
+/// entity. A transaction of an app's log (`bench replay`) is read as one; every layout runs it as
+/// one transaction (`SaveRequest`, its objects and values drawn from the data).
+public struct SaveSpec: Hashable, Sendable {
+    public enum Change: Hashable, Sendable {
+        /// A new object of a concrete entity, each of its attributes and to-ones set.
+        case insert(entity: Int)
+        /// An object of the entity (or of a sub-entity) given new values of these attributes.
+        case update(entity: Int, attributes: [String])
+        /// An object of the entity (or of a sub-entity) removed: its own rows. What Core Data's
+        /// delete rules change besides is in the save as changes of their own.
+        case delete(entity: Int)
+    }
+
+    /// A change and how many times in a row the save makes it.
+    public struct Step: Hashable, Sendable {
+        public var change: Change
+        public var count: Int
+        public init(_ change: Change, count: Int = 1) { self.change = change; self.count = count }
+    }
+
+    public var steps: [Step]
+
+    public init(steps: [Step] = []) { self.steps = steps }
+
+    /// Appends a change, counted with the one before it when they are the same.
+    public mutating func append(_ change: Change) {
+        if steps.last?.change == change { steps[steps.count - 1].count += 1 } else { steps.append(Step(change)) }
+    }
+
+    /// The changes in all.
+    public var count: Int { steps.reduce(0) { $0 + $1.count } }
+
+    /// The save as text: `SAVE INSERT Note ×2; UPDATE Note SET title, modified; UPDATE Folder
+    /// VERSION; DELETE Tag` (`VERSION`: the object's version alone, as a change of a to-many bumps it).
+    public func text(_ model: Model) -> String {
+        "SAVE "
+            + steps.map { step in
+                let times = step.count > 1 ? " ×\(step.count)" : ""
+                switch step.change {
+                case let .insert(entity): return "INSERT \(model.entities[entity].name)\(times)"
+                case let .update(entity, attributes):
+                    return "UPDATE \(model.entities[entity].name)\(times) " + (attributes.isEmpty ? "VERSION" : "SET \(attributes.joined(separator: ", "))")
+                case let .delete(entity): return "DELETE \(model.entities[entity].name)\(times)"
+                }
+            }.joined(separator: "; ")
+    }
+}
+
+/// An attribute given a new value by an update.
+public struct AttributeChange: Hashable, Sendable {
+    public var name: String
+    public var value: Value
+    public init(_ name: String, _ value: Value) { self.name = name; self.value = value }
+}
+
+/// A save with its objects and values: what every layout runs, as one transaction, in order.
+public struct SaveRequest: Sendable {
+    public enum Change: Sendable {
+        case insert(ModelObject)
+        case update(ObjectID, [AttributeChange])
+        case delete(ObjectID)
+    }
+
+    public var changes: [Change]
+
+    public init(changes: [Change]) { self.changes = changes }
+
+    /// The objects the save inserts, in order.
+    public var inserted: [ModelObject] { changes.compactMap { if case let .insert(object) = $0 { object } else { nil } } }
+    /// The objects it updates, in order.
+    public var updated: [ObjectID] { changes.compactMap { if case let .update(id, _) = $0 { id } else { nil } } }
+    /// The objects it deletes, in order.
+    public var deleted: [ObjectID] { changes.compactMap { if case let .delete(id) = $0 { id } else { nil } } }
+}

@@ -1,0 +1,157 @@
+import FetchRequests
+import Foundation
+import Generation
+import Models
+import Strategies
+import TestSupport
+import XCTest
+
+@testable import CoreDataLogs
+
+/// A log's transactions read back as the saves an app made: every save single-table sends for
+/// the agreement tests' saves reads back as the same save, and what is not read is named.
+final class LogSavesTests: XCTestCase {
+    private let model = try! Model(ModelPresets.publications.scaled(to: 400))
+
+    private func saves(_ text: String, model: Model? = nil) throws -> LogSaves {
+        var saves = LogSaves(schema: LogSchema(model: model ?? self.model))
+        for statement in try LogWriterTests.statements(text) {
+            let kind = try statement.kind().get()
+            if LogSaves.isSave(kind) { saves.add(statement, kind: kind) }
+        }
+        saves.finish()
+        return saves
+    }
+
+    private func log(_ statements: [String]) -> String { statements.map { "CoreData: sql: \($0)\n" }.joined() }
+
+    func testATransactionIsOneSaveOfItsChangesInOrder() throws {
+        let read = try saves(
+            log([
+                "BEGIN EXCLUSIVE", "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
+                "INSERT INTO ZPUBLICATION(Z_PK, Z_ENT, Z_OPT, ZPAGECOUNT, ZCREATEDATE, ZPUBLISHDATE, ZUPDATEDATE, ZTITLE, ZISBN, ZUID) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO ZPUBLICATION(Z_PK, Z_ENT, Z_OPT, ZPAGECOUNT, ZCREATEDATE, ZPUBLISHDATE, ZUPDATEDATE, ZTITLE, ZISBN, ZUID) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "UPDATE ZPUBLICATION SET ZTITLE = ?, ZUPDATEDATE = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+                "UPDATE ZPUBLICATION SET ZTITLE = ?, ZISBN = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+                "UPDATE ZTAG SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", "DELETE FROM ZPUBLICATION WHERE Z_PK = ? AND Z_OPT = ?", "COMMIT",
+                "BEGIN EXCLUSIVE", "UPDATE ZPUBLICATION SET ZTITLE = ?, ZUPDATEDATE = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", "COMMIT",
+                "BEGIN EXCLUSIVE", "UPDATE ZPUBLICATION SET ZUPDATEDATE = ?, ZTITLE = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", "COMMIT",
+                "BEGIN EXCLUSIVE", "UPDATE ZPUBLICATION SET ZTITLE = ?, ZUPDATEDATE = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", "COMMIT",
+            ]))
+        XCTAssertEqual(
+            read.saves.map { $0.spec.text(model) },
+            [
+                "SAVE INSERT Book ×2; UPDATE Publication SET title, updatedate; UPDATE Book SET title, isbn; UPDATE Tag VERSION; DELETE Publication",
+                "SAVE UPDATE Publication SET title, updatedate", "SAVE UPDATE Publication SET updatedate, title",
+            ])
+        XCTAssertEqual(read.saves.map(\.count), [1, 2, 1])
+        XCTAssertEqual(read.saves.map(\.line), [1, 11, 14])
+        XCTAssertEqual(read.saves.map(\.statements), [10, 6, 3])
+        XCTAssertTrue(read.notReplayed.isEmpty, "\(read.notReplayed)")
+    }
+
+    func testWhatIsNotReadIsNamedWithEveryLineOfItsSave() throws {
+        let book = "INSERT INTO ZPUBLICATION(Z_PK, Z_ENT, Z_OPT, ZPAGECOUNT, ZCREATEDATE, ZPUBLISHDATE, ZUPDATEDATE, ZTITLE, ZISBN, ZUID) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        let cases: [([String], String)] = [
+            (["BEGIN EXCLUSIVE", book, "INSERT INTO Z_1TAGS(Z_1PUBLICATIONS, Z_6TAGS) VALUES (?, ?)", "COMMIT"], "a many-to-many link written (a join table's row): not replayed yet"),
+            (["BEGIN EXCLUSIVE", "DELETE FROM Z_1TAGS WHERE Z_1PUBLICATIONS = ?", "COMMIT"], "a many-to-many link written (a join table's row): not replayed yet"),
+            (["BEGIN EXCLUSIVE", book, "ROLLBACK"], "a transaction rolled back: it changed nothing"),
+            ([book, "COMMIT"], "a save's statement outside BEGIN … COMMIT (the log starts inside a transaction)"),
+            (["BEGIN EXCLUSIVE", book], "a transaction with no COMMIT after it (the log ends inside it)"),
+            (["BEGIN EXCLUSIVE", "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", "COMMIT"], "a transaction that changes no object (its key reservation alone)"),
+            (["BEGIN EXCLUSIVE", "DELETE FROM ZPUBLICATION WHERE ZTITLE = ?", "COMMIT"], "a DELETE of objects other than one by its Z_PK (a batch delete): not replayed yet"),
+            (["BEGIN EXCLUSIVE", "UPDATE ZPUBLICATION SET ZTITLE = ?, Z_OPT = ? WHERE ZTITLE = ?", "COMMIT"], "an UPDATE of objects other than one by its Z_PK (a batch update): not replayed yet"),
+            (["BEGIN EXCLUSIVE", "UPDATE ZPUBLICATION SET ZISBN = ?, ZDOI = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", "COMMIT"], "an UPDATE of attributes of two sub-entities"),
+            (["BEGIN EXCLUSIVE", "INSERT INTO ZPUBLICATION(Z_PK, Z_ENT, Z_OPT, ZTITLE) VALUES(?, ?, ?, ?)", "COMMIT"], "an INSERT whose columns are no entity's of its table"),
+        ]
+        for (statements, why) in cases {
+            let read = try saves(log(statements))
+            XCTAssertTrue(read.saves.isEmpty, "\(statements)")
+            XCTAssertEqual(read.notReplayed.keys.sorted(), [why], "\(statements)")
+            XCTAssertEqual(read.notReplayed[why]?.first, Array(1...statements.count), "every line of the save, \(statements)")
+        }
+        // A to-one's key set: the relationship is not replayed yet.
+        let notes = try Model(
+            ModelDescription(
+                name: "notes",
+                entities: [
+                    EntityDescription(
+                        "Folder", rows: 2, attributes: [Attribute("name", .string)],
+                        relationships: [RelationshipDescription("notes", destination: "Note", inverse: "folder", toMany: true)]),
+                    EntityDescription(
+                        "Note", rows: 4, attributes: [Attribute("title", .string)],
+                        relationships: [RelationshipDescription("folder", destination: "Folder", inverse: "notes", optional: true)]),
+                ]))
+        let read = try saves(log(["BEGIN EXCLUSIVE", "UPDATE ZNOTE SET ZTITLE = ?, ZFOLDER = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", "COMMIT"]), model: notes)
+        XCTAssertEqual(read.notReplayed.keys.sorted(), ["an UPDATE of a relationship (ZFOLDER is its key): not replayed yet"])
+        XCTAssertEqual(read.notReplayed.values.first?.first, [1, 2, 3])
+    }
+
+    /// An INSERT's entity: its bound Z_ENT at level 2, else the one entity with its columns; two
+    /// entities with the same columns need level 2.
+    func testAnInsertsEntityIsItsBoundNumberOrItsColumns() throws {
+        let description = ModelDescription(
+            name: "twins",
+            entities: [
+                EntityDescription("Item", abstract: true, attributes: [Attribute("title", .string)]),
+                EntityDescription("Left", parent: "Item", rows: 5), EntityDescription("Right", parent: "Item", rows: 5),
+            ])
+        let twins = try Model(description)
+        let insert = "INSERT INTO ZITEM(Z_PK, Z_ENT, Z_OPT, ZTITLE) VALUES(?, ?, ?, ?)"
+        let level1 = try saves(log(["BEGIN EXCLUSIVE", insert, "COMMIT"]), model: twins)
+        XCTAssertEqual(level1.notReplayed.keys.sorted(), ["an INSERT whose entity its columns do not tell (several entities have them): log at level 2 for its Z_ENT"])
+        let right = try XCTUnwrap(twins.entities.firstIndex { $0.name == "Right" })
+        let binds = ["(int64)7", "(int64)\(right + 1)", "(int64)1", "\"x\""].enumerated().map { "CoreData: details: SQLite bind[\($0)] = \($1)\n" }.joined()
+        let level2 = try saves("CoreData: sql: BEGIN EXCLUSIVE\nCoreData: sql: \(insert)\n" + binds + "CoreData: sql: COMMIT\n", model: twins)
+        XCTAssertEqual(level2.saves.map { $0.spec.text(twins) }, ["SAVE INSERT Right"])
+    }
+
+    /// Every save of the agreement tests, as single-table sends it (Core Data's statements),
+    /// reads back as the same save: on every preset and on random models.
+    func testEverySaveSingleTableSendsReadsBackAsTheSameSave() throws {
+        var checked = 0
+        for description in ModelPresets.all.map({ $0.scaled(to: 300) }) + (0..<8).map({ RandomModel.make(seed: UInt64(700 + $0)) }) {
+            let model = try Model(description)
+            let agreement = try StrategyAgreement([], description, against: SingleTable.self)
+            let store = agreement.referenceStore, schema = LogSchema(model: model)
+            for spec in agreement.saves() {
+                let request = spec.request(agreement.generator, seed: 5)
+                guard !request.changes.isEmpty else { continue }
+                let prepared = try store.prepare(request, versions: try store.versions(of: request))
+                var text = "CoreData: sql: BEGIN EXCLUSIVE\n"
+                for statements in prepared.changes {
+                    for (sql, values) in statements {
+                        text += "CoreData: sql: \(sql)\n" + values.enumerated().map { "CoreData: details: SQLite bind[\($0)] = \(LogWriter.printed($1))\n" }.joined()
+                    }
+                }
+                var read = LogSaves(schema: schema)
+                for statement in try LogWriterTests.statements(text + "CoreData: sql: COMMIT\n") {
+                    let kind = try statement.kind().get()
+                    if LogSaves.isSave(kind) { read.add(statement, kind: kind) }
+                }
+                read.finish()
+                XCTAssertEqual(read.saves.map { $0.spec.text(model) }, [Self.asLogged(spec, request, model).text(model)], "\(model.name): \(read.notReplayed)")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 15)
+    }
+
+    /// A save as its statements tell it: an insert of the object's entity, an update of the entity
+    /// declaring the deepest attribute it sets (its table's root for the version alone), a delete
+    /// of its table's root.
+    static func asLogged(_ spec: SaveSpec, _ request: SaveRequest, _ model: Model) -> SaveSpec {
+        var logged = SaveSpec()
+        for change in request.changes {
+            switch change {
+            case let .insert(object): logged.append(.insert(entity: object.id.entity))
+            case let .update(id, changes):
+                let entity = model.entities[id.entity]
+                let owners = changes.compactMap { change in entity.attributeIndex(change.name).map { entity.attributeOwners[$0] } }
+                logged.append(.update(entity: owners.max { $0 != $1 && model.entities[$0].subtree.contains($1) } ?? entity.root, attributes: changes.map(\.name)))
+            case let .delete(id): logged.append(.delete(entity: model.entities[id.entity].root))
+            }
+        }
+        return logged
+    }
+}

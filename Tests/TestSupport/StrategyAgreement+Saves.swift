@@ -1,0 +1,45 @@
+import FetchRequests
+import Generation
+import Models
+import Strategies
+import XCTest
+
+/// Saves as an app's log sends them, for a checker against a store: each save runs on the
+/// reference store and on every subject, which must make as many changes and then hold the same
+/// objects.
+extension StrategyAgreement {
+    /// The saves checked: per hierarchy, one inserting an object of each concrete entity, updating
+    /// an object of each entity with every attribute it can change (its own and inherited ones in
+    /// one statement, NULL where optional), bumping a root object's version alone and deleting two
+    /// objects; then every entity's objects compared.
+    public func saves() -> [SaveSpec] {
+        model.roots.map { root in
+            var spec = SaveSpec()
+            let subtree = model.entities[root].subtree
+            for entity in subtree where model.entities[entity].isConcrete { spec.append(.insert(entity: entity)) }
+            for entity in subtree {
+                let info = model.entities[entity]
+                let changeable = info.attributes.filter { !model.isUnique($0.name, of: entity) && !info.uniquenessConstraints.joined().contains($0.name) && $0.orderKeyOf == nil }
+                if !changeable.isEmpty { spec.append(.update(entity: entity, attributes: changeable.map(\.name))) }
+            }
+            spec.append(.update(entity: root, attributes: []))
+            spec.append(.delete(entity: root))
+            spec.append(.delete(entity: root))
+            return spec
+        }
+    }
+
+    /// Runs each of `saves()` (its objects and values drawn from the generator) on every store;
+    /// each must make every change the reference makes, and every entity's objects must agree.
+    public func checkSaves(file: StaticString = #filePath, line: UInt = #line) throws {
+        for spec in saves() {
+            let request = spec.request(generator, seed: generator.seed)
+            let made = try same("save \(spec.text(model))", file: file, line: line) { store in
+                try store.save(try store.prepare(request, versions: try store.versions(of: request)))
+            }
+            XCTAssertEqual(made, request.changes.count, "\(model.name): every change of \(spec.text(model)) made", file: file, line: line)
+            try same("versions after \(spec.text(model))", file: file, line: line) { try $0.versions(request.updated + request.inserted.map(\.id) + request.deleted) }
+        }
+        for entity in model.entities { try check(FetchRequest(entity: entity.index), "\(entity.name) after the saves", file: file, line: line) }
+    }
+}
