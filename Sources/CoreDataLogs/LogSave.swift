@@ -56,8 +56,9 @@ enum LogSave {
         return .success(.insert(entity: entity))
     }
 
-    /// An update's attributes from its `SET` list (`Z_OPT` aside), its entity the deepest of those
-    /// declaring them (the table's root for a version alone).
+    /// An update's attributes and to-ones from its `SET` list (`Z_OPT` aside; a to-one's key and
+    /// entity-number columns one change), its entity the deepest of those declaring them (the
+    /// table's root for a version alone).
     private static func update(_ tokens: [SQLTokens.Token], root: Int, schema: LogSchema) -> Result<SaveSpec.Change?, NotUnderstood> {
         guard let set = tokens.firstIndex(where: { $0.kind == .word && $0.text == "SET" }) else { return .failure(NotUnderstood("an UPDATE without SET")) }
         let end = tokens[set...].firstIndex { $0.kind == .word && $0.text == "WHERE" } ?? tokens.endIndex
@@ -69,21 +70,28 @@ enum LogSave {
             index + 1 < end && tokens[index].kind == .word && tokens[index + 1].text == "=" ? tokens[index].text : nil
         }.filter { $0 != "Z_OPT" }
         let model = schema.model
-        var entity = root, attributes: [String] = []
+        var entity = root, attributes: [String] = [], toOnes: [String] = []
         for column in assigned {
-            guard let (owner, name) = schema.attribute(column, in: root) else {
-                return .failure(NotUnderstood("an UPDATE of a relationship (\(SQLTokens.shown(column, else: "a column")) is its key): not replayed yet"))
+            let owner: Int
+            if let (declaring, name) = schema.attribute(column, in: root) {
+                owner = declaring
+                attributes.append(name)
+            } else if let (declaring, name, isKey) = schema.toOne(column, in: root) {
+                owner = declaring
+                // A to-one's entity-number column comes with its key.
+                if isKey { toOnes.append(name) }
+            } else {
+                return .failure(NotUnderstood("an UPDATE of \(SQLTokens.shown(column, else: "a column")), which is no attribute's or to-one's column of its table"))
             }
             if model.entities[owner].subtree.contains(entity) {
                 // Declared above or at the entity so far.
             } else if model.entities[entity].subtree.contains(owner) {
                 entity = owner
             } else {
-                return .failure(NotUnderstood("an UPDATE of attributes of two sub-entities"))
+                return .failure(NotUnderstood("an UPDATE of properties of two sub-entities"))
             }
-            attributes.append(name)
         }
-        return .success(.update(entity: entity, attributes: attributes))
+        return .success(.update(entity: entity, attributes: attributes, toOnes: toOnes))
     }
 
     /// A delete of one object by its key, of the table's hierarchy.
@@ -109,6 +117,19 @@ extension LogSchema {
             if let column = found.entity { columns.insert(column) }
         }
         return columns
+    }
+
+    /// The to-one whose key (or entity-number) column of the hierarchy of `root` is `column`: its
+    /// declaring entity, name, and whether the column is its key.
+    func toOne(_ column: String, in root: Int) -> (entity: Int, name: String, isKey: Bool)? {
+        for entity in model.entities[root].subtree {
+            for relationship in model.entities[entity].toOneRelationships where relationship.owner == entity {
+                guard let columns = schema.columns(entity, toOne: relationship.name) else { continue }
+                if columns.key == column { return (entity, relationship.name, true) }
+                if columns.entity == column { return (entity, relationship.name, false) }
+            }
+        }
+        return nil
     }
 
     /// The attribute stored in `column` of the hierarchy of `root`: its declaring entity and name.

@@ -7,7 +7,8 @@ extension SaveSpec {
     /// its values made as the generator makes any object's, each to-one an object of the
     /// destination drawn from the data (a one-to-one's left empty: its partner is taken), no
     /// many-to-many link; each update an object of the entity's subtree drawn from the data, given
-    /// new values made alike; each delete another such object. No object is changed twice by one
+    /// new values made alike and, for each to-one it sets, an object of the destination drawn from
+    /// the data; each delete another such object. No object is changed twice by one
     /// save: where the data has fewer objects than the save changes, the save changes those it has.
     public func request(_ dataset: any Dataset, seed: UInt64) -> SaveRequest {
         let model = dataset.model
@@ -50,11 +51,15 @@ extension SaveSpec {
                         return destinations.isEmpty ? nil : destinations[Int(random.next() % UInt64(destinations.count))]
                     }
                     changes.append(.insert(ModelObject(id: ObjectID(entity: entity, key: key), values: generator.newValues(entity: entity, key: key), toOne: toOnes)))
-                case let .update(entity, attributes):
+                case let .update(entity, attributes, toOnes):
                     guard let id = existing(entity) else { continue }
                     let values = generator.newValues(entity: id.entity, key: newKey(id.entity))
                     let object = model.entities[id.entity]
-                    changes.append(.update(id, attributes.compactMap { name in object.attributeIndex(name).map { AttributeChange(name, values[$0]) } }))
+                    let destinations = toOnes.map { name -> ToOneChange in
+                        let pool = object.relationship(name).map { pool($0.destination) } ?? []
+                        return ToOneChange(name, pool.isEmpty ? nil : pool[Int(random.next() % UInt64(pool.count))])
+                    }
+                    changes.append(.update(id, attributes.compactMap { name in object.attributeIndex(name).map { AttributeChange(name, values[$0]) } }, destinations))
                 case let .delete(entity):
                     guard let id = existing(entity) else { continue }
                     changes.append(.delete(id))

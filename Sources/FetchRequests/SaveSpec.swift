@@ -9,8 +9,9 @@ public struct SaveSpec: Hashable, Sendable {
     public enum Change: Hashable, Sendable {
         /// A new object of a concrete entity, each of its attributes and to-ones set.
         case insert(entity: Int)
-        /// An object of the entity (or of a sub-entity) given new values of these attributes.
-        case update(entity: Int, attributes: [String])
+        /// An object of the entity (or of a sub-entity) given new values of these attributes and
+        /// new destinations of these to-one relationships.
+        case update(entity: Int, attributes: [String], toOnes: [String] = [])
         /// An object of the entity (or of a sub-entity) removed: its own rows. What Core Data's
         /// delete rules change besides is in the save as changes of their own.
         case delete(entity: Int)
@@ -38,16 +39,21 @@ public struct SaveSpec: Hashable, Sendable {
     /// The save as text: `SAVE INSERT Note ×2; UPDATE Note SET title, modified; UPDATE Folder
     /// VERSION; DELETE Tag` (`VERSION`: the object's version alone, as a change of a to-many bumps it).
     public func text(_ model: Model) -> String {
-        "SAVE "
-            + steps.map { step in
-                let times = step.count > 1 ? " ×\(step.count)" : ""
-                switch step.change {
-                case let .insert(entity): return "INSERT \(model.entities[entity].name)\(times)"
-                case let .update(entity, attributes):
-                    return "UPDATE \(model.entities[entity].name)\(times) " + (attributes.isEmpty ? "VERSION" : "SET \(attributes.joined(separator: ", "))")
-                case let .delete(entity): return "DELETE \(model.entities[entity].name)\(times)"
-                }
-            }.joined(separator: "; ")
+        "SAVE " + steps.map { $0.text(model) }.joined(separator: "; ")
+    }
+}
+
+extension SaveSpec.Step {
+    /// One change as text, `×n` after its entity when it is made n times in a row.
+    func text(_ model: Model) -> String {
+        let times = count > 1 ? " ×\(count)" : ""
+        switch change {
+        case let .insert(entity): return "INSERT \(model.entities[entity].name)\(times)"
+        case let .update(entity, attributes, toOnes):
+            let names = attributes + toOnes
+            return "UPDATE \(model.entities[entity].name)\(times) " + (names.isEmpty ? "VERSION" : "SET \(names.joined(separator: ", "))")
+        case let .delete(entity): return "DELETE \(model.entities[entity].name)\(times)"
+        }
     }
 }
 
@@ -58,11 +64,18 @@ public struct AttributeChange: Hashable, Sendable {
     public init(_ name: String, _ value: Value) { self.name = name; self.value = value }
 }
 
+/// A to-one relationship given a new destination (or none) by an update.
+public struct ToOneChange: Hashable, Sendable {
+    public var name: String
+    public var destination: ObjectID?
+    public init(_ name: String, _ destination: ObjectID?) { self.name = name; self.destination = destination }
+}
+
 /// A save with its objects and values: what every layout runs, as one transaction, in order.
 public struct SaveRequest: Sendable {
     public enum Change: Sendable {
         case insert(ModelObject)
-        case update(ObjectID, [AttributeChange])
+        case update(ObjectID, [AttributeChange], [ToOneChange] = [])
         case delete(ObjectID)
     }
 
@@ -73,7 +86,7 @@ public struct SaveRequest: Sendable {
     /// The objects the save inserts, in order.
     public var inserted: [ModelObject] { changes.compactMap { if case let .insert(object) = $0 { object } else { nil } } }
     /// The objects it updates, in order.
-    public var updated: [ObjectID] { changes.compactMap { if case let .update(id, _) = $0 { id } else { nil } } }
+    public var updated: [ObjectID] { changes.compactMap { if case let .update(id, _, _) = $0 { id } else { nil } } }
     /// The objects it deletes, in order.
     public var deleted: [ObjectID] { changes.compactMap { if case let .delete(id) = $0 { id } else { nil } } }
 }

@@ -56,7 +56,7 @@ struct BareSingleTable: StorageLayout {
     func countQuery(_ request: FetchRequest) throws -> PreparedQuery { try tables.countQuery(request) }
     func partialQuery(_ request: FetchRequest, properties: [String]) throws -> PreparedQuery { try tables.partialQuery(request, properties: properties) }
     func linkedQuery(_ relationship: Model.Relationship) throws -> PreparedQuery { try tables.linkedQuery(relationship) }
-    func updatePlan(_ entity: Int, changes: [AttributeChange]) throws -> [UpdateStep] { try tables.updatePlan(entity, changes: changes) }
+    func updatePlan(_ entity: Int, changes: [AttributeChange], toOnes: [ToOneChange]) throws -> [UpdateStep] { try tables.updatePlan(entity, changes: changes, toOnes: toOnes) }
     func versionSQL(_ entity: Int) -> String? { tables.versionSQL(entity) }
     func deleteStatements(_ entity: Int) throws -> DeleteStatements { try tables.deleteStatements(entity) }
     func linkCountSQL(_ relationship: Model.Relationship) throws -> [String] { try tables.linkCountSQL(relationship) }

@@ -10,7 +10,7 @@ import XCTest
 extension StrategyAgreement {
     /// The saves checked: per hierarchy, one inserting an object of each concrete entity, updating
     /// an object of each entity with every attribute it can change (its own and inherited ones in
-    /// one statement, NULL where optional), bumping a root object's version alone and deleting two
+    /// one statement) and every to-one (but a one-to-one's) given another destination, bumping a root object's version alone and deleting two
     /// objects; then every entity's objects compared.
     public func saves() -> [SaveSpec] {
         model.roots.map { root in
@@ -20,7 +20,8 @@ extension StrategyAgreement {
             for entity in subtree {
                 let info = model.entities[entity]
                 let changeable = info.attributes.filter { !model.isUnique($0.name, of: entity) && !info.uniquenessConstraints.joined().contains($0.name) && $0.orderKeyOf == nil }
-                if !changeable.isEmpty { spec.append(.update(entity: entity, attributes: changeable.map(\.name))) }
+                let toOnes = info.toOneRelationships.filter { !$0.isOneToOne && !info.uniquenessConstraints.joined().contains($0.name) }.map(\.name)
+                if !changeable.isEmpty || !toOnes.isEmpty { spec.append(.update(entity: entity, attributes: changeable.map(\.name), toOnes: toOnes)) }
             }
             spec.append(.update(entity: root, attributes: []))
             spec.append(.delete(entity: root))

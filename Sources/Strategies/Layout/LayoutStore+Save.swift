@@ -24,9 +24,9 @@ extension LayoutStore {
             case let .insert(object):
                 guard let plan = layout.insertPlan(object.id.entity) else { throw LayoutError.abstract(layout.name, model.entities[object.id.entity], "insert") }
                 changes.append(plan.steps.map { ($0.sql, $0.values(object)) })
-            case let .update(id, attributes):
+            case let .update(id, attributes, toOnes):
                 let version = ObjectVersion(id: id, version: versions[id] ?? 1)
-                changes.append(try layout.updatePlan(id.entity, changes: attributes).map { ($0.sql, $0.values(version)) })
+                changes.append(try layout.updatePlan(id.entity, changes: attributes, toOnes: toOnes).map { ($0.sql, $0.values(version)) })
             case let .delete(id):
                 changes.append(try layout.deleteStatements(id.entity).delete.map { ($0, [.integer(id.key)]) })
             }

@@ -50,10 +50,11 @@ public protocol StorageLayout: Sendable {
     /// each object's `source` the key of the object it is linked to, ordered by it.
     func linkedQuery(_ relationship: Model.Relationship) throws -> PreparedQuery
 
-    /// The statements setting each attribute to its value on an object of `entity` whose version
-    /// is checked and bumped, as Core Data's `UPDATE … SET …, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?`
-    /// (one statement where the attributes share the table holding the version).
-    func updatePlan(_ entity: Int, changes: [AttributeChange]) throws -> [UpdateStep]
+    /// The statements setting each attribute to its value, and each to-one to its destination
+    /// (its key and entity number), on an object of `entity` whose version is checked and bumped,
+    /// as Core Data's `UPDATE … SET …, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?` (one statement where
+    /// the columns share the table holding the version).
+    func updatePlan(_ entity: Int, changes: [AttributeChange], toOnes: [ToOneChange]) throws -> [UpdateStep]
     /// `SELECT Z_OPT FROM <table> WHERE Z_PK = ?` for an object of `entity`; `nil` when no table
     /// holds its objects.
     func versionSQL(_ entity: Int) -> String?
@@ -70,7 +71,7 @@ public protocol StorageLayout: Sendable {
 extension StorageLayout {
     /// The statements setting one attribute (`updatePlan(_:changes:)`).
     public func updatePlan(_ entity: Int, attribute: String, value: Value) throws -> [UpdateStep] {
-        try updatePlan(entity, changes: [AttributeChange(attribute, value)])
+        try updatePlan(entity, changes: [AttributeChange(attribute, value)], toOnes: [])
     }
 
     public static var name: String { "\(Self.self)" }

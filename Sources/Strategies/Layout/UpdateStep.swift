@@ -1,3 +1,4 @@
+import FetchRequests
 import Generation
 
 /// One statement of an update. The first statement's changes are the objects updated; the ones
@@ -14,6 +15,12 @@ public struct UpdateStep: Sendable {
     static func versioned(_ table: String, _ assignment: String, _ values: [Value]) -> [UpdateStep] {
         let set = assignment.isEmpty ? "" : assignment + ", "
         return [UpdateStep("UPDATE \(table) SET \(set)Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", values.map { .value($0) } + [.newVersion, .key, .oldVersion])]
+    }
+
+    /// A to-one's key column and entity-number column (where it has one) set to `destination`.
+    static func toOneValues(_ destination: ObjectID?, entityColumn: Bool) -> [Value] {
+        let key: Value = destination.map { .integer($0.key) } ?? .null
+        return entityColumn ? [key, destination.map { .integer(Int64($0.entity + 1)) } ?? .null] : [key]
     }
 
     func values(_ object: ObjectVersion) -> [Value] {

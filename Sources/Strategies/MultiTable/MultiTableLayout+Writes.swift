@@ -9,20 +9,28 @@ extension MultiTableLayout {
     /// Core Data's `UPDATE … SET <col> = ?, …, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?` for the
     /// columns in the table holding the version (the version alone there when none is); then
     /// each other table's columns set in one statement of its own, in the order first named.
-    public func updatePlan(_ entity: Int, changes: [AttributeChange]) throws -> [UpdateStep] {
+    public func updatePlan(_ entity: Int, changes: [AttributeChange], toOnes: [ToOneChange]) throws -> [UpdateStep] {
         guard let version = identity(entity)?.table else { throw LayoutError.abstract(Self.name, model.entities[entity], "update") }
         var tables: [(table: String, columns: [String], values: [Value])] = [(version, [], [])]
+        func set(_ table: String, _ column: String, _ value: Value) {
+            let slot = tables.firstIndex { $0.table == table } ?? {
+                tables.append((table, [], []))
+                return tables.count - 1
+            }()
+            tables[slot].columns.append("\(column) = ?")
+            tables[slot].values.append(value)
+        }
         for change in changes {
             guard let position = model.entities[entity].attributeIndex(change.name) else {
                 throw LayoutError(Self.name, "'\(change.name)' is not an attribute of concrete entity '\(model.entities[entity].name)'")
             }
             let place = attributePlace(entity, position)
-            let slot = tables.firstIndex { $0.table == place.table } ?? {
-                tables.append((place.table, [], []))
-                return tables.count - 1
-            }()
-            tables[slot].columns.append("\(place.column) = ?")
-            tables[slot].values.append(change.value)
+            set(place.table, place.column, change.value)
+        }
+        for change in toOnes {
+            let place = toOnePlace(entity, try toOnePosition(entity, change.name))
+            let columns = [place.key] + (place.entity.map { [$0] } ?? [])
+            for (column, value) in zip(columns, UpdateStep.toOneValues(change.destination, entityColumn: place.entity != nil)) { set(place.table, column, value) }
         }
         let first = tables[0].columns.isEmpty
             ? UpdateStep("UPDATE \(version) SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", [.newVersion, .key, .oldVersion])

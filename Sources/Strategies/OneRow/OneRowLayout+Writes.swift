@@ -25,8 +25,8 @@ extension OneRowLayout {
 
     /// Core Data's one statement: each column set, or each key of a JSON object set with
     /// `json_set` (removed with `json_remove`, for NULL in an optional attribute), the keys of one
-    /// column nested in one assignment.
-    public func updatePlan(_ entity: Int, changes: [AttributeChange]) throws -> [UpdateStep] {
+    /// column nested in one assignment; then each to-one's key and entity-number columns.
+    public func updatePlan(_ entity: Int, changes: [AttributeChange], toOnes: [ToOneChange]) throws -> [UpdateStep] {
         var assignments: [(column: String, expression: String, values: [Value])] = []
         for change in changes {
             let (position, place) = try attribute(entity, change.name)
@@ -46,6 +46,13 @@ extension OneRowLayout {
                 let parameter = model.entities[entity].attributes[position].type.storage == .real ? "json(?)" : "?"
                 assignments[slot].expression = "json_set(\(inner), '$.\(key)', \(parameter))"
                 assignments[slot].values.append(change.value.jsonBindable)
+            }
+        }
+        for change in toOnes {
+            let toOne = try toOne(entity, change.name)
+            let columns = [toOne.key] + (toOne.entity.map { [$0] } ?? [])
+            for (column, value) in zip(columns, UpdateStep.toOneValues(change.destination, entityColumn: toOne.entity != nil)) {
+                assignments.append((column, "?", [value]))
             }
         }
         return UpdateStep.versioned(table(entity), assignments.map { "\($0.column) = \($0.expression)" }.joined(separator: ", "), assignments.flatMap(\.values))
