@@ -1,3 +1,4 @@
+import CoreDataLayout
 import FetchRequests
 import Models
 
@@ -20,7 +21,7 @@ enum LogSave {
         let root: Int
         switch schema.tables[table] {
         case let .hierarchy(found, _)?: root = found
-        case .join?: return .failure(NotUnderstood("a many-to-many link written (a join table's row): not replayed yet"))
+        case let .join(join, _)?: return link(tokens, kind: kind, join)
         case nil: return .failure(NotUnderstood("a save's statement of a table outside the model"))
         }
         switch kind {
@@ -92,6 +93,26 @@ enum LogSave {
             }
         }
         return .success(.update(entity: entity, attributes: attributes, toOnes: toOnes))
+    }
+
+    /// A join table's row inserted (a link added) or deleted: one link by both its columns, or
+    /// every link of an object by its side's column alone.
+    private static func link(_ tokens: [SQLTokens.Token], kind: StatementKind, _ join: CoreDataSchema.JoinTable) -> Result<SaveSpec.Change?, NotUnderstood> {
+        let first = (entity: join.first.entity, relationship: join.first.relationship)
+        switch kind {
+        case .insert: return .success(.link(entity: first.entity, relationship: first.relationship))
+        case .delete:
+            let words = tokens.filter { $0.kind == .word }.map(\.text)
+            guard let at = words.firstIndex(of: "WHERE") else { return .failure(NotUnderstood("a DELETE of every link of a join table")) }
+            let columns = words[(at + 1)...].filter { $0 != "AND" }
+            let sides = [join.first, join.second].map { (entity: $0.entity, relationship: $0.relationship, column: join.columns(from: $0.entity, $0.relationship).this) }
+            if Set(columns) == Set(sides.map(\.column)), columns.count == 2 { return .success(.unlink(entity: first.entity, relationship: first.relationship)) }
+            if columns.count == 1, let side = sides.first(where: { $0.column == columns[0] }) {
+                return .success(.unlink(entity: side.entity, relationship: side.relationship, all: true))
+            }
+            return .failure(NotUnderstood("a DELETE of links other than one by both its columns or an object's by its column"))
+        default: return .failure(NotUnderstood("an UPDATE of a join table's row: not replayed yet"))
+        }
     }
 
     /// A delete of one object by its key, of the table's hierarchy.

@@ -15,6 +15,12 @@ public struct SaveSpec: Hashable, Sendable {
         /// An object of the entity (or of a sub-entity) removed: its own rows. What Core Data's
         /// delete rules change besides is in the save as changes of their own.
         case delete(entity: Int)
+        /// A link of a many-to-many relationship added between an object of the entity (or of a
+        /// sub-entity) and one of its destination (a row of its join table).
+        case link(entity: Int, relationship: String)
+        /// A link of an object of the entity removed; `all`: every link of the object through the
+        /// relationship (as Core Data clears an object's links when it deletes it).
+        case unlink(entity: Int, relationship: String, all: Bool = false)
     }
 
     /// A change and how many times in a row the save makes it.
@@ -37,7 +43,8 @@ public struct SaveSpec: Hashable, Sendable {
     public var count: Int { steps.reduce(0) { $0 + $1.count } }
 
     /// The save as text: `SAVE INSERT Note ×2; UPDATE Note SET title, modified; UPDATE Folder
-    /// VERSION; DELETE Tag` (`VERSION`: the object's version alone, as a change of a to-many bumps it).
+    /// VERSION; LINK Note.tags; DELETE Tag` (`VERSION`: the object's version alone, as a change of
+    /// a to-many bumps it).
     public func text(_ model: Model) -> String {
         "SAVE " + steps.map { $0.text(model) }.joined(separator: "; ")
     }
@@ -53,6 +60,8 @@ extension SaveSpec.Step {
             let names = attributes + toOnes
             return "UPDATE \(model.entities[entity].name)\(times) " + (names.isEmpty ? "VERSION" : "SET \(names.joined(separator: ", "))")
         case let .delete(entity): return "DELETE \(model.entities[entity].name)\(times)"
+        case let .link(entity, relationship): return "LINK \(model.entities[entity].name).\(relationship)\(times)"
+        case let .unlink(entity, relationship, all): return "UNLINK \(all ? "ALL " : "")\(model.entities[entity].name).\(relationship)\(times)"
         }
     }
 }
@@ -77,6 +86,11 @@ public struct SaveRequest: Sendable {
         case insert(ModelObject)
         case update(ObjectID, [AttributeChange], [ToOneChange] = [])
         case delete(ObjectID)
+        /// A link of the relationship (a many-to-many whose links its owner's side generates)
+        /// from the object to the destination, added or removed.
+        case link(ObjectID, String, ObjectID), unlink(ObjectID, String, ObjectID)
+        /// Every link of the object through the relationship removed.
+        case unlinkAll(ObjectID, String)
     }
 
     public var changes: [Change]
@@ -87,6 +101,8 @@ public struct SaveRequest: Sendable {
     public var inserted: [ModelObject] { changes.compactMap { if case let .insert(object) = $0 { object } else { nil } } }
     /// The objects it updates, in order.
     public var updated: [ObjectID] { changes.compactMap { if case let .update(id, _, _) = $0 { id } else { nil } } }
+    /// The changes that must each write a row (all but clearing an object's links, which it may not have).
+    public var mustWrite: Int { changes.filter { if case .unlinkAll = $0 { false } else { true } }.count }
     /// The objects it deletes, in order.
     public var deleted: [ObjectID] { changes.compactMap { if case let .delete(id) = $0 { id } else { nil } } }
 }

@@ -1,3 +1,4 @@
+import CoreDataLayout
 import FetchRequests
 import Foundation
 import Generation
@@ -45,6 +46,13 @@ final class LogSavesTests: XCTestCase {
                 "SAVE UPDATE Publication SET title, updatedate", "SAVE UPDATE Publication SET updatedate, title",
             ])
         XCTAssertEqual(read.saves.map(\.count), [1, 2, 1])
+        // A join table's rows: a link added, one removed, an object's cleared.
+        let links = try saves(
+            log([
+                "BEGIN EXCLUSIVE", "INSERT INTO Z_1TAGS(Z_1PUBLICATIONS, Z_6TAGS) VALUES (?, ?)", "DELETE FROM Z_1TAGS WHERE Z_1PUBLICATIONS = ? AND Z_6TAGS = ?",
+                "DELETE FROM Z_1TAGS WHERE Z_1PUBLICATIONS = ?", "DELETE FROM Z_1TAGS WHERE Z_6TAGS = ?", "COMMIT",
+            ]))
+        XCTAssertEqual(links.saves.map { $0.spec.text(model) }, ["SAVE LINK Publication.tags; UNLINK Publication.tags; UNLINK ALL Publication.tags; UNLINK ALL Tag.publications"])
         XCTAssertEqual(read.saves.map(\.line), [1, 11, 14])
         XCTAssertEqual(read.saves.map(\.statements), [10, 6, 3])
         XCTAssertTrue(read.notReplayed.isEmpty, "\(read.notReplayed)")
@@ -53,8 +61,7 @@ final class LogSavesTests: XCTestCase {
     func testWhatIsNotReadIsNamedWithEveryLineOfItsSave() throws {
         let book = "INSERT INTO ZPUBLICATION(Z_PK, Z_ENT, Z_OPT, ZPAGECOUNT, ZCREATEDATE, ZPUBLISHDATE, ZUPDATEDATE, ZTITLE, ZISBN, ZUID) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         let cases: [([String], String)] = [
-            (["BEGIN EXCLUSIVE", book, "INSERT INTO Z_1TAGS(Z_1PUBLICATIONS, Z_6TAGS) VALUES (?, ?)", "COMMIT"], "a many-to-many link written (a join table's row): not replayed yet"),
-            (["BEGIN EXCLUSIVE", "DELETE FROM Z_1TAGS WHERE Z_1PUBLICATIONS = ?", "COMMIT"], "a many-to-many link written (a join table's row): not replayed yet"),
+            (["BEGIN EXCLUSIVE", book, "UPDATE Z_1TAGS SET Z_6TAGS = ? WHERE Z_1PUBLICATIONS = ?", "COMMIT"], "an UPDATE of a join table's row: not replayed yet"),
             (["BEGIN EXCLUSIVE", book, "ROLLBACK"], "a transaction rolled back: it changed nothing"),
             ([book, "COMMIT"], "a save's statement outside BEGIN … COMMIT (the log starts inside a transaction)"),
             (["BEGIN EXCLUSIVE", book], "a transaction with no COMMIT after it (the log ends inside it)"),
@@ -108,7 +115,7 @@ final class LogSavesTests: XCTestCase {
     /// Every save of the agreement tests, as single-table sends it (Core Data's statements),
     /// reads back as the same save: on every preset and on random models.
     func testEverySaveSingleTableSendsReadsBackAsTheSameSave() throws {
-        var checked = 0, toOnes = 0
+        var checked = 0, toOnes = 0, links = 0
         for description in ModelPresets.all.map({ $0.scaled(to: 300) }) + (0..<8).map({ RandomModel.make(seed: UInt64(700 + $0)) }) {
             let model = try Model(description)
             let agreement = try StrategyAgreement([], description, against: SingleTable.self)
@@ -132,16 +139,19 @@ final class LogSavesTests: XCTestCase {
                 XCTAssertEqual(read.saves.map { $0.spec.text(model) }, [Self.asLogged(spec, request, model).text(model)], "\(model.name): \(read.notReplayed)")
                 checked += 1
                 toOnes += request.changes.filter { if case let .update(_, _, changes) = $0 { !changes.isEmpty } else { false } }.count
+                links += request.changes.filter { if case .link = $0 { true } else if case .unlink = $0 { true } else { false } }.count
             }
         }
         XCTAssertGreaterThan(checked, 15)
         XCTAssertGreaterThan(toOnes, 5, "updates of to-ones read back")
+        XCTAssertGreaterThan(links, 5, "links added and removed read back")
     }
 
     /// A save as its statements tell it: an insert of the object's entity, an update of the entity
     /// declaring the deepest attribute it sets (its table's root for the version alone), a delete
     /// of its table's root.
     static func asLogged(_ spec: SaveSpec, _ request: SaveRequest, _ model: Model) -> SaveSpec {
+        let schema = CoreDataSchema(model)
         var logged = SaveSpec()
         for change in request.changes {
             switch change {
@@ -154,6 +164,16 @@ final class LogSavesTests: XCTestCase {
                 let deepest = owners.max { $0 != $1 && model.entities[$0].subtree.contains($1) } ?? entity.root
                 logged.append(.update(entity: deepest, attributes: changes.map(\.name), toOnes: toOnes.map(\.name)))
             case let .delete(id): logged.append(.delete(entity: model.entities[id.entity].root))
+            case let .link(owner, name, _), let .unlink(owner, name, _):
+                // A join table's row names its first side, whichever side made it.
+                guard let relationship = model.entities[owner.entity].relationship(name), let join = schema.joinTable(relationship) else { continue }
+                let unlink: Bool = if case .unlink = change { true } else { false }
+                logged.append(unlink ? .unlink(entity: join.first.entity, relationship: join.first.relationship) : .link(entity: join.first.entity, relationship: join.first.relationship))
+            case let .unlinkAll(id, name):
+                // Named by the side whose column holds the object.
+                guard let relationship = model.entities[id.entity].relationship(name), let join = schema.joinTable(relationship) else { continue }
+                let side = [join.first, join.second].first { model.entities[$0.entity].subtree.contains(id.entity) && $0.relationship == name } ?? join.first
+                logged.append(.unlink(entity: side.entity, relationship: side.relationship, all: true))
             }
         }
         return logged

@@ -57,6 +57,7 @@ struct BareSingleTable: StorageLayout {
     func partialQuery(_ request: FetchRequest, properties: [String]) throws -> PreparedQuery { try tables.partialQuery(request, properties: properties) }
     func linkedQuery(_ relationship: Model.Relationship) throws -> PreparedQuery { try tables.linkedQuery(relationship) }
     func updatePlan(_ entity: Int, changes: [AttributeChange], toOnes: [ToOneChange]) throws -> [UpdateStep] { try tables.updatePlan(entity, changes: changes, toOnes: toOnes) }
+    func unlinkSQL(_ relationship: Model.Relationship, owner: Int, destination: Int) throws -> String { try tables.unlinkSQL(relationship, owner: owner, destination: destination) }
     func versionSQL(_ entity: Int) -> String? { tables.versionSQL(entity) }
     func deleteStatements(_ entity: Int) throws -> DeleteStatements { try tables.deleteStatements(entity) }
     func linkCountSQL(_ relationship: Model.Relationship) throws -> [String] { try tables.linkCountSQL(relationship) }

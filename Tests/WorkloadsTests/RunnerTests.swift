@@ -152,6 +152,7 @@ extension ChangedSingleTable {
     func partialQuery(_ request: FetchRequest, properties: [String]) throws -> PreparedQuery { try inner.partialQuery(request, properties: properties) }
     func linkedQuery(_ relationship: Model.Relationship) throws -> PreparedQuery { try inner.linkedQuery(relationship) }
     func updatePlan(_ entity: Int, changes: [AttributeChange], toOnes: [ToOneChange]) throws -> [UpdateStep] { try inner.updatePlan(entity, changes: changes, toOnes: toOnes) }
+    func unlinkSQL(_ relationship: Model.Relationship, owner: Int, destination: Int) throws -> String { try inner.unlinkSQL(relationship, owner: owner, destination: destination) }
     func versionSQL(_ entity: Int) -> String? { inner.versionSQL(entity) }
     func deleteStatements(_ entity: Int) throws -> DeleteStatements { try inner.deleteStatements(entity) }
     func linkCountSQL(_ relationship: Model.Relationship) throws -> [String] { try inner.linkCountSQL(relationship) }

@@ -9,7 +9,7 @@ import SQLite
 public struct PreparedSave: Sendable {
     /// The objects inserted, whose keys the save reserves first, as Core Data's save does.
     public var inserted: [ModelObject]
-    /// Each change's statements; a change counts as made when its first statement writes a row.
+    /// Each change's statements; a change counts as made when one of them writes a row.
     public var changes: [[(sql: String, values: [Value])]]
 }
 
@@ -29,24 +29,39 @@ extension LayoutStore {
                 changes.append(try layout.updatePlan(id.entity, changes: attributes, toOnes: toOnes).map { ($0.sql, $0.values(version)) })
             case let .delete(id):
                 changes.append(try layout.deleteStatements(id.entity).delete.map { ($0, [.integer(id.key)]) })
+            case let .link(owner, name, destination):
+                let entity = model.entities[owner.entity]
+                guard let position = entity.linkedRelationships.firstIndex(where: { $0.name == name }), let plan = layout.insertPlan(owner.entity), position < plan.links.count,
+                    let sql = plan.links[position].sql(to: destination.entity)
+                else { throw LayoutError(layout.name, "no join table links \(entity.name).\(name) to \(model.entities[destination.entity].name)") }
+                changes.append([(sql, plan.links[position].values(owner: owner.key, destination: destination.key))])
+            case let .unlink(owner, name, destination):
+                let relationship = try relationship(owner.entity, name)
+                changes.append([(try layout.unlinkSQL(relationship, owner: owner.entity, destination: destination.entity), [.integer(owner.key), .integer(destination.key)])])
+            case let .unlinkAll(id, name):
+                let entity = model.entities[id.entity]
+                guard let index = entity.relationships.firstIndex(where: { $0.name == name && $0.isManyToMany }) else { throw LayoutError(layout.name, "'\(name)' is not a many-to-many of \(entity.name)") }
+                changes.append(try layout.deleteStatements(id.entity).clear[index].map { ($0, [.integer(id.key)]) })
             }
         }
         return PreparedSave(inserted: request.inserted, changes: changes)
     }
 
+    private func relationship(_ entity: Int, _ name: String) throws -> Model.Relationship {
+        guard let found = model.entities[entity].relationship(name) else { throw LayoutError(layout.name, "'\(name)' is not a relationship of \(model.entities[entity].name)") }
+        return found
+    }
+
     /// Runs a prepared save as one transaction: the inserted objects' keys reserved, then each
-    /// change's statements in order. Returns the changes made.
+    /// change's statements in order. Returns the changes made: those of which a statement wrote a row.
     public func save(_ prepared: PreparedSave) throws -> Int {
         try database.transaction {
             try reserveKeys(for: prepared.inserted)
             var made = 0
             for statements in prepared.changes {
-                var first = true
-                for (sql, values) in statements {
-                    let written = try database.write(sql, values)
-                    if first, written > 0 { made += 1 }
-                    first = false
-                }
+                var written = 0
+                for (sql, values) in statements { written += try database.write(sql, values) }
+                if written > 0 { made += 1 }
             }
             return made
         }

@@ -55,6 +55,10 @@ public protocol StorageLayout: Sendable {
     /// as Core Data's `UPDATE … SET …, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?` (one statement where
     /// the columns share the table holding the version).
     func updatePlan(_ entity: Int, changes: [AttributeChange], toOnes: [ToOneChange]) throws -> [UpdateStep]
+    /// `DELETE FROM <join table> WHERE <owner's column> = ? AND <destination's column> = ?`: one
+    /// link of many-to-many `relationship` removed, from an object of concrete entity `owner` to one
+    /// of concrete entity `destination`.
+    func unlinkSQL(_ relationship: Model.Relationship, owner: Int, destination: Int) throws -> String
     /// `SELECT Z_OPT FROM <table> WHERE Z_PK = ?` for an object of `entity`; `nil` when no table
     /// holds its objects.
     func versionSQL(_ entity: Int) -> String?

@@ -38,6 +38,15 @@ extension MultiTableLayout {
         return [first] + tables.dropFirst().map { UpdateStep("UPDATE \($0.table) SET \($0.columns.joined(separator: ", ")) WHERE Z_PK = ?", $0.values.map { .value($0) } + [.key]) }
     }
 
+    /// The join table holding the links from `owner`'s objects to `destination`'s.
+    public func unlinkSQL(_ relationship: Model.Relationship, owner: Int, destination: Int) throws -> String {
+        let links = try joinLinks(owner, relationship)
+        guard let link = links.first(where: { $0.partner == destination }) ?? links.first(where: { model.entities[$0.partner].subtree.contains(destination) }) else {
+            throw LayoutError(Self.name, "no join table links \(model.entities[owner].name).\(relationship.name) to \(model.entities[destination].name)")
+        }
+        return "DELETE FROM \(link.join) WHERE \(link.this) = ? AND \(link.other) = ?"
+    }
+
     public func versionSQL(_ entity: Int) -> String? { identity(entity).map { "SELECT Z_OPT FROM \($0.table) WHERE Z_PK = ?" } }
 
     /// Per relationship, its related objects as one `UNION ALL` of an arm per table holding their

@@ -58,6 +58,11 @@ extension OneRowLayout {
         return UpdateStep.versioned(table(entity), assignments.map { "\($0.column) = \($0.expression)" }.joined(separator: ", "), assignments.flatMap(\.values))
     }
 
+    public func unlinkSQL(_ relationship: Model.Relationship, owner: Int, destination: Int) throws -> String {
+        let join = try link(relationship)
+        return "DELETE FROM \(join.name) WHERE \(join.this) = ? AND \(join.other) = ?"
+    }
+
     public func versionSQL(_ entity: Int) -> String? { "SELECT Z_OPT FROM \(table(entity)) WHERE Z_PK = ?" }
 
     public func deleteStatements(_ entity: Int) throws -> DeleteStatements {
