@@ -37,6 +37,9 @@ public struct LogFetches: Sendable {
     public private(set) var fetches: [Fetch] = []
     /// Statements not replayed, by why, each with its line.
     public private(set) var notReplayed: [String: LineList] = [:]
+    /// Each time the log makes a fetch, in the log's order: its first line and the fetch (its
+    /// position in `fetches`); the first `LogSession.longest`.
+    public private(set) var occurrences: [LogSession.Occurrence] = []
     private var index: [String: Int] = [:]
     private var ordered: [String: Bool] = [:]
     /// The last ID pass, waiting for its batches (which Core Data reads as the app scrolls, other
@@ -78,7 +81,12 @@ public struct LogFetches: Sendable {
     public mutating func finish() {
         finishPrefetching()
         finishPending()
-        fetches.sort { $0.line < $1.line }
+        // In the order the log first makes them; each occurrence follows its fetch.
+        let order = fetches.indices.sorted { fetches[$0].line < fetches[$1].line }
+        var position = Array(repeating: 0, count: fetches.count)
+        for (new, old) in order.enumerated() { position[old] = new }
+        fetches = order.map { fetches[$0] }
+        occurrences = occurrences.map { LogSession.Occurrence(line: $0.line, index: position[$0.index]) }.sorted { $0.line < $1.line }
         index = [:]
     }
 
@@ -157,6 +165,7 @@ public struct LogFetches: Sendable {
             index[text] = fetches.count - 1
         }
         guard let position = index[text] else { return }
+        if occurrences.count < LogSession.longest { occurrences.append(LogSession.Occurrence(line: line, index: position)) }
         fetches[position].count += 1
         fetches[position].statements += statements.count
         if fetches[position].logged.count < Self.keptValues, let first = statements.first, !first.values.isEmpty {

@@ -19,6 +19,9 @@ public struct LogSaves: Sendable {
     public private(set) var saves: [Save] = []
     /// Statements not replayed, by why, each with its line.
     public private(set) var notReplayed: [String: LineList] = [:]
+    /// Each time the log makes a save, in the log's order: its `BEGIN`'s line and the save (its
+    /// position in `saves`); the first `LogSession.longest`.
+    public private(set) var occurrences: [LogSession.Occurrence] = []
     private var index: [SaveSpec: Int] = [:]
     /// The open transaction: its statements, the save read so far, and the first reason it is not.
     private var open: (line: Int, lines: LineList, spec: SaveSpec, problem: String?)?
@@ -76,6 +79,7 @@ public struct LogSaves: Sendable {
                 index[waiting.spec] = saves.count - 1
                 return saves.count - 1
             }()
+        if occurrences.count < LogSession.longest { occurrences.append(LogSession.Occurrence(line: waiting.line, index: position)) }
         saves[position].count += 1
         saves[position].statements += waiting.lines.count
     }

@@ -41,6 +41,8 @@ public final class HarnessCase {
             transactions = Array(generator.batches(of: batchSize))
         case .insertSingle:
             transactions = inputs.singleInsertObjects.map { [$0] }
+        case .session:
+            throw NameList.Error(description: "\(workload.name): a replayed session is timed by bench replay, not by the harness")
         case .read, .update, .delete, .save:
             let store = try MeasuredStore(layout, path: folder.appendingPathComponent("read.sqlite").path)
             try store.populate(generator, batchSize: batchSize, census: Census(generator))
@@ -75,7 +77,7 @@ public final class HarnessCase {
             let store = try MeasuredStore(layout, path: folder.appendingPathComponent("insert-\(repetition).sqlite").path)
             try (try store.opened).createSchema()
             fresh = store
-        case .delete, .save:
+        case .delete, .save, .session:
             fresh?.remove()
             fresh = try prepared(populated).copy(to: folder.appendingPathComponent("\(workload.kind)-\(repetition).sqlite").path)
         case .update:
@@ -134,6 +136,8 @@ public final class HarnessCase {
             let deleted = try strategy.delete(inputs.deleteIDs)
             stopMeasurement()
             return deleted
+        case .session:
+            throw NameList.Error(description: "\(workload.name): a replayed session is timed by bench replay, not by the harness")
         case .save:
             let strategy = try prepared(fresh).opened
             let request = try saveRequest()

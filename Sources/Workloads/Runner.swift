@@ -58,7 +58,7 @@ public final class Runner {
         }
         let workloads = plan.workloads.filter { $0.applies(to: model) }
         // `update` changes the read store: it runs after every other read, whatever order the plan names.
-        let reads = workloads.filter { [.read, .delete, .save].contains($0.kind) } + workloads.filter { $0.kind == .update }
+        let reads = workloads.filter { [.read, .delete, .save, .session].contains($0.kind) } + workloads.filter { $0.kind == .update }
         let census = Census(dataset)
         if plan.sharesRunTime, let runTime = plan.runTime {
             let weights = workloads.flatMap { workload in Array(repeating: workload.budget, count: workload.variants(on: inputs).count) }
@@ -81,6 +81,7 @@ public final class Runner {
             switch workload.kind {
             case .delete: try report(try measureDelete(workload, layouts, stores))
             case .save: try report(try measureSave(workload, layouts, stores))
+            case .session: try report(try measureSession(workload, layouts, stores))
             case .update: try report(try measureUpdate(workload, layouts, stores))
             default:
                 for workloadCase in workload.cases(inputs) { try report(try measureRead(workload, workloadCase, layouts, stores)) }
@@ -107,9 +108,9 @@ public final class Runner {
     /// Why a write's statements are not logged.
     static let writesNotLogged = "a write: its statements are not logged yet (its timed repetitions are its only runs)"
 
-    private func caseName(_ workload: Workload, _ variant: String) -> String { variant.isEmpty ? workload.name : "\(workload.name)/\(variant)" }
+    func caseName(_ workload: Workload, _ variant: String) -> String { variant.isEmpty ? workload.name : "\(workload.name)/\(variant)" }
 
-    private func makeResults(_ workload: Workload, _ variant: String, _ layouts: [any StorageLayout],
+    func makeResults(_ workload: Workload, _ variant: String, _ layouts: [any StorageLayout],
                          _ samples: Rounds, bytes: [Int64]) -> [WorkloadResult] {
         layouts.indices.map { index in
             var result = WorkloadResult(strategy: layouts[index].name, workload: workload.name, variant: variant, rows: samples.answers[index].rows,
@@ -288,7 +289,7 @@ public final class Runner {
         return results
     }
 
-    private func interleave(_ caseName: String, _ workload: Workload, _ layouts: [any StorageLayout], loopTarget: UInt64? = nil,
+    func interleave(_ caseName: String, _ workload: Workload, _ layouts: [any StorageLayout], loopTarget: UInt64? = nil,
                             onBlock: (Int) throws -> Void = { _ in },
                             _ repetition: (_ strategy: Int, _ repetition: Int, _ loops: Int) throws -> Sample) throws -> Rounds {
         let names = layouts.map { $0.name }
@@ -314,7 +315,7 @@ public final class Runner {
         #endif
     }
 
-    private func storePath(_ strategy: String, _ purpose: String) -> String {
+    func storePath(_ strategy: String, _ purpose: String) -> String {
         temporaryFolder.appendingPathComponent("\(strategy)-\(purpose).sqlite").path
     }
 }

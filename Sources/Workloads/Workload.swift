@@ -21,6 +21,9 @@ public struct Workload: Sendable {
         /// Runs one save (`Workload.save`: inserts, updates and deletes as an app's save sends
         /// them) on a fresh copy of the populated store.
         case save
+        /// Runs an app's fetches and saves one after another, in the order its log makes them
+        /// (`Workload.session`), on a fresh copy of the populated store.
+        case session
     }
 
     /// What `bench explain` requires of a statement's plan.
@@ -63,6 +66,8 @@ public struct Workload: Sendable {
     public var mixWeight: Double?
     /// The save a `.save` workload runs.
     public var save: SaveSpec?
+    /// The steps a `.session` workload runs.
+    public var session: SessionPlan?
 
     public init(name: String, summary: String, kind: Kind = .read, warmups: Int, budget: Double, minimumRounds: Int = 6, planRule: PlanRule = .any,
                 inDefaultRun: Bool = true, needs: @escaping @Sendable (Model) -> String? = { _ in nil },

@@ -9,6 +9,8 @@ struct LogRead {
     var summary: LogSummary
     var fetches: LogFetches?
     var saves: LogSaves?
+    /// The replayed fetches and saves in the log's order.
+    var session: LogSession? { fetches.flatMap { fetches in saves.map { LogSession(fetches, $0) } } }
 
     static func read(_ path: String, schema: LogSchema?, model: ModelOptions) throws -> LogRead {
         var reader = LogReader(file: try LogFile(path: path))

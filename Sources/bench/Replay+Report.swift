@@ -9,7 +9,8 @@ import Workloads
 enum ReplayReport {
     /// - parameter placed: for each fetch with a `%@` (by its line), how many occurrences are
     ///   replayed with their logged values (`Replay.placedValues`).
-    static func dryRun(_ summary: LogSummary, reader: LogReader, name: String, fetches: LogFetches?, saves: LogSaves? = nil, placed: [Int: Int] = [:]) -> String {
+    static func dryRun(_ summary: LogSummary, reader: LogReader, name: String, fetches: LogFetches?, saves: LogSaves? = nil, session: LogSession? = nil,
+                       placed: [Int: Int] = [:]) -> String {
         var text = "\(name): \(count(reader.lines, "line")), \(reader.coreDataLines) of them Core Data's; "
         text += "\(count(reader.statements, "statement")), \(summary.understood) understood, \(summary.notUnderstoodCount) not"
         text += reader.hasValues ? " (bound values logged: level 2 or more)\n" : " (no bound values logged: level 1)\n"
@@ -22,6 +23,11 @@ enum ReplayReport {
         if !summary.notUnderstood.isEmpty { text += "\n" + lines(summary.notUnderstood, heading: "not understood") }
         if let fetches { text += "\n" + replayed(fetches, reads: summary.kinds.filter { $0.key.isRead }.values.reduce(0) { $0 + $1.statements }, placed: placed) }
         if let saves { text += "\n" + replayed(saves, statements: summary.kinds.filter { LogSaves.isSave($0.key) }.values.reduce(0) { $0 + $1.statements }) }
+        if let session, !session.steps.isEmpty {
+            let fetches = "\(session.fetchCount) fetch\(session.fetchCount == 1 ? "" : "es")", saves = count(session.saveCount, "save")
+            text += "\nthe session, in the log's order: \(fetches) and \(saves)"
+            text += session.total > session.steps.count ? " (the first \(session.steps.count) of the \(session.total) the log makes)\n" : "\n"
+        }
         return text
     }
 
@@ -103,6 +109,12 @@ enum ReplayReport {
             }
         }
         guard !kinds.isEmpty else { return nil }
+        let session = results.filter { $0.workload == Workload.sessionName && !$0.samples.isEmpty }
+        if Set(session.map(\.strategy)) == Set(strategies) {
+            kinds.append("session, in order")
+            counts["session, in order"] = (1, 1)
+            for result in session { totals["session, in order", default: [:]][result.strategy] = Statistics(result.samples).median }
+        }
         var rows = [["kind", "distinct", "times"] + strategies]
         for kind in kinds {
             let time = totals[kind] ?? [:], base = time[baseline] ?? 0

@@ -45,6 +45,9 @@ struct Replay: ParsableCommand {
         + "or drawn from the data. Default: logged with --data store (the app's values name the store's objects), drawn otherwise (they name none of the generated ones).", valueName: "logged|drawn"))
     var values: ValueSource?
 
+    @Flag(inversion: .prefixedNo, help: "Also time the log's replayed fetches and saves one after another in its order, as one case (session), on a fresh copy of the store each time.")
+    var session = true
+
     @OptionGroup var dataset: DatasetOptions
 
     /// The app's model: with it, each statement is read through the model's Core Data layout.
@@ -79,7 +82,7 @@ struct Replay: ParsableCommand {
         }
         if dryRun || !output.quiet {
             let placed = loaded.map { usesLoggedValues ? Self.placedValues(read.fetches, ObjectGenerator($0.model, seed: dataset.seed)) : [:] } ?? [:]
-            print(ReplayReport.dryRun(read.summary, reader: read.reader, name: URL(fileURLWithPath: log).lastPathComponent, fetches: read.fetches, saves: read.saves, placed: placed),
+            print(ReplayReport.dryRun(read.summary, reader: read.reader, name: URL(fileURLWithPath: log).lastPathComponent, fetches: read.fetches, saves: read.saves, session: read.session, placed: placed),
                   terminator: "")
         }
         if strict, read.summary.notUnderstoodCount > 0 {
@@ -93,7 +96,17 @@ struct Replay: ParsableCommand {
             throw reportFailure(CommandFailure(description: "none of the reads or saves of \(log) is replayed yet" + (first.map { " (line \($0.value.earliest): \($0.key))" } ?? "") + "; see what it asks with --dry-run"))
         }
         if !output.quiet { print("") }
-        let workloads = Self.workloads(fetches, logged: usesLoggedValues) + Self.workloads(saves, model: loaded.model)
+        let fetchWorkloads = Self.workloads(fetches, logged: usesLoggedValues)
+        var workloads = fetchWorkloads + Self.workloads(saves, model: loaded.model)
+        if session, let replayed = read.session, replayed.steps.count > 1 {
+            let steps = replayed.steps.map { step -> SessionPlan.Step in
+                switch step {
+                case let .fetch(index): .fetch(index)
+                case let .save(index): .save(index)
+                }
+            }
+            workloads.append(.session(SessionPlan(fetches: fetchWorkloads, saves: saves.saves.map(\.spec), steps: steps)))
+        }
         let results = try Run.measure(workloads, on: loaded.model, layouts: try strategies.layouts(), source: try model.source(),
                                       dataset: dataset, timing: timing, output: output, storeFolder: storeFolder, analyze: false, started: started)
         if !output.quiet, let kinds = ReplayReport.byKind(fetches, saves, results) { print("\n" + kinds, terminator: "") }

@@ -139,7 +139,13 @@ extension CommandLineTests {
         XCTAssertTrue(beside.hasPrefix("   1      3      400.0 µs"), String(beside))
         XCTAssertTrue(run.stdout.contains("this fetch as often as the log makes it: the device logged 0.0012 s, single-table here "), run.stdout)
         let rows = try ResultsFile(url: folder.appendingPathComponent("r.csv")).rows
-        XCTAssertEqual(rows.map { $0.fields["workload"]! }, ["line-1", "line-13", "line-16", "line-18"].flatMap { Array(repeating: $0, count: 5) })
+        XCTAssertEqual(rows.map { $0.fields["workload"]! }, ["line-1", "line-13", "line-16", "line-18", "session"].flatMap { Array(repeating: $0, count: 5) })
+        // The session: the three lookups, the count, the fault and the save in the log's order, in every layout alike.
+        XCTAssertTrue(run.stdout.contains("the session, in the log's order: 5 fetches and 1 save\n"), run.stdout)
+        let session = rows.filter { $0.fields["workload"] == "session" }
+        XCTAssertEqual(Set(session.map { $0.fields["digest"] }).count, 1, "every layout answers the session alike")
+        XCTAssertEqual(Set(session.map { $0.fields["mix_weight"] }), [""], "the session is not part of the weighted mix")
+        XCTAssertNotNil(lines.first { $0.first == "session," && $0.filter { $0.hasSuffix("×") }.count == 4 }, run.stdout)
         XCTAssertEqual(rows.filter { $0.fields["workload"] == "line-18" }.map { $0.fields["variant"] }, Array(repeating: "save", count: 5))
         XCTAssertEqual(Set(rows.filter { $0.fields["workload"] == "line-18" }.map { $0.fields["rows"] }), ["1"], "the save's one change made in every layout")
         XCTAssertEqual(rows.filter { $0.fields["workload"] == "line-1" }.map { $0.fields["mix_weight"] }, Array(repeating: "3", count: 5))

@@ -1,0 +1,32 @@
+/// A log's replayed reads and saves in the order the app made them: each step a fetch of
+/// `LogFetches` or a save of `LogSaves`, by position. Statements not replayed have no step.
+public struct LogSession: Sendable, Equatable {
+    /// The most steps a session holds: a longer log's session is its first this many.
+    public static let longest = 100_000
+
+    /// One time the log makes a fetch or a save: its first line and its position among them.
+    public struct Occurrence: Sendable, Equatable {
+        public let line: Int
+        public let index: Int
+    }
+
+    public enum Step: Sendable, Equatable {
+        case fetch(Int), save(Int)
+    }
+
+    public let steps: [Step]
+    /// The steps the log makes in all, the session's and those past `longest`.
+    public let total: Int
+
+    /// The fetches' and saves' occurrences merged by line, the first `longest` of them.
+    public init(_ fetches: LogFetches, _ saves: LogSaves) {
+        let made = fetches.fetches.reduce(0) { $0 + $1.count } + saves.saves.reduce(0) { $0 + $1.count }
+        var steps: [(line: Int, step: Step)] = fetches.occurrences.map { ($0.line, .fetch($0.index)) } + saves.occurrences.map { ($0.line, .save($0.index)) }
+        steps.sort { $0.line < $1.line }
+        self.steps = steps.prefix(Self.longest).map(\.step)
+        total = made
+    }
+
+    public var fetchCount: Int { steps.filter { if case .fetch = $0 { true } else { false } }.count }
+    public var saveCount: Int { steps.count - fetchCount }
+}
