@@ -9,7 +9,7 @@ import Workloads
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Times your app's Core Data SQL log in every layout: its reads, read back as the fetches the app made, weighted by how often the log makes each.",
+        abstract: "Times your app's Core Data SQL log in every layout: its reads and saves, read back as the fetches and saves the app made, weighted by how often the log makes each, and its session in order.",
         discussion: """
             Run the app with the launch argument -com.apple.CoreData.SQLDebug 1 (or 2, which adds the bound \
             values) and save the console's output to a file. The log is read a line at a time (any size); \
@@ -20,9 +20,11 @@ struct Replay: ParsableCommand {
             annotations after it, or listed with its line and why it is not understood. Through the model \
             (--model, or --preset), each read is read back as the fetch the app made, in the fetch format of \
             --fetch, its values drawn from the data, or (--values logged, the default with --data store) those the log bound \
-            where they fit the fetch; each distinct fetch is timed in every layout as a fetch of \
-            yours is, weighted by how many times the log makes it, and the run ends with each layout's time for \
-            the whole mix. Only counts, kinds, names and line numbers are printed: never a bound value. \
+            where they fit the fetch, and each transaction as the save the app made (objects inserted, updated, deleted, \
+            links added and removed; its objects drawn from the data); each distinct fetch and save is timed in every layout, \
+            weighted by how many times the log makes it, and the run ends with each layout's time for \
+            the whole mix; the session, every replayed fetch and save in the log's order, is timed as one more case. \
+            Only counts, kinds, names and line numbers are printed: never a bound value. \
             With --dry-run it reads and prints what the log asks, times nothing. See docs/replay.md.
             """
     )

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import Reporting
 import SQLite
 import TestSupport
 import XCTest
@@ -43,6 +44,36 @@ final class DataStoreCommandTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: store), before, "the store was written")
         XCTAssertFalse(FileManager.default.fileExists(atPath: store.path + "-wal"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: store.path + "-shm"))
+    }
+
+    /// `bench replay --data store` times a log's saves on copies of the store's own objects: new
+    /// objects after its keys, its objects updated and deleted, in every layout alike; the store
+    /// is untouched and none of its values reaches an output.
+    func testReplayTimesALogsSavesOnTheStoresOwnObjects() throws {
+        let before = try Data(contentsOf: store)
+        let save = [
+            "BEGIN EXCLUSIVE", "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
+            "INSERT INTO ZNOTE(Z_PK, Z_ENT, Z_OPT, ZITEMS, ZFOLDER, ZTITLE, ZBODY, ZTHUMBNAIL) VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
+            "UPDATE ZNOTE SET ZTITLE = ?, ZFOLDER = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", "UPDATE ZFOLDER SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+            "DELETE FROM ZNOTE WHERE Z_PK = ?", "COMMIT",
+        ]
+        let log = (save + ["SELECT COUNT(*) FROM ZNOTE t0"] + save).map { "CoreData: sql: \($0)\n" }.joined()
+        try Data(log.utf8).write(to: folder.appendingPathComponent("app.log"))
+        let run = try CommandLineTests.bench(["replay", "app.log", "--data", "store", "--model", store.path, "--repetitions", "2", "--output", "r.csv"], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("    2          16     1  SAVE INSERT Checklist; UPDATE Note SET title, folder; UPDATE Folder VERSION; DELETE Note\n"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("the session, in the log's order: 1 fetch and 2 saves\n"), run.stdout)
+        let rows = try ResultsFile(url: folder.appendingPathComponent("r.csv")).rows
+        let saves = rows.filter { $0.fields["workload"] == "line-1" }
+        XCTAssertEqual(saves.count, 5)
+        XCTAssertEqual(Set(saves.map { $0.fields["rows"] }), ["4"], "four changes made in every layout")
+        XCTAssertEqual(Set(saves.map { $0.fields["digest"] }).count, 1, "every layout holds the same objects after the save")
+        XCTAssertEqual(Set(rows.filter { $0.fields["workload"] == "session" }.map { $0.fields["digest"] }).count, 1)
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name != "Notes.sqlite" {
+            XCTAssertFalse(String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self).contains(ShapedStoreFixture.marker), name)
+        }
+        XCTAssertFalse((run.stdout + run.stderr).contains(ShapedStoreFixture.marker))
+        XCTAssertEqual(try Data(contentsOf: store), before, "the store was written")
     }
 
     /// `generate --data store` writes the store's own objects, in the layout asked for, into the file the user names only.
