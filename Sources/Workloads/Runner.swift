@@ -253,8 +253,9 @@ public final class Runner {
 
     /// Each repetition runs the save on a fresh copy of the read store (copied untimed, its
     /// statements made untimed from the objects' versions there). Every repetition must make every
-    /// change (clearing an object's links aside: it may have none); the first reads back each concrete entity's objects and every object the save
-    /// inserted or updated, and its answer is their digest.
+    /// change (clearing an object's links aside: it may have none); the first reads back each
+    /// concrete entity's objects and every object the save inserted or updated, and its answer is
+    /// their digest.
     private func measureSave(_ workload: Workload, _ layouts: [any StorageLayout], _ stores: [MeasuredStore]) throws -> [WorkloadResult] {
         guard let spec = workload.save else { throw NameList.Error(description: "\(workload.name) is a save without one") }
         let request = spec.request(dataset, seed: dataset.seed)

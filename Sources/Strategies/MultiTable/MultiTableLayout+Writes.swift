@@ -1,5 +1,5 @@
-import FetchRequests
 import CoreDataLayout
+import FetchRequests
 import Generation
 import Models
 
