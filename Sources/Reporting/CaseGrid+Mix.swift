@@ -40,11 +40,23 @@ extension CaseGrid {
         }
     }
 
+    /// The cases that time an app's own fetch or save (the CSV's `request`), in the file's order:
+    /// each with what it asks and its weight in the app's mix, if any.
+    public func requests() -> [(caseName: String, request: String, weight: String?)] {
+        cases.compactMap { caseName in
+            guard let fields = (row(caseName, baseline) ?? strategies.lazy.compactMap({ row(caseName, $0) }).first)?.fields,
+                let request = fields["request"], !request.isEmpty
+            else { return nil }
+            return (caseName, request, fields["mix_weight"].flatMap { $0.isEmpty ? nil : $0 })
+        }
+    }
+
     /// The mix of the cases with a `mix_weight`, or nil when there are none or the baseline did not run them all.
     public func mix() -> Mix? {
         let weighted = cases.compactMap { caseName -> (name: String, weight: Double, fetches: Double)? in
             guard let fields = row(caseName, baseline)?.fields, let weight = fields["mix_weight"].flatMap(Double.init),
-                  let fetches = fields["mix_fetches"].flatMap(Double.init), fetches > 0 else { return nil }
+                let fetches = fields["mix_fetches"].flatMap(Double.init), fetches > 0
+            else { return nil }
             return (caseName, weight, fetches)
         }
         guard !weighted.isEmpty else { return nil }
@@ -56,7 +68,7 @@ extension CaseGrid {
                 low += share.weight * measured.interval.lowerBound / share.fetches
                 high += share.weight * measured.interval.upperBound / share.fetches
             }
-            return Mix.Total(strategy: strategy, nanoseconds: median, interval: low ... max(low, high))
+            return Mix.Total(strategy: strategy, nanoseconds: median, interval: low...max(low, high))
         }
         guard totals.first?.strategy == baseline else { return nil }
         let saves = weighted.filter { $0.name.hasSuffix("/save") }.count

@@ -164,7 +164,16 @@ public enum HTMLReport {
         let noisy = findings.filter { !$0.noisy.isEmpty }
         html += noisy.isEmpty ? "<li>No noisy medians.</li>"
             : "<li>Noisy (rerun, or give the cases more time with <code>--case-time</code>): " + noisy.map { "\(escape($0.caseName)) (\($0.noisy.map(escape).joined(separator: ", ")))" }.joined(separator: "; ") + ".</li>"
-        return html + "</ul></section>\n"
+        html += "</ul>"
+        let requests = grid.requests()
+        if !requests.isEmpty {
+            html += "<h3>Your fetches and saves</h3><ul>"
+            for request in requests {
+                html += "<li>\(escape(request.caseName)): <code>\(escape(request.request))</code>\(escape(SummaryMarkdown.weightText(request.weight)))</li>"
+            }
+            html += "</ul>"
+        }
+        return html + "</section>\n"
     }
 
     static func chartsSection(_ run: ResultsFile, grid: CaseGrid, colors: [String: String]) -> String {

@@ -6,11 +6,11 @@ import Workloads
 /// The results CSV: one row per (strategy, workload, variant). Every column is documented here
 /// and in docs/files.md; `schemaVersion` changes whenever a column is added, removed or redefined.
 public enum ResultsCSV {
-    public static let schemaVersion = 9
+    public static let schemaVersion = 10
 
     /// Column names and their meaning, in file order.
     public static let columns: [(name: String, meaning: String)] = [
-        ("schema_version", "version of this CSV layout (\(schemaVersion)); bench compare reads it, version 8 (the same without data), version 7 (without data, mix_weight and mix_fetches), "
+        ("schema_version", "version of this CSV layout (\(schemaVersion)); bench compare reads it, version 9 (the same without request), version 8 (without request and data), version 7 (without data, mix_weight and mix_fetches), "
             + "version 6 (the same without ratio_blocks, its ratio intervals from the rounds alone), version 5 (the same without the work columns), version 4 (without work and ratio columns), version 3 (without work, ratios and loops) and version 2 (without work, loops, hierarchy and sweep columns)"),
         ("run_id", "unique id of the run: start time and a random suffix"),
         ("timestamp", "when the run started, ISO 8601 UTC"),
@@ -83,6 +83,7 @@ public enum ResultsCSV {
         ("digest", "answer digest: equal across strategies for the same workload, seed and scale"),
         ("mix_weight", "in an app's fetch mix (--fetches): how often the app issues this fetch, as the file weighs it; else empty"),
         ("mix_fetches", "in a fetch mix: fetches one execution runs (one per draw of its %@), so that one fetch takes median_ns / mix_fetches; else empty"),
+        ("request", "an app's fetch or save the case times (--fetch, --fetches, bench replay), in the fetch format or as SAVE …, its values as %@ or as written; else empty"),
         ("samples_file", "the file beside this one holding every timed repetition"),
     ]
 
@@ -125,7 +126,7 @@ public enum ResultsCSV {
         // The weight as given (the shortest text that reads back as it): the mix is summed from the file.
         let mix = [result.mix.map { $0.weight == $0.weight.rounded() && $0.weight < 1e15 ? String(Int64($0.weight)) : String($0.weight) } ?? "",
                    result.mix.map { String($0.fetches) } ?? ""]
-        let fields = run + parameters + what + timing + [String(result.dbBytes), result.digest.description] + mix + [samplesFile]
+        let fields = run + parameters + what + timing + [String(result.dbBytes), result.digest.description] + mix + [result.request ?? "", samplesFile]
         assert(fields.count == columns.count)
         return fields
     }

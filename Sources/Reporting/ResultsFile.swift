@@ -32,11 +32,11 @@ public struct ResultsFile {
         return prefix + base + suffix
     }
 
-    /// The schema versions this reader understands: 9; 8 (without `data`: generated objects) to 5; 4 (the same columns without the ratio
+    /// The schema versions this reader understands: 10; 9 (without `request`); 8 (without `data`: generated objects) to 5; 4 (the same columns without the ratio
     /// columns: `CaseGrid` pairs the samples itself, when they are there); 3 (without `loops`: every
     /// repetition one execution); and 2 (without `loops` and the hierarchy and sweep columns: the
     /// publication model, no sweep).
-    static let readableVersions = ["2", "3", "4", "5", "6", "7", "8", String(ResultsCSV.schemaVersion)]
+    static let readableVersions = ["2", "3", "4", "5", "6", "7", "8", "9", String(ResultsCSV.schemaVersion)]
 
     public struct Key: Hashable, Comparable, Sendable, CustomStringConvertible {
         public var strategy: String

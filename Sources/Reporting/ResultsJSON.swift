@@ -15,7 +15,7 @@ import Workloads
 /// `version` changes whenever a field is removed or redefined; a reader refuses other versions.
 public struct ResultsJSON: Codable, Equatable, Sendable {
     public static let schemaName = "inheritance-bench.results"
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
 
     public var schema: String
     public var version: Int
@@ -149,6 +149,8 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
         /// The CSV's `mix_weight` and `mix_fetches`; nil outside an app's fetch mix.
         public var mixWeight: Double?
         public var mixFetches: Int?
+        /// The CSV's `request`: an app's fetch or save the case times; nil for the suite's own.
+        public var request: String?
 
         /// The CSV's work columns, under their names.
         public struct Work: Codable, Equatable, Sendable {
@@ -185,7 +187,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             case madNs = "mad_ns", outliers, noisy, rowsPerS = "rows_per_s", dbBytes = "db_bytes", digest, samplesNs = "samples_ns"
             case ratio, ratioLow = "ratio_low", ratioHigh = "ratio_high", ratioCoverage = "ratio_coverage", ratioRounds = "ratio_rounds"
             case ratioBlocks = "ratio_blocks", ratioVerdict = "ratio_verdict", ratioUncertain = "ratio_uncertain", work
-            case sqliteMemoryBytes = "sqlite_memory_bytes", peakRssBytes = "peak_rss_bytes", mixWeight = "mix_weight", mixFetches = "mix_fetches"
+            case sqliteMemoryBytes = "sqlite_memory_bytes", peakRssBytes = "peak_rss_bytes", mixWeight = "mix_weight", mixFetches = "mix_fetches", request
         }
 
         /// Encodes a missing ratio as nulls (the synthesized encoder would leave the keys out).
@@ -212,6 +214,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             try container.encode(ratioUncertain, forKey: .ratioUncertain); try container.encode(work, forKey: .work)
             try container.encode(sqliteMemoryBytes, forKey: .sqliteMemoryBytes); try container.encode(peakRssBytes, forKey: .peakRssBytes)
             try container.encode(mixWeight, forKey: .mixWeight); try container.encode(mixFetches, forKey: .mixFetches)
+            try container.encode(request, forKey: .request)
         }
 
         public init(_ result: WorkloadResult, ratio interval: RatioInterval? = nil, baselineWork: WorkCounts? = nil) {
@@ -232,6 +235,7 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
             work = result.work.map { Work($0, baseline: baselineWork) }
             sqliteMemoryBytes = result.sqliteMemoryBytes; peakRssBytes = result.peakResidentBytes
             mixWeight = result.mix?.weight; mixFetches = result.mix?.fetches
+            request = result.request
         }
     }
 
@@ -281,8 +285,10 @@ public struct ResultsJSON: Codable, Equatable, Sendable {
         guard header.schema == schemaName else {
             throw Error(description: "\(name) is not a results JSON written by bench (its schema is \(header.schema.map { "'\($0)'" } ?? "missing"), expected '\(schemaName)')")
         }
-        guard header.version == schemaVersion else {
-            throw Error(description: "\(name) is results JSON version \(header.version.map(String.init) ?? "(missing)"); this bench reads version \(schemaVersion) only; rerun the benchmark with this version, or read it with the bench that wrote it")
+        // Version 3 is version 4 without `request`, which reads as nil.
+        guard let version = header.version, [3, schemaVersion].contains(version) else {
+            throw Error(description: "\(name) is results JSON version \(header.version.map(String.init) ?? "(missing)"); this bench reads versions 3 and \(schemaVersion); "
+                + "rerun the benchmark with this version, or read it with the bench that wrote it")
         }
         do {
             return try JSONDecoder().decode(ResultsJSON.self, from: data)

@@ -23,7 +23,8 @@ public enum SummaryMarkdown {
             text += "\n> **Debug build**: these timings are not meaningful; do not compare or publish them.\n"
         }
         text += overview(grid)
-        text += "\nMedian per repetition, its 95 % interval in brackets, and the ratio to `\(baseline)` "
+        text +=
+            "\nMedian per repetition, its 95 % interval in brackets, and the ratio to `\(baseline)` "
             + "(the median of the rounds' ratios, above 1×: slower than `\(baseline)`) with its 95 % interval. ! marks a noisy median "
             + "(interval wider than \(Int(Statistics.noiseThreshold * 100)) % of it), ? a ratio too uncertain to call.\n\n"
         text += "| case | " + grid.strategies.map { "`\($0)`" }.joined(separator: " | ") + " |\n"
@@ -34,7 +35,8 @@ public enum SummaryMarkdown {
                 var cell = ConsoleTable.duration(row.median) + (CaseGrid.isNoisy(row) ? " !" : "")
                 cell += " [\(CaseGrid.intervalCell(row))]"
                 if let interval = grid.ratioInterval(caseName, strategy) {
-                    cell += " **\(CaseGrid.ratioText(interval.ratio))**" + interval.text.dropFirst(CaseGrid.ratioText(interval.ratio).count)
+                    cell +=
+                        " **\(CaseGrid.ratioText(interval.ratio))**" + interval.text.dropFirst(CaseGrid.ratioText(interval.ratio).count)
                         + (interval.isUncertain ? " ?" : "")
                 } else if strategy != baseline, let ratio = grid.ratio(caseName, strategy) {
                     cell += " **\(CaseGrid.ratioText(ratio))**"
@@ -58,15 +60,22 @@ public enum SummaryMarkdown {
         }
         let uncertain = findings.filter { !$0.uncertain.isEmpty }
         if !uncertain.isEmpty {
-            text += "- Ratios too uncertain to call (fewer than 6 rounds, or an interval that holds 1 and is wider than ±\(Int(RatioInterval.uncertainThreshold * 100)) %): "
+            text +=
+                "- Ratios too uncertain to call (fewer than 6 rounds, or an interval that holds 1 and is wider than ±\(Int(RatioInterval.uncertainThreshold * 100)) %): "
                 + uncertain.map { "\(escape($0.caseName)) (\($0.uncertain.map { "`\($0)`" }.joined(separator: ", ")))" }.joined(separator: "; ") + ".\n"
         }
         let noisy = findings.filter { !$0.noisy.isEmpty }
         if noisy.isEmpty {
             text += "- No noisy medians.\n"
         } else {
-            text += "- Noisy (rerun, or give the cases more time with `--case-time`): "
+            text +=
+                "- Noisy (rerun, or give the cases more time with `--case-time`): "
                 + noisy.map { "\(escape($0.caseName)) (\($0.noisy.map { "`\($0)`" }.joined(separator: ", ")))" }.joined(separator: "; ") + ".\n"
+        }
+        let requests = grid.requests()
+        if !requests.isEmpty {
+            text += "\n**Your fetches and saves**\n\n"
+            for request in requests { text += "- \(escape(request.caseName)): `\(request.request.replacingOccurrences(of: "`", with: "'"))`\(Self.weightText(request.weight))\n" }
         }
         return text
     }
@@ -78,7 +87,8 @@ public enum SummaryMarkdown {
         let cases = grid.cases.filter { caseName in others.contains { grid.ratioInterval(caseName, $0) != nil } }
         guard !cases.isEmpty else { return "" }
         var text = "\n**The answer**\n\n" + grid.answer().lines.map { "- \($0)\n" }.joined()
-        text += "\nTime as a multiple of `\(grid.baseline)`'s (bold where the difference counts: its 95 % interval excludes 1 and it is beyond "
+        text +=
+            "\nTime as a multiple of `\(grid.baseline)`'s (bold where the difference counts: its 95 % interval excludes 1 and it is beyond "
             + "\(Int(CaseGrid.Answer.margin * 100)) %; ?: too uncertain to call):\n\n"
         text += "| case | " + others.map { "`\($0)`" }.joined(separator: " | ") + " |\n"
         text += "|---|" + String(repeating: "---:|", count: others.count) + "\n"
@@ -112,4 +122,8 @@ public enum SummaryMarkdown {
 
     /// A case name inside a Markdown table cell: `|` would end the cell.
     static func escape(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+
+    /// `, weight 3 in the app's mix` for a case with a weight (a replayed log's: how many times
+    /// the log makes it).
+    static func weightText(_ weight: String?) -> String { weight.map { ", weight \($0) in the app's mix" } ?? "" }
 }

@@ -119,6 +119,7 @@ public final class Runner {
                            dbBytes: bytes[index], setting: setting, work: samples.work[index],
                            sqliteMemoryBytes: samples.sqliteMemory[index], peakResidentBytes: peakResidentBytes())
             result.blockStarts = samples.blockStarts
+            result.request = workload.request
             return result
         }
     }

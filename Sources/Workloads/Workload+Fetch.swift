@@ -15,7 +15,7 @@ extension Workload {
     /// page of such an order (LIMIT without a unique last sort key) may hold other objects in each
     /// layout: it is checked as a page of the whole answer (`WorkloadCase.pagesWithTies`).
     public static func fetch(_ spec: FetchSpec, number: Int) -> Workload {
-        Workload(name: spec.name ?? "fetch-\(number)", summary: "a fetch of yours: \(spec.text)", warmups: 3, budget: 2, inDefaultRun: false,
+        var workload = Workload(name: spec.name ?? "fetch-\(number)", summary: "a fetch of yours: \(spec.text)", warmups: 3, budget: 2, inDefaultRun: false,
                  cases: { inputs in
                      // A prefetch's destinations of one object come in no order a layout promises: its answer is compared as a set.
                      let ordered = spec.isTotallyOrdered(inputs.model) && spec.prefetch == nil
@@ -23,6 +23,8 @@ extension Workload {
                      fetchCase.pagesWithTies = !spec.isTotallyOrdered(inputs.model) && (spec.limit != nil || spec.offset != nil)
                      return [fetchCase]
                  })
+        workload.request = spec.text
+        return workload
     }
 }
 
@@ -37,7 +39,7 @@ extension Workload {
     public static func fetch(_ spec: FetchSpec, number: Int, logged: [(sql: String, values: [Value])]) -> Workload {
         let drawn = fetch(spec, number: number)
         guard !logged.isEmpty else { return drawn }
-        return Workload(name: drawn.name, summary: drawn.summary, warmups: drawn.warmups, budget: drawn.budget, inDefaultRun: false,
+        var workload = Workload(name: drawn.name, summary: drawn.summary, warmups: drawn.warmups, budget: drawn.budget, inDefaultRun: false,
                         cases: { inputs in
                             let requests = LoggedValues.requests(spec, logged, inputs.dataset)
                             guard !requests.isEmpty else { return drawn.cases(inputs) }
@@ -45,6 +47,8 @@ extension Workload {
                             for index in cases.indices { cases[index].requests = requests }
                             return cases
                         })
+        workload.request = drawn.request
+        return workload
     }
 }
 

@@ -12,6 +12,7 @@ extension Workload {
     public static func save(_ spec: SaveSpec, name: String, model: Model) -> Workload {
         var workload = Workload(name: name, summary: "a save of yours: \(spec.text(model))", kind: .save, warmups: 1, budget: 1.5, inDefaultRun: false)
         workload.save = spec
+        workload.request = spec.text(model)
         return workload
     }
 }

@@ -66,6 +66,9 @@ public struct Workload: Sendable {
     public var mixWeight: Double?
     /// The save a `.save` workload runs.
     public var save: SaveSpec?
+    /// What an app's fetch or save asks, in the request language (the fetch format, a `SAVE`;
+    /// values as `%@` or as the user wrote them): the results name it beside the case.
+    public var request: String?
     /// The steps a `.session` workload runs.
     public var session: SessionPlan?
 

@@ -36,6 +36,8 @@ public struct WorkloadResult: Sendable {
     public var sqliteMemoryBytes: Int64?
     /// The index of the first sample of each block the case was measured in (`[0]`: one block).
     public var blockStarts: [Int] = [0]
+    /// The app's fetch or save the case times (`Workload.request`), nil for the suite's own.
+    public var request: String?
     /// The process's peak resident size when the case ended (the most it held so far in the run), bytes.
     public var peakResidentBytes: Int64?
     /// In an app's fetch mix: the fetch's weight and the fetches one execution runs (its draws).

@@ -384,7 +384,7 @@ final class CompareTests: XCTestCase {
         XCTAssertTrue(rejection(String(good.dropLast(7))).contains("looks truncated"))
         XCTAssertTrue(rejection("name,size\nx,1\n").contains("no schema_version column"))
         XCTAssertTrue(rejection(header.replacingOccurrences(of: "median_ns", with: "median") + "\n" + row + "\n").contains("the column median_ns is missing"))
-        XCTAssertTrue(rejection(header + "\n" + replacing("schema_version", with: "1", in: row) + "\n").contains("schema version 1, this bench reads versions 2, 3, 4, 5, 6, 7, 8 and 9"))
+        XCTAssertTrue(rejection(header + "\n" + replacing("schema_version", with: "1", in: row) + "\n").contains("schema version 1, this bench reads versions 2, 3, 4, 5, 6, 7, 8, 9 and 10"))
         XCTAssertTrue(rejection(header + "\n" + replacing("median_ns", with: "fast", in: row) + "\n").contains("median_ns is 'fast', not a duration in nanoseconds"))
         XCTAssertTrue(rejection(header + "\n" + replacing("median_ns", with: "-3", in: row) + "\n").contains("line 2: median_ns is '-3'"))
         XCTAssertTrue(rejection(header + "\n" + row + "\n" + row + "\n").contains("line 3 repeats single-table count-all from line 2"))

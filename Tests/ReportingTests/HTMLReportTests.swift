@@ -142,6 +142,7 @@ final class HTMLReportTests: XCTestCase {
                 var result = WorkloadResult(strategy: strategy, workload: workload, variant: "", rows: 1, samples: (0 ..< 7).map { UInt64(times[strategy]!) + UInt64($0) },
                                             warmups: 1, digest: AnswerDigest(.ordered, of: [1]), dbBytes: 1, setting: ResultSetting(hierarchy: "publications", scale: 500))
                 result.mix = MixShare(weight: weight, fetches: fetches)
+                result.request = "Book WHERE title BEGINSWITH %@ <\(workload)>"
                 results.append(result)
             }
             // A fetch outside the mix is not counted in it.
@@ -162,7 +163,12 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertTrue(line.contains("`joined` 2.13× (clearly slower)"), line)
         XCTAssertTrue(HTMLReport.render(file).contains("Your mix (2 fetches"))
         XCTAssertTrue(SummaryMarkdown.render(file).contains("- Your mix (2 fetches"))
-        // Without a mix, no line.
+        // Each fetch of yours named with what it asks, its weight beside it (escaped in the page).
+        XCTAssertEqual(CaseGrid(file.rows, baseline: "single-table").requests().map(\.caseName), ["recent", "search"])
+        XCTAssertTrue(SummaryMarkdown.render(file).contains("**Your fetches and saves**\n\n- recent: `Book WHERE title BEGINSWITH %@ <recent>`, weight 10 in the app's mix\n"))
+        XCTAssertTrue(HTMLReport.render(file).contains("<li>search: <code>Book WHERE title BEGINSWITH %@ &lt;search&gt;</code>, weight 1 in the app's mix</li>"))
+        // Without a mix, no line, and without requests no list.
         XCTAssertNil(CaseGrid(self.file().rows, baseline: "single-table").mix())
+        XCTAssertFalse(SummaryMarkdown.render(self.file()).contains("Your fetches and saves"))
     }
 }

@@ -41,7 +41,7 @@ final class ResultsJSONTests: XCTestCase {
         let read = try ResultsJSON.read(url: url)
         XCTAssertEqual(read, document)
         XCTAssertEqual(read.schema, "inheritance-bench.results")
-        XCTAssertEqual(read.version, 3)
+        XCTAssertEqual(read.version, 4)
         XCTAssertEqual(read.plan.seed, UInt64.max, "64-bit seeds survive")
         XCTAssertEqual(read.context.memoryBytes, UInt64.max)
         XCTAssertEqual(read.plan.timeBudgetS, 0.5)
@@ -88,7 +88,7 @@ final class ResultsJSONTests: XCTestCase {
 
         let text = try String(contentsOf: url, encoding: .utf8)
         XCTAssertTrue(text.contains("\"ratio\":null"), "a missing ratio is null, not left out")
-        XCTAssertTrue(text.hasPrefix("{\n  \"schema\": \"inheritance-bench.results\",\n  \"version\": 3,\n"), text)
+        XCTAssertTrue(text.hasPrefix("{\n  \"schema\": \"inheritance-bench.results\",\n  \"version\": 4,\n"), text)
         XCTAssertTrue(text.contains("\"git_dirty\":true"))
         XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(text.utf8)), "plain JSON")
     }
@@ -101,13 +101,25 @@ final class ResultsJSONTests: XCTestCase {
         XCTAssertEqual(try ResultsJSON.read(url: url), document)
     }
 
+    /// Version 3, written before `request`, reads with no request.
+    func testVersionThreeReadsWithoutRequests() throws {
+        var joined = result("joined", samples: [5])
+        joined.request = "Book WHERE isbn == %@"
+        let document = ResultsJSON(results: [joined], plan: RunPlan(), context: context(), csvName: "x.csv")
+        let url = folder.appendingPathComponent("x.json")
+        let text = try document.text()
+        XCTAssertTrue(text.contains(#""request":"Book WHERE isbn == %@""#), text)
+        try AtomicFile.write(text.replacingOccurrences(of: "\"version\": 4,", with: "\"version\": 3,").replacingOccurrences(of: #","request":"Book WHERE isbn == %@""#, with: ""), to: url)
+        XCTAssertNil(try ResultsJSON.read(url: url).results[0].request)
+    }
+
     func testAnotherVersionOrAForeignFileIsRefusedWithOneSentence() throws {
         let document = ResultsJSON(results: [result("joined", samples: [5])], plan: RunPlan(), context: context(), csvName: "x.csv")
         let url = folder.appendingPathComponent("x.json")
-        try AtomicFile.write(try document.text().replacingOccurrences(of: "\"version\": 3,", with: "\"version\": 1,"), to: url)
+        try AtomicFile.write(try document.text().replacingOccurrences(of: "\"version\": 4,", with: "\"version\": 1,"), to: url)
         XCTAssertThrowsError(try ResultsJSON.read(url: url)) { error in
             let text = "\(error)"
-            XCTAssertEqual(text, "\(url.path) is results JSON version 1; this bench reads version 3 only; rerun the benchmark with this version, or read it with the bench that wrote it")
+            XCTAssertEqual(text, "\(url.path) is results JSON version 1; this bench reads versions 3 and 4; rerun the benchmark with this version, or read it with the bench that wrote it")
             XCTAssertFalse(text.contains("\n"))
         }
         let cases: [(String, String)] = [

@@ -145,6 +145,13 @@ extension CommandLineTests {
         let session = rows.filter { $0.fields["workload"] == "session" }
         XCTAssertEqual(Set(session.map { $0.fields["digest"] }).count, 1, "every layout answers the session alike")
         XCTAssertEqual(Set(session.map { $0.fields["mix_weight"] }), [""], "the session is not part of the weighted mix")
+        // Each case says what it asks: the CSV's request, and the summary's list of them.
+        XCTAssertEqual(Set(rows.filter { $0.fields["workload"] == "line-18" }.map { $0.fields["request"] }), ["SAVE UPDATE Tag SET name"])
+        let summary = try String(contentsOf: folder.appendingPathComponent("r.md"), encoding: .utf8)
+        XCTAssertTrue(summary.contains("**Your fetches and saves**\n\n- line-1: `Book WHERE isbn == %@`, weight 3 in the app's mix\n"), summary)
+        XCTAssertTrue(summary.contains("- line-18/save: `SAVE UPDATE Tag SET name`, weight 1 in the app's mix\n"), summary)
+        let json = try String(contentsOf: folder.appendingPathComponent("r.json"), encoding: .utf8)
+        XCTAssertTrue(json.contains(#""request":"COUNT Book WHERE pageCount > %@""#), String(json.prefix(3_000)))
         XCTAssertNotNil(lines.first { $0.first == "session," && $0.filter { $0.hasSuffix("×") }.count == 4 }, run.stdout)
         XCTAssertEqual(rows.filter { $0.fields["workload"] == "line-18" }.map { $0.fields["variant"] }, Array(repeating: "save", count: 5))
         XCTAssertEqual(Set(rows.filter { $0.fields["workload"] == "line-18" }.map { $0.fields["rows"] }), ["1"], "the save's one change made in every layout")
