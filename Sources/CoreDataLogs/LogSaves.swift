@@ -59,6 +59,14 @@ public struct LogSaves: Sendable {
         }
     }
 
+    /// A statement not understood: inside a transaction, the save is not replayed (it would be
+    /// replayed without it).
+    public mutating func notUnderstood(_ statement: LoggedStatement) {
+        guard open != nil else { return }
+        open?.lines.append(statement.line)
+        if open?.problem == nil { open?.problem = "a save holding a statement not understood (listed with it)" }
+    }
+
     /// Ends the log: a transaction still open is not replayed.
     public mutating func finish() {
         if let waiting = open { skip(waiting.lines, "a transaction with no COMMIT after it (the log ends inside it)") }

@@ -21,7 +21,10 @@ struct LogRead {
         let progress: ((Int64) -> Void)? = size >= 1 << 30 ? { read in showProgress(read, of: size) } : nil
         try reader.read(progress: progress) { statement in
             let told = statement.kind()
-            guard let schema, case let .success(kind) = told else { return summary.add(statement, kind: told) }
+            guard let schema, case let .success(kind) = told else {
+                if case .failure = told { saves?.notUnderstood(statement) }
+                return summary.add(statement, kind: told)
+            }
             if let mismatch = schema.mismatch(in: statement) {
                 let version = model.model?.hasSuffix(".xcdatamodeld") == true ? ", and its version with --model-version" : ""
                 throw CommandFailure(description: "\(path) line \(statement.line): \(mismatch): the log is of another version of the model than "
