@@ -44,11 +44,11 @@ public struct LogFetches: Sendable {
     private var ordered: [String: Bool] = [:]
     /// The last ID pass, waiting for its batches (which Core Data reads as the app scrolls, other
     /// statements between them) until the next ID pass.
-    private var pending: (line: Int, body: String, root: Int, statements: [LoggedStatement], batches: [(limit: Int?, rows: Int?)])?
+    private var pending: (line: Int, body: String, root: Int, statements: [LoggedStatement], batches: [(limit: Int?, rows: Int?)], slot: Int?)?
 
     /// The last fetch, waiting for the prefetches Core Data runs right after it (each statement
     /// annotated `Prefetching with key 'k'`) until the next statement of another kind.
-    private var prefetching: (text: String, line: Int, statements: [LoggedStatement], keys: [String])?
+    private var prefetching: (text: String, line: Int, statements: [LoggedStatement], keys: [String], slot: Int?)?
 
     public init(schema: LogSchema) { self.schema = schema }
 
@@ -68,9 +68,9 @@ public struct LogFetches: Sendable {
             pending?.batches.append((limit, statement.rows))
         case let .success(.ids(body, root)):
             finishPending()
-            pending = (statement.line, body, root, [statement], [])
+            pending = (statement.line, body, root, [statement], [], reserveSlot(statement.line))
         case let .success(.fetch(text)):
-            prefetching = (text, statement.line, [statement], [])
+            prefetching = (text, statement.line, [statement], [], reserveSlot(statement.line))
         case let .failure(reason):
             skip(statement, reason.description)
         }
@@ -86,7 +86,8 @@ public struct LogFetches: Sendable {
         var position = Array(repeating: 0, count: fetches.count)
         for (new, old) in order.enumerated() { position[old] = new }
         fetches = order.map { fetches[$0] }
-        occurrences = occurrences.map { LogSession.Occurrence(line: $0.line, index: position[$0.index]) }.sorted { $0.line < $1.line }
+        // A slot whose fetch was not replayed stays empty (-1).
+        occurrences = occurrences.filter { $0.index >= 0 }.map { LogSession.Occurrence(line: $0.line, index: position[$0.index]) }.sorted { $0.line < $1.line }
         index = [:]
     }
 
@@ -104,7 +105,7 @@ public struct LogFetches: Sendable {
     private mutating func finishPrefetching() {
         guard let waiting = prefetching else { return }
         prefetching = nil
-        guard !waiting.keys.isEmpty else { return record(waiting.text, line: waiting.line, waiting.statements) }
+        guard !waiting.keys.isEmpty else { return record(waiting.text, line: waiting.line, waiting.statements, slot: waiting.slot) }
         let text = waiting.text + " PREFETCH " + waiting.keys.joined(separator: ", ")
         let problem: String?
         do {
@@ -118,16 +119,16 @@ public struct LogFetches: Sendable {
         } catch {
             problem = "read as '\(text)', which the fetch format refuses: \(error)"
         }
-        guard let problem else { return record(text, line: waiting.line, waiting.statements, timing: .enclosing) }
+        guard let problem else { return record(text, line: waiting.line, waiting.statements, slot: waiting.slot, timing: .enclosing) }
         // The fetch's logged total holds the prefetches', which are not replayed: it is not its own time.
-        record(waiting.text, line: waiting.line, [waiting.statements[0]], timing: .none)
+        record(waiting.text, line: waiting.line, [waiting.statements[0]], slot: waiting.slot, timing: .none)
         for statement in waiting.statements.dropFirst() { skip(statement, problem) }
     }
 
     private mutating func finishPending() {
         guard let waiting = pending else { return }
         pending = nil
-        guard let first = waiting.batches.first else { return record("IDS " + waiting.body, line: waiting.line, waiting.statements) }
+        guard let first = waiting.batches.first else { return record("IDS " + waiting.body, line: waiting.line, waiting.statements, slot: waiting.slot) }
         let size = first.limit ?? first.rows ?? 1
         let read = waiting.batches.reduce(0) { $0.addingSaturated($1.rows ?? $1.limit ?? size) }
         // Which objects the batches read is the order's: among ties it differs by layout.
@@ -137,7 +138,7 @@ public struct LogFetches: Sendable {
             }
             return
         }
-        record(waiting.body + " BATCH \(max(1, size)) READ \(max(1, read))", line: waiting.line, waiting.statements)
+        record(waiting.body + " BATCH \(max(1, size)) READ \(max(1, read))", line: waiting.line, waiting.statements, slot: waiting.slot)
     }
 
     /// Whether a fetch's order has no ties (its sort ends with a unique attribute), by its text.
@@ -152,7 +153,15 @@ public struct LogFetches: Sendable {
     /// its prefetches'), or none that is its own.
     private enum Timing { case each, enclosing, none }
 
-    private mutating func record(_ text: String, line: Int, _ statements: [LoggedStatement], timing: Timing = .each) {
+    /// A place in `occurrences` for a fetch starting at `line`, taken when the fetch starts (it is
+    /// recorded when the statements after it are read), while there is room.
+    private mutating func reserveSlot(_ line: Int) -> Int? {
+        guard occurrences.count < LogSession.longest else { return nil }
+        occurrences.append(LogSession.Occurrence(line: line, index: -1))
+        return occurrences.count - 1
+    }
+
+    private mutating func record(_ text: String, line: Int, _ statements: [LoggedStatement], slot: Int?, timing: Timing = .each) {
         if index[text] == nil {
             do {
                 let spec = try FetchSpec.parse(text, model: schema.model)
@@ -165,7 +174,7 @@ public struct LogFetches: Sendable {
             index[text] = fetches.count - 1
         }
         guard let position = index[text] else { return }
-        if occurrences.count < LogSession.longest { occurrences.append(LogSession.Occurrence(line: line, index: position)) }
+        if let slot { occurrences[slot] = LogSession.Occurrence(line: line, index: position) }
         fetches[position].count += 1
         fetches[position].statements += statements.count
         if fetches[position].logged.count < Self.keptValues, let first = statements.first, !first.values.isEmpty {

@@ -41,6 +41,7 @@ enum LogSave {
         guard columns.prefix(3) == ["Z_PK", "Z_ENT", "Z_OPT"] else { return .failure(NotUnderstood("an INSERT whose columns do not start with Z_PK, Z_ENT, Z_OPT")) }
         let model = schema.model, subtree = model.entities[root].subtree
         if values.count == columns.count, case let .integer(number)? = values[1] {
+            guard (1...Int64(model.entities.count)).contains(number) else { return .failure(NotUnderstood("an INSERT whose Z_ENT is no entity of the model")) }
             let entity = Int(number) - 1
             guard subtree.contains(entity), model.entities[entity].isConcrete else { return .failure(NotUnderstood("an INSERT whose Z_ENT is no concrete entity of its table")) }
             return .success(.insert(entity: entity))

@@ -24,7 +24,7 @@ public struct LogSaves: Sendable {
     public private(set) var occurrences: [LogSession.Occurrence] = []
     private var index: [SaveSpec: Int] = [:]
     /// The open transaction: its statements, the save read so far, and the first reason it is not.
-    private var open: (line: Int, lines: LineList, spec: SaveSpec, problem: String?)?
+    private var open: (line: Int, lines: LineList, spec: SaveSpec, changes: Int, problem: String?)?
 
     /// The most changes a replayed save makes: a larger one (an import) is named, not replayed.
     public static let largestSave = 100_000
@@ -40,7 +40,7 @@ public struct LogSaves: Sendable {
     public mutating func add(_ statement: LoggedStatement, kind: StatementKind) {
         if kind == .begin {
             if let waiting = open { skip(waiting.lines, "a transaction with no COMMIT after it") }
-            open = (statement.line, LineList([statement.line]), SaveSpec(), nil)
+            open = (statement.line, LineList([statement.line]), SaveSpec(), 0, nil)
             return
         }
         guard open != nil else { return skip(LineList([statement.line]), "a save's statement outside BEGIN … COMMIT (the log starts inside a transaction)") }
@@ -49,10 +49,11 @@ public struct LogSaves: Sendable {
         switch LogSave.read(statement, kind: kind, schema: schema) {
         case let .success(change?):
             guard open?.problem == nil else { break }
-            if (open?.spec.count ?? 0) >= Self.largestSave {
+            if (open?.changes ?? 0) >= Self.largestSave {
                 open?.problem = "a save of more than \(Self.largestSave) changes: not replayed"
             } else {
                 open?.spec.append(change)
+                open?.changes += 1
             }
         case .success(nil): break
         case let .failure(reason): if open?.problem == nil { open?.problem = reason.description }

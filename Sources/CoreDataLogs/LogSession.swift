@@ -3,6 +3,8 @@
 public struct LogSession: Sendable, Equatable {
     /// The most steps a session holds: a longer log's session is its first this many.
     public static let longest = 100_000
+    /// The most changes the session's saves make: its objects are drawn before it runs.
+    public static let mostChanges = 1_000_000
 
     /// One time the log makes a fetch or a save: its first line and its position among them.
     public struct Occurrence: Sendable, Equatable {
@@ -23,7 +25,16 @@ public struct LogSession: Sendable, Equatable {
         let made = fetches.fetches.reduce(0) { $0 + $1.count } + saves.saves.reduce(0) { $0 + $1.count }
         var steps: [(line: Int, step: Step)] = fetches.occurrences.map { ($0.line, .fetch($0.index)) } + saves.occurrences.map { ($0.line, .save($0.index)) }
         steps.sort { $0.line < $1.line }
-        self.steps = steps.prefix(Self.longest).map(\.step)
+        // At most `longest` steps, and saves of at most `mostChanges` changes in all.
+        var kept: [Step] = [], changes = 0
+        for (_, step) in steps.prefix(Self.longest) {
+            if case let .save(index) = step {
+                changes += saves.saves[index].spec.count
+                if changes > Self.mostChanges { break }
+            }
+            kept.append(step)
+        }
+        self.steps = kept
         total = made
     }
 

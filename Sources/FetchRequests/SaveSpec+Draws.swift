@@ -5,78 +5,99 @@ extension SaveSpec {
     /// The save with its objects, drawn with `seed` (`SaveDraws`): the same save in every layout
     /// and every repetition.
     public func request(_ dataset: any Dataset, seed: UInt64) -> SaveRequest {
-        var draws = SaveDraws(dataset, seed: seed ^ FetchSpec.stableHash(text(dataset.model)))
+        var draws = SaveDraws(dataset, seed: seed ^ FetchSpec.stableHash(text(dataset.model)), atLeast: count)
         return draws.request(self)
     }
 }
 
 /// The objects and values of saves, drawn from a dataset: each insert a new object of its
 /// entity, its key after the hierarchy's highest, its values made as the generator makes any
-/// object's, each to-one an object of the destination drawn from the data (a one-to-one's left
-/// empty: its partner is taken), no many-to-many link; each update an object of the entity's
-/// subtree drawn from the data, given new values made alike and, for each to-one it sets, an
-/// object of the destination; each delete another such object; a link between an object and a
+/// object's, each to-one an object of the destination drawn from the data (left empty where the
+/// destination must be its own: a one-to-one, a to-one under a uniqueness constraint), no
+/// many-to-many link; each update an object of the entity's subtree drawn from the data, given new
+/// values made alike and, for each to-one it sets, an object of the destination (empty as for an
+/// insert); each delete another such object, the one whose links the save clears where it clears
+/// an object's links (as Core Data's delete clears them); a link between an object and a
 /// destination it is not linked to, an unlink of a link it has. One save changes no object twice,
-/// and no save draws an object an earlier one deleted: where the data has fewer objects than the
-/// saves change, they change those it has.
+/// and no save draws an object an earlier one deleted, or a link an earlier one removed: where the
+/// data has fewer objects than the saves change, they change those it has.
 public struct SaveDraws {
     let dataset: any Dataset
     let generator: ObjectGenerator
     var random: SplitMix64
+    /// Objects a pool of an entity holds at least (where the data has them).
+    let atLeast: Int
     var nextKey: [Int: Int64] = [:]
     var pools: [Int: [ObjectID]] = [:]
     var deleted = Set<ObjectID>()
-    /// Links added and removed by the saves drawn so far (owner, relationship, destination).
-    var added = Set<Link>(), removed = Set<Link>()
-    /// The objects the save being drawn changes.
-    var used = Set<ObjectID>()
+    /// Links added and removed by the saves drawn so far, by owner and relationship (the side
+    /// that generates them); owners and destinations whose links a save cleared.
+    var added: [Side: [ObjectID]] = [:], removed = Set<Link>(), cleared = Set<Side>(), clearedDestinations = Set<Side>()
+    /// The objects the save being drawn changes; those it deletes and those whose links it clears.
+    var used = Set<ObjectID>(), deletedHere: [ObjectID] = [], clearedHere: [ObjectID] = []
+
+    struct Side: Hashable {
+        var object: ObjectID, relationship: String
+    }
 
     struct Link: Hashable {
         var owner: ObjectID, relationship: String, destination: ObjectID
     }
 
-    public init(_ dataset: any Dataset, seed: UInt64) {
+    /// - parameter atLeast: the changes the saves make, which each entity's pool of objects holds
+    ///   where the data has them (and 500; at most 100,000).
+    public init(_ dataset: any Dataset, seed: UInt64, atLeast: Int = 0) {
         self.dataset = dataset
         generator = ObjectGenerator(dataset.model, seed: dataset.seed)
         random = SplitMix64(seed: seed)
+        self.atLeast = min(atLeast, 100_000)
     }
 
     var model: Model { dataset.model }
 
     /// The next save's objects and values.
     public mutating func request(_ spec: SaveSpec) -> SaveRequest {
-        used = []
+        (used, deletedHere, clearedHere) = ([], [], [])
         var changes: [SaveRequest.Change] = []
         for step in spec.steps {
             for _ in 0..<step.count {
-                if let change = draw(step.change, atLeast: spec.count) { changes.append(change) }
+                if let change = draw(step.change) { changes.append(change) }
             }
         }
         return SaveRequest(changes: changes)
     }
 
-    private mutating func draw(_ change: SaveSpec.Change, atLeast: Int) -> SaveRequest.Change? {
+    private mutating func draw(_ change: SaveSpec.Change) -> SaveRequest.Change? {
         switch change {
         case let .insert(entity):
             let key = newKey(entity)
-            let toOnes = model.entities[entity].toOneRelationships.map { $0.isOneToOne ? nil : any($0.destination, atLeast) }
+            let toOnes = model.entities[entity].toOneRelationships.map { destination(of: $0, from: entity) }
             return .insert(ModelObject(id: ObjectID(entity: entity, key: key), values: generator.newValues(entity: entity, key: key), toOne: toOnes))
         case let .update(entity, attributes, toOnes):
-            guard let id = unused(entity, atLeast) else { return nil }
+            guard let id = unused(entity) else { return nil }
             let values = generator.newValues(entity: id.entity, key: newKey(id.entity))
             let object = model.entities[id.entity]
-            let destinations = toOnes.map { name in ToOneChange(name, object.relationship(name).flatMap { any($0.destination, atLeast) }) }
+            let destinations = toOnes.map { name in ToOneChange(name, object.relationship(name).flatMap { destination(of: $0, from: id.entity) }) }
             return .update(id, attributes.compactMap { name in object.attributeIndex(name).map { AttributeChange(name, values[$0]) } }, destinations)
         case let .delete(entity):
-            guard let id = unused(entity, atLeast) else { return nil }
+            // The object whose links this save cleared, else another.
+            let cleared = clearedHere.first { model.entities[entity].subtree.contains($0.entity) && !deleted.contains($0) }
+            guard let id = cleared ?? unused(entity) else { return nil }
             deleted.insert(id)
+            deletedHere.append(id)
             return .delete(id)
         case let .link(entity, relationship):
-            return link(entity, relationship, atLeast)
+            return link(entity, relationship)
         case let .unlink(entity, relationship, all):
-            if all { return unused(entity, atLeast).map { .unlinkAll($0, relationship) } }
-            return unlink(entity, relationship, atLeast)
+            return all ? clear(entity, relationship) : unlink(entity, relationship)
         }
+    }
+
+    /// A to-one's new destination: none where it must be the object's own (a one-to-one, a to-one
+    /// under a uniqueness constraint), else an object of the destination.
+    private mutating func destination(of relationship: Model.Relationship, from entity: Int) -> ObjectID? {
+        let constrained = model.entities[entity].uniquenessConstraints.joined().contains(relationship.name)
+        return relationship.isOneToOne || constrained ? nil : any(relationship.destination)
     }
 
     /// A new key of `entity`'s hierarchy, after its highest and every key drawn before.
@@ -87,7 +108,7 @@ public struct SaveDraws {
         return key
     }
 
-    private mutating func pool(_ entity: Int, _ atLeast: Int) -> [ObjectID] {
+    private mutating func pool(_ entity: Int) -> [ObjectID] {
         if let known = pools[entity] { return known }
         let made = SaveSpec.objects(of: entity, dataset, atLeast: atLeast)
         pools[entity] = made
@@ -95,8 +116,8 @@ public struct SaveDraws {
     }
 
     /// An object of `entity`'s subtree no save deleted, or nil.
-    private mutating func any(_ entity: Int, _ atLeast: Int) -> ObjectID? {
-        let candidates = pool(entity, atLeast)
+    private mutating func any(_ entity: Int) -> ObjectID? {
+        let candidates = pool(entity)
         for _ in 0..<min(candidates.count, 64) {
             let id = candidates[Int(random.next() % UInt64(candidates.count))]
             if !deleted.contains(id) { return id }
@@ -105,8 +126,8 @@ public struct SaveDraws {
     }
 
     /// An object of `entity`'s subtree that neither this save changed nor any deleted, or nil.
-    private mutating func unused(_ entity: Int, _ atLeast: Int) -> ObjectID? {
-        let candidates = pool(entity, atLeast)
+    private mutating func unused(_ entity: Int) -> ObjectID? {
+        let candidates = pool(entity)
         for _ in 0..<min(candidates.count, 64) {
             let id = candidates[Int(random.next() % UInt64(candidates.count))]
             if !deleted.contains(id), used.insert(id).inserted { return id }
@@ -125,39 +146,57 @@ public struct SaveDraws {
         return (relationship.destination, inverse.name, entity)
     }
 
-    /// The destinations `owner` is linked to through `name` now: the data's, with the saves' changes.
+    /// The destinations `owner` is linked to through `name` now: the data's, with the saves'
+    /// changes (links cleared from either side, removed, added).
     private func links(_ owner: ObjectID, _ name: String) -> [ObjectID] {
-        let object = model.entities[owner.entity]
-        guard let position = object.linkedRelationships.firstIndex(where: { $0.name == name }) else { return [] }
-        let stored = dataset.object(owner).links
-        let data = position < stored.count ? stored[position] : []
-        return data.filter { !removed.contains(Link(owner: owner, relationship: name, destination: $0)) }
-            + added.filter { $0.owner == owner && $0.relationship == name }.map(\.destination).sorted()
+        let side = Side(object: owner, relationship: name), object = model.entities[owner.entity]
+        var data: [ObjectID] = []
+        if !cleared.contains(side), let position = object.linkedRelationships.firstIndex(where: { $0.name == name }) {
+            let stored = dataset.object(owner).links
+            data = position < stored.count ? stored[position] : []
+        }
+        return data.filter { !removed.contains(Link(owner: owner, relationship: name, destination: $0)) && !clearedDestinations.contains(Side(object: $0, relationship: name)) }
+            + (added[side] ?? [])
     }
 
-    private mutating func link(_ entity: Int, _ name: String, _ atLeast: Int) -> SaveRequest.Change? {
+    private mutating func link(_ entity: Int, _ name: String) -> SaveRequest.Change? {
         guard let side = generating(entity, name) else { return nil }
         for _ in 0..<16 {
-            guard let owner = any(side.owner, atLeast), let destination = any(side.destination, atLeast) else { return nil }
+            guard let owner = any(side.owner), let destination = any(side.destination) else { return nil }
             guard !links(owner, side.name).contains(destination) else { continue }
-            let link = Link(owner: owner, relationship: side.name, destination: destination)
-            added.insert(link)
-            removed.remove(link)
+            added[Side(object: owner, relationship: side.name), default: []].append(destination)
+            removed.remove(Link(owner: owner, relationship: side.name, destination: destination))
             return .link(owner, side.name, destination)
         }
         return nil
     }
 
-    private mutating func unlink(_ entity: Int, _ name: String, _ atLeast: Int) -> SaveRequest.Change? {
+    private mutating func unlink(_ entity: Int, _ name: String) -> SaveRequest.Change? {
         guard let side = generating(entity, name) else { return nil }
         for _ in 0..<64 {
-            guard let owner = any(side.owner, atLeast), let destination = links(owner, side.name).first(where: { !deleted.contains($0) }) else { continue }
-            let link = Link(owner: owner, relationship: side.name, destination: destination)
-            removed.insert(link)
-            added.remove(link)
+            guard let owner = any(side.owner), let destination = links(owner, side.name).first(where: { !deleted.contains($0) }) else { continue }
+            removed.insert(Link(owner: owner, relationship: side.name, destination: destination))
+            added[Side(object: owner, relationship: side.name)]?.removeAll { $0 == destination }
             return .unlink(owner, side.name, destination)
         }
         return nil
+    }
+
+    /// Every link of an object through a many-to-many cleared: the object this save deletes (as
+    /// Core Data's delete clears them), else another it has not changed.
+    private mutating func clear(_ entity: Int, _ name: String) -> SaveRequest.Change? {
+        guard let relationship = model.entities[entity].relationship(name), relationship.isManyToMany else { return nil }
+        let deletedOne = deletedHere.first { model.entities[entity].subtree.contains($0.entity) && !clearedHere.contains($0) }
+        guard let id = deletedOne ?? unused(entity) else { return nil }
+        clearedHere.append(id)
+        if relationship.generatesLinks {
+            cleared.insert(Side(object: id, relationship: name))
+            added[Side(object: id, relationship: name)] = nil
+        } else if let inverse = model.inverse(of: relationship) {
+            clearedDestinations.insert(Side(object: id, relationship: inverse.name))
+            for key in added.keys where key.relationship == inverse.name { added[key]?.removeAll { $0 == id } }
+        }
+        return .unlinkAll(id, name)
     }
 }
 

@@ -2,6 +2,7 @@ import Dispatch
 import FetchRequests
 import Generation
 import Models
+import StoreFiles
 import Strategies
 
 extension Runner {
@@ -16,7 +17,7 @@ extension Runner {
     /// save changes an object an earlier one deleted), and each fetch's case.
     private func sessionSteps(_ plan: SessionPlan) -> (steps: [SessionStep], saves: [SaveRequest], cases: [WorkloadCase]) {
         let cases = plan.fetches.map { $0.cases(inputs).first ?? WorkloadCase() }
-        var draws = SaveDraws(dataset, seed: dataset.seed ^ 0x5E55_1011)
+        var draws = SaveDraws(dataset, seed: dataset.seed ^ 0x5E55_1011, atLeast: plan.saves.reduce(0) { $0 + $1.count })
         var made: [Int] = Array(repeating: 0, count: plan.fetches.count)
         var saves: [SaveRequest] = []
         let steps = plan.steps.map { step -> SessionStep in
@@ -33,11 +34,12 @@ extension Runner {
     }
 
     /// Each repetition runs the whole session on a fresh copy of the read store. Each layout's
-    /// fetch statements are made once; each repetition's saves are made untimed from the
-    /// objects' versions in its copy, followed from save to save. Only the steps are timed; each
-    /// answer is digested between them (an ordered fetch's objects in order, any other's as a
-    /// set, a page among ties by its length, a count, a save's changes), then each concrete
-    /// entity's objects after the session.
+    /// fetch statements are made once and prepared on the copy before the clock starts; each save's
+    /// are made and prepared just before it, untimed, from the objects' versions in the copy,
+    /// followed from save to save. Only the steps are timed; each answer is digested between them
+    /// (an ordered fetch's objects in order, any other's as a set, a page among ties by its
+    /// length, a count, a save's changes), then each concrete entity's objects and each
+    /// many-to-many's links after the session.
     func measureSession(_ workload: Workload, _ layouts: [any StorageLayout], _ stores: [MeasuredStore]) throws -> [WorkloadResult] {
         guard let plan = workload.session else { throw NameList.Error(description: "\(workload.name) is a session without one") }
         let (steps, saves, cases) = sessionSteps(plan)
@@ -51,30 +53,32 @@ extension Runner {
             let copy = try stores[index].copy(to: path)
             defer { copy.remove() }
             let strategy = try copy.opened
-            var versions = try strategy.versions(of: SaveRequest(changes: saves.flatMap(\.changes)))
-            let prepared = try saves.map { request in
-                defer { for id in request.updated { versions[id, default: 1] += 1 } }
-                return try strategy.prepare(request, versions: versions)
-            }
+            for sql in Set(queries[index].flatMap { $0.map(\.sql) }) { _ = try strategy.database.cachedStatement(sql) }
+            let versions = try strategy.versions(of: SaveRequest(changes: saves.flatMap(\.changes)))
             strategy.database.startCountingWork()
-            var (elapsed, answer, rows) = try runSession(steps, strategy, queries[index], cases, prepared, saves, name: stores[index].name)
+            var (elapsed, answer, rows) = try runSession(steps, strategy, queries[index], cases, saves, versions, name: stores[index].name)
             let work = strategy.database.stopCountingWork()
             for entity in model.entities where entity.isConcrete {
                 answer.add(try strategy.count(FetchRequest(entity: entity.index, includesSubentities: false)))
             }
-            if repetition == 0 { bytes[index] = fileSize(path) }
+            for relationship in Census.relationships(model) { answer.add(try strategy.countLinks(relationship)) }
+            if repetition == 0 {
+                try StoreFile.checkpoint(strategy.database)
+                bytes[index] = fileSize(path)
+            }
             return Sample(nanoseconds: elapsed, rows: rows, digest: answer, digestIsFull: full, work: work)
         }
         return makeResults(workload, "", layouts, samples, bytes: bytes)
     }
 
-    /// Runs the steps in order, timing each alone; returns the time, the answers' digest and the
-    /// rows read and changes made.
+    /// Runs the steps in order, timing each alone (a save's statements made and prepared before
+    /// its clock starts); returns the time, the answers' digest and the rows read and changes made.
     private func runSession(
-        _ steps: [SessionStep], _ strategy: LayoutStore, _ queries: [[PreparedQuery]], _ cases: [WorkloadCase],
-        _ prepared: [PreparedSave], _ saves: [SaveRequest], name: String
+        _ steps: [SessionStep], _ strategy: LayoutStore, _ queries: [[PreparedQuery]], _ cases: [WorkloadCase], _ saves: [SaveRequest],
+        _ versions: [ObjectID: Int64], name: String
     ) throws -> (elapsed: UInt64, answer: AnswerDigest, rows: Int) {
         let database = strategy.database
+        var versions = versions
         var elapsed: UInt64 = 0, answer = AnswerDigest(.ordered), rows = 0
         for step in steps {
             switch step {
@@ -94,8 +98,11 @@ extension Runner {
                     rows += objects.count
                 }
             case let .save(save):
+                let prepared = try strategy.prepare(saves[save], versions: versions)
+                for id in saves[save].updated { versions[id, default: 1] += 1 }
+                try strategy.warm(prepared)
                 let start = DispatchTime.now().uptimeNanoseconds
-                let made = try strategy.save(prepared[save])
+                let made = try strategy.save(prepared)
                 elapsed += DispatchTime.now().uptimeNanoseconds - start
                 guard made >= saves[save].mustWrite else {
                     throw StoreCheckFailure(description: "\(name): a save of the session made \(made) of its \(saves[save].mustWrite) changes")

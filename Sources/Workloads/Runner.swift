@@ -254,9 +254,9 @@ public final class Runner {
 
     /// Each repetition runs the save on a fresh copy of the read store (copied untimed, its
     /// statements made untimed from the objects' versions there). Every repetition must make every
-    /// change (clearing an object's links aside: it may have none); the first reads back each
-    /// concrete entity's objects and every object the save inserted or updated, and its answer is
-    /// their digest.
+    /// change (clearing an object's links aside: it may have none); its statements are prepared
+    /// before it is timed. The first reads back each concrete entity's objects, each many-to-many's
+    /// links and every object the save inserted or updated, and its answer is their digest.
     private func measureSave(_ workload: Workload, _ layouts: [any StorageLayout], _ stores: [MeasuredStore]) throws -> [WorkloadResult] {
         guard let spec = workload.save else { throw NameList.Error(description: "\(workload.name) is a save without one") }
         let request = spec.request(dataset, seed: dataset.seed)
@@ -267,6 +267,7 @@ public final class Runner {
             defer { copy.remove() }
             let strategy = (try copy.opened)
             let prepared = try strategy.prepare(request, versions: try strategy.versions(of: request))
+            try strategy.warm(prepared)
             var made = 0
             strategy.database.startCountingWork()
             let elapsed = try Sample.nanoseconds { made = try strategy.save(prepared) }
@@ -278,9 +279,11 @@ public final class Runner {
             let counts = try model.entities.map { entity in
                 entity.isConcrete ? try strategy.count(FetchRequest(entity: entity.index, includesSubentities: false)) : 0
             }
+            let links = try Census.relationships(model).map { try strategy.countLinks($0) }
             let objects = try (request.inserted.map(\.id) + request.updated).flatMap { try strategy.fetch(.fault($0)) }
+            try StoreFile.checkpoint(strategy.database)
             bytes[index] = fileSize(path)
-            var digest = AnswerDigest(.ordered, of: [made] + counts)
+            var digest = AnswerDigest(.ordered, of: [made] + counts + links)
             for object in objects { digest.add(object) }
             return Sample(nanoseconds: elapsed, rows: made, digest: digest, work: work)
         }

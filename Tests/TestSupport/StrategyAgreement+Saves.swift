@@ -21,7 +21,8 @@ extension StrategyAgreement {
             for entity in subtree {
                 let info = model.entities[entity]
                 let changeable = info.attributes.filter { !model.isUnique($0.name, of: entity) && !info.uniquenessConstraints.joined().contains($0.name) && $0.orderKeyOf == nil }
-                let toOnes = info.toOneRelationships.filter { !$0.isOneToOne && !info.uniquenessConstraints.joined().contains($0.name) }.map(\.name)
+                // Every to-one: a one-to-one's and a constrained one's new destination is none.
+                let toOnes = info.toOneRelationships.map(\.name)
                 if !changeable.isEmpty || !toOnes.isEmpty { spec.append(.update(entity: entity, attributes: changeable.map(\.name), toOnes: toOnes)) }
             }
             for entity in subtree {
@@ -29,6 +30,11 @@ extension StrategyAgreement {
                     spec.append(.link(entity: entity, relationship: relationship.name))
                     spec.append(.unlink(entity: entity, relationship: relationship.name))
                     spec.append(.unlink(entity: entity, relationship: relationship.name, all: true))
+                    // Links cleared from the other side are gone for the unlinks after them.
+                    if let inverse = model.inverse(of: relationship) {
+                        for _ in 0..<3 { spec.append(.unlink(entity: relationship.destination, relationship: inverse.name, all: true)) }
+                        for _ in 0..<10 { spec.append(.unlink(entity: entity, relationship: relationship.name)) }
+                    }
                 }
             }
             spec.append(.update(entity: root, attributes: []))
@@ -38,11 +44,14 @@ extension StrategyAgreement {
         }
     }
 
-    /// Runs each of `saves()` (its objects and values drawn from the generator) on every store;
-    /// each must make every change the reference makes, and every entity's objects must agree.
+    /// Runs `saves()` twice over (their objects and values drawn from the generator as a session
+    /// draws them) on every store; each must make every change the reference makes, and every
+    /// entity's objects and every many-to-many's links must agree.
     public func checkSaves(file: StaticString = #filePath, line: UInt = #line) throws {
-        for spec in saves() {
-            let request = spec.request(generator, seed: generator.seed)
+        // Drawn as a session's: each save after the others, none drawing what an earlier one removed.
+        var draws = SaveDraws(generator, seed: generator.seed, atLeast: saves().reduce(0) { $0 + $1.count })
+        for spec in saves() + saves() {
+            let request = draws.request(spec)
             let made = try same("save \(spec.text(model))", file: file, line: line) { store in
                 try store.save(try store.prepare(request, versions: try store.versions(of: request)))
             }

@@ -11,6 +11,9 @@ public struct PreparedSave: Sendable {
     public var inserted: [ModelObject]
     /// Each change's statements; a change counts as made when one of them writes a row.
     public var changes: [[(sql: String, values: [Value])]]
+    /// Per change, whether its first statement decides it (an update's, on the object's version):
+    /// when it writes no row the change is not made and the rest are not run.
+    public var gated: [Bool]
 }
 
 extension LayoutStore {
@@ -18,8 +21,9 @@ extension LayoutStore {
     /// object's version, `versions`, read beforehand), each delete's own rows (what refers to the
     /// object is the save's other changes, as Core Data sends them).
     public func prepare(_ request: SaveRequest, versions: [ObjectID: Int64]) throws -> PreparedSave {
-        var changes: [[(sql: String, values: [Value])]] = []
+        var changes: [[(sql: String, values: [Value])]] = [], gated: [Bool] = []
         for change in request.changes {
+            if case .update = change { gated.append(true) } else { gated.append(false) }
             switch change {
             case let .insert(object):
                 guard let plan = layout.insertPlan(object.id.entity) else { throw LayoutError.abstract(layout.name, model.entities[object.id.entity], "insert") }
@@ -44,7 +48,7 @@ extension LayoutStore {
                 changes.append(try layout.deleteStatements(id.entity).clear[index].map { ($0, [.integer(id.key)]) })
             }
         }
-        return PreparedSave(inserted: request.inserted, changes: changes)
+        return PreparedSave(inserted: request.inserted, changes: changes, gated: gated)
     }
 
     private func relationship(_ entity: Int, _ name: String) throws -> Model.Relationship {
@@ -58,12 +62,24 @@ extension LayoutStore {
         try database.transaction {
             try reserveKeys(for: prepared.inserted)
             var made = 0
-            for statements in prepared.changes {
+            for (statements, gated) in zip(prepared.changes, prepared.gated) {
                 var written = 0
-                for (sql, values) in statements { written += try database.write(sql, values) }
+                for (position, (sql, values)) in statements.enumerated() {
+                    written += try database.write(sql, values)
+                    if gated, position == 0, written == 0 { break }
+                }
                 if written > 0 { made += 1 }
             }
             return made
+        }
+    }
+
+    /// Prepares each statement of the save, and the key reservation's, on the connection (loading
+    /// its schema), so that a timed save runs them rather than compiles them.
+    public func warm(_ prepared: PreparedSave) throws {
+        var seen = Set<String>()
+        for sql in [CoreDataBookkeeping.readMaxSQL, CoreDataBookkeeping.reserveSQL] + prepared.changes.flatMap({ $0.map(\.sql) }) where seen.insert(sql).inserted {
+            _ = try database.cachedStatement(sql)
         }
     }
 
