@@ -72,12 +72,7 @@ public enum SummaryMarkdown {
                 "- Noisy (rerun, or give the cases more time with `--case-time`): "
                 + noisy.map { "\(escape($0.caseName)) (\($0.noisy.map { "`\($0)`" }.joined(separator: ", ")))" }.joined(separator: "; ") + ".\n"
         }
-        let requests = grid.requests()
-        if !requests.isEmpty {
-            text += "\n**Your fetches and saves**\n\n"
-            for request in requests { text += "- \(escape(request.caseName)): `\(request.request.replacingOccurrences(of: "`", with: "'"))`\(Self.weightText(request.weight))\n" }
-        }
-        return text
+        return text + requestsList(grid)
     }
 
     /// The answer first: the three lines, then every case × strategy ratio to the baseline in one
@@ -122,6 +117,15 @@ public enum SummaryMarkdown {
 
     /// A case name inside a Markdown table cell: `|` would end the cell.
     static func escape(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+
+    /// The cases that time an app's own fetches and saves, each with what it asks; "" for none.
+    static func requestsList(_ grid: CaseGrid) -> String {
+        let requests = grid.requests()
+        guard !requests.isEmpty else { return "" }
+        return "\n**Your fetches and saves**\n\n" + requests.map { request in
+            "- \(escape(request.caseName)): `\(request.request.replacingOccurrences(of: "`", with: "'"))`\(weightText(request.weight))\n"
+        }.joined()
+    }
 
     /// `, weight 3 in the app's mix` for a case with a weight (a replayed log's: how many times
     /// the log makes it).
