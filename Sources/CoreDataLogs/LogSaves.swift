@@ -23,6 +23,7 @@ public struct LogSaves: Sendable {
     /// position in `saves`); the first `LogSession.longest`.
     public private(set) var occurrences: [LogSession.Occurrence] = []
     private var index: [SaveSpec: Int] = [:]
+    private var readings: [String: Result<SaveSpec.Change?, NotUnderstood>] = [:]
     /// The open transaction: its statements, the save read so far, and the first reason it is not.
     private var open: (line: Int, lines: LineList, spec: SaveSpec, changes: Int, problem: String?)?
 
@@ -46,7 +47,7 @@ public struct LogSaves: Sendable {
         guard open != nil else { return skip(LineList([statement.line]), "a save's statement outside BEGIN … COMMIT (the log starts inside a transaction)") }
         open?.lines.append(statement.line)
         if kind == .commit { return commit(rolledBack: statement.tokens.verb == "ROLLBACK") }
-        switch LogSave.read(statement, kind: kind, schema: schema) {
+        switch reading(statement, kind: kind) {
         case let .success(change?):
             guard open?.problem == nil else { break }
             if (open?.changes ?? 0) >= Self.largestSave {
@@ -66,6 +67,18 @@ public struct LogSaves: Sendable {
         guard open != nil else { return }
         open?.lines.append(statement.line)
         if open?.problem == nil { open?.problem = "a save holding a statement not understood (listed with it)" }
+    }
+
+    /// A statement's change, read once per distinct statement (an INSERT's with its bound `Z_ENT`):
+    /// the 4,096 met last are kept, as the reader keeps their tokens.
+    private mutating func reading(_ statement: LoggedStatement, kind: StatementKind) -> Result<SaveSpec.Change?, NotUnderstood> {
+        var key = statement.sql
+        if kind == .insert, statement.values.count > 1, case let .integer(number)? = statement.values[1] { key += "\u{0}\(number)\u{0}\(statement.values.count)" }
+        if let known = readings[key] { return known }
+        let read = LogSave.read(statement, kind: kind, schema: schema)
+        if readings.count >= 4_096 { readings = [:] }
+        readings[key] = read
+        return read
     }
 
     /// Ends the log: a transaction still open is not replayed.
