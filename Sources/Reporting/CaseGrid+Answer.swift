@@ -37,6 +37,8 @@ extension CaseGrid {
         public var rest: [Case] = []
         /// The app's fetch mix, when the run measured one (`--fetches`).
         public var mix: Mix?
+        /// A replayed log's session line, when the run timed one (`bench replay`).
+        public var session: String?
 
         /// How many cases a line names before "and N more".
         static let named = 4
@@ -53,7 +55,7 @@ extension CaseGrid {
         /// The three lines, in Markdown (strategy names as code spans), then the mix's.
         public var lines: [String] {
             let total = wins.count + losses.count + rest.count
-            return [winsLine(of: total), lossesLine(of: total), restLine(of: total)] + [mix?.line].compactMap { $0 }.filter { !$0.isEmpty }
+            return [winsLine(of: total), lossesLine(of: total), restLine(of: total)] + [mix?.line, session].compactMap { $0 }.filter { !$0.isEmpty }
         }
 
         private func winsLine(of total: Int) -> String {
@@ -108,6 +110,7 @@ extension CaseGrid {
     /// The cases with at least one ratio to the baseline, sorted into wins, losses and the rest.
     public func answer() -> Answer {
         var answer = Answer(baseline: baseline, mix: mix())
+        answer.session = sessionLine()
         for caseName in cases {
             let ratios = strategies.compactMap { strategy in ratioInterval(caseName, strategy).map { (strategy: strategy, ratio: $0) } }
             guard !ratios.isEmpty else { continue }

@@ -51,6 +51,26 @@ extension CaseGrid {
         }
     }
 
+    /// The case `bench replay` names `session` (the log's fetches and saves in its order): the
+    /// baseline's median and each other strategy's ratio with its interval and verdict, in one
+    /// Markdown line; nil without it.
+    public func sessionLine() -> String? {
+        guard cases.contains("session"), let reference = row("session", baseline) else { return nil }
+        let others = strategies.filter { $0 != baseline }.compactMap { strategy in
+            ratioInterval("session", strategy).map { (strategy, $0) }
+        }.sorted { $0.1.ratio < $1.1.ratio }.map { strategy, interval in
+            let verdict = switch interval.verdictName {
+            case "faster": "clearly faster"
+            case "slower": "clearly slower"
+            case "same": "not clearly different"
+            default: "too uncertain to call"
+            }
+            return "`\(strategy)` \(interval.text) (\(verdict))"
+        }
+        return "The session (the log's fetches and saves one after another, in its order) takes `\(baseline)` "
+            + "\(ConsoleTable.duration(reference.median)) [\(CaseGrid.intervalCell(reference))]" + (others.isEmpty ? "." : "; " + others.joined(separator: ", ") + ".")
+    }
+
     /// The mix of the cases with a `mix_weight`, or nil when there are none or the baseline did not run them all.
     public func mix() -> Mix? {
         let weighted = cases.compactMap { caseName -> (name: String, weight: Double, fetches: Double)? in

@@ -142,6 +142,9 @@ extension CommandLineTests {
         XCTAssertEqual(rows.map { $0.fields["workload"]! }, ["line-1", "line-13", "line-16", "line-18", "session"].flatMap { Array(repeating: $0, count: 5) })
         // The session: the three lookups, the count, the fault and the save in the log's order, in every layout alike.
         XCTAssertTrue(run.stdout.contains("the session, in the log's order: 5 fetches and 1 save\n"), run.stdout)
+        // The answer says the session's time in every layout, as the summary does.
+        XCTAssertTrue(run.stdout.contains("- The session (the log's fetches and saves one after another, in its order) takes single-table "), run.stdout)
+        XCTAssertTrue(try String(contentsOf: folder.appendingPathComponent("r.md"), encoding: .utf8).contains("- The session (the log's fetches and saves one after another, in its order) takes `single-table` "))
         let session = rows.filter { $0.fields["workload"] == "session" }
         XCTAssertEqual(Set(session.map { $0.fields["digest"] }).count, 1, "every layout answers the session alike")
         XCTAssertEqual(Set(session.map { $0.fields["mix_weight"] }), [""], "the session is not part of the weighted mix")
