@@ -93,7 +93,7 @@ public struct LogSaves: Sendable {
         open = nil
         if rolledBack { return skip(waiting.lines, "a transaction rolled back: it changed nothing") }
         if let problem = waiting.problem { return skip(waiting.lines, problem) }
-        guard !waiting.spec.steps.isEmpty else { return skip(waiting.lines, "a transaction that changes no object (its key reservation alone)") }
+        guard !waiting.spec.steps.isEmpty else { return skip(waiting.lines, "a transaction that changes no object") }
         let position =
             index[waiting.spec]
             ?? {

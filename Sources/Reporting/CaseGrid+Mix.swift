@@ -34,8 +34,8 @@ extension CaseGrid {
             let others = totals.filter { $0.strategy != baseline }.sorted { $0.nanoseconds < $1.nanoseconds }.map { total in
                 "`\(total.strategy)` \(CaseGrid.ratioText(total.nanoseconds / reference.nanoseconds)) (\(verdict(total)))"
             }
-            let saved = saves == 0 ? "" : " and \(saves) save\(saves == 1 ? "" : "s")"
-            return "Your mix (\(fetches) fetch\(fetches == 1 ? "" : "es")\(saved), each weighted by how often the app makes it) takes `\(baseline)` "
+            let counted = [fetches > 0 || saves == 0 ? "\(fetches) fetch\(fetches == 1 ? "" : "es")" : nil, saves > 0 ? "\(saves) save\(saves == 1 ? "" : "s")" : nil]
+            return "Your mix (\(counted.compactMap { $0 }.joined(separator: " and ")), each weighted by how often the app makes it) takes `\(baseline)` "
                 + "\(ConsoleTable.duration(reference.nanoseconds)) [\(CaseGrid.intervalText(reference.interval))]; " + others.joined(separator: ", ") + "."
         }
     }

@@ -67,7 +67,7 @@ final class LogSavesTests: XCTestCase {
             (["BEGIN EXCLUSIVE", book, "ROLLBACK"], "a transaction rolled back: it changed nothing"),
             ([book, "COMMIT"], "a save's statement outside BEGIN … COMMIT (the log starts inside a transaction)"),
             (["BEGIN EXCLUSIVE", book], "a transaction with no COMMIT after it (the log ends inside it)"),
-            (["BEGIN EXCLUSIVE", "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", "COMMIT"], "a transaction that changes no object (its key reservation alone)"),
+            (["BEGIN EXCLUSIVE", "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", "COMMIT"], "a transaction that changes no object"),
             (["BEGIN EXCLUSIVE", "DELETE FROM ZPUBLICATION WHERE ZTITLE = ?", "COMMIT"], "a DELETE of objects other than one by its Z_PK (a batch delete): not replayed yet"),
             (["BEGIN EXCLUSIVE", "UPDATE ZPUBLICATION SET ZTITLE = ?, Z_OPT = ? WHERE ZTITLE = ?", "COMMIT"], "an UPDATE of objects other than one by its Z_PK (a batch update): not replayed yet"),
             (["BEGIN EXCLUSIVE", "UPDATE ZPUBLICATION SET ZISBN = ?, ZDOI = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", "COMMIT"], "an UPDATE of properties of two sub-entities"),
