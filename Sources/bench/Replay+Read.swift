@@ -2,8 +2,8 @@ import CoreDataLogs
 import Foundation
 
 /// A log read whole: its lines and statements, what they ask (`LogSummary`) and, through a model,
-/// the fetches its reads make (`LogFetches`) and the saves its transactions make (`LogSaves`). A log with nothing to replay, or of another model
-/// version, is a `CommandFailure` line.
+/// the fetches its reads make (`LogFetches`) and the saves its transactions make (`LogSaves`). A
+/// log with nothing to replay, or of another model version, is a `CommandFailure` line.
 struct LogRead {
     var reader: LogReader
     var summary: LogSummary
