@@ -142,6 +142,7 @@ public final class HarnessCase {
             let strategy = try prepared(fresh).opened
             let request = try saveRequest()
             let save = try strategy.prepare(request, versions: try strategy.versions(of: request))
+            try strategy.warm(save)
             startMeasurement()
             let made = try strategy.save(save)
             stopMeasurement()
@@ -149,10 +150,12 @@ public final class HarnessCase {
         }
     }
 
-    /// The objects and values of a `.save` workload's save, drawn from the case's data.
+    /// The objects and values of a `.save` workload's save, drawn from the case's data once.
+    private lazy var drawnSave: SaveRequest? = workload.save.map { $0.request(generator, seed: generator.seed) }
+
     private func saveRequest() throws -> SaveRequest {
-        guard let spec = workload.save else { throw NameList.Error(description: "\(workload.name) is a save without one") }
-        return spec.request(generator, seed: generator.seed)
+        guard let request = drawnSave else { throw NameList.Error(description: "\(workload.name) is a save without one") }
+        return request
     }
 
     /// A store the case made, or an error saying the repetition was not prepared.
