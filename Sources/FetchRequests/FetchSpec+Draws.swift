@@ -55,14 +55,19 @@ struct DrawPool {
         self.entity = entity
         self.dataset = dataset
         model = dataset.model
-        let info = model.entities[entity], root = info.root, total = dataset.count(root: root)
+        let root = model.entities[entity].root
+        objects = Self.positions(dataset, of: entity, wanted: FetchSpec.drawnObjects).map { dataset.object(root: root, at: $0) }
+    }
+
+    /// Positions in its hierarchy of `wanted` objects of `entity`'s subtree (where it has them),
+    /// spread over the stream; a rare sub-entity's objects looked for one by one.
+    static func positions(_ dataset: any Dataset, of entity: Int, wanted: Int) -> [Int] {
+        let info = dataset.model.entities[entity], root = info.root, total = dataset.count(root: root)
         func sample(_ step: Int) -> [Int] {
-            Array(stride(from: 0, to: total, by: step).lazy.filter { info.subtree.contains(dataset.entity(root: root, at: $0)) }.prefix(FetchSpec.drawnObjects))
+            Array(stride(from: 0, to: total, by: step).lazy.filter { info.subtree.contains(dataset.entity(root: root, at: $0)) }.prefix(wanted))
         }
-        // Spread over the stream; a rare sub-entity's objects looked for one by one.
-        var positions = sample(max(1, total / (FetchSpec.drawnObjects * 4)))
-        if positions.count < FetchSpec.drawnObjects, total > FetchSpec.drawnObjects * 4 { positions = sample(1) }
-        objects = positions.map { dataset.object(root: root, at: $0) }
+        let spread = sample(max(1, total / (wanted * 4)))
+        return spread.count < wanted && total > wanted * 4 ? sample(1) : spread
     }
 
     func draw(_ name: String, _ random: inout SplitMix64) -> Value {

@@ -204,16 +204,9 @@ extension SaveSpec {
     /// Objects of `entity`'s subtree, spread over its hierarchy (at least `atLeast` where it has
     /// them, and 500), by identity.
     static func objects(of entity: Int, _ dataset: any Dataset, atLeast: Int) -> [ObjectID] {
-        let info = dataset.model.entities[entity], root = info.root, total = dataset.count(root: root)
-        let wanted = max(FetchSpec.drawnObjects, atLeast)
-        func sample(_ step: Int) -> [ObjectID] {
-            Array(
-                stride(from: 0, to: total, by: step).lazy.compactMap { position -> ObjectID? in
-                    let concrete = dataset.entity(root: root, at: position)
-                    return info.subtree.contains(concrete) ? ObjectID(entity: concrete, key: dataset.key(root: root, at: position)) : nil
-                }.prefix(wanted))
+        let root = dataset.model.entities[entity].root
+        return DrawPool.positions(dataset, of: entity, wanted: max(FetchSpec.drawnObjects, atLeast)).map { position in
+            ObjectID(entity: dataset.entity(root: root, at: position), key: dataset.key(root: root, at: position))
         }
-        let spread = sample(max(1, total / (wanted * 4)))
-        return spread.count < wanted && total > wanted * 4 ? sample(1) : spread
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Workloads
 
 /// An app's fetch mix (`--fetches`): each strategy's time for the whole mix, every fetch weighted
 /// as the app issues it. One fetch takes a case's median over its draws (`mix_fetches`); the mix
@@ -55,9 +56,10 @@ extension CaseGrid {
     /// baseline's median and each other strategy's ratio with its interval and verdict, in one
     /// Markdown line; nil without it.
     public func sessionLine() -> String? {
-        guard cases.contains("session"), let reference = row("session", baseline) else { return nil }
+        let session = Workload.sessionName
+        guard cases.contains(session), let reference = row(session, baseline) else { return nil }
         let others = strategies.filter { $0 != baseline }.compactMap { strategy in
-            ratioInterval("session", strategy).map { (strategy, $0) }
+            ratioInterval(session, strategy).map { (strategy, $0) }
         }.sorted { $0.1.ratio < $1.1.ratio }.map { strategy, interval in
             let verdict = switch interval.verdictName {
             case "faster": "clearly faster"
@@ -91,7 +93,7 @@ extension CaseGrid {
             return Mix.Total(strategy: strategy, nanoseconds: median, interval: low...max(low, high))
         }
         guard totals.first?.strategy == baseline else { return nil }
-        let saves = weighted.filter { $0.name.hasSuffix("/save") }.count
+        let saves = weighted.filter { $0.name.hasSuffix("/" + Workload.saveVariant) }.count
         return Mix(fetches: weighted.count - saves, saves: saves, totals: totals, baseline: baseline)
     }
 }

@@ -1,3 +1,4 @@
+import FetchRequests
 import Generation
 import Models
 import Strategies
@@ -29,6 +30,16 @@ public struct Census: Equatable, Sendable {
         for root in model.roots where relationships.contains(where: { model.entities[$0.owner].root == root }) {
             for position in 0 ..< dataset.count(root: root) { add(dataset.object(root: root, at: position), model, relationships, countObject: false) }
         }
+    }
+
+    /// What `store` holds: each concrete entity's objects (its sub-entities' apart) and each
+    /// generating many-to-many's link rows, counted in its layout.
+    public init(counting store: LayoutStore) throws {
+        let model = store.model
+        objects = try model.entities.map { entity in
+            entity.isConcrete ? try store.count(FetchRequest(entity: entity.index, includesSubentities: false)) : 0
+        }
+        links = try Self.relationships(model).map { try store.countLinks($0) }
     }
 
     /// The census of `objects` alone (an insert of part of the model).

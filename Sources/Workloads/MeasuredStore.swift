@@ -127,13 +127,9 @@ final class MeasuredStore {
         guard foreignKeys.isEmpty else {
             throw StoreCheckFailure(description: "\(name): the store has \(foreignKeys.count) rows whose foreign keys point nowhere")
         }
-        let model = layoutStore.model
-        let counts = try model.entities.map { entity in
-            entity.isConcrete ? try layoutStore.count(FetchRequest(entity: entity.index, includesSubentities: false)) : 0
-        }
-        let links = try Census.relationships(model).map { try layoutStore.countLinks($0) }
-        guard counts == census.objects, links == census.links else {
-            throw StoreCheckFailure(description: "\(name) holds \(counts) objects per entity and \(links) links where \(census.objects) and \(census.links) were inserted")
+        let held = try Census(counting: layoutStore)
+        guard held == census else {
+            throw StoreCheckFailure(description: "\(name) holds \(held.objects) objects per entity and \(held.links) links where \(census.objects) and \(census.links) were inserted")
         }
     }
 

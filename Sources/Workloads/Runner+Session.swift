@@ -58,10 +58,7 @@ extension Runner {
             strategy.database.startCountingWork()
             var (elapsed, answer, rows) = try runSession(steps, strategy, queries[index], cases, saves, versions, name: stores[index].name)
             let work = strategy.database.stopCountingWork()
-            for entity in model.entities where entity.isConcrete {
-                answer.add(try strategy.count(FetchRequest(entity: entity.index, includesSubentities: false)))
-            }
-            for relationship in Census.relationships(model) { answer.add(try strategy.countLinks(relationship)) }
+            for number in try Census(counting: strategy).numbers { answer.add(number) }
             if repetition == 0 {
                 try StoreFile.checkpoint(strategy.database)
                 bytes[index] = fileSize(path)

@@ -239,15 +239,12 @@ public final class Runner {
             let elapsed = try Sample.nanoseconds { deleted = try strategy.delete(ids) }
             let work = strategy.database.stopCountingWork()
             guard repetition == 0 else { return Sample(nanoseconds: elapsed, rows: deleted, digest: AnswerDigest(.ordered, of: [deleted]), digestIsFull: false, work: work) }
-            let counts = try model.entities.map { entity in
-                entity.isConcrete ? try strategy.count(FetchRequest(entity: entity.index, includesSubentities: false)) : 0
-            }
-            let links = try Census.relationships(model).map { try strategy.countLinks($0) }
+            let held = try Census(counting: strategy)
             let verdict = try strategy.database.strings("PRAGMA quick_check")
             guard verdict == ["ok"] else { throw StoreCheckFailure(description: "\(stores[index].name): the store failed quick_check after delete-cascade") }
             try StoreFile.checkpoint(strategy.database)
             bytes[index] = fileSize(path)
-            return Sample(nanoseconds: elapsed, rows: deleted, digest: AnswerDigest(.ordered, of: [deleted] + counts + links), work: work)
+            return Sample(nanoseconds: elapsed, rows: deleted, digest: AnswerDigest(.ordered, of: [deleted] + held.numbers), work: work)
         }
         return makeResults(workload, "", layouts, samples, bytes: bytes)
     }
@@ -276,14 +273,11 @@ public final class Runner {
                 throw StoreCheckFailure(description: "\(stores[index].name): \(workload.name) made \(made) of its \(request.mustWrite) changes")
             }
             guard repetition == 0 else { return Sample(nanoseconds: elapsed, rows: made, digest: AnswerDigest(.ordered, of: [made]), digestIsFull: false, work: work) }
-            let counts = try model.entities.map { entity in
-                entity.isConcrete ? try strategy.count(FetchRequest(entity: entity.index, includesSubentities: false)) : 0
-            }
-            let links = try Census.relationships(model).map { try strategy.countLinks($0) }
+            let held = try Census(counting: strategy)
             let objects = try (request.inserted.map(\.id) + request.updated).flatMap { try strategy.fetch(.fault($0)) }
             try StoreFile.checkpoint(strategy.database)
             bytes[index] = fileSize(path)
-            var digest = AnswerDigest(.ordered, of: [made] + counts + links)
+            var digest = AnswerDigest(.ordered, of: [made] + held.numbers)
             for object in objects { digest.add(object) }
             return Sample(nanoseconds: elapsed, rows: made, digest: digest, work: work)
         }
