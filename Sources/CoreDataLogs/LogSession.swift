@@ -20,17 +20,17 @@ public struct LogSession: Sendable, Equatable {
     /// The steps the log makes in all, the session's and those past `longest`.
     public let total: Int
 
-    /// The fetches' and saves' occurrences merged by line, the first `longest` of them.
-    public init(_ fetches: LogFetches, _ saves: LogSaves) {
+    /// The fetches' and saves' occurrences merged by line: at most `longest` steps, and saves of
+    /// at most `mostChanges` changes in all.
+    public init(_ fetches: LogFetches, _ saves: LogSaves, longest: Int = Self.longest, mostChanges: Int = Self.mostChanges) {
         let made = fetches.fetches.reduce(0) { $0 + $1.count } + saves.saves.reduce(0) { $0 + $1.count }
         var steps: [(line: Int, step: Step)] = fetches.occurrences.map { ($0.line, .fetch($0.index)) } + saves.occurrences.map { ($0.line, .save($0.index)) }
         steps.sort { $0.line < $1.line }
-        // At most `longest` steps, and saves of at most `mostChanges` changes in all.
         var kept: [Step] = [], changes = 0
-        for (_, step) in steps.prefix(Self.longest) {
+        for (_, step) in steps.prefix(longest) {
             if case let .save(index) = step {
                 changes += saves.saves[index].spec.count
-                if changes > Self.mostChanges { break }
+                if changes > mostChanges { break }
             }
             kept.append(step)
         }

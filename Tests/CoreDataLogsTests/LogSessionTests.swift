@@ -28,5 +28,10 @@ final class LogSessionTests: XCTestCase {
         XCTAssertEqual(session.steps, [.fetch(0), .fetch(1), .save(0), .fetch(1), .fetch(0), .save(0)], "upkeep and a save outside a transaction have no step")
         XCTAssertEqual(session.total, 6)
         XCTAssertEqual([session.fetchCount, session.saveCount], [4, 2])
+        // A session stops at its most steps, and before the save that passes its most changes.
+        XCTAssertEqual(LogSession(fetches, saves, longest: 3).steps, [.fetch(0), .fetch(1), .save(0)])
+        XCTAssertEqual(LogSession(fetches, saves, mostChanges: 1).steps, [.fetch(0), .fetch(1), .save(0), .fetch(1), .fetch(0)])
+        XCTAssertEqual(LogSession(fetches, saves, mostChanges: 0).steps, [.fetch(0), .fetch(1)])
+        XCTAssertEqual(LogSession(fetches, saves, longest: 3).total, 6, "the steps the log makes in all")
     }
 }

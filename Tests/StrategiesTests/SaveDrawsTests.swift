@@ -70,6 +70,22 @@ final class SaveDrawsTests: XCTestCase {
         XCTAssertEqual(cleared, deleted, "Core Data's delete of an object clears its own links")
     }
 
+    /// An update on a stale version changes nothing in any table: in a multi-table layout the
+    /// sub-entity's table is not written when the version's table was not.
+    func testAStaleUpdateWritesNoTable() throws {
+        let model = try Model(ModelPresets.publications.scaled(to: 300))
+        let book = try XCTUnwrap(model.entities.firstIndex { $0.name == "Book" })
+        let store = try StrategyAgreement.open(Joined.self, ObjectGenerator(model, seed: 4))
+        let id = try XCTUnwrap(try store.fetch(FetchRequest(entity: book, includesSubentities: false)).first?.id)
+        let before = try store.fetch(.fault(id))
+        let request = SaveRequest(changes: [.update(id, [AttributeChange("title", .text("new")), AttributeChange("pageCount", .integer(9_999))])])
+        let version = try XCTUnwrap(try store.versions([id]).first ?? nil)
+        XCTAssertEqual(try store.save(try store.prepare(request, versions: [id: version + 5])), 0, "a stale version makes no change")
+        XCTAssertEqual(try store.fetch(.fault(id)), before, "neither the root's table nor Book's was written")
+        XCTAssertEqual(try store.save(try store.prepare(request, versions: [id: version])), 1)
+        XCTAssertNotEqual(try store.fetch(.fault(id)), before)
+    }
+
     func testAToOneThatMustBeItsObjectsOwnIsLeftEmpty() throws {
         let model = try Model(description)
         let note = try XCTUnwrap(model.entities.firstIndex { $0.name == "Note" })

@@ -101,6 +101,18 @@ extension CommandLineTests {
             + "(give the model the app ran with)\n")
     }
 
+    /// `--no-session` times the log's fetches and saves alone, not the session.
+    func testNoSessionLeavesTheSessionOut() throws {
+        let log = ["SELECT COUNT(*) FROM ZTAG t0", "BEGIN EXCLUSIVE", "UPDATE ZTAG SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", "COMMIT"]
+            .map { "CoreData: sql: \($0)\n" }.joined()
+        try Data(log.utf8).write(to: folder.appendingPathComponent("app.log"))
+        let run = try bench(["replay", "app.log", "--preset", "publications", "--scale", "300", "--repetitions", "2", "--no-session", "--output", "r.csv"], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let rows = try ResultsFile(url: folder.appendingPathComponent("r.csv")).rows
+        XCTAssertEqual(Set(rows.map { $0.fields["workload"]! }), ["line-1", "line-2"])
+        XCTAssertFalse(run.stdout.contains("The session"), run.stdout)
+    }
+
     func testReplayTimesTheLogsFetchesInEveryLayoutWeightedByHowOftenItMakesThem() throws {
         let layout = try SingleTable(model: try Model(ModelPresets.publications))
         let book = layout.schema.selectList(3).sql, all = layout.schema.selectList(0).sql
