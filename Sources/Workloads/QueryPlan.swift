@@ -127,7 +127,7 @@ public struct QueryPlan: Sendable {
     public static func explainAll(strategies: [any StorageLayout.Type], dataset: any Dataset, batchSize: Int, analyze: Bool = false,
                                   workloads: [Workload] = Workloads.all, temporaryParent: URL = FileManager.default.temporaryDirectory) throws -> [QueryPlan] {
         let folder = temporaryParent.appendingPathComponent("inheritance-bench-explain-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(at: folder) }
         let model = dataset.model, census = Census(dataset), inputs = WorkloadInputs(dataset: dataset)
         try dataset.checkReads()

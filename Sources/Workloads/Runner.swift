@@ -49,7 +49,9 @@ public final class Runner {
     public func run() throws -> [WorkloadResult] {
         // Each layout is derived once and shared by every store of the run.
         let layouts = try plan.layouts.map { try $0.init(model: model) }
-        try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
+        // Never the parent too: a command's interruption removes the parent (its private folder),
+        // and a run starting just then must fail, not make the folder again to be left behind.
+        try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(at: temporaryFolder) }
         var results: [WorkloadResult] = []
         func report(_ group: [WorkloadResult]) throws {

@@ -88,7 +88,7 @@ public struct StorageReport: Sendable {
                            temporaryParent: URL = FileManager.default.temporaryDirectory,
                            progress: (String) -> Void = { _ in }) throws -> [StorageReport] {
         let folder = temporaryParent.appendingPathComponent("inheritance-bench-storage-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(at: folder) }
         let model = dataset.model, census = Census(dataset)
         return try strategies.map { type in

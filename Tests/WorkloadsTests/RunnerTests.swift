@@ -120,6 +120,17 @@ final class RunnerTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: runner.temporaryFolder.path))
     }
 
+    /// A run whose parent folder is gone (a command's interruption removed its private folder as
+    /// the run started) fails rather than making the folder again, which the interrupted command
+    /// would then leave behind.
+    func testARunWhoseFolderWasRemovedDoesNotMakeItAgain() throws {
+        let model = try Model(ModelPresets.timestamps.scaled(to: 200))
+        let removed = FileManager.default.temporaryDirectory.appendingPathComponent("removed-\(UUID().uuidString)")
+        let runner = Runner(plan: RunPlan(repetitions: 1, temporaryParent: removed), model: model)
+        XCTAssertThrowsError(try runner.run())
+        XCTAssertFalse(FileManager.default.fileExists(atPath: removed.path))
+    }
+
     /// A sweep's model may lack what a workload needs at some points: those points skip it.
     func testWorkloadsThatDoNotApplyAreSkipped() throws {
         let model = try Model(SyntheticModel.make(leaves: 3, attributes: 1, skew: 0, rows: 90, depth: 1))

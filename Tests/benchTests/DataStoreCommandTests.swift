@@ -142,6 +142,21 @@ final class DataStoreCommandTests: XCTestCase {
     /// `interrupted:` line, neither the store's private copy nor any layout's store left in
     /// `TMPDIR`, no results file, the store and its `-wal` unchanged.
     func testCtrlCDuringTheCopyLeavesNothing() throws {
+        // A layout's store in the run's own folder of stores, inside the command's private folder.
+        try interruptRunOfAStoreInUse { _, subpaths in subpaths.contains { $0.contains("/") && $0.hasSuffix(".sqlite") } }
+    }
+
+    /// Ctrl-C as the command's private folder appears, before the run makes its own folder of
+    /// stores in it (a run starting after the interruption's clean-up once made the private folder
+    /// again, and it was left behind).
+    func testCtrlCAsTheRunStartsLeavesNothing() throws {
+        try interruptRunOfAStoreInUse { _, _ in true }
+    }
+
+    /// Runs `bench run --data store` on the store in use (WAL), sends SIGINT once the store's
+    /// private copy exists and `ready` holds for the run's private folder and its subpaths, and
+    /// checks the interruption left nothing and changed nothing.
+    private func interruptRunOfAStoreInUse(when ready: (URL, [String]) -> Bool, file: StaticString = #filePath, line: UInt = #line) throws {
         let manager = FileManager.default
         let temporary = folder.appendingPathComponent("tmp", isDirectory: true)
         try manager.createDirectory(at: temporary, withIntermediateDirectories: true)
@@ -161,31 +176,31 @@ final class DataStoreCommandTests: XCTestCase {
         try process.run()
         let pid = process.processIdentifier
         defer { if process.isRunning { kill(pid, SIGKILL); process.waitUntilExit() } }
-        // Once the store's private copy is made and a layout's store is being written, Ctrl-C.
         func made(_ prefix: String) -> URL? {
             ((try? manager.contentsOfDirectory(atPath: temporary.path)) ?? []).first { $0.hasPrefix(prefix) }.map { temporary.appendingPathComponent($0) }
         }
-        var copying = false
+        var reached = false
         let deadline = Date().addingTimeInterval(60)
-        while process.isRunning, Date() < deadline, !copying {
+        while process.isRunning, Date() < deadline, !reached {
             if made("inheritance-bench-store-\(pid)-") != nil, let run = made("inheritance-bench-run-\(pid)-") {
-                copying = ((try? manager.subpathsOfDirectory(atPath: run.path)) ?? []).contains { $0.hasSuffix(".sqlite") }
+                reached = ready(run, (try? manager.subpathsOfDirectory(atPath: run.path)) ?? [])
             }
-            if !copying { usleep(1_000) }
+            if !reached { usleep(1_000) }
         }
         kill(pid, SIGINT)
-        XCTAssertTrue(copying, "the copy never started: \((try? String(contentsOf: stderrLog, encoding: .utf8)) ?? "") \((try? manager.subpathsOfDirectory(atPath: temporary.path)) ?? []) wal \(wal.count)")
+        XCTAssertTrue(reached, "the moment to interrupt never came: \((try? String(contentsOf: stderrLog, encoding: .utf8)) ?? "") "
+            + "\((try? manager.subpathsOfDirectory(atPath: temporary.path)) ?? []) wal \(wal.count)", file: file, line: line)
         let exitDeadline = Date().addingTimeInterval(30)
         while process.isRunning, Date() < exitDeadline { usleep(10_000) }
         let messages = (try? String(contentsOf: stderrLog, encoding: .utf8)) ?? ""
-        XCTAssertFalse(process.isRunning, "bench did not exit within 30 s of Ctrl-C")
-        XCTAssertEqual(process.terminationReason, .exit, messages)
-        XCTAssertEqual(process.terminationStatus, 130, messages)
-        XCTAssertTrue(messages.contains("interrupted: "), messages)
-        XCTAssertEqual(try manager.contentsOfDirectory(atPath: temporary.path), [], "left in \(temporary.path)")
-        XCTAssertFalse(manager.fileExists(atPath: folder.appendingPathComponent("run.csv").path))
-        XCTAssertEqual(try Data(contentsOf: store), before)
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.path + "-wal")), wal)
+        XCTAssertFalse(process.isRunning, "bench did not exit within 30 s of Ctrl-C", file: file, line: line)
+        XCTAssertEqual(process.terminationReason, .exit, messages, file: file, line: line)
+        XCTAssertEqual(process.terminationStatus, 130, messages, file: file, line: line)
+        XCTAssertTrue(messages.contains("interrupted: "), messages, file: file, line: line)
+        XCTAssertEqual(try manager.contentsOfDirectory(atPath: temporary.path), [], "left in \(temporary.path)", file: file, line: line)
+        XCTAssertFalse(manager.fileExists(atPath: folder.appendingPathComponent("run.csv").path), file: file, line: line)
+        XCTAssertEqual(try Data(contentsOf: store), before, file: file, line: line)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.path + "-wal")), wal, file: file, line: line)
         withExtendedLifetime(app) {}
     }
 }
