@@ -39,8 +39,10 @@ public enum StoreShape {
                 let rows = entity.subtree.reduce(0) { $0 + (counts[$1 + 1]?.rows ?? 0) }
                 guard rows > 0 else { continue }
                 let filled = entity.subtree.reduce(0) { $0 + (counts[$1 + 1]?.filled[position] ?? 0) }
-                let share = (1 - Double(filled) / Double(rows) * 1).rounded(toPlaces: 4)
-                if set(share, column, of: entity, in: model, &description) { measured += 1 }
+                let share = (1 - Double(filled) / Double(rows)).rounded(toPlaces: 4)
+                guard set(share, column, of: entity, in: model, &description) else { continue }
+                measured += 1
+                setByEntity(share, column, of: entity, in: model, counts: counts.mapValues { ($0.rows, $0.filled[position]) }, &description)
             }
         }
         return measured
@@ -78,6 +80,36 @@ public enum StoreShape {
             return false
         }
     }
+
+    /// Where the entities of the declaring subtree hold different shares (two or more with objects,
+    /// one more than `byEntityTolerance` off the subtree's share): each one's share among its own
+    /// objects, in its `nullShares`. Not for a one-to-one pair (its pairs are left out over the
+    /// whole subtree), nor for a to-one that is never NULL over the subtree.
+    private static func setByEntity(_ share: Double, _ column: CoreDataSchema.Column, of entity: Model.Entity, in model: Model,
+                                    counts: [Int: (rows: Int, filled: Int)], _ description: inout ModelDescription) {
+        let name: String
+        switch column.role {
+        case let .attribute(position): name = entity.attributes[position].name
+        case let .foreignKey(relationship):
+            guard share > 0, entity.relationship(relationship)?.isOneToOne == false else { return }
+            name = relationship
+        case .foreignEntity: return
+        }
+        let shares = entity.subtree.compactMap { member -> (entity: Int, share: Double)? in
+            guard let count = counts[member + 1], count.rows > 0, model.entities[member].isConcrete else { return nil }
+            return (member, (1 - Double(count.filled) / Double(count.rows)).rounded(toPlaces: 4))
+        }
+        guard shares.count > 1, shares.contains(where: { abs($0.share - share) > byEntityTolerance }) else { return }
+        for (member, own) in shares {
+            guard let at = description.entities.firstIndex(where: { $0.name == model.entities[member].name }) else { continue }
+            description.entities[at].nullShares[name] = own
+        }
+    }
+
+    /// How far an entity's own NULL share may be from its subtree's before it is kept apart: two
+    /// percentage points (a smaller difference moves no layout's pages measurably, and keeping it
+    /// would give nearly every inherited property of a large store a share per entity).
+    static let byEntityTolerance = 0.02
 
     static func ancestors(of entity: Model.Entity, in model: Model) -> [Int] {
         var chain: [Int] = []

@@ -9,9 +9,9 @@ import Models
 /// (validation refuses a required one with more owners than destinations).
 extension ObjectGenerator {
     /// The destination of the owner in `slot` of its hierarchy's stream, distinct from every other
-    /// owner's, or `nil`.
-    func distinctDestination(of relationship: Model.Relationship, slot: Int, _ rng: inout SplitMix64) -> ObjectID? {
-        if relationship.nullShare > 0, rng.nextUnit() < relationship.nullShare { return nil }
+    /// owner's, or `nil` (in `nullShare` of the owner's entity's objects).
+    func distinctDestination(of relationship: Model.Relationship, nullShare: Double, slot: Int, _ rng: inout SplitMix64) -> ObjectID? {
+        if nullShare > 0, rng.nextUnit() < nullShare { return nil }
         let owner = model.entities[relationship.owner]
         let owners = streams[owner.root].slots(of: owner.subtree)
         guard owners.contains(slot) else { return nil }

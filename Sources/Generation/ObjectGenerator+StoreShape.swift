@@ -28,14 +28,36 @@ extension ObjectGenerator {
         guard ownSlots.contains(slot), !targets.isEmpty else { return nil }
         let curve = FanOutCurve(fanOut)
         let members = ownSlots.count
-        let linked = relationship.isHidden ? min(members, Int((fanOut.mean * Double(targets.count)).rounded()))
-                                           : Int(((1 - relationship.nullShare) * Double(members)).rounded())
         let link = Self.permuted(slot - ownSlots.lowerBound, of: members, salt: Self.stableHash(relationship.name) ^ 0xC41D)
-        guard link < linked, curve.area > 0 else { return nil }
-        let share = curve.share(atArea: (Double(link) + 0.5) / Double(linked) * curve.area)
+        /// The link's place along the fan-out's curve, from 0 to 1.
+        let place: Double
+        if let linked = linkedByEntity(relationship, stream: streams[owner.root], slot: slot) {
+            // The objects linked are chosen entity by entity; the linked ones' places spread over
+            // the whole curve as the subtree's permutation spreads them.
+            guard linked, curve.area > 0 else { return nil }
+            place = (Double(link) + 0.5) / Double(members)
+        } else {
+            let linked = relationship.isHidden ? min(members, Int((fanOut.mean * Double(targets.count)).rounded()))
+                                               : Int(((1 - relationship.nullShare) * Double(members)).rounded())
+            guard link < linked, curve.area > 0 else { return nil }
+            place = (Double(link) + 0.5) / Double(linked)
+        }
+        let share = curve.share(atArea: place * curve.area)
         let rank = min(targets.count - 1, Int(share * Double(targets.count)))
         let parentSalt = model.inverse(of: relationship).map { Self.stableHash($0.name) } ?? 0
         return object(targetStream, slot: targets.lowerBound + Self.permuted(rank, of: targets.count, salt: parentSalt ^ 0xFA40))
+    }
+
+    /// Where an entity of to-one `relationship`'s declaring subtree gives its own NULL share of it
+    /// (`Model.Entity.nullShares`): whether the object in `slot` has a destination, exactly
+    /// `1 - share` of its entity's objects having one (which ones by a fixed permutation of the
+    /// entity's slots); `nil` where no entity gives its own share.
+    func linkedByEntity(_ relationship: Model.Relationship, stream: Stream, slot: Int) -> Bool? {
+        guard !relationship.isHidden, sharedByEntity.contains("\(relationship.owner).\(relationship.name)") else { return nil }
+        let entity = stream.entities[stream.entityIndex(ofSlot: slot)]
+        let own = stream.slots(of: entity ... entity)
+        let linked = Int(((1 - model.entities[entity].nullShare(of: relationship)) * Double(own.count)).rounded())
+        return Self.permuted(slot - own.lowerBound, of: own.count, salt: Self.stableHash(relationship.name) ^ 0xC41E) < linked
     }
 
     /// The links of the generating side of a many-to-many for the object in `slot`: its run of the

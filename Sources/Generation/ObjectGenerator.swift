@@ -25,6 +25,9 @@ public struct ObjectGenerator: Sendable {
     private let distinctToOnes: [[Bool]]
     /// Per entity, per attribute: the groups that follow a measured distinct share (`valueGroups`).
     private let valueGroups: [[ValueGroups?]]
+    /// The to-ones (`"<declaring entity index>.<name>"`) that an entity of their declaring subtree
+    /// gives a NULL share of its own (`linkedByEntity`).
+    let sharedByEntity: Set<String>
 
     struct Stream: Sendable {
         /// Concrete entities of the hierarchy, in entity-number order, and the first slot of each.
@@ -93,11 +96,15 @@ public struct ObjectGenerator: Sendable {
         makers = model.entities.map { entity in
             entity.attributes.enumerated().map { position, attribute in
                 let orderKey = entity.attributeOwners[position] == model.mainRoot && attribute.name == model.orderKey
-                return ValueMaker(attribute, unique: model.generatesDistinctValues(attribute.name, of: entity.index), neverNull: orderKey)
+                return ValueMaker(attribute, unique: model.generatesDistinctValues(attribute.name, of: entity.index), neverNull: orderKey,
+                                  nullShare: entity.nullShare(ofAttributeAt: position))
             }
         }
         distinctToOnes = model.entities.map { $0.relationships.map(model.generatesDistinctDestinations) }
         valueGroups = Self.valueGroups(model, streams: streams)
+        sharedByEntity = Set(model.entities.flatMap { entity in
+            entity.toOneRelationships.filter { entity.nullShares[$0.name] != nil }.map { "\($0.owner).\($0.name)" }
+        })
         orderKeys = model.entities.map { entity in
             entity.attributes.indices.compactMap { position in
                 guard let toOne = entity.attributes[position].orderKeyOf,
@@ -133,11 +140,12 @@ public struct ObjectGenerator: Sendable {
             if relationship.isOneToOne {
                 toOne.append(partner(of: relationship, root: root, slot: slot))
             } else if distinctToOnes[entityIndex][index] {
-                toOne.append(distinctDestination(of: relationship, slot: slot, &rng))
+                toOne.append(distinctDestination(of: relationship, nullShare: entity.nullShare(of: relationship), slot: slot, &rng))
             } else if !relationship.toMany, let shape = shapedFanOut(of: relationship) {
                 toOne.append(shapedDestination(of: relationship, following: shape, root: root, slot: slot))
             } else if !relationship.toMany {
-                if relationship.nullShare > 0, rng.nextUnit() < relationship.nullShare { toOne.append(nil); continue }
+                let nullShare = entity.nullShare(of: relationship)
+                if nullShare > 0, rng.nextUnit() < nullShare { toOne.append(nil); continue }
                 toOne.append(destination(of: relationship, &rng))
             } else if relationship.isManyToMany, relationship.generatesLinks, let shape = relationship.fanOut {
                 links.append(shapedLinks(of: relationship, following: shape, root: root, slot: slot))

@@ -21,10 +21,12 @@ struct ValueMaker: Sendable {
     static let dateRange = (126_230_400.0, 757_382_400.0)
 
     /// `neverNull`: the order's key (see `Model.orderKey`), which has a value in every object.
-    init(_ attribute: Attribute, unique: Bool, neverNull: Bool = false) {
+    /// `nullShare`: the share of NULLs among the objects the maker makes values for, when it is
+    /// not the attribute's own (`Model.Entity.nullShare(ofAttributeAt:)`).
+    init(_ attribute: Attribute, unique: Bool, neverNull: Bool = false, nullShare: Double? = nil) {
         type = attribute.type
         self.unique = unique
-        nullShare = neverNull ? 0 : attribute.effectiveNullShare
+        self.nullShare = neverNull ? 0 : nullShare ?? attribute.effectiveNullShare
         lengths = attribute.values == nil ? attribute.lengths : nil
         let spec = attribute.values ?? (lengths == nil ? Self.defaultSpec(attribute) : nil)
         kind = spec?.kind

@@ -12,15 +12,22 @@ public struct EntityDescription: Codable, Equatable, Sendable {
     /// Each constraint: one or more attribute (or to-one relationship) names whose values are unique together.
     public var uniquenessConstraints: [[String]]
     public var fetchIndexes: [FetchIndex]
+    /// The NULL share of optional attributes and to-ones (its own or inherited, by name) among this
+    /// entity's own objects, where it differs from the property's `nullShare` over the declaring
+    /// entity's whole subtree: a store's shape, read per concrete entity (a sub-entity that never
+    /// sets an inherited attribute, another that always does).
+    public var nullShares: [String: Double]
 
     public init(_ name: String, parent: String? = nil, abstract: Bool = false, rows: Int? = nil, attributes: [Attribute] = [],
-                relationships: [RelationshipDescription] = [], uniquenessConstraints: [[String]] = [], fetchIndexes: [FetchIndex] = []) {
+                relationships: [RelationshipDescription] = [], uniquenessConstraints: [[String]] = [], fetchIndexes: [FetchIndex] = [],
+                nullShares: [String: Double] = [:]) {
         self.name = name; self.parent = parent; self.abstract = abstract; self.rows = rows; self.attributes = attributes
         self.relationships = relationships; self.uniquenessConstraints = uniquenessConstraints; self.fetchIndexes = fetchIndexes
+        self.nullShares = nullShares
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, parent, abstract, rows, attributes, relationships, uniquenessConstraints, fetchIndexes
+        case name, parent, abstract, rows, attributes, relationships, uniquenessConstraints, fetchIndexes, nullShares
     }
 
     public init(from decoder: Decoder) throws {
@@ -33,6 +40,7 @@ public struct EntityDescription: Codable, Equatable, Sendable {
         relationships = try c.decodeIfPresent([RelationshipDescription].self, forKey: .relationships) ?? []
         uniquenessConstraints = try c.decodeIfPresent([[String]].self, forKey: .uniquenessConstraints) ?? []
         fetchIndexes = try c.decodeIfPresent([FetchIndex].self, forKey: .fetchIndexes) ?? []
+        nullShares = try c.decodeIfPresent([String: Double].self, forKey: .nullShares) ?? [:]
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -45,5 +53,6 @@ public struct EntityDescription: Codable, Equatable, Sendable {
         if !relationships.isEmpty { try c.encode(relationships, forKey: .relationships) }
         if !uniquenessConstraints.isEmpty { try c.encode(uniquenessConstraints, forKey: .uniquenessConstraints) }
         if !fetchIndexes.isEmpty { try c.encode(fetchIndexes, forKey: .fetchIndexes) }
+        if !nullShares.isEmpty { try c.encode(nullShares, forKey: .nullShares) }
     }
 }

@@ -80,7 +80,7 @@ extension Model {
                 attributes: (inherited?.attributes ?? []) + entity.attributes,
                 attributeOwners: (inherited?.attributeOwners ?? []) + entity.attributes.map { _ in index },
                 relationships: inherited?.relationships ?? [], uniquenessConstraints: entity.uniquenessConstraints,
-                fetchIndexes: entity.fetchIndexes))
+                fetchIndexes: entity.fetchIndexes, nullShares: entity.nullShares))
         }
         return built
     }
@@ -226,7 +226,7 @@ extension Model.Entity {
     func with(relationships: [Model.Relationship]) -> Model.Entity {
         Model.Entity(name: name, index: index, parent: parent, children: children, subtreeEnd: subtreeEnd, root: root, depth: depth,
                      isAbstract: isAbstract, rows: rows, attributes: attributes, attributeOwners: attributeOwners,
-                     relationships: relationships, uniquenessConstraints: uniquenessConstraints, fetchIndexes: fetchIndexes)
+                     relationships: relationships, uniquenessConstraints: uniquenessConstraints, fetchIndexes: fetchIndexes, nullShares: nullShares)
     }
 }
 

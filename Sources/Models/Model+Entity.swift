@@ -26,6 +26,9 @@ extension Model {
         public let uniquenessConstraints: [[String]]
         /// Fetch indexes declared by this entity.
         public let fetchIndexes: [FetchIndex]
+        /// The NULL share of attributes and to-ones (by name) among this entity's own objects where
+        /// it is not the property's own (`EntityDescription.nullShares`).
+        public let nullShares: [String: Double]
 
         /// Core Data's entity number, `Z_ENT`.
         public var number: Int { index + 1 }
@@ -42,6 +45,14 @@ extension Model {
         public func attribute(_ name: String) -> Attribute? { attributes.first { $0.name == name } }
         public func attributeIndex(_ name: String) -> Int? { attributes.firstIndex { $0.name == name } }
         public func relationship(_ name: String) -> Model.Relationship? { relationships.first { $0.name == name } }
+
+        /// The NULL share of the attribute at `position` among this entity's own objects.
+        public func nullShare(ofAttributeAt position: Int) -> Double {
+            attributes[position].optional ? nullShares[attributes[position].name] ?? attributes[position].effectiveNullShare : 0
+        }
+
+        /// The NULL share of to-one `relationship` among this entity's own objects.
+        public func nullShare(of relationship: Model.Relationship) -> Double { nullShares[relationship.name] ?? relationship.nullShare }
 
         /// The to-one relationships, in `relationships` order.
         public var toOneRelationships: [Model.Relationship] { relationships.filter { !$0.toMany } }

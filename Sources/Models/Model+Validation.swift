@@ -169,6 +169,7 @@ extension Model {
                     throw ModelError("the condition of fetch index '\(index.name)' of '\(entity.name)' names '\(name)', which is not one of its attributes or to-one relationships")
                 }
             }
+            try checkNullShares(of: entity)
             for relationship in entity.ownRelationships where !relationship.toMany && relationship.nullShare == 0 && !relationship.isHidden && !relationship.isOneToOne {
                 if objectCount(relationship.destination) == 0 && entity.subtree.contains(where: { entities[$0].rows > 0 }) {
                     throw ModelError("relationship '\(entity.name).\(relationship.name)' is required, but '\(entities[relationship.destination].name)' has no objects to point at; give it rows or make the relationship optional")
@@ -179,6 +180,32 @@ extension Model {
                         + "(required, or a null share of 0), but its \(owners) objects have \(destinations) to point at; "
                         + "give '\(entities[relationship.destination].name)' at least \(owners) objects, or make the relationship optional")
                 }
+            }
+        }
+    }
+
+    /// An entity's own NULL shares (`EntityDescription.nullShares`): a concrete entity's, each of an
+    /// optional attribute or an optional to-one it has (not one of a one-to-one pair, whose pairs are
+    /// left out over the whole subtree, nor the order's key), from 0 to 1.
+    private func checkNullShares(of entity: Entity) throws {
+        guard !entity.nullShares.isEmpty else { return }
+        guard entity.isConcrete else {
+            throw ModelError("entity '\(entity.name)' is abstract, so it has no objects of its own, but it gives nullShares; give them on its concrete sub-entities")
+        }
+        for (name, share) in entity.nullShares.sorted(by: { $0.key < $1.key }) {
+            let what = "nullShares of '\(entity.name)' names '\(name)'"
+            guard share >= 0, share <= 1 else { throw ModelError("\(what) with \(share); a share must be between 0 and 1") }
+            if let position = entity.attributeIndex(name) {
+                guard entity.attributes[position].optional else { throw ModelError("\(what), which is not optional; make it optional or drop its share") }
+                if entity.attributeOwners[position] == mainRoot, name == orderKey, share > 0 {
+                    throw ModelError("\(what), which orders the ordered reads (the last sort key), so it is never NULL; drop its share")
+                }
+            } else if let relationship = entity.relationship(name), !relationship.toMany {
+                guard relationship.nullShare > 0 || share == 0, !relationship.isOneToOne else {
+                    throw ModelError("\(what), which is \(relationship.isOneToOne ? "one side of a one-to-one pair (its pairs are left out over the whole subtree)" : "required"); drop its share")
+                }
+            } else {
+                throw ModelError("\(what), which is not one of its attributes or to-one relationships")
             }
         }
     }

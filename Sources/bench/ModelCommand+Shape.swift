@@ -5,7 +5,8 @@ import Models
 extension ModelCommand {
     /// The data's shape an entity's own properties carry (a store's, `StoreShape`), one line per
     /// kind, compact: each to-many's fan-out, each text's or binary's length, each indexed
-    /// attribute's distinct share. Aggregates only: no value of a row.
+    /// attribute's distinct share, the NULL shares among its own objects where they are its own.
+    /// Aggregates only: no value of a row.
     static func shapeLines(of entity: Model.Entity) -> [String] {
         var lines: [String] = []
         let fanOuts = entity.ownRelationships.compactMap { relationship in relationship.fanOut.map { "\(relationship.name) \(summary($0))" } }
@@ -15,6 +16,8 @@ extension ModelCommand {
         if !lengths.isEmpty { lines.append("length: " + lengths.joined(separator: "; ")) }
         let distinct = own.compactMap { attribute in attribute.distinctShare.map { "\(attribute.name) \(percent($0))" } }
         if !distinct.isEmpty { lines.append("distinct: " + distinct.joined(separator: "; ")) }
+        let nulls = entity.nullShares.sorted { $0.key < $1.key }.map { "\($0.key) \(percent($0.value))" }
+        if !nulls.isEmpty { lines.append("NULL among its own objects: " + nulls.joined(separator: "; ")) }
         return lines
     }
 
@@ -23,7 +26,9 @@ extension ModelCommand {
         let shape = store.distributions
         let sampled = shape.sampled.isEmpty ? "" : " (a sample of \(shape.sampled.joined(separator: ", ")))"
         func counted(_ number: Int, _ one: String, _ many: String) -> String { "\(number) \(number == 1 ? one : many)" }
-        return "Shape: the NULL shares of \(counted(store.nullSharesMeasured, "optional property", "optional properties")), "
+        let own = store.description.entities.reduce(0) { $0 + $1.nullShares.count }
+        let byEntity = own == 0 ? "" : " (and \(own) per entity, where the entities of a hierarchy differ)"
+        return "Shape: the NULL shares of \(counted(store.nullSharesMeasured, "optional property", "optional properties"))\(byEntity), "
             + "the fan-outs of \(counted(shape.fanOuts, "to-many", "to-manys")), the lengths of \(counted(shape.lengths, "text or binary attribute", "text and binary attributes")), "
             + "the distinct shares of \(counted(shape.distinctShares, "indexed attribute", "indexed attributes"))\(sampled); "
             + "model and shape read in \(String(format: "%.2f", store.readSeconds)) s"

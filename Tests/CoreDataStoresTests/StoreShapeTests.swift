@@ -45,6 +45,15 @@ final class StoreShapeTests: XCTestCase {
         for name in ["title", "body", "thumbnail"] {
             XCTAssertEqual(try entity(read, "Note").attributes.first { $0.name == name }?.lengths, Quantiles(histogram: written.lengths[name] ?? [:]), name)
         }
+        // Sparsity by sub-entity: each entity's own share where the two differ, none where they agree.
+        for name in ["Note", "Checklist"] {
+            let own = try entity(read, name).nullShares
+            for property in ["body", "folder"] {
+                let share = Double(written.nulls["\(name).\(property)"] ?? 0) / Double(written.objects[name] ?? 1)
+                XCTAssertEqual(try XCTUnwrap(own[property], "\(name).\(property)"), share, accuracy: 0.000_05, "\(name).\(property)")
+            }
+            XCTAssertNil(own["thumbnail"], "\(name): a thumbnail is as often NULL in both")
+        }
         let titles = try XCTUnwrap(try entity(read, "Note").attributes.first { $0.name == "title" }?.distinctShare)
         XCTAssertEqual(titles, Double(written.titles.count) / Double(written.titled), accuracy: 0.000_1)
         XCTAssertLessThan(titles, 0.5)
@@ -142,6 +151,14 @@ final class StoreShapeTests: XCTestCase {
                 if let share = attribute.distinctShare {
                     XCTAssertEqual(try XCTUnwrap(found.distinctShare), share, accuracy: share / 10, "\(expected.name).\(attribute.name) distinct share", file: file, line: line)
                 }
+            }
+            // An entity's own share, against the generated store's own or, where it kept none (within
+            // half a percent of the subtree's), its subtree's.
+            for (name, share) in expected.nullShares {
+                let subtree = try generated.entities.compactMap { declarer in
+                    try declarer.attributes.first { $0.name == name }?.nullShare ?? declarer.relationships.first { $0.name == name }.map { try XCTUnwrap($0.nullShare) }
+                }.first
+                XCTAssertEqual(try XCTUnwrap(actual.nullShares[name] ?? subtree), share, accuracy: 0.015, "\(expected.name).\(name) own NULL share", file: file, line: line)
             }
             for relationship in expected.relationships {
                 let found = try XCTUnwrap(actual.relationships.first { $0.name == relationship.name })

@@ -39,6 +39,36 @@ final class ObjectGeneratorTests: XCTestCase {
         XCTAssertLessThan(nulls, humans / 3, "an optional to-one is NULL in about its nullShare of the objects")
     }
 
+    /// An entity's own NULL shares (a sub-entity that never sets an inherited attribute or to-one,
+    /// another that always does) hold object by object, a unique to-one's too; the others keep the
+    /// property's own share.
+    func testAnEntitysOwnNullSharesHold() throws {
+        let model = try Model(ModelDescription(name: "pets", entities: [
+            EntityDescription("Animal", abstract: true, attributes: [Attribute("vet", .string, optional: true, nullShare: 0.3)],
+                              relationships: [RelationshipDescription("owner", destination: "Person", optional: true, nullShare: 0.3),
+                                              RelationshipDescription("chip", destination: "Chip", optional: true, nullShare: 0.3)],
+                              uniquenessConstraints: [["chip"]]),
+            EntityDescription("Dog", parent: "Animal", rows: 400, nullShares: ["vet": 0, "owner": 1, "chip": 0]),
+            EntityDescription("Cat", parent: "Animal", rows: 400, nullShares: ["vet": 1, "owner": 0, "chip": 1]),
+            EntityDescription("Bird", parent: "Animal", rows: 2_000),
+            EntityDescription("Person", rows: 100), EntityDescription("Chip", rows: 3_000),
+        ]))
+        let generator = ObjectGenerator(model, seed: 3)
+        var nulls: [String: [Int]] = [:]
+        for position in 0 ..< generator.count(root: 0) {
+            let object = generator.object(root: 0, at: position)
+            let name = model.entities[object.id.entity].name
+            nulls[name, default: [0, 0, 0, 0]][0] += 1
+            for (index, isNull) in [object.values[0] == .null, object.toOne[0] == nil, object.toOne[1] == nil].enumerated() where isNull {
+                nulls[name]![index + 1] += 1
+            }
+        }
+        XCTAssertEqual(nulls["Dog"], [400, 0, 400, 0])
+        XCTAssertEqual(nulls["Cat"], [400, 400, 0, 400])
+        let birds = try XCTUnwrap(nulls["Bird"])
+        for share in birds.dropFirst() { XCTAssertEqual(Double(share) / 2_000, 0.3, accuracy: 0.04, "\(birds)") }
+    }
+
     func testUniqueAttributesAreUniqueAndTagsAreZipfPopular() throws {
         let model = try Model(ModelPresets.publications.scaled(to: 5_000))
         let generator = ObjectGenerator(model, seed: 1)

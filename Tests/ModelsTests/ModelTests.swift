@@ -184,4 +184,39 @@ final class ModelTests: XCTestCase {
         description.entities[0].attributes[0].nullShare = 0.2
         XCTAssertThrowsError(try Model(description)) { XCTAssertTrue("\($0)".contains("orders the ordered reads"), "\($0)") }
     }
+
+    /// An entity's own NULL shares (`nullShares`): kept through JSON, and refused in one line where
+    /// they cannot hold (an abstract entity, a name it lacks, a required property, a one-to-one
+    /// side, a share outside 0 ... 1).
+    func testAnEntitysOwnNullSharesAreCheckedAndKept() throws {
+        func description(_ shares: [String: Double], on entity: String = "Dog") -> ModelDescription {
+            var description = ModelDescription(name: "pets", entities: [
+                EntityDescription("Animal", abstract: true, attributes: [Attribute("vet", .string, optional: true), Attribute("name", .string)],
+                                  relationships: [RelationshipDescription("owner", destination: "Person", optional: true),
+                                                  RelationshipDescription("tag", destination: "Tag", inverse: "animal", optional: true)]),
+                EntityDescription("Dog", parent: "Animal", rows: 20), EntityDescription("Cat", parent: "Animal", rows: 20),
+                EntityDescription("Person", rows: 10),
+                EntityDescription("Tag", rows: 10, relationships: [RelationshipDescription("animal", destination: "Animal", inverse: "tag", optional: true)]),
+            ])
+            let at = description.entities.firstIndex { $0.name == entity }!
+            description.entities[at].nullShares = shares
+            return description
+        }
+        let model = try Model(description(["vet": 0, "owner": 1]))
+        let dog = try XCTUnwrap(model.entity("Dog")), cat = try XCTUnwrap(model.entity("Cat"))
+        XCTAssertEqual([dog.nullShare(ofAttributeAt: 0), cat.nullShare(ofAttributeAt: 0), dog.nullShare(ofAttributeAt: 1)], [0, 0.1, 0])
+        XCTAssertEqual(dog.nullShare(of: try XCTUnwrap(dog.relationship("owner"))), 1)
+        let json = try JSONEncoder().encode(description(["vet": 0.25]))
+        XCTAssertEqual(try JSONDecoder().decode(ModelDescription.self, from: json), description(["vet": 0.25]))
+        XCTAssertTrue(String(decoding: json, as: UTF8.self).contains(#""nullShares":{"vet":0.25}"#))
+        for (shares, entity, message) in [
+            (["vet": 0.5], "Animal", "entity 'Animal' is abstract, so it has no objects of its own, but it gives nullShares; give them on its concrete sub-entities"),
+            (["colour": 0.5], "Dog", "nullShares of 'Dog' names 'colour', which is not one of its attributes or to-one relationships"),
+            (["name": 0.5], "Dog", "nullShares of 'Dog' names 'name', which is not optional; make it optional or drop its share"),
+            (["tag": 0.5], "Dog", "nullShares of 'Dog' names 'tag', which is one side of a one-to-one pair (its pairs are left out over the whole subtree); drop its share"),
+            (["vet": 1.5], "Cat", "nullShares of 'Cat' names 'vet' with 1.5; a share must be between 0 and 1"),
+        ] {
+            XCTAssertThrowsError(try Model(description(shares, on: entity))) { XCTAssertEqual("\($0)", message) }
+        }
+    }
 }

@@ -9,7 +9,9 @@ import Strategies
 /// A store with an app's kind of data shape, written row by row for the shape tests: folders whose
 /// notes are skewed (a few folders hold most notes, a sixth hold none), notes (and their
 /// sub-entity checklists) with 8 to 27 tags each drawn from skewed tags, optional texts and blobs
-/// of skewed lengths, a title from a pool (so its distinct share is below 1). Every text holds
+/// of skewed lengths, a title from a pool (so its distinct share is below 1); a checklist more
+/// often has no body (NULL in 60 % against a plain note's 30 %) and is in no folder four times as often
+/// (half of them against a plain note's 12 %): sparsity that differs by sub-entity. Every text holds
 /// `marker`, so that a test can prove no value of a row reaches any output.
 public enum ShapedStoreFixture {
     public static let marker = "Quokka"
@@ -42,6 +44,10 @@ public enum ShapedStoreFixture {
         public var lengths: [String: [Int: Int]] = [:]
         public var titles = Set<String>()
         public var titled = 0
+        /// Per `Entity.property` (of `body`, `folder`): the NULLs among the entity's own objects.
+        public var nulls: [String: Int] = [:]
+        /// Per entity (`Note`, `Checklist`): its own objects.
+        public var objects: [String: Int] = [:]
     }
 
     /// Writes the store at `path`; returns what it holds.
@@ -81,10 +87,13 @@ public enum ShapedStoreFixture {
                     written.titles.insert(title!)
                 }
                 let bodyLength = 20 + Int(600 * pow(rng.nextUnit(), 3))
-                let body: String? = rng.nextUnit() < 0.3 ? nil : marker + String(repeating: "b", count: bodyLength - marker.count)
+                let body: String? = rng.nextUnit() < (entity == checklist ? 0.6 : 0.3) ? nil : marker + String(repeating: "b", count: bodyLength - marker.count)
                 let thumbnail: [UInt8]? = rng.nextUnit() < 0.5 ? nil : Array(repeating: 0xAB, count: 100 + Int(900 * rng.nextUnit()))
                 let items: Int? = entity == checklist && rng.nextUnit() >= 0.4 ? Int(rng.next() % 50) : nil
-                let owner: Int? = rng.nextUnit() < 0.12 ? nil : 1 + Int(Double(folders * 5 / 6) * pow(rng.nextUnit(), 2))
+                let owner: Int? = rng.nextUnit() < (entity == checklist ? 0.5 : 0.12) ? nil : 1 + Int(Double(folders * 5 / 6) * pow(rng.nextUnit(), 2))
+                let name = entity == checklist ? "Checklist" : "Note"
+                written.objects[name, default: 0] += 1
+                for (property, isNull) in [("body", body == nil), ("folder", owner == nil)] where isNull { written.nulls["\(name).\(property)", default: 0] += 1 }
                 addNote.reset()
                 try addNote.bind([key, entity + 1, title, body, nil, items, owner])
                 if let thumbnail { try thumbnail.withUnsafeBytes { try addNote.bind(bytes: $0, at: 5) } }

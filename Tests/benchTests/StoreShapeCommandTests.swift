@@ -14,9 +14,10 @@ final class StoreShapeCommandTests: XCTestCase {
         try ShapedStoreFixture.write(to: store.path, notes: 3_000)
         let described = try CommandLineTests.bench(["model", "--model", store.path], in: folder)
         XCTAssertEqual(described.status, 0, described.stderr)
-        for line in ["Shape: the NULL shares of 6 optional properties, the fan-outs of 3 to-manys, the lengths of 5 text and binary attributes, the distinct shares of 1 indexed attribute; model and shape read in ",
+        for line in ["Shape: the NULL shares of 6 optional properties (and 4 per entity, where the entities of a hierarchy differ), the fan-outs of 3 to-manys, the lengths of 5 text and binary attributes, the distinct shares of 1 indexed attribute; model and shape read in ",
                      "  1 Folder (300 objects; 1 attributes, 1 relationships)\n      fan-out: notes median ",
-                     "      length: body median ", "; thumbnail median ", "      distinct: title "] {
+                     "      length: body median ", "; thumbnail median ", "      distinct: title ",
+                     "      NULL among its own objects: body 31 %; folder 12 %\n    3 Checklist", "        NULL among its own objects: body 61 %; folder 51 %\n"] {
             XCTAssertTrue(described.stdout.contains(line), "\(line)\n\(described.stdout)")
         }
         let generated = folder.appendingPathComponent("Generated.sqlite")
