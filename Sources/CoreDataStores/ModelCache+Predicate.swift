@@ -74,16 +74,13 @@ extension ModelCacheDecoder {
             guard let value = try archive.reference(expression, "NSConstantValue") else { return .constant(.null) }
             return .constant(try constant(value))
         case "NSKeyPathExpression", "NSFunctionExpression":
-            var path = try? archive.string(expression, "NSKeyPath")
-            // A function expression is a key path only as `valueForKey:` or `valueForKeyPath:`.
-            if path == nil, let selector = try archive.string(expression, "NSSelectorName"), !["valueForKey:", "valueForKeyPath:"].contains(selector) {
-                throw Untranslatable(why: "uses the function \(selector)")
+            guard let path = try keyPath(of: expression) else {
+                // A function expression is a key path only as `valueForKey:` or `valueForKeyPath:`.
+                if let selector = try archive.string(expression, "NSSelectorName"), !["valueForKey:", "valueForKeyPath:"].contains(selector) {
+                    throw Untranslatable(why: "uses the function \(selector)")
+                }
+                throw Untranslatable(why: "uses a function expression")
             }
-            if path == nil, let arguments = try archive.array(expression, "NSArguments"), arguments.count == 1 {
-                let argument = try archive.object(arguments[0])
-                path = try? archive.string(argument, argument.className == "NSConstantValueExpression" ? "NSConstantValue" : "NSKeyPath")
-            }
-            guard let path else { throw Untranslatable(why: "uses a function expression") }
             guard !path.contains(".") else { throw Untranslatable(why: "follows the key path '\(path)' (Core Data's index SQL has no joins)") }
             return .keyPath(path.caseInsensitiveCompare("self") == .orderedSame ? FetchIndex.primaryKeyName : path)
         default:

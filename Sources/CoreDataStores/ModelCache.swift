@@ -305,21 +305,29 @@ struct ModelCacheDecoder {
 
     /// An index element's expression (`NSIndexedProperty`, an `NSExpressionDescription` whose
     /// `NSExpression` is `self`, or a key path such as `entity`): `SELF`, the key path, or `nil`
-    /// for any other expression. A key path expression is archived as a function expression: its
-    /// operand `self`, its argument a constant holding the path.
+    /// for any other expression. The element's own `NSPropertyName` is then a made-up name
+    /// (`expression15`), never a property.
     private func indexedExpression(_ uid: Int) throws -> String? {
         let description = try archive.object(uid, of: ["NSExpressionDescription"], what: "an index element's expression")
         guard let expressionUID = try archive.reference(description, "NSExpression") else { return nil }
         let expression = try archive.object(expressionUID)
         switch expression.className {
         case "NSSelfExpression": return "SELF"
-        case "NSKeyPathExpression", "NSFunctionExpression":
-            if let path = try? archive.string(expression, "NSKeyPath") { return path }
-            guard let arguments = try archive.array(expression, "NSArguments"), arguments.count == 1 else { return nil }
-            let constant = try archive.object(arguments[0])
-            guard constant.className == "NSConstantValueExpression" else { return nil }
-            return try? archive.string(constant, "NSConstantValue")
+        case "NSKeyPathExpression", "NSFunctionExpression": return try keyPath(of: expression)
         default: return nil
         }
+    }
+
+    /// The key path a key path expression reads: its `NSKeyPath`; or, archived as a function
+    /// (`valueForKey:` or `valueForKeyPath:` of `self`), its one argument's: a constant holding
+    /// the path, or a key path specifier (`NSKeyPathSpecifierExpression`, its `NSKeyPath`: how
+    /// Photos' stores archive the `entity` element of `Z_Share_byCreationDate (Z_ENT,
+    /// ZCREATIONDATE)`). `nil` for any other function.
+    func keyPath(of expression: KeyedArchive.Object) throws -> String? {
+        if let path = try? archive.string(expression, "NSKeyPath") { return path }
+        if let selector = try archive.string(expression, "NSSelectorName"), !["valueForKey:", "valueForKeyPath:"].contains(selector) { return nil }
+        guard let arguments = try archive.array(expression, "NSArguments"), arguments.count == 1 else { return nil }
+        let argument = try archive.object(arguments[0])
+        return try? archive.string(argument, argument.className == "NSConstantValueExpression" ? "NSConstantValue" : "NSKeyPath")
     }
 }

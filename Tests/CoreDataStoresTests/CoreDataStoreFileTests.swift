@@ -162,7 +162,8 @@ final class CoreDataStoreFileTests: XCTestCase {
     /// What a store's model holds that the suite leaves out, each with a warning: a fetched
     /// property, a transient attribute (silently: it has no column), an attribute of an undefined
     /// type, a partial index's predicate the suite cannot translate, an R-tree index. The index
-    /// element `SELF` is kept (`Z_PK`).
+    /// element `SELF` is kept (`Z_PK`), and so is `entity` (`Z_ENT`) archived as Photos' stores
+    /// archive it: a key path specifier as `valueForKey:`'s argument, under a made-up property name.
     func testWhatIsLeftOutIsWarnedAbout() throws {
         let writer = KeyedArchiveWriter()
         let top = writer.reserve()
@@ -177,6 +178,14 @@ final class CoreDataStoreFileTests: XCTestCase {
                                                           ("NSPartialIndexPredicate", .uid(predicate ? writer.add("NSComparisonPredicate", []) : 0))], at: uid)
         }
         let selfElement = writer.add("NSExpressionDescription", [("NSExpression", .uid(writer.add("NSSelfExpression", [("NSExpressionType", .integer(1))])))])
+        let entityElement = writer.add("NSExpressionDescription", [
+            ("NSPropertyName", .uid(writer.string("expression15"))), ("NSExpressionType", .integer(0)),
+            ("NSExpression", .uid(writer.add("NSKeyPathExpression", [
+                ("NSExpressionType", .integer(3)), ("NSSelectorName", .uid(writer.string("valueForKey:"))),
+                ("NSOperand", .uid(writer.add("NSSelfExpression", [("NSExpressionType", .integer(1))]))),
+                ("NSArguments", .uid(writer.array([writer.add("NSKeyPathSpecifierExpression", [("NSExpressionType", .integer(10)), ("NSKeyPath", .uid(writer.string("entity")))])]))),
+            ]))),
+        ])
         let properties = writer.dictionary([
             property("NSAttributeDescription", "title", [("NSAttributeType", .integer(700)), ("_P", .integer(0xF3))]),
             property("NSAttributeDescription", "draft", [("NSAttributeType", .integer(700)), ("_P", .integer(0xFB))]),
@@ -185,6 +194,7 @@ final class CoreDataStoreFileTests: XCTestCase {
         ])
         let indexes = writer.array([
             index("bySelf", [("NSIndexedProperty", .uid(selfElement)), ("NSFetchIndexElementType", .integer(0))]),
+            index("byEntity", [("NSIndexedProperty", .uid(entityElement)), ("NSPropertyName", .uid(writer.string("expression15"))), ("NSFetchIndexElementType", .integer(0))]),
             index("byTitle", [("NSPropertyName", .uid(writer.string("title"))), ("NSFetchIndexElementType", .integer(0))], predicate: true),
             index("byPlace", [("NSPropertyName", .uid(writer.string("title"))), ("NSFetchIndexElementType", .integer(1))]),
         ])
@@ -192,7 +202,7 @@ final class CoreDataStoreFileTests: XCTestCase {
                                            ("NSFetchIndexDescriptions", .uid(indexes))], at: entity)
         writer.add("NSManagedObjectModel", [("NSEntities", .uid(writer.knownKeysDictionary([("Note", entity)])))], at: top)
         let store = try CoreDataStoreFile.read(path: try store(cache: RawDeflate.deflate(writer.archive(root: top)), name: "leftOut"))
-        XCTAssertEqual(Self.archived(store.description), ["Note< [title:string?] [] unique [] indexes [\"bySelf(SELF)\", \"byTitle(title)\"]"])
+        XCTAssertEqual(Self.archived(store.description), ["Note< [title:string?] [] unique [] indexes [\"bySelf(SELF)\", \"byEntity(entity)\", \"byTitle(title)\"]"])
         XCTAssertEqual(store.warnings, [
             "Note.recent is a fetched property; the suite leaves it out",
             "Note.thing has attribute type 0, which has no column; left out",
