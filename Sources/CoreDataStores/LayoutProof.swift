@@ -24,6 +24,9 @@ public struct LayoutProof: Sendable {
     public let earlierIndexNames: Bool
     /// One line for each difference.
     public let differences: [String]
+    /// One line for each index the store holds for a reason outside its model, named (the app's
+    /// own, a copy an earlier model version left): not a difference of the layout.
+    public let explained: [String]
 
     /// The tables Core Data keeps beside the model's (persistent history, its bookkeeping).
     static let ownTables: Set<String> = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE", "ATRANSACTION", "ACHANGE", "ATRANSACTIONSTRING"]
@@ -49,6 +52,7 @@ public struct LayoutProof: Sendable {
         renamedEntities = keys.renamed
         earlierIndexNames = indexes.earlierNames
         differences = tables.differences + indexes.differences + keys.differences
+        explained = indexes.explained
     }
 
     /// The layout's name in the differences (the strategy whose layout `CoreDataSchema` is).
@@ -62,7 +66,9 @@ public struct LayoutProof: Sendable {
             let table = schema.table(of: root)
             return (table.name, table.tableOrder.map { "\($0.name) \($0.sqlType)" })
         }
-        for join in schema.joinTables { expectedTables.append((join.name, ["\(join.first.column) INTEGER", "\(join.second.column) INTEGER"])) }
+        for join in schema.joinTables {
+            expectedTables.append((join.name, ["\(join.first.column) INTEGER", "\(join.second.column) INTEGER"] + (join.orderColumn.map { ["\($0) INTEGER"] } ?? [])))
+        }
         let storeTables = Dictionary(store.schema.filter { $0.type == "table" }.map { ($0.name, $0.sql ?? "") }, uniquingKeysWith: { first, _ in first })
         var columns = 0, inPlace = 0, appended = 0
         var differences: [String] = []
@@ -95,7 +101,8 @@ public struct LayoutProof: Sendable {
     }
 
     /// The expected indexes against the store's, by name and definition (whitespace aside).
-    static func compareIndexes(_ schema: CoreDataSchema, _ store: CoreDataStoreFile) -> (count: Int, inPlace: Int, earlierNames: Bool, differences: [String]) {
+    static func compareIndexes(_ schema: CoreDataSchema, _ store: CoreDataStoreFile)
+        -> (count: Int, inPlace: Int, earlierNames: Bool, differences: [String], explained: [String]) {
         let today = schema.indexSQL.compactMap(indexName)
         let expected = store.legacyIndexes ? legacyIndexSQL(schema).compactMap(indexName) : today
         // Indexes of the tables Core Data keeps for itself (persistent history's) are not compared.
@@ -129,10 +136,35 @@ public struct LayoutProof: Sendable {
             }
         }
         let expectedNames = Set(expected.map(\.name)).union(uniqueIndexes)
+        var explained: [String] = []
         for name in storeIndexes.keys.sorted() where !expectedNames.contains(name) {
-            differences.append("index \(name) is in the store, not in \(layout)")
+            if let reason = reason(forIndex: name, storeIndexes[name] ?? "", expected: expected, model: schema.model) { explained.append("index \(name) \(reason)") }
+            else { differences.append("index \(name) is in the store, not in \(layout)") }
         }
-        return (expected.count + constraints.count, inPlace, earlierNames, differences)
+        return (expected.count + constraints.count, inPlace, earlierNames, differences, explained)
+    }
+
+    /// Why the store holds an index the model does not give, where its name and definition say:
+    /// a name Core Data never gives (every name it gives starts with `Z`: Photos' own
+    /// `RADAR_10322662_INDEX`), or the columns of an index the layout has on the same table under
+    /// another Core Data name (an earlier model version's entity numbers: a migration renamed the
+    /// table and left the index, as Photos' `Z_26ASSETS_Z_34ASSETS_INDEX ON "Z_28ASSETS" (Z_3ASSETS,
+    /// Z_28ALBUMS)` beside `Z_28ASSETS_Z_3ASSETS_INDEX`), or a fetch index's name of an entity of
+    /// the model that declares no such index (an earlier version's, which a migration leaves:
+    /// Photos' `Z_Memory_searchIndexRebuildState` beside today's `Z_Memory_bySearchIndexRebuildState`).
+    static func reason(forIndex name: String, _ sql: String, expected: [(name: String, sql: String)], model: Model) -> String? {
+        guard name.hasPrefix("Z") else { return "is the app's own (Core Data gives no index such a name), not its model's" }
+        func definition(_ sql: String) -> String? {
+            let sql = normalized(sql)
+            return sql.range(of: " ON ").map { String(sql[$0.upperBound...]).replacingOccurrences(of: "\"", with: "") }
+        }
+        if let own = definition(sql), let copied = expected.first(where: { definition($0.sql) == own }) {
+            return "is an earlier model version's copy of \(copied.name) (the same columns of the same table, named by that version's entity numbers), left by a migration"
+        }
+        if let entity = model.entities.first(where: { name.hasPrefix("Z_\($0.name)_") }) {
+            return "is named as a fetch index of \(entity.name), which the model no longer declares: an earlier model version's, left by a migration"
+        }
+        return nil
     }
 
     /// The indexes a framework before fetch indexes (Core Data 637, iOS 9) makes: the automatic

@@ -43,6 +43,7 @@ struct ModelCommand: ParsableCommand {
             let proof = LayoutProof(model: model, store: store)
             print(proof.summary)
             for difference in proof.differences { print("  \(difference.escapingControlCharacters)") }
+            for line in proof.explained { print("  not a difference: \(line.escapingControlCharacters)") }
         }
         if !model.hasInheritance { print("note: no entity has sub-entities, so there is no inheritance to compare; every strategy stores it alike") }
         if model.hierarchies.count > 1 {

@@ -24,17 +24,50 @@ final class LayoutProofTests: XCTestCase {
         return LayoutProof(model: try Model(store.description), store: store)
     }
 
+    /// Every preset's store, and one with an ordered many-to-many (its join table's order key
+    /// `Z_FOK_` is a column of the layout: the proof once called it missing from single-table, in
+    /// every Photos store's `Z_28ASSETS (Z_28ALBUMS, Z_3ASSETS, Z_FOK_3ASSETS)`).
     func testTheSuitesStoresAreInPlace() throws {
-        for description in ModelPresets.all {
+        let playlists = ModelDescription(name: "Playlists", entities: [
+            EntityDescription("Playlist", rows: 20, relationships: [RelationshipDescription("songs", destination: "Song", inverse: "playlists", toMany: true, ordered: true)]),
+            EntityDescription("Song", rows: 50, relationships: [RelationshipDescription("playlists", destination: "Playlist", inverse: "songs", toMany: true)]),
+        ])
+        XCTAssertNotNil(CoreDataSchema(try Model(playlists)).joinTables.first?.orderColumn)
+        for description in ModelPresets.all + [playlists] {
             let model = try Model(description).scaled()
             let path = folder.appendingPathComponent("\(model.name).sqlite").path
             try CoreDataStoreFixture.write(model, to: path)
             let proof = try proof(path)
             let schema = CoreDataSchema(model)
-            let columns = model.roots.reduce(0) { $0 + schema.table(of: $1).tableOrder.count } + 2 * schema.joinTables.count
+            let columns = model.roots.reduce(0) { $0 + schema.table(of: $1).tableOrder.count } + schema.joinTables.reduce(0) { $0 + ($1.orderColumn == nil ? 2 : 3) }
             XCTAssertEqual(proof.summary, "layout: \(columns) of \(columns) columns in place, \(schema.indexSQL.count) of \(schema.indexSQL.count) indexes, Z_PRIMARYKEY \(model.entities.count) of \(model.entities.count)")
             XCTAssertEqual(proof.differences, [], model.name)
         }
+    }
+
+    /// Indexes a store holds for reasons outside its model are named, not counted as differences:
+    /// the app's own (a name Core Data never gives), an earlier version's copy of a join table's
+    /// index (its entity numbers), an earlier version's fetch index; an unexplained one still is one.
+    func testIndexesOutsideTheModelAreNamed() throws {
+        let model = try Model(ModelPresets.named("publications")!).scaled()
+        let schema = CoreDataSchema(model)
+        let path = folder.appendingPathComponent("Indexed.sqlite").path
+        try CoreDataStoreFixture.write(model, to: path)
+        let join = try XCTUnwrap(schema.joinTables.first)
+        let table = schema.table(of: model.mainRoot).name
+        let database = try Database(path: path)
+        try database.execute("CREATE INDEX RADAR_1_INDEX ON \(join.name) (\(join.first.column))")
+        try database.execute("CREATE INDEX Z_99OLD_Z_98OLD_INDEX ON \"\(join.name)\" (\(join.second.column), \(join.first.column))")
+        try database.execute("CREATE INDEX Z_\(model.entities[model.mainRoot].name)_byOldName ON \(table) (Z_OPT)")
+        try database.execute("CREATE INDEX ZZ_UNEXPLAINED ON \(table) (Z_OPT)")
+        let proof = try proof(path)
+        XCTAssertEqual(proof.differences, ["index ZZ_UNEXPLAINED is in the store, not in single-table"])
+        XCTAssertEqual(proof.explained, [
+            "index RADAR_1_INDEX is the app's own (Core Data gives no index such a name), not its model's",
+            "index Z_99OLD_Z_98OLD_INDEX is an earlier model version's copy of \(join.name)_\(join.second.column)_INDEX (the same columns of the same table, named by that version's entity numbers), left by a migration",
+            "index Z_\(model.entities[model.mainRoot].name)_byOldName is named as a fetch index of \(model.entities[model.mainRoot].name), which the model no longer declares: an earlier model version's, left by a migration",
+        ])
+        XCTAssertEqual(proof.indexesInPlace, proof.indexes)
     }
 
     /// The publications store as an older model version made it, migrated in place: `ZSUBTITLE`
