@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "CoreDataStores", dependencies: ["Models", "SQLite", "CoreDataLayout", "StoreFiles", "Strategies", "Generation", "CZlib"]),
         // Where a command's model comes from (a preset, a JSON description, an Xcode model,
         // SwiftData sources, a store file), chosen from the path and read into one description.
-        .target(name: "ModelSources", dependencies: ["Models", "SwiftDataModels", "CoreDataStores"]),
+        .target(name: "ModelSources", dependencies: ["Models", "SwiftDataModels", "CoreDataStores", "SQLite"]),
 
         // Core Data's SQL debug log read statement by statement (streamed), each statement told by
         // kind (fetch, ID pass, batch, fault, to-many fault, prefetch, count, save steps) and the

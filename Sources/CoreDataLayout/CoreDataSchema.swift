@@ -269,7 +269,7 @@ public struct CoreDataSchema: Sendable {
     // MARK: DDL
 
     /// Every statement that creates an empty store, in order (the bookkeeping tables last).
-    public var schemaSQL: [String] { tableSQL + indexSQL + Self.bookkeepingSQL }
+    public var schemaSQL: [String] { tableSQL + indexSQL + rtreeSQL + Self.bookkeepingSQL }
 
     public var tableSQL: [String] {
         model.roots.map { root in
@@ -302,7 +302,7 @@ public struct CoreDataSchema: Sendable {
             // A fetch index whose one element is a to-one relationship creates no index: the
             // foreign key's own index serves (none of 155 such declarations in 26 real stores' models
             // has an index in its store).
-            for index in entity.fetchIndexes where !(index.elements.count == 1 && index.elements[0].property.flatMap { self.columns(entity.index, toOne: $0) } != nil) {
+            for index in entity.fetchIndexes where !index.rtree && !(index.elements.count == 1 && index.elements[0].property.flatMap { self.columns(entity.index, toOne: $0) } != nil) {
                 let columns = index.elements.map { indexColumn(entity.index, $0) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
                 // A partial index's condition as Core Data writes it: the columns unqualified, the constants in the SQL.
                 let condition = index.condition?.sql { indexColumn(entity.index, FetchIndex.Element(property: $0)) }.map { " WHERE " + $0 } ?? ""
@@ -313,6 +313,41 @@ public struct CoreDataSchema: Sendable {
             sql.append("CREATE INDEX \(join.name)_\(join.second.column)_INDEX ON \(join.name) (\(join.second.column), \(join.first.column))")
         }
         return sql
+    }
+
+    /// Each R-tree index's virtual table and triggers (`rtreeSQL(entity:index:table:columns:)`),
+    /// on the table of the entity that declares it.
+    public var rtreeSQL: [String] {
+        model.entities.flatMap { entity in
+            entity.fetchIndexes.filter(\.rtree).flatMap { index in
+                Self.rtreeSQL(entity: entity.name, index: index.name, table: table(of: entity.index).name, columns: index.elements.map { element in
+                    let column = indexColumn(entity.index, element)
+                    return (column, { "\($0).\(column)" })
+                })
+            }
+        }
+    }
+
+    /// An R-tree index as Core Data makes it (a public Photos store's `Z_RT_Asset_boundedByRect`,
+    /// from a location attribute over latitude and longitude): the virtual table
+    /// `Z_RT_<Entity>_<index> USING RTREE (Z_PK INTEGER PRIMARY KEY, <C>_MIN FLOAT, <C>_MAX FLOAT, …)`,
+    /// each element a point (its minimum and maximum the row's value), kept by triggers after each
+    /// insert, update and delete of a row of `table`, written as Core Data writes them. `columns`:
+    /// each element's column stem and its value in a trigger, given the row's name (`NEW`).
+    public static func rtreeSQL(entity: String, index: String, table: String, columns: [(stem: String, value: (String) -> String)]) -> [String] {
+        let name = "Z_RT_\(entity)_\(index)"
+        let list = (["Z_PK"] + columns.flatMap { ["\($0.stem)_MIN", "\($0.stem)_MAX"] }).joined(separator: ", ")
+        // The store's spacing: the first element's two values ` ,` apart, every other value `, `.
+        let values = columns.map { $0.value("NEW") }
+        let points = values.enumerated().map { $0.offset == 0 ? "\($0.element) ,\($0.element)" : "\($0.element), \($0.element)" }
+        let insert = "INSERT INTO \(name) (\(list)) VALUES (\((["NEW.Z_PK"] + points).joined(separator: ", ")))"
+        let definition = (["Z_PK INTEGER PRIMARY KEY"] + columns.flatMap { ["\($0.stem)_MIN FLOAT", "\($0.stem)_MAX FLOAT"] }).joined(separator: ", ")
+        return [
+            "CREATE VIRTUAL TABLE \(name) USING RTREE (\(definition))",
+            "CREATE TRIGGER \(name)_INSERT AFTER INSERT ON \(table) FOR EACH ROW BEGIN \(insert.replacingOccurrences(of: "INSERT INTO", with: "INSERT OR REPLACE INTO")) ; END",
+            "CREATE TRIGGER \(name)_UPDATE AFTER UPDATE ON \(table) FOR EACH ROW BEGIN DELETE FROM \(name) WHERE Z_PK = NEW.Z_PK ; \(insert) ; END",
+            "CREATE TRIGGER \(name)_DELETE AFTER DELETE ON \(table) FOR EACH ROW BEGIN DELETE FROM \(name) WHERE Z_PK = OLD.Z_PK ; END",
+        ]
     }
 
     /// Core Data's bookkeeping tables, the last statements of every store's schema.

@@ -41,17 +41,18 @@ public struct LayoutProof: Sendable {
         let schema = CoreDataSchema(model)
         let tables = Self.compareTables(schema, store)
         let indexes = Self.compareIndexes(schema, store)
+        let rtrees = Self.compareRTrees(schema, store)
         let keys = Self.comparePrimaryKeys(model, store)
         columns = tables.columns
         columnsInPlace = tables.inPlace
         appendedColumns = tables.appended
-        self.indexes = indexes.count
-        indexesInPlace = indexes.inPlace
+        self.indexes = indexes.count + rtrees.count
+        indexesInPlace = indexes.inPlace + rtrees.inPlace
         entities = model.entities.count
         entitiesInPlace = keys.inPlace
         renamedEntities = keys.renamed
         earlierIndexNames = indexes.earlierNames
-        differences = tables.differences + indexes.differences + keys.differences
+        differences = tables.differences + indexes.differences + rtrees.differences + keys.differences
         explained = indexes.explained
     }
 
@@ -94,7 +95,9 @@ public struct LayoutProof: Sendable {
             if !extra.isEmpty { differences.append("\(name): the store has \(extra.joined(separator: ", ")), \(layout) does not") }
         }
         let expectedNames = Set(expectedTables.map(\.name))
-        for name in storeTables.keys.sorted() where !expectedNames.contains(name) && !ownTables.contains(name) && !name.hasPrefix("sqlite_") {
+        // An R-tree's virtual table and SQLite's three tables behind it are compared as an index.
+        let rtreeTables = Set(rtreeNames(schema).flatMap { name in ["", "_node", "_parent", "_rowid"].map { name + $0 } })
+        for name in storeTables.keys.sorted() where !expectedNames.contains(name) && !ownTables.contains(name) && !name.hasPrefix("sqlite_") && !rtreeTables.contains(name) {
             differences.append("table \(name) is in the store, not in \(layout)")
         }
         return (columns, inPlace, appended, differences)
@@ -165,6 +168,36 @@ public struct LayoutProof: Sendable {
             return "is named as a fetch index of \(entity.name), which the model no longer declares: an earlier model version's, left by a migration"
         }
         return nil
+    }
+
+    /// The names of the layout's R-trees (`CoreDataSchema.rtreeSQL`: a virtual table and three triggers each).
+    static func rtreeNames(_ schema: CoreDataSchema) -> [String] {
+        schema.rtreeSQL.compactMap { sql in
+            guard sql.hasPrefix("CREATE VIRTUAL TABLE ") else { return nil }
+            return sql.dropFirst("CREATE VIRTUAL TABLE ".count).split(separator: " ").first.map(String.init)
+        }
+    }
+
+    /// Each of the layout's R-trees against the store's: in place when its virtual table and its
+    /// triggers are the store's, whitespace aside (an R-tree counts as one index).
+    static func compareRTrees(_ schema: CoreDataSchema, _ store: CoreDataStoreFile) -> (count: Int, inPlace: Int, differences: [String]) {
+        let found = Dictionary(store.schema.compactMap { entry in entry.sql.map { (entry.name, normalized($0)) } }, uniquingKeysWith: { first, _ in first })
+        let statements = schema.rtreeSQL
+        var inPlace = 0
+        var differences: [String] = []
+        for name in rtreeNames(schema) {
+            let own = statements.filter { $0.contains(" \(name) ") || $0.contains(" \(name)_") && $0.hasPrefix("CREATE TRIGGER") }
+            let missing = own.filter { sql in
+                let object = sql.hasPrefix("CREATE TRIGGER ") ? String(sql.split(separator: " ")[2]) : name
+                return found[object] != normalized(sql)
+            }
+            if missing.isEmpty { inPlace += 1 } else if found[name] == nil {
+                differences.append("R-tree \(name) is not in the store")
+            } else {
+                differences.append("R-tree \(name) is in the store, but not as \(layout) keeps it: \(missing.map { normalized($0) }.joined(separator: "; "))")
+            }
+        }
+        return (rtreeNames(schema).count, inPlace, differences)
     }
 
     /// The indexes a framework before fetch indexes (Core Data 637, iOS 9) makes: the automatic

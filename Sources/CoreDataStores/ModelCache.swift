@@ -131,10 +131,19 @@ struct ModelCacheDecoder {
         let inherited = Set(graph.ancestors(of: entityName).flatMap { (graph.properties[$0] ?? []).map(\.name) })
         var description = EntityDescription(entityName, parent: graph.parents[entityName], abstract: try archive.bool(entity, "NSIsAbstract") ?? false)
         var legacyIndexed: [String] = []
+        var locationIndexes: [FetchIndex] = []
         for (propertyName, property) in (graph.properties[entityName] ?? []).sorted(by: { $0.name < $1.name }) where !inherited.contains(propertyName) {
             let flags = try self.flags(property)
             let what = "\(entityName).\(propertyName)"
-            if flags.transient { continue }
+            if flags.transient {
+                // A location attribute (transient, of no type) whose derived components are
+                // attributes: Core Data keeps them in an R-tree named after it (Photos'
+                // `boundedByRect` over latitude and longitude, `Z_RT_Asset_boundedByRect`).
+                if let components = try locationComponents(property) {
+                    locationIndexes.append(FetchIndex(propertyName, components.map { FetchIndex.Element(property: $0) }, rtree: true))
+                }
+                continue
+            }
             if Self.attributeClasses.contains(property.className) {
                 guard let type = try attributeType(property) else {
                     warnings.append("\(what) has attribute type \(try archive.integer(property, "NSAttributeType") ?? 0), which has no column; left out")
@@ -151,8 +160,27 @@ struct ModelCacheDecoder {
             }
         }
         description.uniquenessConstraints = try uniquenessConstraints(entity, of: entityName)
-        description.fetchIndexes = try fetchIndexes(entity, of: entityName, legacyIndexed: legacyIndexed, warnings: &warnings)
+        description.fetchIndexes = try fetchIndexes(entity, of: entityName, legacyIndexed: legacyIndexed, warnings: &warnings) + locationIndexes
         return description
+    }
+
+    /// A location attribute's components (`NSUserInfo`'s `_NSLocationAttributeDerivedComponents`:
+    /// `"latitude, longitude"` in Photos' stores of macOS 13 and 15, an array of the two names in
+    /// macOS 10.15's), or `nil` for any other property.
+    private func locationComponents(_ property: Object) throws -> [String]? {
+        for (key, value) in try archive.dictionary(property, "NSUserInfo") ?? [] where key == "_NSLocationAttributeDerivedComponents" {
+            let names: [String]
+            if let text = try? archive.string(value, what: "location components") {
+                names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            } else if let members = try? archive.array(value, what: "location components") {
+                names = members.compactMap { try? archive.string($0, what: "a location component") }
+            } else {
+                return nil
+            }
+            let components = names.filter { !$0.isEmpty }
+            return components.isEmpty ? nil : components
+        }
+        return nil
     }
 
     /// An inverse that names a transient (left out) relationship: the relationship stores as one
@@ -168,6 +196,12 @@ struct ModelCacheDecoder {
                 } ?? false
             }
         }
+        func isNumeric(_ entity: String, _ property: String?) -> Bool {
+            let numeric: Set<AttributeType> = [.integer16, .integer32, .integer64, .decimal, .double, .float, .date]
+            return ([entity] + graph.ancestors(of: entity)).contains { name in
+                byName[name]?.attributes.contains { $0.name == property && numeric.contains($0.type) } ?? false
+            }
+        }
         for entity in entities.indices {
             for index in entities[entity].relationships.indices {
                 let relationship = entities[entity].relationships[index]
@@ -181,9 +215,13 @@ struct ModelCacheDecoder {
                     return false
                 }
                 guard !kept.isEmpty else { return nil }
+                if index.rtree, let other = kept.first(where: { element in !isNumeric(name, element.property) }) {
+                    warnings.append("fetch index '\(name).\(index.name)' is an R-tree index over '\(other.description)', which is not a numeric or date attribute; the suite leaves it out")
+                    return nil
+                }
                 let unknown = (index.condition?.properties ?? []).sorted().first { $0 != FetchIndex.primaryKeyName && !declares(name, $0, toMany: false) }
                 if let unknown { warnings.append("fetch index '\(name).\(index.name)' is a partial index whose predicate names '\(unknown)', not an attribute or to-one; the suite indexes every row") }
-                return FetchIndex(index.name, kept, condition: unknown == nil ? index.condition : nil)
+                return FetchIndex(index.name, kept, condition: unknown == nil ? index.condition : nil, rtree: index.rtree)
             }
         }
     }
@@ -279,12 +317,15 @@ struct ModelCacheDecoder {
                 }
             }
             var elements: [FetchIndex.Element] = []
+            var rtree = false
             for elementUID in try archive.array(index, "NSIndexElements") ?? [] {
                 let element = try archive.object(elementUID, of: ["NSFetchIndexElementDescription"], what: "an element of \(what)")
                 let ascending = try archive.bool(element, "NSAscending") ?? true
-                if try archive.integer(element, "NSFetchIndexElementType") ?? 0 != 0 {
-                    warnings.append("\(what) is an R-tree index; the suite leaves it out")
-                    return nil
+                // NSFetchIndexElementType: 0 binary, 1 R-tree.
+                switch try archive.integer(element, "NSFetchIndexElementType") ?? 0 {
+                case 0: break
+                case 1: rtree = true
+                case let type: warnings.append("\(what) has an element of type \(type), neither binary nor R-tree; left out"); return nil
                 }
                 if let expression = try archive.reference(element, "NSIndexedProperty") {
                     switch try indexedExpression(expression) {
@@ -299,7 +340,7 @@ struct ModelCacheDecoder {
                 elements.append(FetchIndex.Element(property: property, ascending: ascending))
             }
             guard !elements.isEmpty else { warnings.append("\(what) has no element the suite can index; left out"); return nil }
-            return FetchIndex(indexName, elements, condition: condition)
+            return FetchIndex(indexName, elements, condition: rtree ? nil : condition, rtree: rtree)
         }
     }
 

@@ -1,6 +1,7 @@
 import CoreDataStores
 import Foundation
 import Models
+import SQLite
 import SwiftDataModels
 
 /// Where a command's model comes from: a preset, or a file in one of the formats bench reads. The
@@ -43,6 +44,25 @@ public enum ModelSource: Hashable, Sendable {
     /// root a SwiftData source's comment names; `readStore` reads a store file (the command's own
     /// way, which cleans up a private copy on an interruption).
     public func read(root: String? = nil, readStore: (String) throws -> CoreDataStoreFile = { try CoreDataStoreFile.read(path: $0) }) throws -> Read {
+        var read = try readDescription(root: root, readStore: readStore)
+        Self.leaveOutRTrees(&read, moduleAvailable: Database.hasRTreeModule)
+        return read
+    }
+
+    /// Where SQLite has no R-tree module, the model's R-tree indexes left out of every layout, each
+    /// with a warning.
+    static func leaveOutRTrees(_ read: inout Read, moduleAvailable: Bool) {
+        guard !moduleAvailable else { return }
+        for entity in read.description.entities.indices {
+            for index in read.description.entities[entity].fetchIndexes where index.rtree {
+                read.warnings.append("R-tree index '\(read.description.entities[entity].name).\(index.name)' is left out of every layout: this SQLite (\(Database.libraryVersion)) has no R-tree module, "
+                    + "so no store here keeps it (Core Data's does, at a cost on every write)")
+            }
+            read.description.entities[entity].fetchIndexes.removeAll(where: \.rtree)
+        }
+    }
+
+    private func readDescription(root: String?, readStore: (String) throws -> CoreDataStoreFile) throws -> Read {
         switch self {
         case let .preset(name):
             guard let named = ModelPresets.named(name) else { throw ModelError("unknown preset '\(name)'; choose from: \(ModelPresets.names.joined(separator: ", "))") }

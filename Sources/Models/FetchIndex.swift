@@ -34,15 +34,21 @@ public struct FetchIndex: Codable, Equatable, Sendable {
     /// A partial index's condition (`NSFetchIndexDescription.partialIndexPredicate`), read from a
     /// store's model; `nil` indexes every row. Not part of the JSON form.
     public var condition: Condition?
+    /// An R-tree index (`NSFetchIndexElementType.rTree`, or a location attribute's derived
+    /// components): Core Data's virtual table `Z_RT_<Entity>_<name>` of each element's minimum and
+    /// maximum, kept by triggers on the entity's table. Its elements are numeric attributes.
+    public var rtree: Bool
 
-    public init(_ name: String, _ elements: [Element], condition: Condition? = nil) { self.name = name; self.elements = elements; self.condition = condition }
+    public init(_ name: String, _ elements: [Element], condition: Condition? = nil, rtree: Bool = false) {
+        self.name = name; self.elements = elements; self.condition = condition; self.rtree = rtree
+    }
 
     /// `FetchIndex("byTitle", "title")`, `FetchIndex("byDate", "publishDate desc", "uid desc")`.
     public init(_ name: String, _ elements: String...) {
         self.init(name, elements.compactMap(Element.init(text:)))
     }
 
-    enum CodingKeys: String, CodingKey { case name, elements }
+    enum CodingKeys: String, CodingKey { case name, elements, rtree }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -55,11 +61,14 @@ public struct FetchIndex: Codable, Equatable, Sendable {
             }
             return element
         }
+        condition = nil
+        rtree = try c.decodeIfPresent(Bool.self, forKey: .rtree) ?? false
     }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .name)
         try c.encode(elements.map(\.description), forKey: .elements)
+        if rtree { try c.encode(rtree, forKey: .rtree) }
     }
 }

@@ -165,6 +165,12 @@ extension Model {
                         throw ModelError("fetch index '\(index.name)' of '\(entity.name)' names '\(name)', which is not one of its attributes or to-one relationships")
                     }
                 }
+                if index.rtree {
+                    let numeric: Set<AttributeType> = [.integer16, .integer32, .integer64, .decimal, .double, .float, .date]
+                    for element in index.elements where element.isPrimaryKey || element.property.flatMap(entity.attribute).map({ !numeric.contains($0.type) }) ?? true {
+                        throw ModelError("R-tree index '\(index.name)' of '\(entity.name)' names '\(element.description)', which is not a numeric or date attribute; an R-tree holds each element's minimum and maximum")
+                    }
+                }
                 for name in (index.condition?.properties ?? []).sorted() where name != FetchIndex.primaryKeyName && !attributeOrToOne.contains(name) {
                     throw ModelError("the condition of fetch index '\(index.name)' of '\(entity.name)' names '\(name)', which is not one of its attributes or to-one relationships")
                 }

@@ -42,7 +42,7 @@ final class XcodeModelParser: NSObject, XMLParserDelegate {
     private var stack: [String] = []
     private var owner: Owner = .ignored
     private var constraint: [String]?
-    private var index: (name: String, elements: [FetchIndex.Element], line: Int, keep: Bool)?
+    private var index: (name: String, elements: [FetchIndex.Element], line: Int, keep: Bool, rtree: Bool)?
     private weak var parser: XMLParser?
 
     /// Xcode's attribute types (`attributeType`) and what the suite stores for each.
@@ -119,7 +119,7 @@ final class XcodeModelParser: NSObject, XMLParserDelegate {
             constraint?.append(value)
         case ("fetchIndex", "entity"):
             guard let indexName = attributes["name"], !indexName.isEmpty else { return fail(at("a <fetchIndex> of '\(entityName)' has no name")) }
-            index = (indexName, [], line, true)
+            index = (indexName, [], line, true, false)
         case ("fetchIndexElement", "fetchIndex"):
             fetchIndexElement(attributes)
         case ("entry", "userInfo"):
@@ -154,7 +154,7 @@ final class XcodeModelParser: NSObject, XMLParserDelegate {
         case "fetchIndex":
             if let index, index.keep, !entities.isEmpty {
                 if index.elements.isEmpty { return fail("\(source): line \(index.line): fetch index '\(entityName).\(index.name)' has no elements") }
-                entities[entities.count - 1].description.fetchIndexes.append(FetchIndex(index.name, index.elements))
+                entities[entities.count - 1].description.fetchIndexes.append(FetchIndex(index.name, index.elements, rtree: index.rtree))
             }
             index = nil
         default:
@@ -212,7 +212,9 @@ final class XcodeModelParser: NSObject, XMLParserDelegate {
         guard let current = index else { return }
         let ascending = attributes["order"]?.lowercased() != "descending"
         let what = "fetch index '\(entityName).\(current.name)'"
-        if let type = attributes["type"], type.lowercased() != "binary" {
+        if attributes["type"]?.lowercased() == "rtree" {
+            index?.rtree = true
+        } else if let type = attributes["type"], type.lowercased() != "binary" {
             warnings.append("\(what) is of type \(type); the suite makes it a plain (binary) index")
         }
         if let property = attributes["property"], !property.isEmpty {

@@ -123,7 +123,7 @@ public enum XcodeModelReader {
                 return false
             }
             if kept.isEmpty { warnings.append("fetch index '\(name).\(index.name)' has no element left; Core Data creates no index for it") }
-            return kept.isEmpty ? nil : FetchIndex(index.name, kept)
+            return kept.isEmpty ? nil : FetchIndex(index.name, kept, rtree: index.rtree)
         }
         // Xcode's per-attribute index (indexed="YES") is a fetch index named after the attribute
         // with one ascending element (-[NSEntityDescription _addIndexForProperty:]); on a

@@ -56,6 +56,13 @@ public final class Database {
         return options
     }
 
+    /// Whether this SQLite has the R-tree module (`CREATE VIRTUAL TABLE … USING RTREE`, which
+    /// Core Data's R-tree indexes need): tried once on a database in memory.
+    public static let hasRTreeModule: Bool = {
+        guard let database = try? Database(path: ":memory:") else { return false }
+        return (try? database.execute("CREATE VIRTUAL TABLE probe USING RTREE (id, low, high)")) != nil
+    }()
+
     /// Runs SQL that takes no parameters (one or several statements: DDL, pragmas, BEGIN/COMMIT).
     /// Values never go through here: bind them with `prepare` or `cachedStatement`.
     /// See <https://www.sqlite.org/c3ref/exec.html>.

@@ -161,7 +161,8 @@ final class CoreDataStoreFileTests: XCTestCase {
 
     /// What a store's model holds that the suite leaves out, each with a warning: a fetched
     /// property, a transient attribute (silently: it has no column), an attribute of an undefined
-    /// type, a partial index's predicate the suite cannot translate, an R-tree index. The index
+    /// type, a partial index's predicate the suite cannot translate, an R-tree index over a text
+    /// (an R-tree over numbers is kept, from a fetch index or a location attribute). The index
     /// element `SELF` is kept (`Z_PK`), and so is `entity` (`Z_ENT`) archived as Photos' stores
     /// archive it: a key path specifier as `valueForKey:`'s argument, under a made-up property name.
     func testWhatIsLeftOutIsWarnedAbout() throws {
@@ -190,6 +191,16 @@ final class CoreDataStoreFileTests: XCTestCase {
             property("NSAttributeDescription", "title", [("NSAttributeType", .integer(700)), ("_P", .integer(0xF3))]),
             property("NSAttributeDescription", "draft", [("NSAttributeType", .integer(700)), ("_P", .integer(0xFB))]),
             property("NSAttributeDescription", "thing", [("NSAttributeType", .integer(0)), ("_P", .integer(0xF3))]),
+            property("NSAttributeDescription", "lat", [("NSAttributeType", .integer(500)), ("_P", .integer(0xF3))]),
+            property("NSAttributeDescription", "lon", [("NSAttributeType", .integer(500)), ("_P", .integer(0xF3))]),
+            // Location attributes (transient, of no type): their components in an R-tree, given as
+            // text (Photos on macOS 13 and 15) or as an array (macOS 10.15).
+            property("NSAttributeDescription", "boundedByRect", [("NSAttributeType", .integer(0)), ("_P", .integer(0xFB)), ("NSUserInfo", .uid(writer.dictionary([
+                ("_NSLocationAttributeDerivedComponents", writer.string("lat, lon")),
+            ])))]),
+            property("NSAttributeDescription", "boundedByArray", [("NSAttributeType", .integer(0)), ("_P", .integer(0xFB)), ("NSUserInfo", .uid(writer.dictionary([
+                ("_NSLocationAttributeDerivedComponents", writer.array([writer.string("lon"), writer.string("lat")])),
+            ])))]),
             property("NSFetchedPropertyDescription", "recent", [("_P", .integer(0xF3))]),
         ])
         let indexes = writer.array([
@@ -197,17 +208,19 @@ final class CoreDataStoreFileTests: XCTestCase {
             index("byEntity", [("NSIndexedProperty", .uid(entityElement)), ("NSPropertyName", .uid(writer.string("expression15"))), ("NSFetchIndexElementType", .integer(0))]),
             index("byTitle", [("NSPropertyName", .uid(writer.string("title"))), ("NSFetchIndexElementType", .integer(0))], predicate: true),
             index("byPlace", [("NSPropertyName", .uid(writer.string("title"))), ("NSFetchIndexElementType", .integer(1))]),
+            index("byPoint", [("NSPropertyName", .uid(writer.string("lat"))), ("NSFetchIndexElementType", .integer(1))]),
         ])
         writer.add("NSEntityDescription", [("NSEntityName", .uid(writer.string("Note"))), ("NSProperties", .uid(properties)),
                                            ("NSFetchIndexDescriptions", .uid(indexes))], at: entity)
         writer.add("NSManagedObjectModel", [("NSEntities", .uid(writer.knownKeysDictionary([("Note", entity)])))], at: top)
         let store = try CoreDataStoreFile.read(path: try store(cache: RawDeflate.deflate(writer.archive(root: top)), name: "leftOut"))
-        XCTAssertEqual(Self.archived(store.description), ["Note< [title:string?] [] unique [] indexes [\"bySelf(SELF)\", \"byEntity(entity)\", \"byTitle(title)\"]"])
+        XCTAssertEqual(Self.archived(store.description), ["Note< [lat:double?, lon:double?, title:string?] [] unique [] indexes [\"bySelf(SELF)\", \"byEntity(entity)\", \"byTitle(title)\", \"byPoint(lat)\", \"boundedByArray(lon,lat)\", \"boundedByRect(lat,lon)\"]"])
+        XCTAssertEqual(store.description.entities[0].fetchIndexes.filter(\.rtree).map(\.name), ["byPoint", "boundedByArray", "boundedByRect"])
         XCTAssertEqual(store.warnings, [
             "Note.recent is a fetched property; the suite leaves it out",
             "Note.thing has attribute type 0, which has no column; left out",
             "fetch index 'Note.byTitle' is a partial index whose predicate is a comparison without an operator; the suite indexes every row",
-            "fetch index 'Note.byPlace' is an R-tree index; the suite leaves it out",
+            "fetch index 'Note.byPlace' is an R-tree index over 'title', which is not a numeric or date attribute; the suite leaves it out",
         ])
     }
 

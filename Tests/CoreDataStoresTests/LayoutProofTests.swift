@@ -33,14 +33,20 @@ final class LayoutProofTests: XCTestCase {
             EntityDescription("Song", rows: 50, relationships: [RelationshipDescription("playlists", destination: "Playlist", inverse: "songs", toMany: true)]),
         ])
         XCTAssertNotNil(CoreDataSchema(try Model(playlists)).joinTables.first?.orderColumn)
-        for description in ModelPresets.all + [playlists] {
+        let places = ModelDescription(name: "Places", entities: [
+            EntityDescription("Place", rows: 20, attributes: [Attribute("latitude", .double), Attribute("longitude", .double)],
+                              fetchIndexes: [FetchIndex("boundedByRect", [FetchIndex.Element(property: "latitude"), FetchIndex.Element(property: "longitude")], rtree: true)]),
+            EntityDescription("Cafe", parent: "Place", rows: 20),
+        ])
+        for description in ModelPresets.all + [playlists, places] {
             let model = try Model(description).scaled()
             let path = folder.appendingPathComponent("\(model.name).sqlite").path
             try CoreDataStoreFixture.write(model, to: path)
             let proof = try proof(path)
             let schema = CoreDataSchema(model)
             let columns = model.roots.reduce(0) { $0 + schema.table(of: $1).tableOrder.count } + schema.joinTables.reduce(0) { $0 + ($1.orderColumn == nil ? 2 : 3) }
-            XCTAssertEqual(proof.summary, "layout: \(columns) of \(columns) columns in place, \(schema.indexSQL.count) of \(schema.indexSQL.count) indexes, Z_PRIMARYKEY \(model.entities.count) of \(model.entities.count)")
+            let indexes = schema.indexSQL.count + schema.rtreeSQL.count / 4
+            XCTAssertEqual(proof.summary, "layout: \(columns) of \(columns) columns in place, \(indexes) of \(indexes) indexes, Z_PRIMARYKEY \(model.entities.count) of \(model.entities.count)")
             XCTAssertEqual(proof.differences, [], model.name)
         }
     }

@@ -1,7 +1,8 @@
 import CoreDataStores
 import Foundation
 import Models
-import ModelSources
+@testable import ModelSources
+import SQLite
 import TestSupport
 import XCTest
 
@@ -76,5 +77,23 @@ final class ModelSourceTests: XCTestCase {
         let read = try ModelSource.swiftData(file.path).read(root: "A")
         XCTAssertEqual(read.description.root, "A")
         XCTAssertTrue(read.warnings.contains { $0.contains("bench.root names 'Nope', and --root A decides") }, "\(read.warnings)")
+    }
+
+    /// An R-tree index is kept where SQLite has the R-tree module (this machine's does), and left
+    /// out of the model, with one warning each, where it has not.
+    func testRTreesAreLeftOutWhereSQLiteHasNoModule() throws {
+        XCTAssertTrue(Database.hasRTreeModule, "Debian's SQLite has the R-tree module")
+        let description = ModelDescription(name: "places", entities: [
+            EntityDescription("Place", rows: 10, attributes: [Attribute("latitude", .double), Attribute("longitude", .double)],
+                              fetchIndexes: [FetchIndex("boundedByRect", [FetchIndex.Element(property: "latitude"), FetchIndex.Element(property: "longitude")], rtree: true),
+                                             FetchIndex("byLatitude", "latitude")]),
+        ])
+        var kept = ModelSource.Read(description: description, warnings: [])
+        ModelSource.leaveOutRTrees(&kept, moduleAvailable: true)
+        XCTAssertEqual(kept.description, description)
+        var left = ModelSource.Read(description: description, warnings: [])
+        ModelSource.leaveOutRTrees(&left, moduleAvailable: false)
+        XCTAssertEqual(left.description.entities[0].fetchIndexes.map(\.name), ["byLatitude"])
+        XCTAssertEqual(left.warnings, ["R-tree index 'Place.boundedByRect' is left out of every layout: this SQLite (\(Database.libraryVersion)) has no R-tree module, so no store here keeps it (Core Data's does, at a cost on every write)"])
     }
 }

@@ -219,4 +219,24 @@ final class ModelTests: XCTestCase {
             XCTAssertThrowsError(try Model(description(shares, on: entity))) { XCTAssertEqual("\($0)", message) }
         }
     }
+
+    /// An R-tree index (`"rtree": true`) keeps its kind through JSON, and names numeric or date
+    /// attributes only.
+    func testAnRTreeIndexNamesNumbers() throws {
+        func description(_ elements: String...) -> ModelDescription {
+            ModelDescription(name: "places", entities: [
+                EntityDescription("Place", rows: 10, attributes: [Attribute("latitude", .double), Attribute("seen", .date), Attribute("name", .string)],
+                                  fetchIndexes: [FetchIndex("boundedByRect", elements.compactMap(FetchIndex.Element.init(text:)), rtree: true)]),
+            ])
+        }
+        XCTAssertNoThrow(try Model(description("latitude", "seen")))
+        let json = try JSONEncoder().encode(description("latitude", "seen"))
+        XCTAssertTrue(String(decoding: json, as: UTF8.self).contains(#""rtree":true"#))
+        XCTAssertEqual(try JSONDecoder().decode(ModelDescription.self, from: json), description("latitude", "seen"))
+        for element in ["name", "entity", "SELF"] {
+            XCTAssertThrowsError(try Model(description("latitude", element))) {
+                XCTAssertEqual("\($0)", "R-tree index 'boundedByRect' of 'Place' names '\(element)', which is not a numeric or date attribute; an R-tree holds each element's minimum and maximum")
+            }
+        }
+    }
 }

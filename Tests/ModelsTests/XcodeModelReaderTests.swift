@@ -75,6 +75,19 @@ final class XcodeModelReaderTests: XCTestCase {
         XCTAssertEqual(model.concreteEntities.map { model.entities[$0].rows }, Array(repeating: 100, count: 7), "even shares, flat roots included")
     }
 
+    /// A fetch index of Xcode's type `RTree` is an R-tree index; a type Xcode has no other of is a
+    /// plain index, with a warning.
+    func testAnRTreeFetchIndexIsKept() throws {
+        let path = try write(model(#"""
+            <entity name="Place"><attribute name="latitude" attributeType="Double"/><attribute name="longitude" attributeType="Double"/>
+            <fetchIndex name="byLocation"><fetchIndexElement property="latitude" type="RTree" order="ascending"/><fetchIndexElement property="longitude" type="RTree" order="ascending"/></fetchIndex>
+            <fetchIndex name="byLatitude"><fetchIndexElement property="latitude" type="Hash" order="ascending"/></fetchIndex></entity>
+            """#))
+        let read = try XcodeModelReader.read(path: path)
+        XCTAssertEqual(read.description.entities[0].fetchIndexes, [FetchIndex("byLocation", "latitude", "longitude").rtreeCopy, FetchIndex("byLatitude", "latitude")])
+        XCTAssertEqual(read.warnings, ["fetch index 'Place.byLatitude' is of type Hash; the suite makes it a plain (binary) index"])
+    }
+
     func testAVersionTheVersionFolderAndTheContentsFileReadAlike() throws {
         let older = try XcodeModelReader.read(path: Self.library, version: "Library")
         XCTAssertEqual(older.version, "Library")
@@ -250,5 +263,14 @@ final class XcodeModelReaderTests: XCTestCase {
         XCTAssertTrue(sentence { try XcodeModelReader.read(path: values) }.hasPrefix("\(values)/contents: line 3: user info bench.values of 'A.n' is 'lots'; give a kind"))
         let count = try write(model(#"<entity name="A"><relationship name="bs" toMany="YES" destinationEntity="A" inverseName="bs" inverseEntity="A"><userInfo><entry key="bench.count" value="a-b"/></userInfo></relationship></entity>"#))
         XCTAssertEqual(sentence { try XcodeModelReader.read(path: count) }, "\(count)/contents: line 3: relationship 'A.bs': user info bench.count is 'a-b'; give MIN-MAX, such as 0-5")
+    }
+}
+
+extension FetchIndex {
+    /// This index as an R-tree.
+    var rtreeCopy: FetchIndex {
+        var copy = self
+        copy.rtree = true
+        return copy
     }
 }

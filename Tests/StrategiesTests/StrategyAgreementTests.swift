@@ -18,7 +18,38 @@ final class StrategyAgreementTests: XCTestCase {
 
     /// The models built for one strategy's layout: each is asked of every strategy.
     static var cornerModels: [ModelDescription] {
-        [JoinedTests.clubs, EnumEntityTests.gadgets, TablePerEntityTests.edges, JSONEntityTests.awkward, longNames]
+        [JoinedTests.clubs, EnumEntityTests.gadgets, TablePerEntityTests.edges, JSONEntityTests.awkward, longNames, places]
+    }
+
+    /// R-tree indexes (a location attribute's, as Photos' `boundedByRect`): one on a root over
+    /// two optional doubles, one on a sub-entity over its own attribute and an inherited one.
+    static var places: ModelDescription {
+        ModelDescription(name: "places", entities: [
+            EntityDescription("Place", rows: 60, attributes: [Attribute("latitude", .double, optional: true), Attribute("longitude", .double, optional: true),
+                                                              Attribute("name", .string)],
+                              relationships: [RelationshipDescription("city", destination: "City", inverse: "places", optional: true)],
+                              fetchIndexes: [FetchIndex("boundedByRect", [FetchIndex.Element(property: "latitude"), FetchIndex.Element(property: "longitude")], rtree: true)]),
+            EntityDescription("Cafe", parent: "Place", rows: 80, attributes: [Attribute("seats", .integer32), Attribute("opened", .date)],
+                              fetchIndexes: [FetchIndex("bySeatsAndLatitude", [FetchIndex.Element(property: "seats"), FetchIndex.Element(property: "latitude")], rtree: true)]),
+            EntityDescription("Park", parent: "Place", rows: 70, attributes: [Attribute("area", .double)]),
+            EntityDescription("City", rows: 12, attributes: [Attribute("name", .string)],
+                              relationships: [RelationshipDescription("places", destination: "Place", inverse: "city", toMany: true)]),
+        ])
+    }
+
+    /// Every layout keeps each R-tree of the model: a store's R-tree tables hold a point for each
+    /// row of the table its triggers watch, and follow an update and a delete.
+    func testEveryLayoutKeepsTheRTrees() throws {
+        let agreement = try StrategyAgreement(Strategies.all, Self.places)
+        for store in agreement.subjects {
+            let trees = try store.database.strings("SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE % USING RTREE%' ORDER BY name")
+            XCTAssertEqual(trees.count, store.layout is TablePerEntity ? 4 : 2, "\(store.name): \(trees)")
+            for tree in trees {
+                let points = try store.database.scalarInt("SELECT COUNT(*) FROM \(tree)") ?? 0
+                XCTAssertGreaterThan(points, 0, "\(store.name) \(tree)")
+            }
+            XCTAssertEqual(try store.database.strings("PRAGMA integrity_check"), ["ok"], store.name)
+        }
     }
 
     /// Names as long as real stores' (a knowledgeC store's 62-character property) and longer: every

@@ -120,7 +120,7 @@ public enum CoreDataStoreFixture {
                         ])))]
                     }
                     return writer.add("NSFetchIndexElementDescription", named + [
-                        ("NSFetchIndexElementType", .integer(0)), ("NSFetchIndexDescription", .uid(indexUID)), ("NSAscending", .bool(element.ascending)),
+                        ("NSFetchIndexElementType", .integer(index.rtree ? 1 : 0)), ("NSFetchIndexDescription", .uid(indexUID)), ("NSAscending", .bool(element.ascending)),
                     ])
                 }
                 return writer.add("NSFetchIndexDescription", [

@@ -59,7 +59,7 @@ public struct EnumEntity: OneEntityLayout {
         names = SlotNames(model, slots)
         stored = try OneEntityModel(model, layout: Self.name, names: names.stored(model), subEntities: Self.slotPlaces(model, slots))
         for entity in model.entities { insertPlans[entity.index] = makeInsertPlan(entity) }
-        schemaSQL = schema.tableSQL + schema.indexSQL + keySlotIndexSQL() + (try subEntityIndexSQL()) + CoreDataSchema.bookkeepingSQL
+        schemaSQL = schema.tableSQL + schema.indexSQL + keySlotIndexSQL() + (try subEntityIndexSQL()) + rtreeSQL() + CoreDataSchema.bookkeepingSQL
     }
 
     /// `kind = n` for one entity (or an entity without sub-entities), `kind >= a AND kind <= b` for a

@@ -91,7 +91,7 @@ public struct JSONEntity: OneEntityLayout {
         for entity in model.entities { insertPlans[entity.index] = makeInsertPlan(entity) }
         let extra = try subEntityIndexSQL()
         partialIndexes = extra.partial
-        schemaSQL = schema.tableSQL + schema.indexSQL + extra.sql + CoreDataSchema.bookkeepingSQL
+        schemaSQL = schema.tableSQL + schema.indexSQL + extra.sql + rtreeSQL() + CoreDataSchema.bookkeepingSQL
         readers = try model.entities.map { try compactSelection($0.index, model.concreteEntities(in: $0.subtree)) }
     }
 

@@ -85,7 +85,7 @@ public struct Joined: MultiTableLayout {
         self.attributeColumns = attributeColumns
         self.toOneColumns = toOneColumns
         self.paths = paths
-        schemaSQL = tableSQL + (try indexSQL()) + CoreDataSchema.bookkeepingSQL
+        schemaSQL = tableSQL + (try indexSQL()) + (try rtreeSQL()) + CoreDataSchema.bookkeepingSQL
         for entity in model.entities where entity.isConcrete {
             insertPlans[entity.index] = try insertPlan(entity)
         }
@@ -226,7 +226,7 @@ public struct Joined: MultiTableLayout {
             for constraint in entity.uniquenessConstraints {
                 sql.append(try constraintSQL(entity, constraint))
             }
-            for index in entity.fetchIndexes {
+            for index in entity.fetchIndexes where !index.rtree {
                 sql.append(try fetchIndexSQL(entity, index))
             }
         }
@@ -259,6 +259,19 @@ public struct Joined: MultiTableLayout {
             return place.owner == owner ? place.column + direction : nil
         }
         return "CREATE INDEX Z_\(entity.name)_\(index.name) ON \(tables[owner].name) (\(columns.joined(separator: ", ")))"
+    }
+
+    /// Each R-tree index, on the table of its last element's declaring entity with that table's
+    /// elements (as a fetch index), its triggers on that table.
+    func rtreeSQL() throws -> [String] {
+        try model.entities.flatMap { entity in
+            try entity.fetchIndexes.filter(\.rtree).flatMap { index -> [String] in
+                let places = try index.elements.compactMap(\.property).map { try attributeColumn(entity.index, $0) }
+                let owner = try Joined.need(places.last, "element of R-tree index \(index.name)").owner
+                return CoreDataSchema.rtreeSQL(entity: entity.name, index: index.name, table: tables[owner].name,
+                                               columns: places.filter { $0.owner == owner }.map { place in (place.column, { "\($0).\(place.column)" }) })
+            }
+        }
     }
 
     // MARK: Inserts

@@ -1,3 +1,4 @@
+import CoreDataLayout
 import Generation
 import Models
 
@@ -52,11 +53,27 @@ extension OneEntityLayout {
             let columns = try constraint.map { try indexElement(entity.index, $0, kind: kind) + " COLLATE BINARY ASC" }
             return (true, "UNIQUE_" + constraint.joined(separator: "_"), Set(constraint), columns.joined(separator: ", "))
         }
-        let fetchIndexes = try entity.fetchIndexes.map { index in
+        let fetchIndexes = try entity.fetchIndexes.filter { !$0.rtree }.map { index in
             let columns = try index.elements.map { try indexElement(entity.index, $0.property, kind: kind) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
             return (false, index.name, Set(index.elements.compactMap(\.property)), columns.joined(separator: ", "))
         }
         return constraints + fetchIndexes
+    }
+
+    /// Each R-tree index of every entity, on its hierarchy's table over the places of its
+    /// elements (a column, or a key of a JSON column), its triggers on that table.
+    func rtreeSQL() -> [String] {
+        model.entities.flatMap { entity in
+            entity.fetchIndexes.filter(\.rtree).flatMap { index in
+                let columns = index.elements.compactMap(\.property).compactMap { name -> (stem: String, value: (String) -> String)? in
+                    guard let position = entity.attributeIndex(name) else { return nil }
+                    let place = place(entity.index, position)
+                    func value(_ row: String) -> String { place.key.map { "(\(row).\(place.column) ->> '$.\($0)')" } ?? "\(row).\(place.column)" }
+                    return ("Z" + name.uppercased(), value)
+                }
+                return CoreDataSchema.rtreeSQL(entity: entity.name, index: index.name, table: stored.roots[entity.index].table, columns: columns)
+            }
+        }
     }
 
     /// An index element of a sub-entity: `kind` for `entity` (no property), `Z_PK`, the column of

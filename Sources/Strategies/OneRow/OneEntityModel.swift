@@ -111,7 +111,7 @@ struct OneEntityModel {
         if let kind = names.kind[root] {
             attributes += [Attribute(kind, .integer64)] + (names.added[root] ?? [])
             fetchIndexes = fetchIndexes.map { index in
-                FetchIndex(index.name, index.elements.map { FetchIndex.Element(property: $0.property ?? kind, ascending: $0.ascending) })
+                FetchIndex(index.name, index.elements.map { FetchIndex.Element(property: $0.property ?? kind, ascending: $0.ascending) }, rtree: index.rtree)
             } + (names.indexes[root] ?? [])
         }
         var relationships: [RelationshipDescription] = []

@@ -90,12 +90,12 @@ extension TablePerEntity {
             for constraint in model.entities[ancestor].uniquenessConstraints where !constraints.contains(constraint) { constraints.append(constraint) }
             for fetchIndex in model.entities[ancestor].fetchIndexes {
                 let elements = fetchIndex.elements.filter { $0.property != nil }
-                guard !elements.isEmpty, !indexes.contains(where: { $0.elements == elements }) else { continue }
+                guard !elements.isEmpty, !indexes.contains(where: { $0.elements == elements && $0.rtree == fetchIndex.rtree }) else { continue }
                 var name = fetchIndex.name
                 var counter = 2
                 while indexNames.contains(name.uppercased()) { name = String(fetchIndex.name.prefix(55)) + String(counter); counter += 1 }
                 indexNames.insert(name.uppercased())
-                indexes.append(FetchIndex(name, elements))
+                indexes.append(FetchIndex(name, elements, rtree: fetchIndex.rtree))
             }
         }
         return (constraints, indexes)

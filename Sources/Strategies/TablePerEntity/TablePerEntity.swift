@@ -77,7 +77,7 @@ public struct TablePerEntity: MultiTableLayout {
         toOneColumns = columns.toOneColumns
         links = try Self.joinLinks(model, schema, records, columns.flat)
         schemaSQL = Self.tableSQL(storedModel, schema, entityColumns: columns.entityColumns)
-            + schema.tableSQL.dropFirst(storedModel.roots.count) + schema.indexSQL + CoreDataSchema.bookkeepingSQL
+            + schema.tableSQL.dropFirst(storedModel.roots.count) + schema.indexSQL + schema.rtreeSQL + CoreDataSchema.bookkeepingSQL
         for entity in model.entities where entity.isConcrete {
             if let flat = flat[entity.index] { insertPlans[entity.index] = insertPlan(entity, flat: flat) }
         }
