@@ -275,6 +275,7 @@ public struct CoreDataSchema: Sendable {
         model.roots.map { root in
             let table = self.table(of: root)
             let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + table.tableOrder.map { "\($0.name) \($0.sqlType)" }
+                + (legacyIndexes ? legacyConstraintClauses(root: root) : [])
             return "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )"
         } + joinTables.map { join in
             let order = join.orderColumn.map { " \($0) INTEGER," } ?? ""
@@ -282,7 +283,12 @@ public struct CoreDataSchema: Sendable {
         }
     }
 
-    public var indexSQL: [String] {
+    /// Every index of the layout: today's (`todaysIndexSQL`), or an earlier framework's for a model
+    /// read from its store (`legacyIndexSQL`).
+    public var indexSQL: [String] { legacyIndexes ? legacyIndexSQL : todaysIndexSQL }
+
+    /// The indexes as a framework with fetch indexes (iOS 11 on) writes them.
+    public var todaysIndexSQL: [String] {
         var sql: [String] = []
         // Table by table: the to-one keys' indexes, then the Z_ENT index (real stores' order; it
         // decides SQLite's tie between the two without statistics: see docs/strategies.md).

@@ -37,7 +37,10 @@ public struct CoreDataStoreFile: Sendable {
     public let path: String
     /// The model, each entity's `rows` its objects in the store (`nil` everywhere when the store
     /// holds none), each optional attribute's and to-one's `nullShare` its share of NULLs there.
-    public let description: ModelDescription
+    /// The store's model; `legacyIndexes` set when the store's indexes are an earlier framework's
+    /// (its layout proof finds them under the earlier names), so that a store generated from it is
+    /// laid out as its framework did.
+    public private(set) var description: ModelDescription
     public let warnings: [String]
     public let schema: [SchemaEntry]
     public let primaryKeys: [PrimaryKeyRow]
@@ -181,10 +184,15 @@ public struct CoreDataStoreFile: Sendable {
         try count(database, into: &decoded.description, keys: keys, tables: tables)
         let measured = try StoreShape.measureNullShares(database, &decoded.description, schema: schema, sampleLimit: sampleLimit)
         let distributions = try StoreShape.measureDistributions(database, &decoded.description, schema: schema, sampleLimit: sampleLimit, progress: progress)
-        return CoreDataStoreFile(path: path, description: decoded.description, warnings: decoded.warnings.map(\.escapingControlCharacters),
-                                 schema: schema, primaryKeys: keys, frameworkVersion: try frameworkVersion(database), legacyIndexes: decoded.legacyIndexes,
-                                 renamings: decoded.renamings, nullSharesMeasured: measured, distributions: distributions,
-                                 readSeconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+        var file = CoreDataStoreFile(path: path, description: decoded.description, warnings: decoded.warnings.map(\.escapingControlCharacters),
+                                     schema: schema, primaryKeys: keys, frameworkVersion: try frameworkVersion(database), legacyIndexes: decoded.legacyIndexes,
+                                     renamings: decoded.renamings, nullSharesMeasured: measured, distributions: distributions,
+                                     readSeconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+        // A model the suite cannot validate is left as it is (its refusal comes later).
+        if decoded.legacyIndexes, let model = try? Model(file.description), LayoutProof(model: model, store: file).earlierIndexNames {
+            file.description.legacyIndexes = true
+        }
+        return file
     }
 
     private static func entries(_ database: Database) throws -> [SchemaEntry] {

@@ -106,8 +106,8 @@ public struct LayoutProof: Sendable {
     /// The expected indexes against the store's, by name and definition (whitespace aside).
     static func compareIndexes(_ schema: CoreDataSchema, _ store: CoreDataStoreFile)
         -> (count: Int, inPlace: Int, earlierNames: Bool, differences: [String], explained: [String]) {
-        let today = schema.indexSQL.compactMap(indexName)
-        let expected = store.legacyIndexes ? legacyIndexSQL(schema).compactMap(indexName) : today
+        let today = schema.todaysIndexSQL.compactMap(indexName)
+        let expected = store.legacyIndexes ? schema.legacyIndexSQL.compactMap(indexName) : today
         // Indexes of the tables Core Data keeps for itself (persistent history's) are not compared.
         let storeIndexes = Dictionary(store.schema.compactMap { entry in entry.type == "index" && !ownTables.contains(entry.table) ? entry.sql.map { (entry.name, normalized($0)) } : nil },
                                       uniquingKeysWith: { first, _ in first })
@@ -200,35 +200,11 @@ public struct LayoutProof: Sendable {
         return (rtreeNames(schema).count, inPlace, differences)
     }
 
-    /// The indexes a framework before fetch indexes (Core Data 637, iOS 9) makes: the automatic
-    /// ones as today; an indexed attribute's `<TABLE>_<COLUMN>_INDEX ON <TABLE> (<COLUMN>)`; a
-    /// compound index's `<TABLE>_<C1>_<C2> ON <TABLE> (<C1>, <C2>)`, no collation; no index for a
-    /// uniqueness constraint (a real store of that framework, objc.io's Moody test store).
-    static func legacyIndexSQL(_ schema: CoreDataSchema) -> [String] {
-        let model = schema.model
-        let modelled = Set(model.entities.map { "Z_\($0.name)_" })
-        var sql = schema.indexSQL.filter { statement in
-            guard let name = indexName(statement)?.name else { return true }
-            return !modelled.contains { name.hasPrefix($0) }
-        }
-        for entity in model.entities {
-            let table = schema.table(of: entity.index).name
-            for index in entity.fetchIndexes {
-                let columns = index.elements.map { element in
-                    element.property.map { schema.column(entity.index, attribute: $0) ?? schema.columns(entity.index, toOne: $0)?.key ?? "Z" + $0.uppercased() } ?? "Z_ENT"
-                }
-                let name = columns.count == 1 ? "\(table)_\(columns[0])_INDEX" : ([table] + columns).joined(separator: "_")
-                sql.append("CREATE INDEX \(name) ON \(table) (\(columns.joined(separator: ", ")))")
-            }
-        }
-        return sql
-    }
-
     /// A framework before fetch indexes keeps a uniqueness constraint in its table:
     /// `CONSTRAINT <C1>_<C2> UNIQUE (<C1>, <C2>)` (Moody's `ZGEOGRAPHICREGION`).
     /// With each, the unique index a later framework makes of it (`Z_<Entity>_UNIQUE_<a>_<b>`).
     static func legacyConstraints(_ schema: CoreDataSchema) -> [(table: String, clause: String, index: String)] {
-        let uniqueIndexes = schema.indexSQL.filter { $0.hasPrefix("CREATE UNIQUE INDEX ") }
+        let uniqueIndexes = schema.todaysIndexSQL.filter { $0.hasPrefix("CREATE UNIQUE INDEX ") }
         return schema.model.entities.flatMap { entity in
             entity.uniquenessConstraints.map { constraint in
                 let columns = constraint.map { schema.column(entity.index, attribute: $0) ?? schema.columns(entity.index, toOne: $0)?.key ?? "Z" + $0.uppercased() }

@@ -35,6 +35,10 @@ public struct ModelDescription: Codable, Equatable, Sendable {
     /// The root entity whose hierarchy the workloads read (default: of the roots with
     /// sub-entities, the one with the most objects; see `Model.mainRoot`).
     public var root: String?
+    /// Indexes and uniqueness constraints as a framework before fetch indexes (iOS 9 and 10)
+    /// writes them: set for a store laid out so (its layout proof finds its indexes under the
+    /// earlier names), so that a store generated from it is laid out as its framework did.
+    public var legacyIndexes: Bool?
 
     public init(name: String, summary: String? = nil, entities: [EntityDescription], leaf: String? = nil, branch: String? = nil,
                 order: [String]? = nil, root: String? = nil) {

@@ -195,6 +195,18 @@ final class LayoutProofTests: XCTestCase {
         let proof = LayoutProof(model: try Model(store.description), store: store)
         XCTAssertEqual(proof.summary, "layout: 16 of 16 columns in place, 8 of 8 indexes (named as a framework before fetch indexes names them), Z_PRIMARYKEY 4 of 4")
         XCTAssertEqual(proof.differences, [])
+        // single-table of the model read is that framework's layout: what `bench generate` writes.
+        XCTAssertEqual(store.description.legacyIndexes, true)
+        let generated = try Database(path: folder.appendingPathComponent("Generated.sqlite").path)
+        for statement in try SingleTable(model: try Model(store.description)).schemaSQL { try generated.execute(statement) }
+        func layout(_ database: Database) throws -> [String] {
+            try database.strings("SELECT name || ' ' || sql FROM sqlite_master WHERE type = 'index' OR name IN ('ZGEOGRAPHICREGION', 'ZMOOD') ORDER BY name")
+                .map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ").replacingOccurrences(of: "( ", with: "(").replacingOccurrences(of: " )", with: ")") }
+        }
+        XCTAssertEqual(try layout(generated), try layout(Database(path: path)))
+        let today = folder.appendingPathComponent("Today.sqlite").path
+        try CoreDataStoreFixture.write(try Model(ModelPresets.all[0]).scaled(), to: today)
+        XCTAssertNil(try CoreDataStoreFile.read(path: today).description.legacyIndexes, "today's store is laid out as today's framework lays it out")
     }
 
     func testColumnsOfAStatement() {
