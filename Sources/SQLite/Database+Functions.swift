@@ -10,6 +10,33 @@ extension Database {
     /// (as Core Data registers its own on each of its connections), replacing one of that name.
     /// See <https://www.sqlite.org/c3ref/create_function.html>.
     public func createFunction(_ name: String, arity: Int32, _ body: @escaping @Sendable ([FunctionValue]) -> FunctionValue) throws {
+        try register(name, arity: arity) { values, _ in body(values) }
+    }
+
+    /// Registers `name` as `createFunction(_:arity:_:)` does, with what `prepare` makes of the
+    /// arguments kept by SQLite beside argument `argument` while that argument stays the same
+    /// (its auxiliary data: for a constant argument, made once per statement, not once per row, as
+    /// Core Data compiles a MATCHES pattern); `body` gets it, or `nil` where `prepare` made none.
+    /// See <https://www.sqlite.org/c3ref/get_auxdata.html>.
+    public func createFunction<Prepared: AnyObject>(_ name: String, arity: Int32, preparing argument: Int32,
+                                                    _ prepare: @escaping @Sendable ([FunctionValue]) -> Prepared?,
+                                                    _ body: @escaping @Sendable ([FunctionValue], Prepared?) -> FunctionValue) throws {
+        try register(name, arity: arity) { values, context in
+            if let kept = sqlite3_get_auxdata(context, argument), let prepared = Unmanaged<AnyObject>.fromOpaque(kept).takeUnretainedValue() as? Prepared {
+                return body(values, prepared)
+            }
+            let prepared = prepare(values)
+            // SQLite may drop it at once (its destructor runs then): `prepared` holds it for this call.
+            if let prepared {
+                sqlite3_set_auxdata(context, argument, Unmanaged.passRetained(prepared as AnyObject).toOpaque()) { kept in
+                    if let kept { Unmanaged<AnyObject>.fromOpaque(kept).release() }
+                }
+            }
+            return body(values, prepared)
+        }
+    }
+
+    private func register(_ name: String, arity: Int32, _ body: @escaping @Sendable ([FunctionValue], OpaquePointer) -> FunctionValue) throws {
         let box = Unmanaged.passRetained(FunctionBox(body)).toOpaque()
         let code = sqlite3_create_function_v2(
             handle, name, arity, SQLITE_UTF8 | SQLITE_DETERMINISTIC, box,
@@ -17,7 +44,7 @@ extension Database {
                 guard let context, let user = sqlite3_user_data(context) else { return }
                 let function = Unmanaged<FunctionBox>.fromOpaque(user).takeUnretainedValue()
                 let values = (0 ..< Int(count)).map { FunctionValue(arguments?[$0]) }
-                switch function.body(values) {
+                switch function.body(values, context) {
                 case .null: sqlite3_result_null(context)
                 case let .integer(value): sqlite3_result_int64(context, value)
                 case let .real(value): sqlite3_result_double(context, value)
@@ -35,8 +62,8 @@ extension Database {
 
 /// The Swift body of a registered function, kept alive by the connection until it is dropped.
 private final class FunctionBox {
-    let body: @Sendable ([FunctionValue]) -> FunctionValue
-    init(_ body: @escaping @Sendable ([FunctionValue]) -> FunctionValue) { self.body = body }
+    let body: @Sendable ([FunctionValue], OpaquePointer) -> FunctionValue
+    init(_ body: @escaping @Sendable ([FunctionValue], OpaquePointer) -> FunctionValue) { self.body = body }
 }
 
 extension FunctionValue {

@@ -16,6 +16,36 @@ final class SQLiteTests: XCTestCase {
         XCTAssertEqual(statement.string(at: 0), "c")
     }
 
+    /// A function's prepared value is made once per statement for a constant argument (SQLite
+    /// keeps it beside the argument), again whenever a column's value changes, and is what the
+    /// body gets.
+    func testAPreparedArgumentIsMadeOncePerStatement() throws {
+        final class Counter: @unchecked Sendable {
+            private let lock = NSLock()
+            private var made = 0
+            func add() { lock.withLock { made += 1 } }
+            var count: Int { lock.withLock { made } }
+        }
+        final class Suffix { let text: String; init(_ text: String) { self.text = text } }
+        let counter = Counter()
+        let db = try Database(path: ":memory:")
+        try db.createFunction("suffixed", arity: 2, preparing: 1, { arguments -> Suffix? in
+            guard case let .text(text) = arguments[1] else { return nil }
+            counter.add()
+            return Suffix(text)
+        }) { (arguments: [FunctionValue], prepared: Suffix?) in
+            guard case let .text(text) = arguments[0], let prepared else { return .null }
+            return .text(text + prepared.text)
+        }
+        try db.execute("CREATE TABLE t (a TEXT, b TEXT); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100) INSERT INTO t SELECT 'x' || i, CASE WHEN i <= 50 THEN '1' ELSE '2' END FROM n")
+        XCTAssertEqual(try db.strings("SELECT suffixed(a, '!') FROM t ORDER BY rowid LIMIT 2"), ["x1!", "x2!"])
+        XCTAssertEqual(try db.strings("SELECT COUNT(*) FROM t WHERE suffixed(a, '?') LIKE '%?'"), ["100"])
+        XCTAssertEqual(counter.count, 2, "once for each statement's constant")
+        XCTAssertEqual(try db.strings("SELECT suffixed(a, b) FROM t ORDER BY rowid").suffix(1), ["x1002"])
+        XCTAssertLessThanOrEqual(counter.count, 2 + 100, "at most once a row for a column's values")
+        XCTAssertGreaterThanOrEqual(counter.count, 2 + 2)
+    }
+
     func testPrepareErrorCarriesCodeMessageAndSQL() throws {
         let db = try Database(path: ":memory:")
         let sql = "SELEC 1"

@@ -24,10 +24,14 @@ public enum CoreDataFunctions {
                   case let .integer(flags) = arguments[3] else { return .integer(0) }
             return .integer(compare(string, other, operator: Int(op), flags: Int(flags)) ? 1 : 0)
         }
-        let expressions = RegularExpressions()
-        try database.createFunction("NSCoreDataMatches", arity: 3) { arguments in
+        // The pattern compiled once per statement (kept beside its constant argument), as Core Data compiles it.
+        try database.createFunction("NSCoreDataMatches", arity: 3, preparing: 1, { (arguments: [FunctionValue]) -> MatchPattern? in
+            guard case let .text(pattern) = arguments[1], case let .integer(variant) = arguments[2] else { return nil }
+            return MatchPattern(pattern, variant: Int(variant))
+        }) { (arguments: [FunctionValue], prepared: MatchPattern?) in
             guard case let .text(string) = arguments[0], case let .text(pattern) = arguments[1], case let .integer(variant) = arguments[2] else { return .integer(0) }
-            return .integer(expressions.matches(string, pattern, variant: Int(variant)) ? 1 : 0)
+            let compiled = prepared.flatMap { $0.pattern == pattern && $0.variant == variant ? $0 : nil } ?? MatchPattern(pattern, variant: Int(variant))
+            return .integer(compiled.matches(string) ? 1 : 0)
         }
         try database.createFunction("NSCoreDataLike", arity: 3) { arguments in
             guard case let .text(string) = arguments[0], case let .text(pattern) = arguments[1], case let .integer(variant) = arguments[2] else { return .integer(0) }
@@ -138,30 +142,26 @@ public enum CoreDataFunctions {
     /// 1 ignoring case, 2 diacritics (both folded away first), 3 both. A pattern that is not a
     /// regular expression matches nothing.
     public static func matches(_ string: String, _ pattern: String, variant: Int) -> Bool {
-        RegularExpressions().matches(string, pattern, variant: variant)
+        MatchPattern(pattern, variant: variant).matches(string)
     }
 
-    /// Compiled patterns, each once per connection (a MATCHES compiles its pattern once per
-    /// statement in Core Data, not once per row).
-    final class RegularExpressions: @unchecked Sendable {
-        private var compiled: [String: NSRegularExpression?] = [:]
-        private let lock = NSLock()
+    /// A MATCHES pattern compiled for its variant: the whole string, from its start to its end.
+    final class MatchPattern {
+        let pattern: String
+        let variant: Int64
+        private let folding: String.CompareOptions
+        private let expression: NSRegularExpression?
 
-        func matches(_ string: String, _ pattern: String, variant: Int) -> Bool {
-            let folding: String.CompareOptions = variant & 2 != 0 ? [.diacriticInsensitive] : []
-            let text = string.folding(options: folding, locale: nil)
-            let key = "\(variant)\u{0}" + pattern
-            lock.lock()
-            let expression: NSRegularExpression?
-            if let found = compiled[key] {
-                expression = found
-            } else {
-                // The whole string: any match from its start to its end, not the first one found.
-                expression = try? NSRegularExpression(pattern: "\\A(?:" + pattern.folding(options: folding, locale: nil) + ")\\z", options: variant & 1 != 0 ? [.caseInsensitive] : [])
-                if compiled.count < 1_000 { compiled[key] = expression }
-            }
-            lock.unlock()
+        init(_ pattern: String, variant: Int) {
+            self.pattern = pattern
+            self.variant = Int64(variant)
+            folding = variant & 2 != 0 ? [.diacriticInsensitive] : []
+            expression = try? NSRegularExpression(pattern: "\\A(?:" + pattern.folding(options: folding, locale: nil) + ")\\z", options: variant & 1 != 0 ? [.caseInsensitive] : [])
+        }
+
+        func matches(_ string: String) -> Bool {
             guard let expression else { return false }
+            let text = string.folding(options: folding, locale: nil)
             return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
         }
     }
