@@ -197,9 +197,8 @@ struct ModelCacheDecoder {
             }
         }
         func isNumeric(_ entity: String, _ property: String?) -> Bool {
-            let numeric: Set<AttributeType> = [.integer16, .integer32, .integer64, .decimal, .double, .float, .date]
-            return ([entity] + graph.ancestors(of: entity)).contains { name in
-                byName[name]?.attributes.contains { $0.name == property && numeric.contains($0.type) } ?? false
+            ([entity] + graph.ancestors(of: entity)).contains { name in
+                byName[name]?.attributes.contains { $0.name == property && FetchIndex.rtreeTypes.contains($0.type) } ?? false
             }
         }
         for entity in entities.indices {

@@ -38,6 +38,8 @@ public struct FetchIndex: Codable, Equatable, Sendable {
     /// components): Core Data's virtual table `Z_RT_<Entity>_<name>` of each element's minimum and
     /// maximum, kept by triggers on the entity's table. Its elements are numeric attributes.
     public var rtree: Bool
+    /// The attribute types an R-tree index may name: numbers and dates.
+    public static let rtreeTypes: Set<AttributeType> = [.integer16, .integer32, .integer64, .decimal, .double, .float, .date]
 
     public init(_ name: String, _ elements: [Element], condition: Condition? = nil, rtree: Bool = false) {
         self.name = name; self.elements = elements; self.condition = condition; self.rtree = rtree

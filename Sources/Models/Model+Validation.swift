@@ -166,8 +166,7 @@ extension Model {
                     }
                 }
                 if index.rtree {
-                    let numeric: Set<AttributeType> = [.integer16, .integer32, .integer64, .decimal, .double, .float, .date]
-                    for element in index.elements where element.isPrimaryKey || element.property.flatMap(entity.attribute).map({ !numeric.contains($0.type) }) ?? true {
+                    for element in index.elements where element.isPrimaryKey || element.property.flatMap(entity.attribute).map({ !FetchIndex.rtreeTypes.contains($0.type) }) ?? true {
                         throw ModelError("R-tree index '\(index.name)' of '\(entity.name)' names '\(element.description)', which is not a numeric or date attribute; an R-tree holds each element's minimum and maximum")
                     }
                 }
