@@ -1,3 +1,4 @@
+import Models
 /// A token of a fetch written in NSPredicate's format, with the column it starts at (1-based).
 struct FetchToken: Equatable {
     enum Kind: Equatable {
@@ -76,14 +77,18 @@ enum FetchTokenizer {
 }
 
 /// A fetch the suite cannot read, or that does not fit the model: one line naming the problem and
-/// quoting the fetch with `^` before the column.
+/// quoting the fetch with `^` before the column (at most `quoted` characters either side, `…`
+/// where it is cut; a line break a space, other control characters escaped).
 public struct FetchFormatError: Error, CustomStringConvertible {
     public let description: String
+    /// How many characters of the fetch are quoted either side of the column.
+    static let quoted = 100
 
     init(_ problem: String, column: Int, in text: String) {
         let characters = Array(text)
         let at = min(max(column - 1, 0), characters.count)
-        let quoted = String(characters[..<at]) + "^" + String(characters[at...])
-        description = "\(problem), at column \(column): \(quoted.replacingOccurrences(of: "\n", with: " "))"
+        let from = max(0, at - Self.quoted), to = min(characters.count, at + Self.quoted)
+        let quoted = (from > 0 ? "…" : "") + String(characters[from ..< at]) + "^" + String(characters[at ..< to]) + (to < characters.count ? "…" : "")
+        description = "\(problem), at column \(column): \(quoted.replacingOccurrences(of: "\n", with: " "))".escapingControlCharacters
     }
 }

@@ -20,7 +20,8 @@ extension SaveSpec {
 /// an object's links (as Core Data's delete clears them); a link between an object and a
 /// destination it is not linked to, an unlink of a link it has. One save changes no object twice,
 /// and no save draws an object an earlier one deleted, or a link an earlier one removed: where the
-/// data has fewer objects than the saves change, they change those it has.
+/// data has fewer objects than the saves change, they change those it has, and the request says
+/// how many it asked for (`SaveRequest.asked`), which a measurement refuses.
 public struct SaveDraws {
     let dataset: any Dataset
     let generator: ObjectGenerator
@@ -64,7 +65,7 @@ public struct SaveDraws {
                 if let change = draw(step.change) { changes.append(change) }
             }
         }
-        return SaveRequest(changes: changes)
+        return SaveRequest(changes: changes, asked: spec.count)
     }
 
     private mutating func draw(_ change: SaveSpec.Change) -> SaveRequest.Change? {

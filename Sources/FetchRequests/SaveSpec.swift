@@ -94,8 +94,18 @@ public struct SaveRequest: Sendable {
     }
 
     public var changes: [Change]
+    /// The changes its save asks for: more than `changes` where the data had too few objects to
+    /// draw them all (a store too small for the log's save).
+    public var asked: Int
 
-    public init(changes: [Change]) { self.changes = changes }
+    public init(changes: [Change], asked: Int? = nil) { self.changes = changes; self.asked = asked ?? changes.count }
+
+    /// Refuses a request drawn short of its save: timing fewer changes than the save makes would
+    /// time another save. `what` names the save.
+    public func checkWhole(_ what: String) throws {
+        guard changes.count < asked else { return }
+        throw SaveShortfall(description: "\(what) makes \(asked) changes, but the data has objects for \(changes.count) of them; give a larger --scale (or a store with more objects)")
+    }
 
     /// The objects the save inserts, in order.
     public var inserted: [ModelObject] { changes.compactMap { if case let .insert(object) = $0 { object } else { nil } } }
@@ -105,4 +115,9 @@ public struct SaveRequest: Sendable {
     public var mustWrite: Int { changes.filter { if case .unlinkAll = $0 { false } else { true } }.count }
     /// The objects it deletes, in order.
     public var deleted: [ObjectID] { changes.compactMap { if case let .delete(id) = $0 { id } else { nil } } }
+}
+
+/// A save the data cannot make whole (`SaveRequest.checkWhole`).
+public struct SaveShortfall: Error, CustomStringConvertible {
+    public let description: String
 }

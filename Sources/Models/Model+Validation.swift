@@ -166,6 +166,11 @@ extension Model {
                     }
                 }
                 if index.rtree {
+                    // SQLite's R-tree: one to five dimensions, each a pair of columns of its own.
+                    let names = index.elements.map { $0.property ?? "entity" }
+                    guard names.count <= 5, Set(names).count == names.count else {
+                        throw ModelError("R-tree index '\(index.name)' of '\(entity.name)' names \(names.count > 5 ? "\(names.count) elements; SQLite's R-tree holds 1 to 5" : "an element twice"); give each of at most 5 attributes once")
+                    }
                     for element in index.elements where element.isPrimaryKey || element.property.flatMap(entity.attribute).map({ !FetchIndex.rtreeTypes.contains($0.type) }) ?? true {
                         throw ModelError("R-tree index '\(index.name)' of '\(entity.name)' names '\(element.description)', which is not a numeric or date attribute; an R-tree holds each element's minimum and maximum")
                     }

@@ -18,6 +18,8 @@ public final class OutputClaim: @unchecked Sendable {
     /// - parameter option: the option naming the file, for the message.
     public init(_ url: URL, option: String = "--output") throws {
         lockPath = Self.lockURL(for: url).path
+        try Self.checkReplaceable(url, option: option)
+        try Self.checkLockFile(lockPath, claiming: url, option: option)
         while true {
             let fd = open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
@@ -42,6 +44,34 @@ public final class OutputClaim: @unchecked Sendable {
                 return
             }
             close(fd)
+        }
+    }
+
+    /// Refuses an output that exists and is not a regular file (a device such as `/dev/null`, a
+    /// FIFO, a socket): writing it would replace it with a file.
+    static func checkReplaceable(_ url: URL, option: String) throws {
+        var status = stat()
+        guard stat(url.path, &status) == 0 else { return }
+        let kind: String
+        switch status.st_mode & S_IFMT {
+        case S_IFREG, S_IFDIR: return
+        case S_IFCHR, S_IFBLK: kind = "a device"
+        case S_IFIFO: kind = "a FIFO"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a regular file"
+        }
+        throw ResultsWriter.Error(description: "\(url.path) is \(kind), not a regular file, and bench writes a file in its place; choose another \(option)")
+    }
+
+    /// Refuses a file at the lock file's path that is not a lock file bench left (a regular file
+    /// holding at most a process id): claiming would overwrite it and releasing would remove it.
+    static func checkLockFile(_ path: String, claiming url: URL, option: String) throws {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        let contents = status.st_mode & S_IFMT == S_IFREG && status.st_size <= 32 ? FileManager.default.contents(atPath: path) : nil
+        let text = contents.map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard let text, text.isEmpty || Int32(text) != nil else {
+            throw ResultsWriter.Error(description: "\(path) is in the way: bench claims \(url.path) with a lock file of that name, and that file is not one bench left; move it or choose another \(option)")
         }
     }
 

@@ -13,7 +13,8 @@ public enum StoreGeneration {
     }
 
     /// Builds the store in a hidden `.partial` file beside `path`, checks it, and renames it into
-    /// place; on any failure the partial files are removed. Returns what the store holds.
+    /// place (a store it replaces stays whole until then, its companion files removed only then);
+    /// on any failure the partial files are removed. Returns what the store holds.
     public static func generate(_ type: any StorageLayout.Type, dataset: any Dataset, batchSize: Int, path: String) throws -> Census {
         let partial = partialPath(for: path)
         let census = Census(dataset)
@@ -21,6 +22,8 @@ public enum StoreGeneration {
             let store = try MeasuredStore(try type.init(model: dataset.model), path: partial)
             try store.populate(dataset, batchSize: batchSize, census: census)
             store.close()
+            // The replaced store's WAL and shared-memory files would be read as the new one's.
+            for companion in StoreFile.companions(of: path) { unlink(companion) }
             guard rename(partial, path) == 0 else {
                 throw NameList.Error(description: "could not move the finished store to \(path): \(String(cString: strerror(errno)))")
             }

@@ -113,7 +113,8 @@ struct Execution {
         } else {
             reported = reportFailure(error)
         }
-        if let rows = writer.rowsOnDisk(), rows > 0 {
+        // Only rows this run wrote: a file replaced with --force holds the earlier run's until then.
+        if writer.rowCount > 0, let rows = writer.rowsOnDisk(), rows > 0 {
             printError("note: the \(rows) row\(rows == 1 ? "" : "s") completed before the failure \(rows == 1 ? "is" : "are") in \(writer.url.path)")
         }
         return reported

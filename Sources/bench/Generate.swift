@@ -55,8 +55,6 @@ struct Generate: ParsableCommand {
                 return "the partial store \(partial) removed; \(url.path) was not written"
             }
             defer { interruption.cancel() }
-            // A replaced store goes with its WAL and shared-memory files.
-            StoreFile.remove(url.path)
             let model = try self.model.model(validated, scale: dataset.scale).announced()
             let opened = try dataset.open(model, source: try self.model.source())
             defer { opened.close() }

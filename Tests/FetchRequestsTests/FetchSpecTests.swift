@@ -240,7 +240,16 @@ final class FetchSpecTests: XCTestCase {
             (wide, "a fetch binding 8500 values, once for each of the 5 concrete entities it reads, past SQLite's 32766"),
         ]
         for (text, message) in hostile {
-            XCTAssertThrowsError(try FetchSpec.parse(text, model: model)) { XCTAssertTrue("\($0)".hasPrefix(message), String("\($0)".prefix(120))) }
+            XCTAssertThrowsError(try FetchSpec.parse(text, model: model)) {
+                XCTAssertTrue("\($0)".hasPrefix(message), String("\($0)".prefix(120)))
+                // The fetch quoted around the column, not whole: one line of reasonable length.
+                XCTAssertLessThan("\($0)".count, 400, String("\($0)".prefix(120)))
+            }
+        }
+        // A control character in a fetch is written escaped, not raw.
+        XCTAssertThrowsError(try FetchSpec.parse("Book WHERE title == \u{1}", model: model)) {
+            XCTAssertFalse("\($0)".unicodeScalars.contains { $0.value < 0x20 }, "\($0)")
+            XCTAssertTrue("\($0)".contains("\\u{1}"), "\($0)")
         }
     }
 

@@ -233,6 +233,12 @@ final class ModelTests: XCTestCase {
         let json = try JSONEncoder().encode(description("latitude", "seen"))
         XCTAssertTrue(String(decoding: json, as: UTF8.self).contains(#""rtree":true"#))
         XCTAssertEqual(try JSONDecoder().decode(ModelDescription.self, from: json), description("latitude", "seen"))
+        XCTAssertThrowsError(try Model(description("latitude", "latitude desc"))) {
+            XCTAssertEqual("\($0)", "R-tree index 'boundedByRect' of 'Place' names an element twice; give each of at most 5 attributes once")
+        }
+        XCTAssertThrowsError(try Model(description("latitude", "seen", "latitude", "seen", "latitude", "seen"))) {
+            XCTAssertEqual("\($0)", "R-tree index 'boundedByRect' of 'Place' names 6 elements; SQLite's R-tree holds 1 to 5; give each of at most 5 attributes once")
+        }
         for element in ["name", "entity", "SELF"] {
             XCTAssertThrowsError(try Model(description("latitude", element))) {
                 XCTAssertEqual("\($0)", "R-tree index 'boundedByRect' of 'Place' names '\(element)', which is not a numeric or date attribute; an R-tree holds each element's minimum and maximum")
