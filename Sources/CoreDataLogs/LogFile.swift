@@ -17,7 +17,8 @@ public struct LogFile: Sendable {
     public init(path: String) throws {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw LogProblem(errno == ENOENT ? "no file at \(path)" : "cannot read \(path): \(String(cString: strerror(errno)))")
+            throw LogProblem(errno == ENOENT ? "no file at \(path); give the path of the app's Core Data SQL log (its console output, saved to a file)"
+                                             : "cannot read \(path): \(String(cString: strerror(errno)))")
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
             let kind = info.st_mode & S_IFMT == S_IFDIR ? "a folder" : "not a regular file (a device, a FIFO or a socket)"

@@ -55,7 +55,12 @@ public struct ModelDescription: Codable, Equatable, Sendable {
         if isFolder.boolValue { throw ModelError("\(path) is a folder; give the path of a JSON model description") }
         let data = try ModelFile.contents(of: path, what: "the model file", kinds: "give the path of a JSON model description")
         do { return try JSONDecoder().decode(ModelDescription.self, from: data) }
-        catch let error as DecodingError { throw ModelError("\(path) is not a model description: \(Self.explain(error))") }
+        catch let error as DecodingError {
+            if case let .dataCorrupted(context) = error, context.codingPath.isEmpty, let place = Self.syntaxErrorPlace(data) {
+                throw ModelError("\(path) is not a model description: not valid JSON, \(place); correct it there")
+            }
+            throw ModelError("\(path) is not a model description: \(Self.explain(error))")
+        }
         catch { throw ModelError("\(path) is not a model description: \(error.localizedDescription)") }
     }
 
@@ -84,6 +89,21 @@ public struct ModelDescription: Codable, Equatable, Sendable {
             return "\(path(context)): \(context.debugDescription)"
         @unknown default: return "\(error)"
         }
+    }
+
+    /// Where JSON that is not valid goes wrong, as JSONSerialization finds it ("around character
+    /// N"): `at line L, column C` (UTF-8 bytes counted), or nil where it names no place.
+    static func syntaxErrorPlace(_ data: Data) -> String? {
+        do { _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch {
+            guard let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String,
+                  let range = text.range(of: "around character "),
+                  let offset = Int(text[range.upperBound...].prefix { $0.isNumber }), offset <= data.count else { return nil }
+            let before = data.prefix(offset)
+            let line = before.filter { $0 == 0x0A }.count + 1
+            let column = offset - (before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
+            return "at line \(line), column \(column)"
+        }
+        return nil
     }
 
     private static func typeName(_ type: Any.Type) -> String {

@@ -100,7 +100,10 @@ final class ModelTests: XCTestCase {
         }
         XCTAssertTrue(load("{").contains("not valid JSON"))
         XCTAssertTrue(load(#"{"name": "m", "entities": [{"name": "A", "rows": 1.5}]}"#).contains("entities[0].rows"), load(#"{"name": "m", "entities": [{"name": "A", "rows": 1.5}]}"#))
-        XCTAssertTrue(load(#"{"name": "m", "entities": [{"name": "A", "rows": 1e30}]}"#).contains("entities[0].rows"))
+        XCTAssertTrue(load(#"{"name": "m", "entities": [{"name": "A", "rows": 1e30}]}"#).contains("entities[0].rows: must be at most 1000000000000000; got 1e+30"))
+        // A syntax mistake: where it is.
+        XCTAssertTrue(load("{ \"name\": \"m\",\n  \"entities\": [ { \"name\": \"A\" rows: 3 } ] }").hasSuffix("is not a model description: not valid JSON, at line 2, column 31; correct it there"),
+                      load("{ \"name\": \"m\",\n  \"entities\": [ { \"name\": \"A\" rows: 3 } ] }"))
         XCTAssertTrue(load(#"{"name": "m", "entities": [{"name": "A", "rows": 1, "attributes": [{"name": "x", "type": "money"}]}]}"#).contains("unknown attribute type 'money'"))
         XCTAssertTrue(load(#"{"name": "m", "entities": [{"rows": 1}]}"#).contains("lacks \"name\""))
         XCTAssertTrue(load(#"{"name": "m", "entities": [{"name": "A", "rows": 1, "attributes": [{"name": "x", "type": "str\ning"}]}]}"#)
