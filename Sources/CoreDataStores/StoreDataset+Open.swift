@@ -92,7 +92,13 @@ extension StoreDataset {
             let entity = model.index(of: description.entities[index].name) ?? 0
             description.entities[index].rows = kept[model.entities[entity].root]?.entities.reduce(0) { $0 + ($1 == entity ? 1 : 0) } ?? 0
         }
-        var dataset = StoreDataset(model: try Model(description), seed: seed, path: path, hierarchies: kept, plan: plan, connection: connection,
+        let keptModel: Model
+        do { keptModel = try Model(description) } catch let error as ModelError {
+            // The model's own advice (give rows, make it optional) is for its author: here the rows are the store's.
+            throw ModelError("\(path) without the \(unfit.values.reduce(0) { $0 + $1.count }) objects --skip-bad-rows leaves out (\(problems.summary)) no longer fits its model: "
+                + "\(error.description.split(separator: ";").first ?? ""); its objects cannot be copied; measure the shape of its data instead: leave out --data store")
+        }
+        var dataset = StoreDataset(model: keptModel, seed: seed, path: path, hierarchies: kept, plan: plan, connection: connection,
                                    entityOfNumber: entityOfNumber, numbers: numbers)
         dataset.leftOut = unfit.values.reduce(0) { $0 + $1.count }
         dataset.skipped = problems

@@ -138,6 +138,25 @@ final class DataStoreCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("s.csv").path))
     }
 
+    /// `--skip-bad-rows` that leaves an entity with no objects another one requires: one line
+    /// saying that the store's rows, not its model, are what cannot be copied, and what to do.
+    func testSkippingRowsThatLeaveARequiredDestinationEmptyIsExplained() throws {
+        let model = try Model(ModelDescription(name: "Shelf", entities: [
+            EntityDescription("Item", rows: 30, attributes: [Attribute("name", .string)]),
+            EntityDescription("Tag", rows: 20, attributes: [Attribute("label", .string)], relationships: [RelationshipDescription("item", destination: "Item")]),
+        ]))
+        let path = folder.appendingPathComponent("Shelf.sqlite").path
+        try CoreDataStoreFixture.writeGenerated(model, seed: 1, to: path)
+        try Database(path: path).execute("UPDATE ZITEM SET ZNAME = NULL")
+        let outcome = try CommandLineTests.bench(["run", "--data", "store", "--skip-bad-rows", "--model", path, "--repetitions", "1", "--output", "s.csv"], in: folder)
+        XCTAssertEqual(outcome.status, 1)
+        let errors = outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
+        XCTAssertEqual(errors.count, 1, outcome.stderr)
+        XCTAssertTrue(errors.first?.contains("without the 30 objects --skip-bad-rows leaves out") == true, outcome.stderr)
+        XCTAssertTrue(errors.first?.contains("its objects cannot be copied; measure the shape of its data instead: leave out --data store") == true, outcome.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("s.csv").path))
+    }
+
     /// Ctrl-C while `bench run --data store` copies a store in use into the layouts: exit 130, one
     /// `interrupted:` line, neither the store's private copy nor any layout's store left in
     /// `TMPDIR`, no results file, the store and its `-wal` unchanged.
