@@ -170,24 +170,28 @@ public struct LayoutProof: Sendable {
         return nil
     }
 
-    /// The names of the layout's R-trees (`CoreDataSchema.rtreeSQL`: a virtual table and three triggers each).
-    static func rtreeNames(_ schema: CoreDataSchema) -> [String] {
-        schema.rtreeSQL.compactMap { sql in
-            guard sql.hasPrefix("CREATE VIRTUAL TABLE ") else { return nil }
-            return sql.dropFirst("CREATE VIRTUAL TABLE ".count).split(separator: " ").first.map(String.init)
+    /// The layout's R-trees (`CoreDataSchema.rtreeSQL`: a virtual table and its three triggers
+    /// each), by name.
+    static func rtrees(_ schema: CoreDataSchema) -> [(name: String, statements: [String])] {
+        let statements = schema.rtreeSQL
+        return stride(from: 0, to: statements.count, by: 4).map { start in
+            let group = Array(statements[start ..< min(start + 4, statements.count)])
+            return (String(group[0].dropFirst("CREATE VIRTUAL TABLE ".count).prefix { $0 != " " }), group)
         }
     }
+
+    /// The names of the layout's R-trees.
+    static func rtreeNames(_ schema: CoreDataSchema) -> [String] { rtrees(schema).map(\.name) }
 
     /// Each of the layout's R-trees against the store's: in place when its virtual table and its
     /// triggers are the store's, whitespace aside (an R-tree counts as one index).
     static func compareRTrees(_ schema: CoreDataSchema, _ store: CoreDataStoreFile) -> (count: Int, inPlace: Int, differences: [String]) {
         let found = Dictionary(store.schema.compactMap { entry in entry.sql.map { (entry.name, normalized($0)) } }, uniquingKeysWith: { first, _ in first })
-        let statements = schema.rtreeSQL
         var inPlace = 0
         var differences: [String] = []
-        for name in rtreeNames(schema) {
-            let own = statements.filter { $0.contains(" \(name) ") || $0.contains(" \(name)_") && $0.hasPrefix("CREATE TRIGGER") }
-            let missing = own.filter { sql in
+        let trees = rtrees(schema)
+        for (name, statements) in trees {
+            let missing = statements.filter { sql in
                 let object = sql.hasPrefix("CREATE TRIGGER ") ? String(sql.split(separator: " ")[2]) : name
                 return found[object] != normalized(sql)
             }
@@ -197,7 +201,7 @@ public struct LayoutProof: Sendable {
                 differences.append("R-tree \(name) is in the store, but not as \(layout) keeps it: \(missing.map { normalized($0) }.joined(separator: "; "))")
             }
         }
-        return (rtreeNames(schema).count, inPlace, differences)
+        return (trees.count, inPlace, differences)
     }
 
     /// A framework before fetch indexes keeps a uniqueness constraint in its table:

@@ -76,6 +76,26 @@ final class LayoutProofTests: XCTestCase {
         XCTAssertEqual(proof.indexesInPlace, proof.indexes)
     }
 
+    /// An R-tree is in place only with its virtual table and all three triggers as Core Data
+    /// writes them: a trigger written otherwise, or the R-tree missing, is a difference.
+    func testAnRTreeIsComparedWholeWithItsTriggers() throws {
+        let model = try Model(ModelDescription(name: "Places", entities: [
+            EntityDescription("Place", rows: 20, attributes: [Attribute("latitude", .double), Attribute("longitude", .double)],
+                              fetchIndexes: [FetchIndex("boundedByRect", [FetchIndex.Element(property: "latitude"), FetchIndex.Element(property: "longitude")], rtree: true)]),
+        ]))
+        let path = folder.appendingPathComponent("Places.sqlite").path
+        try CoreDataStoreFixture.write(model, to: path)
+        XCTAssertEqual(try proof(path).differences, [])
+        let database = try Database(path: path)
+        try database.execute("DROP TRIGGER Z_RT_Place_boundedByRect_DELETE")
+        try database.execute("CREATE TRIGGER Z_RT_Place_boundedByRect_DELETE AFTER DELETE ON ZPLACE FOR EACH ROW BEGIN SELECT 1 ; END")
+        let changed = try proof(path).differences
+        XCTAssertEqual(changed.count, 1, "\(changed)")
+        XCTAssertTrue(changed.first?.hasPrefix("R-tree Z_RT_Place_boundedByRect is in the store, but not as single-table keeps it: CREATE TRIGGER Z_RT_Place_boundedByRect_DELETE") == true, "\(changed)")
+        try database.execute("DROP TABLE Z_RT_Place_boundedByRect")
+        XCTAssertEqual(try proof(path).differences, ["R-tree Z_RT_Place_boundedByRect is not in the store"])
+    }
+
     /// The publications store as an older model version made it, migrated in place: `ZSUBTITLE`
     /// added by `ALTER TABLE` (after ` , `), the cache the new model's.
     func testAMigratedColumnIsCountedApart() throws {
