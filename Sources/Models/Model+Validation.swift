@@ -165,16 +165,7 @@ extension Model {
                         throw ModelError("fetch index '\(index.name)' of '\(entity.name)' names '\(name)', which is not one of its attributes or to-one relationships")
                     }
                 }
-                if index.rtree {
-                    // SQLite's R-tree: one to five dimensions, each a pair of columns of its own.
-                    let names = index.elements.map { $0.property ?? "entity" }
-                    guard names.count <= 5, Set(names).count == names.count else {
-                        throw ModelError("R-tree index '\(index.name)' of '\(entity.name)' names \(names.count > 5 ? "\(names.count) elements; SQLite's R-tree holds 1 to 5" : "an element twice"); give each of at most 5 attributes once")
-                    }
-                    for element in index.elements where element.isPrimaryKey || element.property.flatMap(entity.attribute).map({ !FetchIndex.rtreeTypes.contains($0.type) }) ?? true {
-                        throw ModelError("R-tree index '\(index.name)' of '\(entity.name)' names '\(element.description)', which is not a numeric or date attribute; an R-tree holds each element's minimum and maximum")
-                    }
-                }
+                if index.rtree { try checkRTree(index, of: entity) }
                 for name in (index.condition?.properties ?? []).sorted() where name != FetchIndex.primaryKeyName && !attributeOrToOne.contains(name) {
                     throw ModelError("the condition of fetch index '\(index.name)' of '\(entity.name)' names '\(name)', which is not one of its attributes or to-one relationships")
                 }
@@ -191,6 +182,18 @@ extension Model {
                         + "give '\(entities[relationship.destination].name)' at least \(owners) objects, or make the relationship optional")
                 }
             }
+        }
+    }
+
+    /// An R-tree index: one to five dimensions (SQLite's R-tree), each a numeric or date attribute
+    /// of its own (a pair of columns, its minimum and maximum).
+    private func checkRTree(_ index: FetchIndex, of entity: Entity) throws {
+        let names = index.elements.map { $0.property ?? "entity" }
+        guard names.count <= 5, Set(names).count == names.count else {
+            throw ModelError("R-tree index '\(index.name)' of '\(entity.name)' names \(names.count > 5 ? "\(names.count) elements; SQLite's R-tree holds 1 to 5" : "an element twice"); give each of at most 5 attributes once")
+        }
+        for element in index.elements where element.isPrimaryKey || element.property.flatMap(entity.attribute).map({ !FetchIndex.rtreeTypes.contains($0.type) }) ?? true {
+            throw ModelError("R-tree index '\(index.name)' of '\(entity.name)' names '\(element.description)', which is not a numeric or date attribute; an R-tree holds each element's minimum and maximum")
         }
     }
 
