@@ -79,6 +79,9 @@ struct Replay: ParsableCommand {
         do {
             loaded = model.model != nil || model.preset != nil ? try model.load(scale: dataset.scale) : nil
             read = try LogRead.read(log, schema: (loaded?.announced()).map { LogSchema(model: $0) }, model: model)
+        } catch let error as ValidationError {
+            // A model that cannot be read is a bad option, as in every command (exit 64).
+            throw error
         } catch {
             throw reportFailure(error)
         }

@@ -99,6 +99,11 @@ extension CommandLineTests {
         XCTAssertEqual(outcomes[1].stdout, "")
         XCTAssertEqual(outcomes[1].stderr, "error: other.log line 6: column ZLABEL is not a column of ZTAG in the model's layout: the log is of another version of the model than the preset publications "
             + "(give the model the app ran with)\n")
+        // A model that cannot be read is a bad option, as for every command: exit 64, one line.
+        let missing = try Self.bench(["replay", "own.log", "--dry-run", "--model", "none.json"], in: folder)
+        XCTAssertEqual(missing.status, 64, missing.stderr)
+        XCTAssertEqual(missing.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }.count, 1, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("none.json does not exist"), missing.stderr)
     }
 
     /// `--no-session` times the log's fetches and saves alone, not the session.
