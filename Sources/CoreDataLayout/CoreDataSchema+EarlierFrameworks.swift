@@ -28,25 +28,16 @@ extension CoreDataSchema {
         for root in model.roots {
             let table = self.table(of: root)
             let indexes = model.entities[root].subtree.flatMap { entity in
-                model.entities[entity].fetchIndexes.filter { index in
-                    // One element that is a to-one: the key's own index serves, as today.
-                    !index.rtree && !(index.elements.count == 1 && index.elements[0].property.flatMap { self.columns(entity, toOne: $0) } != nil)
-                }.map { index in index.elements.map { indexColumn(entity, $0) } }
+                model.entities[entity].fetchIndexes.filter { makesIndex($0, of: entity) }.map { index in index.elements.map { indexColumn(entity, $0) } }
             }
             for columns in indexes where columns.count == 1 {
                 sql.append("CREATE INDEX \(table.name)_\(columns[0])_INDEX ON \(table.name) (\(columns[0]))")
             }
-            for column in table.fetchOrder { if case .foreignKey = column.role {
-                sql.append("CREATE INDEX \(table.name)_\(column.name)_INDEX ON \(table.name) (\(column.name))")
-            } }
-            if model.entities[root].hasSubentities { sql.append("CREATE INDEX \(table.name)_Z_ENT_INDEX ON \(table.name) (Z_ENT)") }
+            sql += keyIndexSQL(root)
             for columns in indexes where columns.count > 1 {
                 sql.append("CREATE INDEX \(([table.name] + columns).joined(separator: "_")) ON \(table.name) (\(columns.joined(separator: ", ")))")
             }
         }
-        for join in joinTables {
-            sql.append("CREATE INDEX \(join.name)_\(join.second.column)_INDEX ON \(join.name) (\(join.second.column), \(join.first.column))")
-        }
-        return sql
+        return sql + joinIndexSQL
     }
 }

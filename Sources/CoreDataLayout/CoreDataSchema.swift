@@ -289,36 +289,47 @@ public struct CoreDataSchema: Sendable {
 
     /// The indexes as a framework with fetch indexes (iOS 11 on) writes them.
     public var todaysIndexSQL: [String] {
-        var sql: [String] = []
-        // Table by table: the to-one keys' indexes, then the Z_ENT index (real stores' order; it
-        // decides SQLite's tie between the two without statistics: see docs/strategies.md).
-        for root in model.roots {
-            let table = self.table(of: root)
-            for column in table.fetchOrder { if case .foreignKey = column.role {
-                sql.append("CREATE INDEX \(table.name)_\(column.name)_INDEX ON \(table.name) (\(column.name))")
-            } }
-            if model.entities[root].hasSubentities { sql.append("CREATE INDEX \(table.name)_Z_ENT_INDEX ON \(table.name) (Z_ENT)") }
-        }
+        // Table by table the automatic indexes first, then each entity's uniqueness and fetch indexes.
+        var sql = model.roots.flatMap(keyIndexSQL)
         for entity in model.entities {
             let table = self.table(of: entity.index).name
             for constraint in entity.uniquenessConstraints {
                 let columns = constraint.map { indexColumn(entity.index, FetchIndex.Element(property: $0)) + " COLLATE BINARY ASC" }
                 sql.append("CREATE UNIQUE INDEX \(Self.uniqueIndexName(entity.name, constraint)) ON \(table) (\(columns.joined(separator: ", ")))")
             }
-            // A fetch index whose one element is a to-one relationship creates no index: the
-            // foreign key's own index serves (none of 155 such declarations in 26 real stores' models
-            // has an index in its store).
-            for index in entity.fetchIndexes where !index.rtree && !(index.elements.count == 1 && index.elements[0].property.flatMap { self.columns(entity.index, toOne: $0) } != nil) {
+            for index in entity.fetchIndexes where makesIndex(index, of: entity.index) {
                 let columns = index.elements.map { indexColumn(entity.index, $0) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
                 // A partial index's condition as Core Data writes it: the columns unqualified, the constants in the SQL.
                 let condition = index.condition?.sql { indexColumn(entity.index, FetchIndex.Element(property: $0)) }.map { " WHERE " + $0 } ?? ""
                 sql.append("CREATE INDEX Z_\(entity.name)_\(index.name) ON \(table) (\(columns.joined(separator: ", ")))" + condition)
             }
         }
-        for join in joinTables {
-            sql.append("CREATE INDEX \(join.name)_\(join.second.column)_INDEX ON \(join.name) (\(join.second.column), \(join.first.column))")
-        }
+        return sql + joinIndexSQL
+    }
+
+    /// A root's table's automatic indexes: each to-one key's, then the `Z_ENT` index where it has
+    /// sub-entities (real stores' order; it decides SQLite's tie between the two without
+    /// statistics: see docs/strategies.md).
+    func keyIndexSQL(_ root: Int) -> [String] {
+        let table = self.table(of: root)
+        var sql: [String] = []
+        for column in table.fetchOrder { if case .foreignKey = column.role {
+            sql.append("CREATE INDEX \(table.name)_\(column.name)_INDEX ON \(table.name) (\(column.name))")
+        } }
+        if model.entities[root].hasSubentities { sql.append("CREATE INDEX \(table.name)_Z_ENT_INDEX ON \(table.name) (Z_ENT)") }
         return sql
+    }
+
+    /// Each join table's second index, its columns reversed.
+    var joinIndexSQL: [String] {
+        joinTables.map { join in "CREATE INDEX \(join.name)_\(join.second.column)_INDEX ON \(join.name) (\(join.second.column), \(join.first.column))" }
+    }
+
+    /// Whether a fetch index of `entity` is an index of the table: not an R-tree (a virtual table
+    /// of its own), nor one whose one element is a to-one relationship (the foreign key's own index
+    /// serves: none of 155 such declarations in 26 real stores' models has an index in its store).
+    func makesIndex(_ index: FetchIndex, of entity: Int) -> Bool {
+        !index.rtree && !(index.elements.count == 1 && index.elements[0].property.flatMap { self.columns(entity, toOne: $0) } != nil)
     }
 
     /// Each R-tree index's virtual table and triggers (`rtreeSQL(entity:index:table:columns:)`),
@@ -346,12 +357,12 @@ public struct CoreDataSchema: Sendable {
         // The store's spacing: the first element's two values ` ,` apart, every other value `, `.
         let values = columns.map { $0.value("NEW") }
         let points = values.enumerated().map { $0.offset == 0 ? "\($0.element) ,\($0.element)" : "\($0.element), \($0.element)" }
-        let insert = "INSERT INTO \(name) (\(list)) VALUES (\((["NEW.Z_PK"] + points).joined(separator: ", ")))"
+        func insert(_ verb: String) -> String { "\(verb) INTO \(name) (\(list)) VALUES (\((["NEW.Z_PK"] + points).joined(separator: ", ")))" }
         let definition = (["Z_PK INTEGER PRIMARY KEY"] + columns.flatMap { ["\($0.stem)_MIN FLOAT", "\($0.stem)_MAX FLOAT"] }).joined(separator: ", ")
         return [
             "CREATE VIRTUAL TABLE \(name) USING RTREE (\(definition))",
-            "CREATE TRIGGER \(name)_INSERT AFTER INSERT ON \(table) FOR EACH ROW BEGIN \(insert.replacingOccurrences(of: "INSERT INTO", with: "INSERT OR REPLACE INTO")) ; END",
-            "CREATE TRIGGER \(name)_UPDATE AFTER UPDATE ON \(table) FOR EACH ROW BEGIN DELETE FROM \(name) WHERE Z_PK = NEW.Z_PK ; \(insert) ; END",
+            "CREATE TRIGGER \(name)_INSERT AFTER INSERT ON \(table) FOR EACH ROW BEGIN \(insert("INSERT OR REPLACE")) ; END",
+            "CREATE TRIGGER \(name)_UPDATE AFTER UPDATE ON \(table) FOR EACH ROW BEGIN DELETE FROM \(name) WHERE Z_PK = NEW.Z_PK ; \(insert("INSERT")) ; END",
             "CREATE TRIGGER \(name)_DELETE AFTER DELETE ON \(table) FOR EACH ROW BEGIN DELETE FROM \(name) WHERE Z_PK = OLD.Z_PK ; END",
         ]
     }

@@ -68,12 +68,18 @@ extension OneEntityLayout {
                 let columns = index.elements.compactMap(\.property).compactMap { name -> (stem: String, value: (String) -> String)? in
                     guard let position = entity.attributeIndex(name) else { return nil }
                     let place = place(entity.index, position)
-                    func value(_ row: String) -> String { place.key.map { "(\(row).\(place.column) ->> '$.\($0)')" } ?? "\(row).\(place.column)" }
-                    return ("Z" + name.uppercased(), value)
+                    return ("Z" + name.uppercased(), { row in Self.expression(place, row: row) })
                 }
                 return CoreDataSchema.rtreeSQL(entity: entity.name, index: index.name, table: stored.roots[entity.index].table, columns: columns)
             }
         }
+    }
+
+    /// The value at `place` in an index or trigger: its column, or the key read from its JSON
+    /// column; qualified by `row` (`NEW`) in a trigger.
+    private static func expression(_ place: RowPlace, row: String?) -> String {
+        let column = row.map { "\($0).\(place.column)" } ?? place.column
+        return place.key.map { "(\(column) ->> '$.\($0)')" } ?? column
     }
 
     /// An index element of a sub-entity: `kind` for `entity` (no property), `Z_PK`, the column of
@@ -82,8 +88,7 @@ extension OneEntityLayout {
         guard let property else { return kind }
         if property == FetchIndex.primaryKeyName { return "Z_PK" }
         if let position = model.entities[entity].attributeIndex(property) {
-            let place = place(entity, position)
-            return place.key.map { "(\(place.column) ->> '$.\($0)')" } ?? place.column
+            return Self.expression(place(entity, position), row: nil)
         }
         return try toOne(entity, property).key
     }
