@@ -66,6 +66,7 @@ enum LogSave {
         let end = tokens[set...].firstIndex { $0.kind == .word && $0.text == "WHERE" } ?? tokens.endIndex
         let whereClause = tokens[end...].filter { $0.kind == .word }.map(\.text)
         guard whereClause.first == "WHERE", whereClause.dropFirst().allSatisfy({ ["Z_PK", "Z_OPT", "AND"].contains($0) }), whereClause.contains("Z_PK") else {
+            if let cleared = clear(tokens[set..<end], whereClause, root: root, schema: schema) { return .success(cleared) }
             return .failure(NotUnderstood("an UPDATE of objects other than one by its Z_PK (a batch update): not replayed yet"))
         }
         let assigned = tokens[set..<end].indices.compactMap { index -> String? in
@@ -94,6 +95,23 @@ enum LogSave {
             }
         }
         return .success(.update(entity: entity, attributes: attributes, toOnes: toOnes))
+    }
+
+    /// Every reference to one object through a to-one cleared, as the suite's delete clears them
+    /// (`UPDATE ZITEM SET ZOWNER = NULL, Z_FOK_OWNER = NULL, Z_OPT = Z_OPT + 1 WHERE ZOWNER = ?`;
+    /// Core Data clears each object by its `Z_PK`): every link of the object through the to-one's
+    /// inverse removed. `nil` for any other UPDATE.
+    private static func clear(_ set: ArraySlice<SQLTokens.Token>, _ whereClause: [String], root: Int, schema: LogSchema) -> SaveSpec.Change? {
+        guard whereClause.count == 2, let (declaring, name, isKey) = schema.toOne(whereClause[1], in: root), isKey,
+            let relationship = schema.model.entities[declaring].relationship(name), let inverse = schema.model.inverse(of: relationship)
+        else { return nil }
+        // Each column set to NULL, the version moved on: `Z_OPT = Z_OPT + 1`.
+        let assigned = set.indices.filter { $0 + 1 < set.endIndex && set[$0].kind == .word && set[$0 + 1].text == "=" }
+        guard assigned.contains(where: { set[$0].text == whereClause[1] }) else { return nil }
+        for index in assigned where set[index].text != "Z_OPT" {
+            guard index + 2 < set.endIndex, set[index + 2].kind == .word, set[index + 2].text == "NULL" else { return nil }
+        }
+        return .unlink(entity: relationship.destination, relationship: inverse.name, all: true)
     }
 
     /// A join table's row inserted (a link added) or deleted: one link by both its columns, or

@@ -1,3 +1,4 @@
+import CoreDataLayout
 import FetchRequests
 import Foundation
 import Generation
@@ -65,6 +66,35 @@ public struct LogWriter {
             text += "CoreData: annotation: fault fulfilled from database for : 0x\(String(id.key, radix: 16)) <x-coredata://\(storeID)/\(model.entities[id.entity].name)/p\(id.key)>\n"
         }
         return text
+    }
+
+    /// The log lines of one save's statements as Core Data prints a save's: each statement alone
+    /// (Core Data annotates no statement of a save: its transaction, key reservation, inserts,
+    /// updates and deletes), at level 2 with the values it was bound; a read inside it (the
+    /// suite's delete finds related objects so) with its fetch time and rows as any read's.
+    public func lines(save statements: [StatementTrace.Entry]) -> String {
+        var text = ""
+        for entry in statements {
+            text += "CoreData: sql: \(entry.sql)\n"
+            if level >= 2, let bound = entry.values {
+                for (index, value) in bound.enumerated() { text += "CoreData: details: SQLite bind[\(index)] = \(Self.printed(Self.value(value)))\n" }
+            }
+            guard entry.sql.hasPrefix("SELECT"), entry.sql != CoreDataBookkeeping.readMaxSQL else { continue }
+            let seconds = Self.seconds(entry.nanoseconds)
+            text += "CoreData: annotation: sql connection fetch time: \(seconds)s\n"
+            text += "CoreData: annotation: total fetch execution time: \(seconds)s for \(entry.rows) rows.\n"
+        }
+        return text
+    }
+
+    static func value(_ bound: StatementTrace.Bound) -> Value {
+        switch bound {
+        case let .integer(number): .integer(number)
+        case let .real(number): .real(number)
+        case let .text(text): .text(text)
+        case let .blob(bytes): .blob(bytes)
+        case .null: .null
+        }
     }
 
     /// Whether Core Data logs the statement: the suite's own statements filling a key list (its

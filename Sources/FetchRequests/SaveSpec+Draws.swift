@@ -34,8 +34,9 @@ public struct SaveDraws {
     /// Links added and removed by the saves drawn so far, by owner and relationship (the side
     /// that generates them); owners and destinations whose links a save cleared.
     var added: [Side: [ObjectID]] = [:], removed = Set<Link>(), cleared = Set<Side>(), clearedDestinations = Set<Side>()
-    /// The objects the save being drawn changes; those it deletes and those whose links it clears.
-    var used = Set<ObjectID>(), deletedHere: [ObjectID] = [], clearedHere: [ObjectID] = []
+    /// The objects the save being drawn changes; those it deletes and those whose links it clears
+    /// (and through which relationships).
+    var used = Set<ObjectID>(), deletedHere: [ObjectID] = [], clearedHere: [ObjectID] = [], clearedThrough = Set<Side>()
 
     struct Side: Hashable {
         var object: ObjectID, relationship: String
@@ -58,7 +59,7 @@ public struct SaveDraws {
 
     /// The next save's objects and values.
     public mutating func request(_ spec: SaveSpec) -> SaveRequest {
-        (used, deletedHere, clearedHere) = ([], [], [])
+        (used, deletedHere, clearedHere, clearedThrough) = ([], [], [], [])
         var changes: [SaveRequest.Change] = []
         for step in spec.steps {
             for _ in 0..<step.count {
@@ -183,13 +184,19 @@ public struct SaveDraws {
         return nil
     }
 
-    /// Every link of an object through a many-to-many cleared: the object this save deletes (as
-    /// Core Data's delete clears them), else another it has not changed.
+    /// Every link of an object cleared, through a many-to-many or a relationship whose inverse is
+    /// a to-one (the objects referring to it cleared): the object this save deletes (as a delete
+    /// clears them), else another it has not changed.
     private mutating func clear(_ entity: Int, _ name: String) -> SaveRequest.Change? {
-        guard let relationship = model.entities[entity].relationship(name), relationship.isManyToMany else { return nil }
-        let deletedOne = deletedHere.first { model.entities[entity].subtree.contains($0.entity) && !clearedHere.contains($0) }
+        guard let relationship = model.entities[entity].relationship(name), relationship.isManyToMany || model.inverse(of: relationship)?.toMany == false else { return nil }
+        // An object a delete clears the links of through each of its relationships in turn: one
+        // this save deleted, else one whose links through another relationship it cleared.
+        let subtree = model.entities[entity].subtree, through = clearedThrough, gone = deleted
+        func open(_ id: ObjectID) -> Bool { subtree.contains(id.entity) && !through.contains(Side(object: id, relationship: name)) }
+        let deletedOne = deletedHere.first(where: open) ?? clearedHere.first { open($0) && !gone.contains($0) }
         guard let id = deletedOne ?? unused(entity) else { return nil }
-        clearedHere.append(id)
+        if !clearedHere.contains(id) { clearedHere.append(id) }
+        clearedThrough.insert(Side(object: id, relationship: name))
         if relationship.generatesLinks {
             cleared.insert(Side(object: id, relationship: name))
             added[Side(object: id, relationship: name)] = nil

@@ -19,7 +19,8 @@ public struct SaveSpec: Hashable, Sendable {
         /// sub-entity) and one of its destination (a row of its join table).
         case link(entity: Int, relationship: String)
         /// A link of an object of the entity removed; `all`: every link of the object through the
-        /// relationship (as Core Data clears an object's links when it deletes it).
+        /// relationship (as Core Data clears an object's links when it deletes it): a
+        /// many-to-many's, or the references to it of a relationship whose inverse is a to-one.
         case unlink(entity: Int, relationship: String, all: Bool = false)
     }
 
@@ -47,6 +48,17 @@ public struct SaveSpec: Hashable, Sendable {
     /// a to-many bumps it).
     public func text(_ model: Model) -> String {
         "SAVE " + steps.map { $0.text(model) }.joined(separator: "; ")
+    }
+
+    /// The save as text to show, its first `shown` steps and then what the rest add up to (a bulk
+    /// insert of a thousand objects is hundreds of steps): `SAVE INSERT Book; LINK Book.tags ×3; …
+    /// and 1,204 more changes in 410 steps`.
+    public func summary(_ model: Model, shown: Int = 8) -> String {
+        guard steps.count > shown else { return text(model) }
+        let rest = steps.dropFirst(shown)
+        let changes = rest.reduce(0) { $0 + $1.count }
+        return "SAVE " + steps.prefix(shown).map { $0.text(model) }.joined(separator: "; ")
+            + "; … and \(changes) more changes in \(rest.count) steps"
     }
 }
 
@@ -89,7 +101,8 @@ public struct SaveRequest: Sendable {
         /// A link of the relationship (a many-to-many whose links its owner's side generates)
         /// from the object to the destination, added or removed.
         case link(ObjectID, String, ObjectID), unlink(ObjectID, String, ObjectID)
-        /// Every link of the object through the relationship removed.
+        /// Every link of the object through the relationship removed: a many-to-many's rows, or
+        /// the to-one references to it of the relationship's inverse.
         case unlinkAll(ObjectID, String)
     }
 

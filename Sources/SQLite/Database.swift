@@ -19,6 +19,7 @@ public final class Database {
     private var statementCache: [String: Statement] = [:]
     /// The work being counted (`startCountingWork`), shared with every statement prepared here.
     let ledger = WorkLedger()
+    let bindings = BindingRecord()
 
     /// Opens (and by default creates) the database at `path`; with `uri`, `path` is a `file:` URI
     /// (`file:/a/store.sqlite?mode=ro&immutable=1`, see <https://www.sqlite.org/uri.html>).

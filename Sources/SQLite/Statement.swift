@@ -23,6 +23,8 @@ public final class Statement {
     unowned let database: Database
     /// The connection's work ledger: a statement finalized while work is counted adds its counters.
     private let ledger: WorkLedger
+    /// The connection's record of bound values, kept only while a trace asks for them.
+    private let bindings: BindingRecord
 
     init(database: Database, sql: String) throws {
         var handle: OpaquePointer?
@@ -35,10 +37,12 @@ public final class Statement {
         self.sql = sql
         self.database = database
         ledger = database.ledger
+        bindings = database.bindings
     }
 
     deinit {
         if ledger.counting { ledger.work.take(from: handle) }
+        if bindings.on { bindings.values[handle] = nil }
         sqlite3_finalize(handle)
     }
 
@@ -47,12 +51,14 @@ public final class Statement {
     /// Binds an integer. See <https://www.sqlite.org/c3ref/bind_blob.html>.
     public func bind(_ value: Int64, at index: Int32) throws {
         try check(sqlite3_bind_int64(handle, index, value))
+        if bindings.on { bindings.note(handle, index, .integer(value)) }
     }
 
     public func bind(_ value: Int, at index: Int32) throws { try bind(Int64(value), at: index) }
 
     public func bind(_ value: Double, at index: Int32) throws {
         try check(sqlite3_bind_double(handle, index, value))
+        if bindings.on { bindings.note(handle, index, .real(value)) }
     }
 
     /// Binds text as its exact UTF-8 bytes, embedded NULs included.
@@ -65,10 +71,12 @@ public final class Statement {
             }
         }
         try check(code)
+        if bindings.on { bindings.note(handle, index, .text(value)) }
     }
 
     /// Binds a blob (an empty buffer binds a zero-length blob, not NULL).
     public func bind(bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+        if bindings.on { bindings.note(handle, index, .blob(Array(bytes))) }
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             return try check(sqlite3_bind_zeroblob(handle, index, 0))
         }
@@ -82,6 +90,7 @@ public final class Statement {
 
     public func bindNull(at index: Int32) throws {
         try check(sqlite3_bind_null(handle, index))
+        if bindings.on { bindings.note(handle, index, .null) }
     }
 
     /// Binds any `SQLiteBindable` value, or NULL for `nil`.

@@ -10,11 +10,13 @@ public struct LoggedCase: Sendable {
     /// The case's name as results name it (`lookup-id`, `fetch-partial/leaf`).
     public var name: String
     public var requests: [LoggedRequest]
-    /// Why the case's statements are not in the log (a write, whose timed repetitions are its only runs).
+    /// A write case's transactions, each every statement it ran (with its bound values), in order.
+    public var saves: [[StatementTrace.Entry]]
+    /// Why the case's statements, or some of them, are not in the log.
     public var notLogged: String?
 
-    public init(name: String, requests: [LoggedRequest], notLogged: String? = nil) {
-        self.name = name; self.requests = requests; self.notLogged = notLogged
+    public init(name: String, requests: [LoggedRequest], saves: [[StatementTrace.Entry]] = [], notLogged: String? = nil) {
+        self.name = name; self.requests = requests; self.saves = saves; self.notLogged = notLogged
     }
 }
 

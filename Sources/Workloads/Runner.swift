@@ -68,8 +68,9 @@ public final class Runner {
         }
         var readStores: [MeasuredStore?] = Array(repeating: nil, count: layouts.count)
         defer { readStores.forEach { $0?.remove() } }
+        let baseline = layouts.firstIndex { $0.name == Strategies.baseline.name }
         for workload in workloads where workload.isInsert {
-            try statementLog?(LoggedCase(name: workload.name, requests: [], notLogged: Self.writesNotLogged))
+            if let statementLog, let baseline { try statementLog(try loggedInsert(workload, layouts[baseline])) }
             let keep = workload.kind == .insertBulk && !reads.isEmpty
             let (group, kept) = try measureInsert(workload, layouts, census: census, keepLastStores: keep)
             if keep { readStores = kept }
@@ -79,7 +80,7 @@ public final class Runner {
         try populate(&readStores, layouts, census: census)
         let stores = readStores.compactMap { $0 }
         for workload in reads {
-            if workload.kind != .read { try statementLog?(LoggedCase(name: workload.name, requests: [], notLogged: Self.writesNotLogged)) }
+            if workload.kind != .read, let statementLog, let baseline { try statementLog(try loggedChange(workload, stores[baseline])) }
             switch workload.kind {
             case .delete: try report(try measureDelete(workload, layouts, stores))
             case .save: try report(try measureSave(workload, layouts, stores))
@@ -106,9 +107,6 @@ public final class Runner {
     }
 
     // MARK: Cases
-
-    /// Why a write's statements are not logged.
-    static let writesNotLogged = "a write: its statements are not logged yet (its timed repetitions are its only runs)"
 
     func caseName(_ workload: Workload, _ variant: String) -> String { variant.isEmpty ? workload.name : "\(workload.name)/\(variant)" }
 

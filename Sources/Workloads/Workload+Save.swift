@@ -10,9 +10,9 @@ extension Workload {
     /// as one transaction. Its answer: the changes made and, after the first repetition, each
     /// concrete entity's objects and every object the save inserted or updated, read back.
     public static func save(_ spec: SaveSpec, name: String, model: Model) -> Workload {
-        var workload = Workload(name: name, summary: "a save of yours: \(spec.text(model))", kind: .save, warmups: 1, budget: 1.5, inDefaultRun: false)
+        var workload = Workload(name: name, summary: "a save of yours: \(spec.summary(model))", kind: .save, warmups: 1, budget: 1.5, inDefaultRun: false)
         workload.save = spec
-        workload.request = spec.text(model)
+        workload.request = spec.summary(model)
         return workload
     }
 }

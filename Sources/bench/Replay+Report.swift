@@ -37,7 +37,7 @@ enum ReplayReport {
         var text = "the log's transactions as saves: \(saves.saves.count) distinct, \(read) of its \(statements) save statements\n"
         if !saves.saves.isEmpty {
             var rows = [["times", "statements", "line", "save"]]
-            for save in saves.saves { rows.append(["\(save.count)", "\(save.statements)", "\(save.line)", save.spec.text(saves.schema.model)]) }
+            for save in saves.saves { rows.append(["\(save.count)", "\(save.statements)", "\(save.line)", save.spec.summary(saves.schema.model)]) }
             text += table(rows, rightAligned: [0, 1, 2])
         }
         if !saves.notReplayed.isEmpty { text += "\n" + lines(saves.notReplayed, heading: "not replayed") }

@@ -6,11 +6,11 @@ import Reporting
 import Strategies
 import Workloads
 
-/// `--log-sql FILE`: the statements the baseline strategy sends for each read case, in Core
+/// `--log-sql FILE`: the statements the baseline strategy sends for each case, in Core
 /// Data's SQL debug log format, written once the run has ended well.
 struct SQLLogOptions: ParsableArguments {
     @Option(name: .customLong("log-sql"), help: ArgumentHelp(
-        "Also write the statements \(Strategies.baseline.name) (Core Data's layout) sends for each read case, run once before the case is timed, as Core Data's SQL debug log prints them (bench replay reads it). Writes are not logged yet.",
+        "Also write the statements \(Strategies.baseline.name) (Core Data's layout) sends for each case, run once before the case is timed (a write on a store of its own), as Core Data's SQL debug log prints them (bench replay reads it).",
         valueName: "file"))
     var path: String?
 
@@ -85,6 +85,10 @@ final class SQLLog {
         for request in logged.requests {
             text += writer.lines(request.request, request.statements, values: writer.level >= 2 ? request.values : [:])
             statements += request.statements.count(where: LogWriter.isLogged)
+        }
+        for save in logged.saves {
+            text += writer.lines(save: save)
+            statements += save.count
         }
         do { try file?.write(contentsOf: Data(text.utf8)) } catch {
             throw CommandFailure(description: "could not write \(temporary.path), the log --log-sql names (\(FileProblem.reason(for: error))); check that its folder has free space")

@@ -35,4 +35,28 @@ final class StatementTraceTests: XCTestCase {
         _ = try db.strings("SELECT 2")
         XCTAssertEqual(trace.stop().map(\.sql), ["SELECT 2"], "take empties what was recorded")
     }
+
+    /// With `values`, each statement with the values bound to it as it started, by parameter and
+    /// of the type bound (a real to its last digit, text and bytes as they are); without, none,
+    /// and a connection whose trace stopped records no binding.
+    func testAValuesTraceRecordsWhatEachStatementWasBound() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute("CREATE TABLE t (a INTEGER, b REAL, c TEXT, d BLOB, e)")
+        let insert = try db.cachedStatement("INSERT INTO t VALUES (?, ?, ?, ?, ?)")
+        let trace = StatementTrace(on: db, values: true)
+        try insert.bind([Int64(-3), 0.30000000000000004, "it's", nil, nil])
+        try withUnsafeBytes(of: UInt16(0xFF0A).littleEndian) { try insert.bind(bytes: $0, at: 4) }
+        try insert.run()
+        try insert.bind([Int64(4), 1.5, "", nil, Int64(9)])
+        try insert.run()
+        try db.execute("DELETE FROM t WHERE a = 4")
+        let entries = trace.stop()
+        XCTAssertEqual(entries.map(\.values), [[.integer(-3), .real(0.30000000000000004), .text("it's"), .blob([0x0A, 0xFF]), .null], [.integer(4), .real(1.5), .text(""), .null, .integer(9)], []])
+        XCTAssertFalse(db.bindings.on)
+        try insert.bind([Int64(5), 1.0, "x", nil, nil])
+        XCTAssertTrue(db.bindings.values.isEmpty, "no trace, nothing kept")
+        let plain = StatementTrace(on: db)
+        try insert.run()
+        XCTAssertEqual(plain.stop().map(\.values), [nil], "a trace without values records none")
+    }
 }

@@ -200,13 +200,15 @@ extension CommandLineTests {
         let log = folder.appendingPathComponent("statements.log"), csv = folder.appendingPathComponent("run.csv")
         let common = ["--preset", "publications", "--scale", "600"]
         // A fetch of Core Data's string functions and comparator sort: the logging connection has them too.
-        let run = try bench(["run"] + common + ["--workloads", "fault,count-leaf,fetch-batched,fetch-page,insert-single", "--strategies", "single-table,joined",
+        let run = try bench(["run"] + common + ["--workloads", "fault,count-leaf,fetch-batched,fetch-page,insert-single,delete-cascade,update", "--strategies", "single-table,joined",
                                                 "--fetch", "Publication WHERE title CONTAINS[c] %@ SORT BY title localizedStandard, uid",
                                                 "--repetitions", "1", "--output", csv.path, "--log-sql", log.path, "--log-sql-level", "2"], in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stderr.contains("statements of single-table to \(log.path) (bench replay reads it)"), run.stderr)
         let text = try String(contentsOf: log, encoding: .utf8)
-        for line in ["bench: insert-single: not logged: a write", "bench: fault\nCoreData: sql: SELECT ", "CoreData: details: SQLite bind[0] = ",
+        for line in ["bench: insert-single\nCoreData: sql: BEGIN IMMEDIATE\nCoreData: sql: SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?\nCoreData: details: SQLite bind[0] = ",
+                     "bench: delete-cascade\nCoreData: sql: BEGIN IMMEDIATE\n", "bench: update\nCoreData: sql: BEGIN IMMEDIATE\nCoreData: sql: UPDATE ZPUBLICATION SET ",
+                     "bench: fault\nCoreData: sql: SELECT ", "CoreData: details: SQLite bind[0] = ",
                      "CoreData: annotation: Bound intarray _Z_intarray0\nCoreData: sql: ", "fault fulfilled from database for : 0x"] {
             XCTAssertTrue(text.contains(line), line)
         }
@@ -216,6 +218,11 @@ extension CommandLineTests {
         XCTAssertEqual(replay.status, 0, replay.stderr)
         XCTAssertTrue(replay.stdout.contains(" understood, 0 not (bound values logged: level 2 or more)"), replay.stdout)
         XCTAssertTrue(replay.stdout.contains("BATCH 20 READ 600"), replay.stdout)
+        // The writes: every transaction a save, the delete's and the update's whole.
+        XCTAssertTrue(replay.stdout.contains("the log's transactions as saves: "), replay.stdout)
+        XCTAssertTrue(replay.stdout.contains("  SAVE UPDATE Publication ×60 SET "), replay.stdout)
+        XCTAssertTrue(replay.stdout.contains("  SAVE UNLINK ALL Publication.tags; DELETE Publication; "), replay.stdout)
+        XCTAssertFalse(replay.stdout.contains("not replayed"), replay.stdout)
         // Timed with the values logged (the same seed's objects): every layout answers each lookup as single-table did.
         let timed = try bench(["replay", log.path, "--values", "logged", "--repetitions", "1", "--strategies", "single-table,table-per-entity,json-entity",
                                "--output", "replay.csv", "--quiet"] + common, in: folder)

@@ -44,7 +44,9 @@ extension LayoutStore {
                 changes.append([(try layout.unlinkSQL(relationship, owner: owner.entity, destination: destination.entity), [.integer(owner.key), .integer(destination.key)])])
             case let .unlinkAll(id, name):
                 let entity = model.entities[id.entity]
-                guard let index = entity.relationships.firstIndex(where: { $0.name == name && $0.isManyToMany }) else { throw LayoutError(layout.name, "'\(name)' is not a many-to-many of \(entity.name)") }
+                guard let index = entity.relationships.firstIndex(where: { $0.name == name && ($0.isManyToMany || model.inverse(of: $0)?.toMany == false) }) else {
+                    throw LayoutError(layout.name, "'\(name)' of \(entity.name) is neither a many-to-many nor the inverse of a to-one")
+                }
                 changes.append(try layout.deleteStatements(id.entity).clear[index].map { ($0, [.integer(id.key)]) })
             }
         }
