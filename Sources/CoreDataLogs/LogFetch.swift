@@ -67,41 +67,52 @@ struct LogFetch {
         try joins()
         let predicate = accept("WHERE") ? try orExpression(top: true) : ""
         guard !predicate.contains(Self.entityTerm) else { throw NotUnderstood("a comparison of the object's entity (Z_ENT) within the predicate is not replayed yet") }
-        if peek("GROUP") || peek("HAVING") { throw NotUnderstood(Self.notYet(.dictionaryFetch)) }
+        if peek("HAVING") { throw NotUnderstood("a HAVING without GROUP BY is not read") }
+        let grouping = accept("GROUP") ? try groupBy() : ""
         let sort = accept("ORDER") ? try orderBy() : []
         let (limit, offset) = try page()
         guard position == tokens.count else { throw NotUnderstood("\(nearby) after the statement's clauses is not read") }
         guard Set(paths.keys).isSubset(of: used) else { throw NotUnderstood("a join its condition and sort do not read is not replayed") }
-        let shape = try selectShape(root: root)
+        let shape = try selectShape(root: root, distinct: distinct && toMany.isEmpty)
         // Through a to-many, objects once each (DISTINCT, or a count of distinct keys); else neither.
         let countsDistinct = statement.tokens.selectList.first.map { $0.count > 2 && $0[2].text == "DISTINCT" } ?? false
-        guard toMany.isEmpty ? !distinct && !countsDistinct : (shape == .count ? countsDistinct : distinct) else {
+        if case .dictionary = shape {
+            guard toMany.isEmpty else { throw NotUnderstood("a fetch of dictionaries through a to-many relationship is not replayed yet") }
+        } else if !grouping.isEmpty {
+            throw NotUnderstood("a GROUP BY of objects is not read")
+        } else if !(toMany.isEmpty ? !distinct && !countsDistinct : (shape == .count ? countsDistinct : distinct)) {
             throw NotUnderstood(toMany.isEmpty ? "a SELECT DISTINCT of objects read without a to-many join is not read" : "a join through a to-many relationship without DISTINCT is not read")
         }
-        // A partial fetch (`propertiesToFetch`) is read; other fetches of values are not yet.
-        if kind == .dictionaryFetch, case .properties = shape {} else if kind == .dictionaryFetch { throw NotUnderstood(Self.notYet(kind)) }
+        // A partial fetch (`propertiesToFetch`) and a fetch of dictionaries are read.
+        if kind == .dictionaryFetch {
+            switch shape {
+            case .properties, .dictionary: break
+            default: throw NotUnderstood(Self.notYet(kind))
+            }
+        }
         if keyInList {
             guard case let .objects(entity) = shape, predicate == Self.keyList, sort.isEmpty else { throw NotUnderstood("a key list read with other conditions is not replayed yet") }
             return .batch(entity: entity, limit: limit)
         }
-        let text = try text(shape, root: root, predicate: predicate, sort: sort, limit: limit, offset: offset)
+        let text = try text(shape, root: root, predicate: predicate, grouping: grouping, sort: sort, limit: limit, offset: offset)
         return shape == .ids ? .ids(String(text.dropFirst(4)), root: root) : .fetch(text)
     }
 
     static func notYet(_ kind: StatementKind) -> String {
         switch kind {
         case .prefetch: "a prefetch is read with the fetch that sets it off (the statement before it), not alone"
-        case .dictionaryFetch: "a fetch of dictionaries (values, aggregates, groups) is not replayed yet"
+        case .dictionaryFetch: "a fetch of values other than distinct attributes, aggregates and groups is not replayed yet"
         case .begin, .keyReservation, .insert, .update, .delete, .commit: "a save's statements are not replayed yet"
         default: "\(kind.rawValue) is not replayed"
         }
     }
 
     /// What the select list asks for: objects of an entity (its select list, `CoreDataSchema.selectList`),
-    /// keys (an ID pass), a count, or attributes then entity number and key (a partial fetch).
-    enum Shape: Equatable { case objects(Int), ids, count, properties([String]) }
+    /// keys (an ID pass), a count, attributes then entity number and key (a partial fetch), or
+    /// dictionaries (PROPERTIES items of distinct attributes or aggregates).
+    enum Shape: Equatable { case objects(Int), ids, count, properties([String]), dictionary(String) }
 
-    mutating func selectShape(root: Int) throws -> Shape {
+    mutating func selectShape(root: Int, distinct: Bool) throws -> Shape {
         let items = statement.tokens.selectList
         if items.count == 1, items[0].first?.text == "COUNT" {
             let inside = items[0].dropFirst().map(\.text).joined()
@@ -121,11 +132,12 @@ struct LogFetch {
             for text in texts.dropLast(2) { names.append(try attributeName(text, root: root)) }
             return .properties(names)
         }
+        if let items = try dictionaryItems(root: root, distinct: distinct) { return .dictionary(items) }
         throw NotUnderstood(Self.notYet(.dictionaryFetch))
     }
 
     /// The fetch format's text.
-    func text(_ shape: Shape, root: Int, predicate: String, sort: [String], limit: Int?, offset: Int?) throws -> String {
+    func text(_ shape: Shape, root: Int, predicate: String, grouping: String = "", sort: [String], limit: Int?, offset: Int?) throws -> String {
         let (entity, only) = try fetchedEntity(shape, root: root)
         var text = ""
         switch shape {
@@ -135,7 +147,9 @@ struct LogFetch {
         }
         text += (only ? "ONLY " : "") + schema.model.entities[entity].name
         if case let .properties(names) = shape { text += " PROPERTIES " + names.joined(separator: ", ") }
+        if case let .dictionary(items) = shape { text += " PROPERTIES " + items }
         if !predicate.isEmpty { text += " WHERE " + predicate }
+        text += grouping
         if !sort.isEmpty { text += " SORT BY " + sort.joined(separator: ", ") }
         if let limit { text += " LIMIT \(limit)" }
         if let offset { text += " OFFSET \(offset)" }
