@@ -27,6 +27,13 @@ public struct LogFetches: Sendable {
         /// that have values (`keptValues` at most; level 2 and above): the app's own data, used to
         /// replay the fetch and never printed.
         public internal(set) var logged: [(sql: String, values: [Value])] = []
+        /// The rows its first statement returned, summed over the occurrences whose rows the log
+        /// gives (a count's number; an ID pass's keys), and how many those are.
+        public internal(set) var loggedRows = 0.0
+        public internal(set) var rowsLogged = 0
+
+        /// The rows the log says it returns, on average; nil when the log gives none.
+        public var typicalRows: Double? { rowsLogged > 0 ? loggedRows / Double(rowsLogged) : nil }
     }
 
     /// The occurrences of a fetch whose values are kept.
@@ -177,6 +184,10 @@ public struct LogFetches: Sendable {
         if let slot { occurrences[slot] = LogSession.Occurrence(line: line, index: position) }
         fetches[position].count += 1
         fetches[position].statements += statements.count
+        if let rows = statements.first?.rows {
+            fetches[position].loggedRows += Double(rows)
+            fetches[position].rowsLogged += 1
+        }
         if fetches[position].logged.count < Self.keptValues, let first = statements.first, !first.values.isEmpty {
             // Every value logged, each as a store binds it (none printed in a form of its own).
             let values = first.values.compactMap { $0?.value }

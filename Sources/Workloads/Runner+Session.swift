@@ -15,8 +15,8 @@ extension Runner {
 
     /// The session's steps with their requests, its saves drawn once in order (shared draws: no
     /// save changes an object an earlier one deleted), and each fetch's case.
-    private func sessionSteps(_ plan: SessionPlan) throws -> (steps: [SessionStep], saves: [SaveRequest], cases: [WorkloadCase]) {
-        let cases = plan.fetches.map { $0.cases(inputs).first ?? WorkloadCase() }
+    private func sessionSteps(_ plan: SessionPlan, _ stores: [MeasuredStore]) throws -> (steps: [SessionStep], saves: [SaveRequest], cases: [WorkloadCase]) {
+        let cases = try plan.fetches.map { try matchingRows($0.cases(inputs).first ?? WorkloadCase(), stores) }
         var draws = SaveDraws(dataset, seed: dataset.seed ^ 0x5E55_1011, atLeast: plan.saves.reduce(0) { $0 + $1.count })
         var made: [Int] = Array(repeating: 0, count: plan.fetches.count)
         var saves: [SaveRequest] = []
@@ -44,7 +44,7 @@ extension Runner {
     /// many-to-many's links after the session.
     func measureSession(_ workload: Workload, _ layouts: [any StorageLayout], _ stores: [MeasuredStore]) throws -> [WorkloadResult] {
         guard let plan = workload.session else { throw NameList.Error(description: "\(workload.name) is a session without one") }
-        let (steps, saves, cases) = try sessionSteps(plan)
+        let (steps, saves, cases) = try sessionSteps(plan, stores)
         let queries = try stores.map { store in
             try cases.map { fetchCase in try fetchCase.requests.map { try store.opened.layout.query($0, counts: fetchCase.counts) } }
         }

@@ -129,6 +129,7 @@ public final class Runner {
     /// queries themselves, SQL and values derived from the layout alone, are built once).
     private func measureRead(_ workload: Workload, _ workloadCase: WorkloadCase, _ layouts: [any StorageLayout],
                              _ stores: [MeasuredStore]) throws -> [WorkloadResult] {
+        let workloadCase = try matchingRows(workloadCase, stores)
         let queries = try stores.map { try $0.queries(workloadCase) }
         let name = caseName(workload, workloadCase.variant)
         if workloadCase.pagesWithTies { try checkPages(workloadCase, layouts, stores, name) }

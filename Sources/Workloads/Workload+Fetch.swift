@@ -14,13 +14,18 @@ extension Workload {
     /// order is checked when its sort is a total order; among ties no layout promises one, and a
     /// page of such an order (LIMIT without a unique last sort key) may hold other objects in each
     /// layout: it is checked as a page of the whole answer (`WorkloadCase.pagesWithTies`).
-    public static func fetch(_ spec: FetchSpec, number: Int) -> Workload {
+    /// With `targetRows` (a logged fetch's rows), a fetch with `%@` draws `candidateDraws` times
+    /// as many requests, of which the run keeps those whose answers come closest to it.
+    public static func fetch(_ spec: FetchSpec, number: Int, targetRows: Double? = nil) -> Workload {
+        let target = spec.hasPlaceholders ? targetRows : nil
         var workload = Workload(name: spec.name ?? "fetch-\(number)", summary: "a fetch of yours: \(spec.text)", warmups: 3, budget: 2, inDefaultRun: false,
                  cases: { inputs in
                      // A prefetch's destinations of one object come in no order a layout promises: its answer is compared as a set.
                      let ordered = spec.isTotallyOrdered(inputs.model) && spec.prefetch == nil
-                     var fetchCase = WorkloadCase(requests: spec.requests(inputs.dataset, seed: inputs.dataset.seed, draws: fetchDraws), counts: spec.counts, ordered: ordered)
+                     let draws = fetchDraws * (target == nil ? 1 : candidateDraws)
+                     var fetchCase = WorkloadCase(requests: spec.requests(inputs.dataset, seed: inputs.dataset.seed, draws: draws), counts: spec.counts, ordered: ordered)
                      fetchCase.pagesWithTies = !spec.isTotallyOrdered(inputs.model) && (spec.limit != nil || spec.offset != nil)
+                     fetchCase.targetRows = target
                      return [fetchCase]
                  })
         workload.request = spec.text
@@ -32,19 +37,24 @@ extension Workload {
     /// Requests of the logged values it takes at most: the first this many occurrences of a fetch.
     public static let loggedDraws = fetchDraws
 
+    /// Candidates drawn for a logged fetch whose values are drawn to return about the rows it
+    /// returned: this many times `fetchDraws`.
+    public static let candidateDraws = 4
+
     /// An app's logged fetch (`bench replay`): as `fetch`, each request with the values one
     /// occurrence of it was logged with (level 2: its statement, `SQLText.squeezed`, and values), in the order the log
     /// makes them, those that fit; where none was logged or none fits, with values drawn as
-    /// `fetch` draws them.
-    public static func fetch(_ spec: FetchSpec, number: Int, logged: [(sql: String, values: [Value])]) -> Workload {
-        let drawn = fetch(spec, number: number)
+    /// `fetch` draws them, and with `rows` (the rows the log says it returned), the draws among
+    /// `candidateDraws` times as many whose answers come closest to those rows.
+    public static func fetch(_ spec: FetchSpec, number: Int, logged: [(sql: String, values: [Value])], rows: Double? = nil) -> Workload {
+        let drawn = fetch(spec, number: number, targetRows: rows)
         guard !logged.isEmpty else { return drawn }
         var workload = Workload(name: drawn.name, summary: drawn.summary, warmups: drawn.warmups, budget: drawn.budget, inDefaultRun: false,
                         cases: { inputs in
                             let requests = LoggedValues.requests(spec, logged, inputs.dataset)
                             guard !requests.isEmpty else { return drawn.cases(inputs) }
                             var cases = drawn.cases(inputs)
-                            for index in cases.indices { cases[index].requests = requests }
+                            for index in cases.indices { (cases[index].requests, cases[index].targetRows) = (requests, nil) }
                             return cases
                         })
         workload.request = drawn.request

@@ -105,6 +105,10 @@ public struct WorkloadCase: Sendable {
     /// return different objects, so the answers are checked before the timing, request by
     /// request, as pages of one answer (`MeasuredStore.checkPages`), and by row count while timed.
     public var pagesWithTies = false
+    /// The rows an app's logged fetch returned (their mean over the log's occurrences), when its
+    /// values are drawn: `requests` are then candidates, and the run keeps the `Workload.fetchDraws`
+    /// of them whose answers come closest to it (`Runner.matchingRows`).
+    public var targetRows: Double?
 
     public init(variant: String = "", requests: [FetchRequest] = [], counts: Bool = false, ordered: Bool = false) {
         self.variant = variant; self.requests = requests; self.counts = counts; self.ordered = ordered

@@ -45,7 +45,8 @@ enum ReplayReport {
     }
 
     /// The log's reads as fetches, each with how often the log makes it and whose values it is
-    /// replayed with (the log's, `logged N`, or `drawn` from the data); what is not replayed.
+    /// replayed with (the log's, `logged N`, or `drawn` from the data, `~N rows` where drawn to
+    /// return about the rows the log gives); what is not replayed.
     private static func replayed(_ fetches: LogFetches, reads: Int, placed: [Int: Int]) -> String {
         let statements = fetches.fetches.reduce(0) { $0 + $1.statements }
         var text = "the log's reads as fetches: \(fetches.fetches.count) distinct, \(statements) of its \(reads) reads\n"
@@ -54,7 +55,9 @@ enum ReplayReport {
             var rows = [["times", "statements", "device time", "values", "line", "fetch"]]
             for fetch in fetches.fetches {
                 let logged = fetch.timed == 0 ? "-" : seconds(fetch.loggedSeconds) + (fetch.timed < fetch.statements ? " (\(fetch.timed) timed)" : "")
-                let values = !fetch.spec.hasPlaceholders ? "-" : placed[fetch.line].map { $0 > 0 ? "logged \($0)" : "drawn" } ?? "drawn"
+                // Drawn values are chosen to return about the rows the log says the fetch returned.
+                let drawn = fetch.typicalRows.map { "drawn ~\(Int($0.rounded())) rows" } ?? "drawn"
+                let values = !fetch.spec.hasPlaceholders ? "-" : placed[fetch.line].map { $0 > 0 ? "logged \($0)" : drawn } ?? drawn
                 rows.append(["\(fetch.count)", "\(fetch.statements)", logged, values, "\(fetch.line)", fetch.text])
             }
             text += table(rows, rightAligned: [0, 1, 2, 4])

@@ -44,7 +44,7 @@ struct Replay: ParsableCommand {
     }
 
     @Option(help: ArgumentHelp("The values of each fetch with a %@: logged (those a level-2 log bound, in the order the log makes them, where they fit the fetch; drawn where the log has none) "
-        + "or drawn from the data. Default: logged with --data store (the app's values name the store's objects), drawn otherwise (they name none of the generated ones).", valueName: "logged|drawn"))
+        + "or drawn from the data (where the log gives the rows a fetch returned, the draws whose answers come closest to them). Default: logged with --data store (the app's values name the store's objects), drawn otherwise (they name none of the generated ones).", valueName: "logged|drawn"))
     var values: ValueSource?
 
     @Flag(inversion: .prefixedNo, help: "Also time the log's replayed fetches and saves one after another in its order, as one case (session), on a fresh copy of the store each time.")
@@ -146,7 +146,7 @@ struct Replay: ParsableCommand {
         fetches.fetches.enumerated().map { number, fetch in
             var spec = fetch.spec
             spec.name = "line-\(fetch.line)"
-            var workload = Workload.fetch(spec, number: number + 1, logged: logged ? fetch.logged : [])
+            var workload = Workload.fetch(spec, number: number + 1, logged: logged ? fetch.logged : [], rows: fetch.typicalRows)
             workload.mixWeight = Double(fetch.count)
             return workload
         }

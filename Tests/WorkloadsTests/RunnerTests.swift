@@ -99,6 +99,30 @@ final class RunnerTests: XCTestCase {
         XCTAssertThrowsError(try unordered.run()) { XCTAssertTrue("\($0)".hasPrefix("paging-without-order pages fetch-1 wrongly"), "\($0)") }
     }
 
+    /// A logged fetch whose values are drawn keeps, of `candidateDraws` times as many draws, the
+    /// ones whose answers come closest to the rows the log says it returned: the fewest rows for a
+    /// log of none, the most for a log of more than any draw returns.
+    func testDrawnValuesOfALoggedFetchReturnAboutTheRowsItLogged() throws {
+        let model = try Model(ModelPresets.publications.scaled(to: 300))
+        var spec = try FetchSpec.parse("Book WHERE pageCount > %@", model: model)
+        spec.name = "line-1"
+        func rows(_ target: Double?) throws -> Int {
+            let workload = Workload.fetch(spec, number: 1, logged: [], rows: target)
+            return try XCTUnwrap(try Runner(plan: RunPlan(strategies: [SingleTable.self, Joined.self], workloads: [workload], seed: 1, repetitions: 1), model: model).run().first).rows
+        }
+        // Every candidate's answer, counted on a store of the same objects.
+        let dataset = ObjectGenerator(model, seed: 1)
+        let store = LayoutStore(try SingleTable(model: model), database: try Database(path: ":memory:"))
+        try store.createSchema()
+        for batch in dataset.batches(of: 100) { try store.insert(batch) }
+        let counts = try spec.requests(dataset, seed: dataset.seed, draws: Workload.fetchDraws * Workload.candidateDraws).map { try store.fetch($0).count }.sorted()
+        XCTAssertEqual(try rows(0), counts.prefix(Workload.fetchDraws).reduce(0, +))
+        XCTAssertEqual(try rows(10_000), counts.suffix(Workload.fetchDraws).reduce(0, +))
+        XCTAssertLessThan(counts.first ?? 0, counts.last ?? 0, "the candidates differ")
+        let plain = try rows(nil), middle = Double(counts[counts.count / 2])
+        XCTAssertLessThanOrEqual(abs(Double(try rows(middle)) / 10 - middle), abs(Double(plain) / 10 - middle), "closer than the draws alone")
+    }
+
     func testATimeBudgetRepeatsUntilSpentWithinBounds() {
         let rule = RunPlan(timeBudget: 0.001, minRepetitions: 3, maxRepetitions: 7).stoppingRule(for: Workloads.all[0])
         let long = { (rounds: Int) in [Array(repeating: UInt64(10_000_000_000), count: rounds)] }

@@ -137,7 +137,7 @@ extension CommandLineTests {
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stdout.contains("entity       statements by kind\nBook         fetch 3, count 1\nPublication  fault 1\nTag          update 1\n"), run.stdout)
         XCTAssertTrue(run.stdout.contains("the log's reads as fetches: 3 distinct, 5 of its 5 reads\n"), run.stdout)
-        XCTAssertTrue(run.stdout.contains("    3           3     0.0012 s  drawn      1  Book WHERE isbn == %@\n"), "generated data: the app's values name none of its objects\n\(run.stdout)")
+        XCTAssertTrue(run.stdout.contains("    3           3     0.0012 s  drawn ~1 rows     1  Book WHERE isbn == %@\n"), "generated data: the app's values name none of its objects\n\(run.stdout)")
         // The transaction is a save, timed in every layout on a fresh copy of the store each time.
         XCTAssertTrue(run.stdout.contains("the log's transactions as saves: 1 distinct, 3 of its 3 save statements\n"), run.stdout)
         XCTAssertTrue(run.stdout.contains("    1           3    18  SAVE UPDATE Tag SET name\n"), run.stdout)
