@@ -1,4 +1,5 @@
 import FetchRequests
+import Generation
 import Models
 
 /// A log's saves: each transaction (`BEGIN EXCLUSIVE` … `COMMIT`) read as one save of the request
@@ -12,6 +13,9 @@ public struct LogSaves: Sendable {
         public let line: Int
         public internal(set) var count = 0
         public internal(set) var statements = 0
+        /// The new values its first occurrence with any logged bound (level 2): the app's data,
+        /// used to replay it, never printed.
+        public internal(set) var values: SaveValues?
     }
 
     public let schema: LogSchema
@@ -22,10 +26,14 @@ public struct LogSaves: Sendable {
     /// Each time the log makes a save, in the log's order: its `BEGIN`'s line and the save (its
     /// position in `saves`); the first `LogSession.longest`.
     public private(set) var occurrences: [LogSession.Occurrence] = []
+    /// The values each of `occurrences` bound, in the same order, while they hold at most
+    /// `LogSession.mostChanges` changes in all (nil after, and for an occurrence with none).
+    public private(set) var occurrenceValues: [SaveValues?] = []
+    private var keptChanges = 0
     private var index: [SaveSpec: Int] = [:]
     private var readings: [String: Result<SaveSpec.Change?, NotUnderstood>] = [:]
     /// The open transaction: its statements, the save read so far, and the first reason it is not.
-    private var open: (line: Int, lines: LineList, spec: SaveSpec, changes: Int, problem: String?)?
+    private var open: (line: Int, lines: LineList, spec: SaveSpec, changes: Int, problem: String?, values: [[String: Value]?])?
 
     /// The most changes a replayed save makes: a larger one (an import) is named, not replayed.
     public static let largestSave = 100_000
@@ -41,7 +49,7 @@ public struct LogSaves: Sendable {
     public mutating func add(_ statement: LoggedStatement, kind: StatementKind) {
         if kind == .begin {
             if let waiting = open { skip(waiting.lines, "a transaction with no COMMIT after it") }
-            open = (statement.line, LineList([statement.line]), SaveSpec(), 0, nil)
+            open = (statement.line, LineList([statement.line]), SaveSpec(), 0, nil, [])
             return
         }
         guard open != nil else { return skip(LineList([statement.line]), "a save's statement outside BEGIN … COMMIT (the log starts inside a transaction)") }
@@ -55,6 +63,8 @@ public struct LogSaves: Sendable {
             } else {
                 open?.spec.append(change)
                 open?.changes += 1
+                let values = LogSave.values(statement, kind: kind, schema: schema)
+                open?.values.append(values.isEmpty ? nil : values)
             }
         case .success(nil): break
         case let .failure(reason): if open?.problem == nil { open?.problem = reason.description }
@@ -101,7 +111,14 @@ public struct LogSaves: Sendable {
                 index[waiting.spec] = saves.count - 1
                 return saves.count - 1
             }()
-        if occurrences.count < LogSession.longest { occurrences.append(LogSession.Occurrence(line: waiting.line, index: position)) }
+        let values = SaveValues(changes: waiting.values)
+        let logged = values.isEmpty ? nil : values
+        if occurrences.count < LogSession.longest {
+            occurrences.append(LogSession.Occurrence(line: waiting.line, index: position))
+            keptChanges += waiting.changes
+            occurrenceValues.append(keptChanges <= LogSession.mostChanges ? logged : nil)
+        }
+        if saves[position].values == nil { saves[position].values = logged }
         saves[position].count += 1
         saves[position].statements += waiting.lines.count
     }

@@ -3,10 +3,10 @@ import Models
 
 extension SaveSpec {
     /// The save with its objects, drawn with `seed` (`SaveDraws`): the same save in every layout
-    /// and every repetition.
-    public func request(_ dataset: any Dataset, seed: UInt64) -> SaveRequest {
+    /// and every repetition; with `values`, the new values a log bound for it.
+    public func request(_ dataset: any Dataset, seed: UInt64, values: SaveValues? = nil) -> SaveRequest {
         var draws = SaveDraws(dataset, seed: seed ^ FetchSpec.stableHash(text(dataset.model)), atLeast: count)
-        return draws.request(self)
+        return draws.request(self, values: values)
     }
 }
 
@@ -57,27 +57,44 @@ public struct SaveDraws {
 
     var model: Model { dataset.model }
 
-    /// The next save's objects and values.
-    public mutating func request(_ spec: SaveSpec) -> SaveRequest {
+    /// The next save's objects and values; with `values`, each insert's and update's new values
+    /// the log bound, where they fit the attribute (one under a uniqueness constraint keeps a value
+    /// made from its new key: the app's may be one the data holds).
+    public mutating func request(_ spec: SaveSpec, values: SaveValues? = nil) -> SaveRequest {
         (used, deletedHere, clearedHere, clearedThrough) = ([], [], [], [])
-        var changes: [SaveRequest.Change] = []
+        var changes: [SaveRequest.Change] = [], position = 0
         for step in spec.steps {
             for _ in 0..<step.count {
-                if let change = draw(step.change) { changes.append(change) }
+                let logged = values.flatMap { position < $0.changes.count ? $0.changes[position] : nil } ?? [:]
+                position += 1
+                if let change = draw(step.change, logged: logged) { changes.append(change) }
             }
         }
         return SaveRequest(changes: changes, asked: spec.count)
     }
 
-    private mutating func draw(_ change: SaveSpec.Change) -> SaveRequest.Change? {
+    /// New values of an object of `entity`, made as the generator makes any object's, the logged
+    /// ones in place where they fit.
+    private func newValues(_ entity: Int, key: Int64, logged: [String: Value]) -> [Value] {
+        var values = generator.newValues(entity: entity, key: key)
+        guard !logged.isEmpty else { return values }
+        let info = model.entities[entity], unique = Set(info.uniquenessConstraints.joined())
+        for (name, value) in logged where !unique.contains(name) {
+            guard let index = info.attributeIndex(name), let fitting = SaveValues.fitting(value, info.attributes[index]) else { continue }
+            values[index] = fitting
+        }
+        return values
+    }
+
+    private mutating func draw(_ change: SaveSpec.Change, logged: [String: Value]) -> SaveRequest.Change? {
         switch change {
         case let .insert(entity):
             let key = newKey(entity)
             let toOnes = model.entities[entity].toOneRelationships.map { destination(of: $0, from: entity) }
-            return .insert(ModelObject(id: ObjectID(entity: entity, key: key), values: generator.newValues(entity: entity, key: key), toOne: toOnes))
+            return .insert(ModelObject(id: ObjectID(entity: entity, key: key), values: newValues(entity, key: key, logged: logged), toOne: toOnes))
         case let .update(entity, attributes, toOnes):
             guard let id = unused(entity) else { return nil }
-            let values = generator.newValues(entity: id.entity, key: newKey(id.entity))
+            let values = newValues(id.entity, key: newKey(id.entity), logged: logged)
             let object = model.entities[id.entity]
             let destinations = toOnes.map { name in ToOneChange(name, object.relationship(name).flatMap { destination(of: $0, from: id.entity) }) }
             return .update(id, attributes.compactMap { name in object.attributeIndex(name).map { AttributeChange(name, values[$0]) } }, destinations)

@@ -78,6 +78,31 @@ extension SaveSpec.Step {
     }
 }
 
+/// The values a log bound for one occurrence of a save (level 2): for each of its changes in order
+/// (each step's `count` changes in turn), an insert's or update's new attribute values by name,
+/// those logged in a form a store binds; nil for a change with none. The app's data: used to
+/// replay the save, never printed.
+public struct SaveValues: Hashable, Sendable {
+    public var changes: [[String: Value]?]
+
+    public init(changes: [[String: Value]?]) { self.changes = changes }
+
+    /// Whether it holds no value at all.
+    public var isEmpty: Bool { changes.allSatisfy { $0?.isEmpty ?? true } }
+
+    /// `value` as `attribute` stores it, or nil when it is not of its type (bytes, which a log
+    /// prints in a form of its own, a text for a number) or is NULL for a required attribute. A
+    /// whole number logged for a real is that real.
+    public static func fitting(_ value: Value, _ attribute: Attribute) -> Value? {
+        switch (value, attribute.type.storage) {
+        case (.null, _): attribute.optional ? .null : nil
+        case (.integer, .integer), (.real, .real), (.text, .text): value
+        case let (.integer(number), .real): .real(Double(number))
+        default: nil
+        }
+    }
+}
+
 /// An attribute given a new value by an update.
 public struct AttributeChange: Hashable, Sendable {
     public var name: String

@@ -26,7 +26,7 @@ extension Runner {
                 defer { made[fetch] += 1 }
                 return .read(fetch: fetch, request: made[fetch] % max(1, cases[fetch].requests.count))
             case let .save(save):
-                let request = draws.request(plan.saves[save])
+                let request = draws.request(plan.saves[save], values: saves.count < plan.saveValues.count ? plan.saveValues[saves.count] : nil)
                 try request.checkWhole("the session's save \(saves.count + 1) (of the log's saves in order)")
                 saves.append(request)
                 return .save(saves.count - 1)

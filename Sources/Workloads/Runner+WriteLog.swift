@@ -48,7 +48,7 @@ extension Runner {
             save = try Self.traced(database) { _ = try strategy.delete(inputs.deleteIDs) }
         case .save:
             guard let spec = workload.save else { throw NameList.Error(description: "\(workload.name) is a save without one") }
-            let request = spec.request(dataset, seed: dataset.seed)
+            let request = spec.request(dataset, seed: dataset.seed, values: workload.saveValues)
             let prepared = try strategy.prepare(request, versions: try strategy.versions(of: request))
             save = try Self.traced(database) { _ = try strategy.save(prepared) }
         default:

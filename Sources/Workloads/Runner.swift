@@ -257,7 +257,7 @@ public final class Runner {
     /// links and every object the save inserted or updated, and its answer is their digest.
     private func measureSave(_ workload: Workload, _ layouts: [any StorageLayout], _ stores: [MeasuredStore]) throws -> [WorkloadResult] {
         guard let spec = workload.save else { throw NameList.Error(description: "\(workload.name) is a save without one") }
-        let request = spec.request(dataset, seed: dataset.seed)
+        let request = spec.request(dataset, seed: dataset.seed, values: workload.saveValues)
         try request.checkWhole("\(workload.name) (\(workload.request ?? "a save"))")
         var bytes = stores.map(\.bytes)
         let samples = try interleave(caseName(workload, Workload.saveVariant), workload, layouts) { index, repetition, _ in

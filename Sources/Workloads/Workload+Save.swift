@@ -9,9 +9,11 @@ extension Workload {
     /// copy of the populated store (copied untimed), the save's statements made untimed, then run
     /// as one transaction. Its answer: the changes made and, after the first repetition, each
     /// concrete entity's objects and every object the save inserted or updated, read back.
-    public static func save(_ spec: SaveSpec, name: String, model: Model) -> Workload {
+    /// With `values`, its inserts and updates are given the new values a log bound (`SaveValues`).
+    public static func save(_ spec: SaveSpec, name: String, model: Model, values: SaveValues? = nil) -> Workload {
         var workload = Workload(name: name, summary: "a save of yours: \(spec.summary(model))", kind: .save, warmups: 1, budget: 1.5, inDefaultRun: false)
         workload.save = spec
+        workload.saveValues = values
         workload.request = spec.summary(model)
         return workload
     }

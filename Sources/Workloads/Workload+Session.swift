@@ -13,9 +13,11 @@ public struct SessionPlan: Sendable {
     public var fetches: [Workload]
     public var saves: [SaveSpec]
     public var steps: [Step]
+    /// The new values the log bound for each save step in turn (the k-th save step's), where kept.
+    public var saveValues: [SaveValues?]
 
-    public init(fetches: [Workload], saves: [SaveSpec], steps: [Step]) {
-        self.fetches = fetches; self.saves = saves; self.steps = steps
+    public init(fetches: [Workload], saves: [SaveSpec], steps: [Step], saveValues: [SaveValues?] = []) {
+        self.fetches = fetches; self.saves = saves; self.steps = steps; self.saveValues = saveValues
     }
 }
 

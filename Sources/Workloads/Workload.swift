@@ -64,8 +64,9 @@ public struct Workload: Sendable {
     /// In an app's fetch mix (`--fetches`): how often the app issues this fetch, relative to the
     /// mix's others; nil outside one.
     public var mixWeight: Double?
-    /// The save a `.save` workload runs.
+    /// The save a `.save` workload runs, and the new values a log bound for it.
     public var save: SaveSpec?
+    public var saveValues: SaveValues?
     /// What an app's fetch or save asks, in the request language (the fetch format, a `SAVE`;
     /// values as `%@` or as the user wrote them): the results name it beside the case.
     public var request: String?

@@ -10,7 +10,7 @@ enum ReplayReport {
     /// - parameter placed: for each fetch with a `%@` (by its line), how many occurrences are
     ///   replayed with their logged values (`Replay.placedValues`).
     static func dryRun(_ summary: LogSummary, reader: LogReader, name: String, fetches: LogFetches?, saves: LogSaves? = nil, session: LogSession? = nil,
-                       placed: [Int: Int] = [:]) -> String {
+                       placed: [Int: Int] = [:], loggedSaveValues: Bool = false) -> String {
         var text = "\(name): \(count(reader.lines, "line")), \(reader.coreDataLines) of them Core Data's; "
         text += "\(count(reader.statements, "statement")), \(summary.understood) understood, \(summary.notUnderstoodCount) not"
         text += reader.hasValues ? " (bound values logged: level 2 or more)\n" : " (no bound values logged: level 1)\n"
@@ -22,7 +22,9 @@ enum ReplayReport {
         }
         if !summary.notUnderstood.isEmpty { text += "\n" + lines(summary.notUnderstood, heading: "not understood") }
         if let fetches { text += "\n" + replayed(fetches, reads: summary.kinds.filter { $0.key.isRead }.values.reduce(0) { $0 + $1.statements }, placed: placed) }
-        if let saves { text += "\n" + replayed(saves, statements: summary.kinds.filter { LogSaves.isSave($0.key) }.values.reduce(0) { $0 + $1.statements }) }
+        if let saves {
+            text += "\n" + replayed(saves, statements: summary.kinds.filter { LogSaves.isSave($0.key) }.values.reduce(0) { $0 + $1.statements }, logged: loggedSaveValues)
+        }
         if let session, !session.steps.isEmpty {
             let fetches = "\(session.fetchCount) fetch\(session.fetchCount == 1 ? "" : "es")", saves = count(session.saveCount, "save")
             text += "\nthe session, in the log's order: \(fetches) and \(saves)"
@@ -32,13 +34,19 @@ enum ReplayReport {
     }
 
     /// The log's transactions as saves, each with how often the log makes it; what is not replayed.
-    private static func replayed(_ saves: LogSaves, statements: Int) -> String {
+    /// `logged`: whether the saves are given the new values the log bound (`--values logged`).
+    private static func replayed(_ saves: LogSaves, statements: Int, logged: Bool) -> String {
         let read = saves.saves.reduce(0) { $0 + $1.statements }
         var text = "the log's transactions as saves: \(saves.saves.count) distinct, \(read) of its \(statements) save statements\n"
         if !saves.saves.isEmpty {
             var rows = [["times", "statements", "line", "save"]]
             for save in saves.saves { rows.append(["\(save.count)", "\(save.statements)", "\(save.line)", save.spec.summary(saves.schema.model)]) }
             text += table(rows, rightAligned: [0, 1, 2])
+        }
+        let valued = saves.saves.count { $0.values != nil }
+        if valued > 0 {
+            text += logged ? "the new values of \(valued) of them as the log bound them (level 2), where they fit; their objects drawn from the data\n"
+                : "the new values of \(valued) of them are logged (level 2) and drawn instead (--values drawn)\n"
         }
         if !saves.notReplayed.isEmpty { text += "\n" + lines(saves.notReplayed, heading: "not replayed") }
         return text

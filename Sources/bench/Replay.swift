@@ -43,7 +43,7 @@ struct Replay: ParsableCommand {
         case logged, drawn
     }
 
-    @Option(help: ArgumentHelp("The values of each fetch with a %@: logged (those a level-2 log bound, in the order the log makes them, where they fit the fetch; drawn where the log has none) "
+    @Option(help: ArgumentHelp("The values of each fetch with a %@ and each save's new values: logged (those a level-2 log bound, in the order the log makes them, where they fit the fetch or the attribute; drawn where the log has none) "
         + "or drawn from the data (where the log gives the rows a fetch returned, the draws whose answers come closest to them). Default: logged with --data store (the app's values name the store's objects), drawn otherwise (they name none of the generated ones).", valueName: "logged|drawn"))
     var values: ValueSource?
 
@@ -87,7 +87,8 @@ struct Replay: ParsableCommand {
         }
         if dryRun || !output.quiet {
             let placed = loaded.map { usesLoggedValues ? Self.placedValues(read.fetches, ObjectGenerator($0.model, seed: dataset.seed)) : [:] } ?? [:]
-            print(ReplayReport.dryRun(read.summary, reader: read.reader, name: URL(fileURLWithPath: log).lastPathComponent, fetches: read.fetches, saves: read.saves, session: read.session, placed: placed),
+            print(ReplayReport.dryRun(read.summary, reader: read.reader, name: URL(fileURLWithPath: log).lastPathComponent, fetches: read.fetches, saves: read.saves, session: read.session, placed: placed,
+                                        loggedSaveValues: usesLoggedValues),
                   terminator: "")
         }
         if strict, read.summary.notUnderstoodCount > 0 {
@@ -102,7 +103,7 @@ struct Replay: ParsableCommand {
         }
         if !output.quiet { print("") }
         let fetchWorkloads = Self.workloads(fetches, logged: usesLoggedValues)
-        var workloads = fetchWorkloads + Self.workloads(saves, model: loaded.model)
+        var workloads = fetchWorkloads + Self.workloads(saves, model: loaded.model, logged: usesLoggedValues)
         if session, let replayed = read.session, replayed.steps.count > 1 {
             let steps = replayed.steps.map { step -> SessionPlan.Step in
                 switch step {
@@ -110,7 +111,8 @@ struct Replay: ParsableCommand {
                 case let .save(index): .save(index)
                 }
             }
-            workloads.append(.session(SessionPlan(fetches: fetchWorkloads, saves: saves.saves.map(\.spec), steps: steps)))
+            let values = usesLoggedValues ? saves.occurrenceValues : []
+            workloads.append(.session(SessionPlan(fetches: fetchWorkloads, saves: saves.saves.map(\.spec), steps: steps, saveValues: values)))
         }
         let results = try Run.measure(workloads, on: loaded.model, layouts: try strategies.layouts(), source: try model.source(),
                                       dataset: dataset, timing: timing, output: output, storeFolder: storeFolder, analyze: false, started: started)
@@ -119,9 +121,9 @@ struct Replay: ParsableCommand {
     }
 
     /// Each distinct save of the log, named by its first line, weighted by how many times the log makes it.
-    static func workloads(_ saves: LogSaves, model: Model) -> [Workload] {
+    static func workloads(_ saves: LogSaves, model: Model, logged: Bool) -> [Workload] {
         saves.saves.map { save in
-            var workload = Workload.save(save.spec, name: "line-\(save.line)", model: model)
+            var workload = Workload.save(save.spec, name: "line-\(save.line)", model: model, values: logged ? save.values : nil)
             workload.mixWeight = Double(save.count)
             return workload
         }

@@ -96,6 +96,40 @@ final class LogSavesTests: XCTestCase {
         XCTAssertEqual(read.saves.map { $0.spec.text(notes) }, ["SAVE UPDATE Note SET title, folder"])
     }
 
+    /// A level-2 save's new values, by attribute, as the log bound them: replayed where they fit
+    /// the attribute (not bytes, printed in a form of their own; not a text for a number; not
+    /// NULL for a required attribute), a unique attribute keeping a value made from its new key.
+    func testALevelTwoSavesValuesAreReplayedWhereTheyFit() throws {
+        let insert = "INSERT INTO ZPUBLICATION(Z_PK, Z_ENT, Z_OPT, ZPAGECOUNT, ZCREATEDATE, ZPUBLISHDATE, ZUPDATEDATE, ZTITLE, ZISBN, ZUID) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        let update = "UPDATE ZPUBLICATION SET ZTITLE = ?, ZPAGECOUNT = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"
+        func binds(_ values: [String]) -> String { values.enumerated().map { "CoreData: details: SQLite bind[\($0)] = \($1)\n" }.joined() }
+        let text = "CoreData: sql: BEGIN EXCLUSIVE\nCoreData: sql: \(insert)\n"
+            + binds(["(int64)1000", "(int64)4", "(int64)1", "321", "(timestamp)1.5", "2.5", "nil", "\"Logged\"", "\"isbn-x\"", "<0aff>"])
+            + "CoreData: sql: \(update)\n" + binds(["\"New\"", "\"many\"", "(int64)2", "(int64)5", "(int64)1"]) + "CoreData: sql: COMMIT\n"
+        let read = try saves(text)
+        let save = try XCTUnwrap(read.saves.first)
+        XCTAssertEqual(save.spec.text(model), "SAVE INSERT Book; UPDATE Book SET title, pageCount")
+        XCTAssertEqual(
+            save.values?.changes,
+            [["pageCount": .integer(321), "createdate": .real(1.5), "publishDate": .real(2.5), "updatedate": .null, "title": .text("Logged"), "isbn": .text("isbn-x")],
+             ["title": .text("New"), "pageCount": .text("many")]])
+        XCTAssertEqual(read.occurrenceValues, [save.values])
+        let dataset = ObjectGenerator(model, seed: 5), book = model.entities[3]
+        let request = save.spec.request(dataset, seed: 5, values: save.values), drawn = save.spec.request(dataset, seed: 5)
+        guard case let .insert(object)? = request.changes.first, case let .insert(plain)? = drawn.changes.first,
+              case let .update(_, changes, _)? = request.changes.last, case let .update(_, drawnChanges, _)? = drawn.changes.last else { return XCTFail("\(request.changes)") }
+        func value(_ name: String, _ values: [Value]) -> Value? { book.attributeIndex(name).map { values[$0] } }
+        XCTAssertEqual(value("pageCount", object.values), .integer(321))
+        XCTAssertEqual(value("title", object.values), .text("Logged"))
+        XCTAssertEqual(value("createdate", object.values), .real(1.5))
+        XCTAssertEqual(value("isbn", object.values), value("isbn", plain.values), "a unique attribute keeps the value made from its key")
+        XCTAssertEqual(value("uid", object.values), value("uid", plain.values), "bytes are printed in a form of their own")
+        XCTAssertEqual(changes.map(\.name), ["title", "pageCount"])
+        XCTAssertEqual(changes.first?.value, .text("New"))
+        XCTAssertEqual(changes.last?.value, drawnChanges.last?.value, "a text logged for a number is not replayed")
+        XCTAssertEqual(object.id, plain.id, "the objects are drawn as they are without values")
+    }
+
     /// An INSERT's entity: its bound Z_ENT at level 2, else the one entity with its columns; two
     /// entities with the same columns need level 2.
     func testAnInsertsEntityIsItsBoundNumberOrItsColumns() throws {

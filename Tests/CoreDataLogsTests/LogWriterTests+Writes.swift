@@ -18,7 +18,7 @@ extension LogWriterTests {
     /// updates, its deletes, every reference its delete cleared); each save read back then runs in
     /// every layout with the same answer.
     func testEveryWriteWorkloadsLogReadsBackAsItsSaves() throws {
-        var (transactions, clears) = (0, 0)
+        var (transactions, clears, valuedInserts) = (0, 0, 0)
         let random = LogRoundTripTests.randomModels > 20 ? 20 : 3
         let descriptions = ModelPresets.all.map { $0.scaled(to: 300) } + (0 ..< random).map { RandomModel.make(seed: UInt64(60 + $0), maximumObjects: 300) }
         for description in descriptions {
@@ -74,6 +74,18 @@ extension LogWriterTests {
                     clears += count { if case let .unlink(entity, name, true) = $0 { model.entities[entity].relationship(name)?.isManyToMany == false } else { false } }
                 }
             }
+            // Each single insert's values, logged at level 2, read back as the object's own (bytes aside).
+            let bulk = cases.first { $0.name == "insert-bulk" }?.saves.count ?? 0
+            if cases.contains(where: { $0.name == "insert-single" }) {
+                for (offset, object) in runner.inputs.singleInsertObjects.enumerated() {
+                    let logged = try XCTUnwrap(saves.occurrenceValues[bulk + offset]?.changes.first ?? nil, "\(model.name): insert \(offset)")
+                    let entity = model.entities[object.id.entity]
+                    for (index, attribute) in entity.attributes.enumerated() where attribute.type.storage != .blob {
+                        XCTAssertEqual(logged[attribute.name], object.values[index], "\(model.name): \(entity.name).\(attribute.name)")
+                    }
+                    valuedInserts += 1
+                }
+            }
             // The saves read back run in every layout alike (the delete's and a few more).
             let replayed = saves.saves.suffix(3).enumerated().map { Workload.save($1.spec, name: "line-\($0)", model: model) }
             var every = RunPlan(strategies: Strategies.all, workloads: replayed, seed: 3, batchSize: 100, repetitions: 1)
@@ -82,6 +94,7 @@ extension LogWriterTests {
         }
         print("log-sql writes round trip: \(transactions) transactions read back as saves, \(clears) clears of a to-one's references")
         XCTAssertGreaterThan(clears, 0, "a random model's delete clears references through a to-one, read back and replayed")
+        XCTAssertGreaterThan(valuedInserts, 0)
     }
 }
 
