@@ -27,8 +27,11 @@ public struct LogSaves: Sendable {
     /// position in `saves`); the first `LogSession.longest`.
     public private(set) var occurrences: [LogSession.Occurrence] = []
     /// The values each of `occurrences` bound, in the same order, while they hold at most
-    /// `LogSession.mostChanges` changes in all (nil after, and for an occurrence with none).
+    /// `keptValueChanges` changes in all (nil after, and for an occurrence with none).
     public private(set) var occurrenceValues: [SaveValues?] = []
+    /// The most changes whose logged values are kept for the session (memory stays bounded
+    /// whatever the log's length; later saves' values are drawn).
+    public static let keptValueChanges = 100_000
     private var keptChanges = 0
     private var index: [SaveSpec: Int] = [:]
     private var readings: [String: Result<SaveSpec.Change?, NotUnderstood>] = [:]
@@ -116,7 +119,7 @@ public struct LogSaves: Sendable {
         if occurrences.count < LogSession.longest {
             occurrences.append(LogSession.Occurrence(line: waiting.line, index: position))
             keptChanges += waiting.changes
-            occurrenceValues.append(keptChanges <= LogSession.mostChanges ? logged : nil)
+            occurrenceValues.append(keptChanges <= Self.keptValueChanges ? logged : nil)
         }
         if saves[position].values == nil { saves[position].values = logged }
         saves[position].count += 1
