@@ -61,7 +61,8 @@ extension LogFetch {
 
     mutating func primary() throws -> String {
         if acceptSymbol("(") {
-            if peek("SELECT") { throw NotUnderstood("a subquery (a to-many relationship's CONTAINS or count) is not replayed yet") }
+            if peek("SELECT") { return try countOf() }
+            if let bits = try bitwise() { return bits }
             let inner = try orExpression()
             try expectSymbol(")")
             return "(\(inner))"
@@ -77,6 +78,23 @@ extension LogFetch {
 
     static let closing: Set<String> = [")", "AND", "OR", "ORDER", "LIMIT", "OFFSET"]
 
+    /// After `(`: `t0.ZFLAGS & ?) <op> ?`, the bits of an integer attribute (`(flags & %@) == %@`);
+    /// nil, nothing read, when the parenthesis holds anything else.
+    mutating func bitwise() throws -> String? {
+        guard let column = tokens[safe: position], column.kind == .word, tokens[safe: position + 1]?.text == "." || tokens[safe: position + 1]?.text == "&" else { return nil }
+        let start = position
+        let left = try operand()
+        guard case .column = left, acceptSymbol("&") else {
+            position = start
+            return nil
+        }
+        let mask = try value(try operand())
+        try expectSymbol(")")
+        guard let op = tokens[safe: position], op.kind == .symbol, let comparison = Self.comparisons[op.text] else { throw NotUnderstood("a bitwise condition of a form not read yet") }
+        position += 1
+        return "(\(try key(left)) & \(mask)) \(comparison) \(try value(try operand()))"
+    }
+
     mutating func comparison() throws -> String {
         if let function = tokens[safe: position], function.kind == .word, function.text.hasPrefix("NSCOREDATA") { return try coreDataFunction() }
         let left = try operand()
@@ -90,9 +108,7 @@ extension LogFetch {
             if acceptSymbol("("), peek("SELECT") {
                 // `t0.Z_PK IN (SELECT * FROM _Z_intarray0)`: a batch's keys.
                 let words = tokens[position...].prefix(4).map(\.text)
-                guard words.count == 4, words[1] == "*", words[2] == "FROM", words[3].hasPrefix("_Z_INTARRAY") else {
-                    throw NotUnderstood("a subquery (a to-many relationship's CONTAINS or count) is not replayed yet")
-                }
+                guard words.count == 4, words[1] == "*", words[2] == "FROM", words[3].hasPrefix("_Z_INTARRAY") else { return try holds(left, negated: negated) }
                 try skipToClose()
                 guard case .column(_, "Z_PK") = left, !negated else { throw NotUnderstood("a key list of another column's is not replayed yet (a prefetch)") }
                 keyInList = true

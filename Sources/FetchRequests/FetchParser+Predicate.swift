@@ -81,7 +81,14 @@ extension FetchParser {
         let name = key.name
         if !name.hasSuffix(".@count") { try countJoins(name) }
         let token = current
-        if name.hasSuffix(".@count") { return try countComparison(name) }
+        if name.hasSuffix(".@count") {
+            // `%@`: a count drawn from the data.
+            if case let .symbol(symbol) = current.kind, tokens[min(position + 1, tokens.count - 1)].kind == .placeholder, let comparison = Self.comparisons[symbol] {
+                position += 2
+                return .countOf(String(name.dropLast(".@count".count)), comparison, .drawn)
+            }
+            return try countComparison(name)
+        }
         if isSymbol("&") { return try bitwise(name, key.attribute, parenthesized: false) }
         if case let .symbol(symbol) = token.kind, let comparison = Self.comparisons[symbol] {
             _ = advance()
@@ -114,6 +121,20 @@ extension FetchParser {
         guard let attribute else {
             guard token.keyword == "IN" else { throw failure("\(objectName(name)) is compared with ==, != or IN, an object drawn with %@", token) }
             _ = advance()
+            // `IN {%@, %@}`: objects drawn from the data, as many as it names (a logged fetch's list).
+            if isSymbol("{") {
+                var operands: [FetchOperand] = []
+                repeat {
+                    _ = advance()
+                    guard current.kind == .placeholder else { throw failure("\(objectName(name)) is compared IN a list of %@ (objects drawn from the data)") }
+                    _ = advance()
+                    operands.append(.drawn)
+                    guard operands.count <= FetchSpec.maximumTerms else { throw failure("a list of more than \(FetchSpec.maximumTerms) objects") }
+                } while isSymbol(",")
+                guard isSymbol("}") else { throw failure("expected '}' after the list") }
+                _ = advance()
+                return .among(name, operands)
+            }
             guard current.kind == .placeholder else { throw failure("\(objectName(name)) is compared IN %@ (objects drawn from the data)") }
             _ = advance()
             return .amongDrawn(name)
@@ -248,7 +269,7 @@ extension FetchParser {
         _ = advance()
         let token = advance()
         guard case let .number(digits) = token.kind, let count = Int64(digits) else { throw failure("'\(name)' is compared with a whole number", token) }
-        return make?(comparison, count) ?? .countOf(String(name.dropLast(".@count".count)), comparison, count)
+        return make?(comparison, count) ?? .countOf(String(name.dropLast(".@count".count)), comparison, .value(.integer(count)))
     }
 
     /// `object == %@` or `object != %@`: an object is only ever drawn from the data.

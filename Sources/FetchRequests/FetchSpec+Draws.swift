@@ -94,6 +94,24 @@ struct DrawPool {
     }
 }
 
+extension DrawPool {
+    /// A count of to-many `name` for `relationship.@count <op> %@`: the links of an object drawn
+    /// from the data where its side makes them (a many-to-many's), else a whole number from 0 to
+    /// twice the destination's objects per object of the entity (its mean fan-out, rounded up).
+    func drawCount(_ name: String, _ random: inout SplitMix64) -> Value {
+        let counts = objects.compactMap { object -> Int? in
+            let linked = model.entities[object.id.entity].linkedRelationships
+            guard let position = linked.firstIndex(where: { $0.name == name }), position < object.links.count else { return nil }
+            return object.links[position].count
+        }
+        if !counts.isEmpty { return .integer(Int64(counts[Int(random.next() % UInt64(counts.count))])) }
+        guard let relationship = model.entities[entity].relationship(name) else { return .integer(0) }
+        let owners = max(1, dataset.count(root: model.entities[entity].root)), destinations = dataset.count(root: model.entities[relationship.destination].root)
+        let most = 2 * ((destinations + owners - 1) / owners)
+        return .integer(Int64(random.next() % UInt64(most + 1)))
+    }
+}
+
 extension FetchTemplate {
     func drawn(_ pool: DrawPool, _ random: inout SplitMix64) -> FetchPredicate {
         func value(_ operand: FetchOperand, _ name: String) -> Value {
@@ -121,7 +139,9 @@ extension FetchTemplate {
             case .matches: NSRegularExpression.escapedPattern(for: String(characters.prefix(3))) + ".*"
             }
             return .string(name, op, .text(part), options)
-        case let .countOf(name, comparison, count): return .countOf(name, comparison, .integer(count))
+        case let .countOf(name, comparison, operand):
+            guard operand == .drawn else { return .countOf(name, comparison, value(operand, name)) }
+            return .countOf(name, comparison, pool.drawCount(name, &random))
         case let .stringCompare(name, comparison, operand, options): return .stringCompare(name, comparison, value(operand, name), options)
         case let .compareKeys(name, comparison, other): return .compareKeys(name, comparison, other)
         case let .any(part): return .any(part.drawn(pool, &random))

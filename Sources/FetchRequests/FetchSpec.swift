@@ -62,8 +62,8 @@ public indirect enum FetchTemplate: Sendable, Equatable {
     case stringCompare(String, FetchPredicate.Comparison, FetchOperand, FetchPredicate.StringOptions)
     /// `attribute <op> other`: two keys compared.
     case compareKeys(String, FetchPredicate.Comparison, String)
-    /// `relationship.@count <op> n`.
-    case countOf(String, FetchPredicate.Comparison, Int64)
+    /// `relationship.@count <op> n`, or `<op> %@` (a count drawn from the data).
+    case countOf(String, FetchPredicate.Comparison, FetchOperand)
     /// `(attribute & mask) <op> value`.
     case bitwise(String, FetchOperand, FetchPredicate.Comparison, FetchOperand)
     /// `relationship CONTAINS %@`, `%@ IN relationship`, `ANY relationship == %@`: a to-many
@@ -80,7 +80,8 @@ public indirect enum FetchTemplate: Sendable, Equatable {
 
     var hasPlaceholders: Bool {
         switch self {
-        case .all, .isNil, .countOf, .compareKeys: false
+        case .all, .isNil, .compareKeys: false
+        case let .countOf(_, _, operand): operand == .drawn
         case .amongDrawn, .holds: true
         case let .compare(_, _, operand), let .string(_, _, operand, _), let .stringCompare(_, _, operand, _): operand == .drawn
         case let .among(_, operands): operands.contains(.drawn)

@@ -40,6 +40,8 @@ final class LogFetchTests: XCTestCase {
             "IDS Publication SORT BY publishDate DESC, uid", "Book WHERE title LIKE[c] %@ OR pageCount <= 100 SORT BY title localizedStandard DESC",
             "IDS Book WHERE pageCount > %@", "Publication WHERE createdate < updatedate", "COUNT Publication WHERE self == %@", "Book WHERE title MATCHES %@",
             "COUNT ONLY Publication", "Book WHERE pageCount BETWEEN {100, 200} AND NOT (isbn IN {%@, %@, %@})", "Publication WHERE TRUEPREDICATE", "Tag WHERE FALSEPREDICATE",
+            "Publication WHERE tags CONTAINS %@", "COUNT Publication WHERE NOT (tags CONTAINS %@) AND title != nil", "Publication WHERE tags.@count > %@",
+            "Tag WHERE publications.@count == 0 SORT BY name", "Book WHERE (pageCount & %@) == %@ OR (pageCount & 4) != 0", "Publication WHERE self IN {%@, %@}",
         ]
         for text in fetches {
             let query = try query(text, layout), sql = query.sql

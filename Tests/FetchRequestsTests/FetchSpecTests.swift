@@ -92,7 +92,9 @@ final class FetchSpecTests: XCTestCase {
                                  ("Book WHERE !(pageCount BETWEEN {1, 9})", .not(.between("pageCount", .value(.integer(1)), .value(.integer(9))))),
                                  ("Book WHERE title LIKE[c] 'a*'", .string("title", .like, .value(.text("a*")), FetchPredicate.StringOptions(caseInsensitive: true))),
                                  ("Book WHERE pageCount IN %@", .amongDrawn("pageCount")),
-                                 ("Book WHERE tags.@count >= 2", .countOf("tags", .greaterOrEqual, 2)),
+                                 ("Book WHERE tags.@count >= 2", .countOf("tags", .greaterOrEqual, .value(.integer(2)))),
+                                 ("Book WHERE tags.@count < %@", .countOf("tags", .less, .drawn)),
+                                 ("Book WHERE self IN {%@, %@}", .among("self", [.drawn, .drawn])),
                                  ("Book WHERE (pageCount & %@) = %@ AND pageCount & 4 != 0", .and([.bitwise("pageCount", .drawn, .equal, .drawn),
                                                                                                    .bitwise("pageCount", .value(.integer(4)), .notEqual, .value(.integer(0)))])),
                                  ("Book WHERE tags CONTAINS %@ OR %@ IN tags OR ANY tags == %@", .or([.holds("tags"), .holds("tags"), .any(.holds("tags"))])),
@@ -135,7 +137,7 @@ final class FetchSpecTests: XCTestCase {
             ("Book WHERE title.count == 3", "'title' is an attribute of Book; a key path goes on through to-one relationships only, at column 12: Book WHERE ^title.count == 3"),
             ("Book WHERE title SORT BY pageCount", "expected a comparison after 'title' (==, !=, <, <=, >, >=, BETWEEN, IN, CONTAINS, BEGINSWITH, ENDSWITH, LIKE, MATCHES), at column 18: Book WHERE title ^SORT BY pageCount"),
             ("Book WHERE title.@count > 1", "@count counts the objects of a to-many relationship of Book, and 'title' is not one, at column 12: Book WHERE ^title.@count > 1"),
-            ("Book WHERE tags.@count > %@", "'tags.@count' is compared with a whole number, at column 26: Book WHERE tags.@count > ^%@"),
+            ("Book WHERE tags.@count > 'x'", "'tags.@count' is compared with a whole number, at column 26: Book WHERE tags.@count > ^'x'"),
             ("Book WHERE title MATCHES '(a'", "'(a' is not a regular expression MATCHES can use, at column 26: Book WHERE title MATCHES ^'(a'"),
             ("Book WHERE title CONTAINS[x] 'a'", "a string operator's options are [c], [d], [l], [n] and their combinations, such as [cd], at column 27: Book WHERE title CONTAINS[^x] 'a'"),
             ("Book SORT BY title LIMIT x", "LIMIT takes a whole number from 0 to 1000000000, at column 26: Book SORT BY title LIMIT ^x"),
@@ -274,6 +276,33 @@ final class FetchSpecTests: XCTestCase {
             XCTAssertFalse(Value.sqliteLess(high, low), "BETWEEN's draws in order")
         }
         XCTAssertEqual(try FetchSpec.parse("Book WHERE pageCount > 3", model: model).requests(generator, seed: 5, draws: 10).count, 1)
+    }
+
+    /// A count's `%@` is the link count of an object drawn from the data on the side that makes the
+    /// links, else a whole number up to twice the mean fan-out; a list of objects' `%@`s as many
+    /// keys of the data.
+    func testACountsAndAnObjectListsPlaceholdersAreDrawnFromTheData() throws {
+        let generator = ObjectGenerator(model, seed: 5)
+        let root = model.mainRoot, tags = try XCTUnwrap(model.entities[root].linkedRelationships.firstIndex { $0.name == "tags" })
+        let held = Set((0 ..< generator.count(root: root)).map { Int64(generator.object(root: root, at: $0).links[tags].count) })
+        let requests = try FetchSpec.parse("Publication WHERE tags.@count > %@ AND self IN {%@, %@}", model: model).requests(generator, seed: 5, draws: 20)
+        var drawn = Set<Int64>()
+        for request in requests {
+            guard case let .and(parts) = request.predicate, case let .countOf("tags", .greater, .integer(count)) = parts[0], case let .among("self", keys) = parts[1] else {
+                return XCTFail("\(request.predicate)")
+            }
+            XCTAssertTrue(held.contains(count), "\(count) is a publication's number of tags")
+            drawn.insert(count)
+            XCTAssertEqual(keys.count, 2)
+            for case let .integer(key) in keys { XCTAssertTrue((1 ... Int64(generator.count(root: root))).contains(key)) }
+        }
+        XCTAssertGreaterThan(drawn.count, 1, "counts vary")
+        let tag = try XCTUnwrap(model.index(of: "Tag"))
+        let perTag = 2 * ((generator.count(root: root) + generator.count(root: tag) - 1) / generator.count(root: tag))
+        for request in try FetchSpec.parse("Tag WHERE publications.@count <= %@", model: model).requests(generator, seed: 5, draws: 20) {
+            guard case let .countOf(_, _, .integer(count)) = request.predicate else { return XCTFail("\(request.predicate)") }
+            XCTAssertTrue((0 ... Int64(perTag)).contains(count), "\(count)")
+        }
     }
 
     /// A sub-entity with few objects in a large hierarchy still has its `%@` drawn from them.
