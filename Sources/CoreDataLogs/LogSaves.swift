@@ -31,7 +31,7 @@ public struct LogSaves: Sendable {
     public private(set) var occurrenceValues: [SaveValues?] = []
     /// The most changes whose logged values are kept for the session (memory stays bounded
     /// whatever the log's length; later saves' values are drawn).
-    public static let keptValueChanges = 100_000
+    public static let keptValueChanges = 25_000
     private var keptChanges = 0
     private var index: [SaveSpec: Int] = [:]
     private var readings: [String: Result<SaveSpec.Change?, NotUnderstood>] = [:]
