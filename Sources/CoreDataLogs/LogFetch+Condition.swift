@@ -5,9 +5,11 @@ import Models
 /// comparisons, Core Data's string functions, and each column as the key it holds (through the
 /// to-one steps a join made); the entity filter that ends it taken apart.
 extension LogFetch {
-    /// What a comparison of `Z_ENT` reads as until the entity filter is known to be it: Core Data
-    /// joins its entity filter to the predicate by AND, at the end of the condition.
-    static let entityTerm = "\u{1}"
+    /// What the n-th comparison of `Z_ENT` reads as until it is known to be the entity filter
+    /// (Core Data joins it to the predicate by AND, at the end of the condition) or the predicate's
+    /// own (`entity == %@`).
+    static func entityMarker(_ index: Int) -> String { "\u{1}\(index)\u{1}" }
+    static let entityInPredicate = "a comparison of the object's entity (Z_ENT) within the predicate is not replayed yet"
     /// What `t0.Z_PK IN (SELECT * FROM _Z_intarray0)` reads as: a batch's keys, the whole condition.
     static let keyList = "\u{2}"
 
@@ -16,12 +18,12 @@ extension LogFetch {
     mutating func orExpression(top: Bool = false) throws -> String {
         var parts = [try andExpression(top: top)]
         var bare = andTerms > 1
-        let filtered = entityTerms.count
         while accept("OR") {
             parts.append(try andExpression(top: false))
             bare = bare || andTerms > 1
         }
-        if parts.count > 1, filtered > 0 { throw NotUnderstood("a comparison of the object's entity (Z_ENT) within the predicate is not replayed yet") }
+        // Within an OR, a comparison of the entity is the predicate's own.
+        if parts.count > 1 { (entityTerms, filterMarkers) = ([], []) }
         // Core Data puts an AND within an OR in parentheses; one without (a BEGINSWITH[n] range) is not read.
         if parts.count > 1, bare { throw NotUnderstood("an AND within an OR without parentheses (a range of BEGINSWITH[n]) is not read") }
         return parts.count == 1 ? parts[0] : parts.joined(separator: " OR ")
@@ -32,18 +34,21 @@ extension LogFetch {
         while accept("AND") { parts.append(try notExpression()) }
         andTerms = parts.count
         // The entity filter, as Core Data ends the condition with it: `Z_ENT = ?`, or `Z_ENT >= ?
-        // AND Z_ENT <= ?`. Any other comparison of Z_ENT is the predicate's own.
+        // AND Z_ENT <= ?` (kept in the text until the fetched entity says it is the filter,
+        // `resolved`). Any other comparison of Z_ENT is the predicate's own.
         if top {
-            var filter = 0
-            if parts.last == Self.entityTerm, let last = entityTerms.last {
-                if last.op == "=" {
-                    filter = 1
-                } else if last.op == "<=", parts.count >= 2, parts[parts.count - 2] == Self.entityTerm, entityTerms.count >= 2, entityTerms[entityTerms.count - 2].op == ">=" {
-                    filter = 2
+            let terms = allEntityTerms
+            func marker(_ back: Int) -> Int? { parts.count > back ? terms.indices.first { Self.entityMarker($0) == parts[parts.count - 1 - back] } : nil }
+            var filter: [Int] = []
+            if let last = marker(0) {
+                if allEntityTerms[last].op == "=" {
+                    filter = [last]
+                } else if allEntityTerms[last].op == "<=", let before = marker(1), allEntityTerms[before].op == ">=" {
+                    filter = [before, last]
                 }
             }
-            parts.removeLast(filter)
-            entityTerms = Array(entityTerms.suffix(filter))
+            entityTerms = filter.map { allEntityTerms[$0] }
+            filterMarkers = filter.map(Self.entityMarker)
         }
         return parts.joined(separator: " AND ")
     }
@@ -63,6 +68,13 @@ extension LogFetch {
         if acceptSymbol("(") {
             if peek("SELECT") { return try countOf() }
             if let bits = try bitwise() { return bits }
+            // `NOT (a AND b)`: Core Data parenthesizes an AND under NOT (`NOT ((a AND b))`) but not a
+            // BEGINSWITH[n]'s range (`NOT (x >= ? AND x < ?)`), which the fetch format cannot say.
+            if tokens[safe: position - 2]?.text == "NOT", let open = tokens[safe: position - 1],
+                tokens[position...].prefix { !($0.text == ")" && $0.depth == open.depth) }.contains(where: { $0.kind == .word && $0.text == "AND" && $0.depth == open.depth + 1 })
+            {
+                throw NotUnderstood("an AND under NOT without parentheses of its own (a range of BEGINSWITH[n]) is not read")
+            }
             let inner = try orExpression()
             try expectSymbol(")")
             return "(\(inner))"
@@ -118,7 +130,9 @@ extension LogFetch {
             var values: [String] = []
             repeat { values.append(try value(try operand())) } while acceptSymbol(",")
             try expectSymbol(")")
-            return (negated ? "NOT (" : "") + "\(try key(left)) IN {\(values.joined(separator: ", "))}" + (negated ? ")" : "")
+            // `t0.Z_ENT IN (?, ?)`: the object's entity among some (`entity IN {%@, %@}`).
+            let name = if case let .column(alias, "Z_ENT") = left, (paths[alias ?? ""] ?? "").isEmpty { "entity" } else { try key(left) }
+            return (negated ? "NOT (" : "") + "\(name) IN {\(values.joined(separator: ", "))}" + (negated ? ")" : "")
         }
         if accept("BETWEEN") {
             let lower = try value(try operand())
@@ -137,8 +151,8 @@ extension LogFetch {
             case let .parameter(index): index < statement.values.count ? { if case let .integer(value)? = statement.values[index] { value } else { nil } }() : nil
             default: nil
             }
-            entityTerms.append((op.text, number))
-            return Self.entityTerm
+            allEntityTerms.append((op.text, number))
+            return Self.entityMarker(allEntityTerms.count - 1)
         }
         switch (left, right) {
         case (.column, .column): return "\(try key(left)) \(comparison) \(try key(right))"

@@ -34,8 +34,12 @@ struct LogFetch {
     var ambiguousList = false
     /// How deep the condition's parentheses and NOTs go.
     var depth = 0
-    /// The entity filter's comparisons: `Z_ENT` `=`, `>=` or `<=` a number (nil when bound and not logged).
+    /// Every comparison of the row's `Z_ENT` (`=`, `>=`, `<=`, … a number, nil when bound and not
+    /// logged); those that end the condition as an entity filter would (`entityTerms`, their
+    /// markers in the predicate's text `filterMarkers`).
+    var allEntityTerms: [(op: String, number: Int64?)] = []
     var entityTerms: [(op: String, number: Int64?)] = []
+    var filterMarkers: [String] = []
     var parameter = 0
     var keyInList = false
     /// The aliases of the objects a to-many relationship reaches (their columns compared as `ANY`).
@@ -66,7 +70,6 @@ struct LogFetch {
         guard let root else { throw NotUnderstood("a read of \(SQLTokens.shown(table, else: "a table")), which holds no entity's objects, is not replayed") }
         try joins()
         let predicate = accept("WHERE") ? try orExpression(top: true) : ""
-        guard !predicate.contains(Self.entityTerm) else { throw NotUnderstood("a comparison of the object's entity (Z_ENT) within the predicate is not replayed yet") }
         if peek("HAVING") { throw NotUnderstood("a HAVING without GROUP BY is not read") }
         let grouping = accept("GROUP") ? try groupBy() : ""
         let sort = accept("ORDER") ? try orderBy() : []
@@ -138,7 +141,7 @@ struct LogFetch {
 
     /// The fetch format's text.
     func text(_ shape: Shape, root: Int, predicate: String, grouping: String = "", sort: [String], limit: Int?, offset: Int?) throws -> String {
-        let (entity, only) = try fetchedEntity(shape, root: root)
+        let (entity, only, predicate) = try resolved(shape, root: root, predicate: predicate)
         var text = ""
         switch shape {
         case .count: text = "COUNT "
@@ -160,7 +163,7 @@ struct LogFetch {
     /// filter (`Z_ENT = n`: that entity alone; `Z_ENT >= n AND Z_ENT <= m`: it and its
     /// sub-entities; none: the whole hierarchy), the numbers written or bound, else the entity
     /// whose select list it sends.
-    func fetchedEntity(_ shape: Shape, root: Int) throws -> (entity: Int, only: Bool) {
+    func fetchedEntity(_ shape: Shape, root: Int, _ entityTerms: [(op: String, number: Int64?)]) throws -> (entity: Int, only: Bool) {
         let selected: Int? = if case let .objects(entity) = shape { entity } else { nil }
         guard let first = entityTerms.first else {
             // Without an entity filter Core Data fetches a root; an entity whose fetch writes one sent it.
@@ -176,7 +179,7 @@ struct LogFetch {
         // they compare the object's entity in the predicate (`entity == %@`).
         func checked(_ entity: Int) throws -> (entity: Int, only: Bool) {
             let written = [true, false].compactMap { schema.schema.entityFilter(entity, includesSubentities: $0)?.values.count }
-            guard written.contains(entityTerms.count) else { throw NotUnderstood("a comparison of the object's entity (Z_ENT) within the predicate is not replayed yet") }
+            guard written.contains(entityTerms.count) else { throw NotUnderstood(Self.entityInPredicate) }
             return (entity, only(entity))
         }
         if let number = first.number {
@@ -191,7 +194,7 @@ struct LogFetch {
             }
             // A fetch sends its entity's select list: another entity's number is compared in the predicate.
             if let selected, schema.selectLists[selected] != schema.selectLists[entity] {
-                throw NotUnderstood("a comparison of the object's entity (Z_ENT) within the predicate is not replayed yet")
+                throw NotUnderstood(Self.entityInPredicate)
             }
             return try checked(entity)
         }

@@ -42,6 +42,8 @@ final class LogFetchTests: XCTestCase {
             "COUNT ONLY Publication", "Book WHERE pageCount BETWEEN {100, 200} AND NOT (isbn IN {%@, %@, %@})", "Publication WHERE TRUEPREDICATE", "Tag WHERE FALSEPREDICATE",
             "Publication WHERE tags CONTAINS %@", "COUNT Publication WHERE NOT (tags CONTAINS %@) AND title != nil", "Publication WHERE tags.@count > %@",
             "Tag WHERE publications.@count == 0 SORT BY name", "Book WHERE (pageCount & %@) == %@ OR (pageCount & 4) != 0", "Publication WHERE self IN {%@, %@}",
+            "Publication WHERE entity == %@", "Publication WHERE title != nil AND entity != %@", "COUNT Publication WHERE entity IN {%@, %@} OR title == nil",
+            "Book WHERE entity == %@ AND pageCount > %@", "Publication WHERE NOT (title == %@ AND updatedate != nil) OR entity != %@",
         ]
         for text in fetches {
             let query = try query(text, layout), sql = query.sql
@@ -109,6 +111,8 @@ final class LogFetchTests: XCTestCase {
             ("INSERT INTO ZTAG(Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES(?, ?, ?, ?)", .insert, "a save's statements"),
             ("SELECT t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0 WHERE t0.ZTITLE = ? LIMIT ?", .idPass, "a bound LIMIT whose value the log leaves out"),
             ("SELECT t0.Z_ENT, t0.Z_PK FROM ZPUBLICATION t0 WHERE t0.ZNOSUCH = ?", .idPass, "column ZNOSUCH"),
+            ("SELECT COUNT(*) FROM ZPUBLICATION t0 WHERE NOT (t0.ZTITLE >= ? AND t0.ZTITLE < ?)", .count, "an AND under NOT without parentheses of its own"),
+            ("SELECT COUNT(*) FROM ZPUBLICATION t0 WHERE t0.ZTITLE = ? OR t0.Z_ENT > ?", .count, "entity number by its order"),
         ]
         for item in cases {
             guard case let .failure(reason) = LogFetch.read(LoggedStatement(line: 1, sql: item.sql), kind: item.kind, schema: schema) else {
