@@ -80,7 +80,8 @@ final class SQLLog {
     /// an app's own output), then its statements.
     func add(_ logged: LoggedCase) throws {
         var text = "bench: \(logged.name)"
-        if let notLogged = logged.notLogged { text += ": not logged: \(notLogged)" }
+        // A case not logged at all says so; one logged in part says how much.
+        if let notLogged = logged.notLogged { text += logged.requests.isEmpty && logged.saves.isEmpty ? ": not logged: \(notLogged)" : ": \(notLogged)" }
         text += "\n"
         for request in logged.requests {
             text += writer.lines(request.request, request.statements, values: writer.level >= 2 ? request.values : [:])

@@ -232,6 +232,22 @@ extension CommandLineTests {
         XCTAssertTrue(faults.contains(10), "a lookup case of the ten logged occurrences answers one object each: \(faults)")
     }
 
+    /// A bulk insert of a large scale logs its first whole transactions, up to about 20,000
+    /// statements, and its line says how many of them.
+    func testABulkInsertsLogHoldsItsFirstTransactionsAndSaysHowMany() throws {
+        let log = folder.appendingPathComponent("bulk.log")
+        let run = try bench(["run", "--preset", "publications", "--scale", "6000", "--workloads", "insert-bulk", "--strategies", "single-table", "--repetitions", "1",
+                             "--output", "bulk.csv", "--quiet", "--log-sql", log.path], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let text = try String(contentsOf: log, encoding: .utf8)
+        let line = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("bench: insert-bulk") })
+        let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        XCTAssertTrue(line.hasPrefix("bench: insert-bulk: its first ") && line.contains(" transactions are logged (a case's log holds about 20000 statements)"), String(line))
+        XCTAssertEqual(numbers.count, 3, String(line))
+        XCTAssertEqual(text.components(separatedBy: "CoreData: sql: COMMIT\n").count - 1, numbers.first, "the transactions the line names are in the log")
+        XCTAssertLessThan(numbers[0], numbers[1])
+    }
+
     func testALogTheRunCouldNotWriteIsRefusedBeforeAnythingRuns() throws {
         let model = folder.appendingPathComponent("model.json")
         try Data(#"{"name": "m", "entities": [{"name": "A", "attributes": [{"name": "x", "type": "integer"}]}, {"name": "B", "parent": "A", "rows": 10}]}"#.utf8).write(to: model)
