@@ -70,9 +70,7 @@ extension LogFetch {
             if let bits = try bitwise() { return bits }
             // `NOT (a AND b)`: Core Data parenthesizes an AND under NOT (`NOT ((a AND b))`) but not a
             // BEGINSWITH[n]'s range (`NOT (x >= ? AND x < ?)`), which the fetch format cannot say.
-            if tokens[safe: position - 2]?.text == "NOT", let open = tokens[safe: position - 1],
-                tokens[position...].prefix { !($0.text == ")" && $0.depth == open.depth) }.contains(where: { $0.kind == .word && $0.text == "AND" && $0.depth == open.depth + 1 })
-            {
+            if tokens[safe: position - 2]?.text == "NOT", let open = tokens[safe: position - 1], Self.hasBareAnd(tokens[position...], depth: open.depth + 1) {
                 throw NotUnderstood("an AND under NOT without parentheses of its own (a range of BEGINSWITH[n]) is not read")
             }
             let inner = try orExpression()
@@ -89,6 +87,21 @@ extension LogFetch {
     }
 
     static let closing: Set<String> = [")", "AND", "OR", "ORDER", "LIMIT", "OFFSET"]
+
+    /// Whether the parenthesis whose contents start `tokens` (at `depth`) holds an AND of its own,
+    /// not a BETWEEN's.
+    static func hasBareAnd(_ tokens: ArraySlice<SQLTokens.Token>, depth: Int) -> Bool {
+        var afterBetween = false
+        for token in tokens where token.kind == .word {
+            if token.depth < depth { return false }
+            guard token.depth == depth else { continue }
+            if token.text == "BETWEEN" { afterBetween = true } else if token.text == "AND" {
+                if !afterBetween { return true }
+                afterBetween = false
+            }
+        }
+        return false
+    }
 
     /// After `(`: `t0.ZFLAGS & ?) <op> ?`, the bits of an integer attribute (`(flags & %@) == %@`);
     /// nil, nothing read, when the parenthesis holds anything else.

@@ -119,8 +119,10 @@ struct LogFetch {
         let items = statement.tokens.selectList
         if items.count == 1, items[0].first?.text == "COUNT" {
             let inside = items[0].dropFirst().map(\.text).joined()
-            guard inside == "(*)" || inside.hasSuffix(".Z_PK)") else { throw NotUnderstood("a count of something other than the objects is not replayed") }
-            return .count
+            if inside == "(*)" || inside.hasSuffix(".Z_PK)") { return .count }
+            // `COUNT(t0.ZX)`: an aggregate alone (`count:(x)`).
+            if let items = try dictionaryItems(root: root, distinct: distinct) { return .dictionary(items) }
+            throw NotUnderstood("a count of something other than the objects is not replayed")
         }
         let texts = items.map { $0.map(\.text).joined() }
         if texts.count == 2, ["0", "T0.Z_ENT"].contains(texts[0]), texts[1] == "T0.Z_PK" { return .ids }

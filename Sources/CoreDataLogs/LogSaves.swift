@@ -26,13 +26,15 @@ public struct LogSaves: Sendable {
     /// Each time the log makes a save, in the log's order: its `BEGIN`'s line and the save (its
     /// position in `saves`); the first `LogSession.longest`.
     public private(set) var occurrences: [LogSession.Occurrence] = []
-    /// The values each of `occurrences` bound, in the same order, while they hold at most
-    /// `keptValueChanges` changes in all (nil after, and for an occurrence with none).
+    /// The values each of `occurrences` bound, in the same order, where kept (nil for an
+    /// occurrence with none, or past what is kept: `keep`).
     public private(set) var occurrenceValues: [SaveValues?] = []
-    /// The most changes whose logged values are kept for the session (memory stays bounded
-    /// whatever the log's length; later saves' values are drawn).
+    /// The most changes, and bytes of text, whose logged values are kept, the distinct saves'
+    /// and the session's together: memory stays bounded whatever the log's length and its saves'
+    /// sizes; a save whose values do not fit is given drawn ones.
     public static let keptValueChanges = 25_000
-    private var keptChanges = 0
+    public static let keptValueBytes = 8 << 20
+    private var keptChanges = 0, keptBytes = 0
     private var index: [SaveSpec: Int] = [:]
     private var readings: [String: Result<SaveSpec.Change?, NotUnderstood>] = [:]
     /// The open transaction: its statements, the save read so far, and the first reason it is not.
@@ -116,14 +118,25 @@ public struct LogSaves: Sendable {
             }()
         let values = SaveValues(changes: waiting.values)
         let logged = values.isEmpty ? nil : values
+        if saves[position].values == nil { saves[position].values = keep(logged) }
         if occurrences.count < LogSession.longest {
             occurrences.append(LogSession.Occurrence(line: waiting.line, index: position))
-            keptChanges += waiting.changes
-            occurrenceValues.append(keptChanges <= Self.keptValueChanges ? logged : nil)
+            occurrenceValues.append(keep(logged))
         }
-        if saves[position].values == nil { saves[position].values = logged }
         saves[position].count += 1
         saves[position].statements += waiting.lines.count
+    }
+
+    /// `values` where they fit what is left of the budget (which they then take), else nil.
+    private mutating func keep(_ values: SaveValues?) -> SaveValues? {
+        guard let values else { return nil }
+        let bytes = values.changes.reduce(0) { total, change in
+            total + (change?.values.reduce(0) { if case let .text(text) = $1 { $0 + text.utf8.count } else { $0 } } ?? 0)
+        }
+        guard keptChanges + values.changes.count <= Self.keptValueChanges, keptBytes + bytes <= Self.keptValueBytes else { return nil }
+        keptChanges += values.changes.count
+        keptBytes += bytes
+        return values
     }
 
     private mutating func skip(_ lines: LineList, _ why: String) {

@@ -76,11 +76,12 @@ public final class Statement {
 
     /// Binds a blob (an empty buffer binds a zero-length blob, not NULL).
     public func bind(bytes: UnsafeRawBufferPointer, at index: Int32) throws {
-        if bindings.on { bindings.note(handle, index, .blob(Array(bytes))) }
-        guard let base = bytes.baseAddress, !bytes.isEmpty else {
-            return try check(sqlite3_bind_zeroblob(handle, index, 0))
+        if let base = bytes.baseAddress, !bytes.isEmpty {
+            try check(sqlite3_bind_blob(handle, index, base, Int32(bytes.count), sqliteTransient))
+        } else {
+            try check(sqlite3_bind_zeroblob(handle, index, 0))
         }
-        try check(sqlite3_bind_blob(handle, index, base, Int32(bytes.count), sqliteTransient))
+        if bindings.on { bindings.note(handle, index, .blob(Array(bytes))) }
     }
 
     /// Binds a UUID as its 16 bytes (Core Data's storage for UUID attributes).

@@ -47,6 +47,7 @@ public final class StatementTrace {
     public init(on database: Database, values: Bool = false) {
         self.database = database
         database.bindings.on = values
+        database.bindings.values = [:]
         let mask = UInt32(SQLITE_TRACE_STMT | SQLITE_TRACE_ROW | SQLITE_TRACE_PROFILE)
         sqlite3_trace_v2(database.handle, mask, { event, context, pointer, detail in
             guard let context, let pointer else { return 0 }
@@ -109,9 +110,10 @@ final class BindingRecord {
     func note(_ statement: OpaquePointer, _ index: Int32, _ value: StatementTrace.Bound) {
         let position = Int(index) - 1
         guard position >= 0 else { return }
-        var bound = values[statement] ?? []
-        if bound.count <= position { bound += Array(repeating: .null, count: position + 1 - bound.count) }
-        bound[position] = value
-        values[statement] = bound
+        // In place: the statement's array is not copied at each bind.
+        if values[statement, default: []].count <= position {
+            values[statement, default: []] += Array(repeating: .null, count: position + 1 - values[statement, default: []].count)
+        }
+        values[statement, default: []][position] = value
     }
 }

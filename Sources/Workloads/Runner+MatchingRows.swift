@@ -11,13 +11,14 @@ extension Runner {
         let layoutStore = try store.opened
         let rows = try fetchCase.requests.map { request -> Int in
             if fetchCase.counts { return try layoutStore.count(request) }
-            // A batched fetch's rows are its ID pass's, a prefetching fetch's its own fetch's.
-            var first = request
-            switch request.mode {
-            case .batched, .prefetching: first.mode = .plain
-            default: break
-            }
-            return try layoutStore.fetch(first).count
+            // A dictionary fetch's rows are its groups or distinct values, read; any other fetch's
+            // are its objects, counted (a batched fetch's its ID pass's, a prefetching fetch's its
+            // own fetch's), then paged.
+            if case .dictionary = request.mode { return try layoutStore.fetch(request).count }
+            var counted = request
+            (counted.mode, counted.sort, counted.limit, counted.offset) = (.plain, [], nil, nil)
+            let all = try layoutStore.count(counted)
+            return min(request.limit ?? .max, max(0, all - (request.offset ?? 0)))
         }
         func distance(_ index: Int) -> Double { abs(Double(rows[index]) - target) }
         let chosen = rows.indices.sorted { (distance($0), $0) < (distance($1), $1) }.prefix(Workload.fetchDraws).sorted()

@@ -20,15 +20,16 @@ extension Runner {
         defer { store.remove() }
         let strategy = try store.opened
         try strategy.createSchema()
-        var saves: [[StatementTrace.Entry]] = [], statements = 0, all = 0
+        let all = workload.kind == .insertBulk ? (dataset.totalCount + plan.batchSize - 1) / max(1, plan.batchSize) : inputs.singleInsertObjects.count
+        var saves: [[StatementTrace.Entry]] = [], statements = 0
+        // Whole transactions (the first however large) until the cap; the rest are not made at all.
         for transaction in transactions {
-            all += 1
-            guard statements < Self.loggedWriteStatements else { continue }
+            guard statements < Self.loggedWriteStatements else { break }
             let save = try Self.traced(strategy.database) { try strategy.insert(transaction) }
             statements += save.count
             saves.append(save)
         }
-        let rest = saves.count < all ? "its first \(saves.count) of \(all) transactions are logged (a case's log holds about \(Self.loggedWriteStatements) statements)" : nil
+        let rest = saves.count < all ? "its first \(saves.count) of \(all) transactions are logged (a case's log holds whole transactions up to about \(Self.loggedWriteStatements) statements)" : nil
         return LoggedCase(name: workload.name, requests: [], saves: saves, notLogged: rest)
     }
 

@@ -67,6 +67,7 @@ final class LogFetchTests: XCTestCase {
             "Publication PROPERTIES DISTINCT title", "Book PROPERTIES DISTINCT title, pageCount WHERE pageCount > %@ SORT BY title, pageCount LIMIT 5",
             "Book PROPERTIES min:(title), average:(pageCount), count:(isbn)", "Publication PROPERTIES title, count:(uid) AS n, max:(publishDate) WHERE updatedate != nil GROUP BY title",
             "ONLY Book PROPERTIES sum:(pageCount) AS pages", "AcademicPaper PROPERTIES paperType, count:(title) GROUP BY paperType SORT BY paperType DESC",
+            "Book PROPERTIES count:(isbn)",
         ]
         for text in fetches {
             let query = try query(text, layout), sql = query.sql
@@ -75,6 +76,9 @@ final class LogFetchTests: XCTestCase {
             case let other: XCTFail("\(text): \(sql) read as \(other)")
             }
         }
+        // A BETWEEN under NOT without parentheses of its own is not a range of BEGINSWITH[n].
+        XCTAssertEqual(try readBack("SELECT COUNT(*) FROM ZPUBLICATION t0 WHERE NOT (t0.ZPUBLISHDATE BETWEEN ? AND ?)", schema).get(),
+                       .fetch("COUNT Publication WHERE NOT ((publishDate BETWEEN {%@, %@}))"))
         let having = try statement("Publication PROPERTIES title, count:(uid) AS n GROUP BY title HAVING $n > 2", layout)
         XCTAssertEqual(readBack(having, schema, values: [.integer(2)]), .failure(NotUnderstood("a HAVING compared with a bound value is not replayed yet")))
         let written = having.replacingOccurrences(of: "> ?", with: "> 2 AND (__var0 < 9 OR NOT __var0 = 5)")

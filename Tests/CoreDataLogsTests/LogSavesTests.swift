@@ -130,6 +130,22 @@ final class LogSavesTests: XCTestCase {
         XCTAssertEqual(object.id, plain.id, "the objects are drawn as they are without values")
     }
 
+    /// The values kept for replaying saves are bounded whatever the log's saves: a save of more
+    /// changes than the budget is given drawn values, and a later small one still keeps its own.
+    func testTheValuesKeptForSavesAreBounded() throws {
+        let insert = "INSERT INTO ZTAG(Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES(?, ?, ?, ?)"
+        func save(_ objects: Int) -> String {
+            "CoreData: sql: BEGIN EXCLUSIVE\n" + (0 ..< objects).map { index in
+                "CoreData: sql: \(insert)\n" + ["(int64)\(1000 + index)", "(int64)6", "(int64)1", "\"tag \(index)\""].enumerated().map { "CoreData: details: SQLite bind[\($0)] = \($1)\n" }.joined()
+            }.joined() + "CoreData: sql: COMMIT\n"
+        }
+        let read = try saves(save(LogSaves.keptValueChanges + 1) + save(1))
+        XCTAssertEqual(read.saves.map(\.count), [1, 1])
+        XCTAssertNil(read.saves[0].values, "more changes than are kept")
+        XCTAssertEqual(read.saves[1].values?.changes, [["name": .text("tag 0")]])
+        XCTAssertEqual(read.occurrenceValues.map { $0 != nil }, [false, true])
+    }
+
     /// An INSERT's entity: its bound Z_ENT at level 2, else the one entity with its columns; two
     /// entities with the same columns need level 2.
     func testAnInsertsEntityIsItsBoundNumberOrItsColumns() throws {

@@ -242,7 +242,7 @@ extension CommandLineTests {
         let text = try String(contentsOf: log, encoding: .utf8)
         let line = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("bench: insert-bulk") })
         let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-        XCTAssertTrue(line.hasPrefix("bench: insert-bulk: its first ") && line.contains(" transactions are logged (a case's log holds about 20000 statements)"), String(line))
+        XCTAssertTrue(line.hasPrefix("bench: insert-bulk: its first ") && line.contains(" transactions are logged (a case's log holds whole transactions up to about 20000 statements)"), String(line))
         XCTAssertEqual(numbers.count, 3, String(line))
         XCTAssertEqual(text.components(separatedBy: "CoreData: sql: COMMIT\n").count - 1, numbers.first, "the transactions the line names are in the log")
         XCTAssertLessThan(numbers[0], numbers[1])
