@@ -13,19 +13,14 @@ extension LogSave {
         let tokens = statement.tokens.tokens
         var pairs: [(column: String, parameter: Int)] = []
         if kind == .insert {
-            guard let open = tokens.firstIndex(where: { $0.text == "(" }), let close = tokens[open...].firstIndex(where: { $0.text == ")" }) else { return [:] }
-            let columns = tokens[(open + 1)..<close].filter { $0.kind == .word }.map(\.text)
+            guard let (columns, close) = LogSave.insertedColumns(tokens) else { return [:] }
             // `VALUES(?, ?, …)`: the n-th column's value is the n-th bound.
             guard tokens[close...].filter({ $0.kind == .parameter }).count == columns.count else { return [:] }
             pairs = columns.enumerated().map { ($1, $0) }
-        } else {
-            // `SET ZA = ?, ZB = ?, Z_OPT = ? WHERE …`: each `column = ?` takes the next value bound.
-            var parameter = 0
-            for (index, token) in tokens.enumerated() {
-                if token.kind == .word, token.text == "WHERE" { break }
-                guard token.kind == .parameter else { continue }
-                if index >= 2, tokens[index - 1].text == "=", tokens[index - 2].kind == .word { pairs.append((tokens[index - 2].text, parameter)) }
-                parameter += 1
+        } else if let (assignments, _) = LogSave.setList(tokens) {
+            // `SET ZA = ?, ZB = ?, Z_OPT = ? WHERE …`: a `column = ?` takes the value bound at its `?`'s place.
+            pairs = assignments.compactMap { column, value in
+                tokens[value].kind == .parameter ? (column, tokens[..<value].count { $0.kind == .parameter }) : nil
             }
         }
         var values: [String: Value] = [:]

@@ -34,10 +34,7 @@ enum LogSave {
     /// The entity of an insert: the one its bound `Z_ENT` names (level 2), else the one concrete
     /// entity of the table whose columns are the statement's.
     private static func insert(_ tokens: [SQLTokens.Token], _ values: [BoundValue?], root: Int, schema: LogSchema) -> Result<SaveSpec.Change?, NotUnderstood> {
-        guard let open = tokens.firstIndex(where: { $0.text == "(" }), let close = tokens[open...].firstIndex(where: { $0.text == ")" }) else {
-            return .failure(NotUnderstood("an INSERT without its column list"))
-        }
-        let columns = tokens[(open + 1)..<close].filter { $0.kind == .word }.map(\.text)
+        guard let columns = insertedColumns(tokens)?.names else { return .failure(NotUnderstood("an INSERT without its column list")) }
         guard columns.prefix(3) == ["Z_PK", "Z_ENT", "Z_OPT"] else { return .failure(NotUnderstood("an INSERT whose columns do not start with Z_PK, Z_ENT, Z_OPT")) }
         let model = schema.model, subtree = model.entities[root].subtree
         if values.count == columns.count, case let .integer(number)? = values[1] {
@@ -62,16 +59,13 @@ enum LogSave {
     /// entity-number columns one change), its entity the deepest of those declaring them (the
     /// table's root for a version alone).
     private static func update(_ tokens: [SQLTokens.Token], root: Int, schema: LogSchema) -> Result<SaveSpec.Change?, NotUnderstood> {
-        guard let set = tokens.firstIndex(where: { $0.kind == .word && $0.text == "SET" }) else { return .failure(NotUnderstood("an UPDATE without SET")) }
-        let end = tokens[set...].firstIndex { $0.kind == .word && $0.text == "WHERE" } ?? tokens.endIndex
+        guard let (assignments, end) = setList(tokens) else { return .failure(NotUnderstood("an UPDATE without SET")) }
         let whereClause = tokens[end...].filter { $0.kind == .word }.map(\.text)
         guard whereClause.first == "WHERE", whereClause.dropFirst().allSatisfy({ ["Z_PK", "Z_OPT", "AND"].contains($0) }), whereClause.contains("Z_PK") else {
-            if let cleared = clear(tokens[set..<end], whereClause, root: root, schema: schema) { return .success(cleared) }
+            if let cleared = clear(tokens, assignments, whereClause, root: root, schema: schema) { return .success(cleared) }
             return .failure(NotUnderstood("an UPDATE of objects other than one by its Z_PK (a batch update): not replayed yet"))
         }
-        let assigned = tokens[set..<end].indices.compactMap { index -> String? in
-            index + 1 < end && tokens[index].kind == .word && tokens[index + 1].text == "=" ? tokens[index].text : nil
-        }.filter { $0 != "Z_OPT" }
+        let assigned = assignments.map(\.column).filter { $0 != "Z_OPT" }
         let model = schema.model
         var entity = root, attributes: [String] = [], toOnes: [String] = []
         for column in assigned {
@@ -101,17 +95,33 @@ enum LogSave {
     /// (`UPDATE ZITEM SET ZOWNER = NULL, Z_FOK_OWNER = NULL, Z_OPT = Z_OPT + 1 WHERE ZOWNER = ?`;
     /// Core Data clears each object by its `Z_PK`): every link of the object through the to-one's
     /// inverse removed. `nil` for any other UPDATE.
-    private static func clear(_ set: ArraySlice<SQLTokens.Token>, _ whereClause: [String], root: Int, schema: LogSchema) -> SaveSpec.Change? {
+    private static func clear(_ tokens: [SQLTokens.Token], _ assignments: [(column: String, value: Int)], _ whereClause: [String], root: Int, schema: LogSchema) -> SaveSpec.Change? {
         guard whereClause.count == 2, let (declaring, name, isKey) = schema.toOne(whereClause[1], in: root), isKey,
-            let relationship = schema.model.entities[declaring].relationship(name), let inverse = schema.model.inverse(of: relationship)
+            let relationship = schema.model.entities[declaring].relationship(name), let inverse = schema.model.inverse(of: relationship),
+            assignments.contains(where: { $0.column == whereClause[1] })
         else { return nil }
         // Each column set to NULL, the version moved on: `Z_OPT = Z_OPT + 1`.
-        let assigned = set.indices.filter { $0 + 1 < set.endIndex && set[$0].kind == .word && set[$0 + 1].text == "=" }
-        guard assigned.contains(where: { set[$0].text == whereClause[1] }) else { return nil }
-        for index in assigned where set[index].text != "Z_OPT" {
-            guard index + 2 < set.endIndex, set[index + 2].kind == .word, set[index + 2].text == "NULL" else { return nil }
+        for (column, value) in assignments where column != "Z_OPT" {
+            guard tokens[value].kind == .word, tokens[value].text == "NULL" else { return nil }
         }
         return .unlink(entity: relationship.destination, relationship: inverse.name, all: true)
+    }
+
+    /// An INSERT's column list in order, and where it closes; nil without one.
+    static func insertedColumns(_ tokens: [SQLTokens.Token]) -> (names: [String], close: Int)? {
+        guard let open = tokens.firstIndex(where: { $0.text == "(" }), let close = tokens[open...].firstIndex(where: { $0.text == ")" }) else { return nil }
+        return (tokens[(open + 1)..<close].filter { $0.kind == .word }.map(\.text), close)
+    }
+
+    /// An UPDATE's SET list: each column assigned with the position of the token after its `=`,
+    /// and where the list ends (its WHERE, or the end); nil without SET.
+    static func setList(_ tokens: [SQLTokens.Token]) -> (assignments: [(column: String, value: Int)], end: Int)? {
+        guard let set = tokens.firstIndex(where: { $0.kind == .word && $0.text == "SET" }) else { return nil }
+        let end = tokens[set...].firstIndex { $0.kind == .word && $0.text == "WHERE" } ?? tokens.endIndex
+        let assignments = (set..<end).compactMap { index -> (column: String, value: Int)? in
+            index + 2 < end && tokens[index].kind == .word && tokens[index + 1].text == "=" ? (tokens[index].text, index + 2) : nil
+        }
+        return (assignments, end)
     }
 
     /// A join table's row inserted (a link added) or deleted: one link by both its columns, or

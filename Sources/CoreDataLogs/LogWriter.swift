@@ -35,10 +35,7 @@ public struct LogWriter {
                 if entry.sql.hasPrefix("DELETE") { text += "CoreData: annotation: Bound intarray _Z_intarray0\n" }
                 continue
             }
-            text += "CoreData: sql: \(entry.sql)\n"
-            if level >= 2, let bound = values[entry.sql] {
-                for (index, value) in bound.enumerated() { text += "CoreData: details: SQLite bind[\(index)] = \(Self.printed(value))\n" }
-            }
+            text += "CoreData: sql: \(entry.sql)\n" + binds(values[entry.sql] ?? [])
             let seconds = Self.seconds(entry.nanoseconds)
             guard entry.sql.hasPrefix("SELECT") else {
                 text += "CoreData: annotation: sql execution time: \(seconds)s\n"
@@ -49,7 +46,7 @@ public struct LogWriter {
                 continue
             }
             text += "CoreData: annotation: sql connection fetch time: \(seconds)s\n"
-            let total = "CoreData: annotation: total fetch execution time: \(seconds)s for \(entry.rows) rows.\n"
+            let total = Self.total(entry)
             fetches += 1
             // A prefetch runs inside its fetch: the fetch's own total comes after its prefetches'.
             if !prefetching.isEmpty, fetches == 1 {
@@ -75,16 +72,22 @@ public struct LogWriter {
     public func lines(save statements: [StatementTrace.Entry]) -> String {
         var text = ""
         for entry in statements {
-            text += "CoreData: sql: \(entry.sql)\n"
-            if level >= 2, let bound = entry.values {
-                for (index, value) in bound.enumerated() { text += "CoreData: details: SQLite bind[\(index)] = \(Self.printed(Self.value(value)))\n" }
-            }
+            text += "CoreData: sql: \(entry.sql)\n" + binds((entry.values ?? []).map(Self.value))
             guard entry.sql.hasPrefix("SELECT"), entry.sql != CoreDataBookkeeping.readMaxSQL else { continue }
-            let seconds = Self.seconds(entry.nanoseconds)
-            text += "CoreData: annotation: sql connection fetch time: \(seconds)s\n"
-            text += "CoreData: annotation: total fetch execution time: \(seconds)s for \(entry.rows) rows.\n"
+            text += "CoreData: annotation: sql connection fetch time: \(Self.seconds(entry.nanoseconds))s\n" + Self.total(entry)
         }
         return text
+    }
+
+    /// At level 2, each bound value's line, as Core Data prints it (0-based).
+    private func binds(_ values: [Value]) -> String {
+        guard level >= 2 else { return "" }
+        return values.enumerated().map { "CoreData: details: SQLite bind[\($0)] = \(Self.printed($1))\n" }.joined()
+    }
+
+    /// A fetch's total time and rows.
+    private static func total(_ entry: StatementTrace.Entry) -> String {
+        "CoreData: annotation: total fetch execution time: \(seconds(entry.nanoseconds))s for \(entry.rows) rows.\n"
     }
 
     static func value(_ bound: StatementTrace.Bound) -> Value {

@@ -81,14 +81,7 @@ extension FetchParser {
         let name = key.name
         if !name.hasSuffix(".@count") { try countJoins(name) }
         let token = current
-        if name.hasSuffix(".@count") {
-            // `%@`: a count drawn from the data.
-            if case let .symbol(symbol) = current.kind, tokens[min(position + 1, tokens.count - 1)].kind == .placeholder, let comparison = Self.comparisons[symbol] {
-                position += 2
-                return .countOf(String(name.dropLast(".@count".count)), comparison, .drawn)
-            }
-            return try countComparison(name)
-        }
+        if name.hasSuffix(".@count") { return try countComparison(name) }
         if isSymbol("&") { return try bitwise(name, key.attribute, parenthesized: false) }
         if case let .symbol(symbol) = token.kind, let comparison = Self.comparisons[symbol] {
             _ = advance()
@@ -122,19 +115,7 @@ extension FetchParser {
             guard token.keyword == "IN" else { throw failure("\(objectName(name)) is compared with ==, != or IN, an object drawn with %@", token) }
             _ = advance()
             // `IN {%@, %@}`: objects drawn from the data, as many as it names (a logged fetch's list).
-            if isSymbol("{") {
-                var operands: [FetchOperand] = []
-                repeat {
-                    _ = advance()
-                    guard current.kind == .placeholder else { throw failure("\(objectName(name)) is compared IN a list of %@ (objects drawn from the data)") }
-                    _ = advance()
-                    operands.append(.drawn)
-                    guard operands.count <= FetchSpec.maximumTerms else { throw failure("a list of more than \(FetchSpec.maximumTerms) objects") }
-                } while isSymbol(",")
-                guard isSymbol("}") else { throw failure("expected '}' after the list") }
-                _ = advance()
-                return .among(name, operands)
-            }
+            if isSymbol("{") { return .among(name, try list(name, nil)) }
             guard current.kind == .placeholder else { throw failure("\(objectName(name)) is compared IN %@ (objects drawn from the data)") }
             _ = advance()
             return .amongDrawn(name)
@@ -261,13 +242,15 @@ extension FetchParser {
         return .bitwise(name, mask, comparison, try operand(name, attribute))
     }
 
-    /// `relationship.@count <op> n` (or a SUBQUERY's, made by `make`), n a whole number as written.
+    /// `relationship.@count <op> n` (or a SUBQUERY's, made by `make`), n a whole number as written;
+    /// a relationship's count also `%@`, a count drawn from the data.
     mutating func countComparison(_ name: String, _ make: ((FetchPredicate.Comparison, Int64) -> FetchTemplate)? = nil) throws -> FetchTemplate {
         guard case let .symbol(symbol) = current.kind, let comparison = Self.comparisons[symbol] else {
             throw failure("expected a comparison after '\(name)' (==, !=, <, <=, >, >=)")
         }
         _ = advance()
         let token = advance()
+        if make == nil, token.kind == .placeholder { return .countOf(String(name.dropLast(".@count".count)), comparison, .drawn) }
         guard case let .number(digits) = token.kind, let count = Int64(digits) else { throw failure("'\(name)' is compared with a whole number", token) }
         return make?(comparison, count) ?? .countOf(String(name.dropLast(".@count".count)), comparison, .value(.integer(count)))
     }
@@ -310,7 +293,8 @@ extension FetchParser {
     }
 
     /// `{a, b, …}`.
-    mutating func list(_ name: String, _ attribute: Attribute) throws -> [FetchOperand] {
+    /// `{value, …}`; of objects (no attribute), each `%@`, an object drawn from the data.
+    mutating func list(_ name: String, _ attribute: Attribute?) throws -> [FetchOperand] {
         guard isSymbol("{") else { throw failure("expected '{' to open a list of values") }
         _ = advance()
         var values: [FetchOperand] = []
@@ -319,7 +303,13 @@ extension FetchParser {
                 guard isSymbol(",") else { throw failure(current.kind == .end ? "a '{' that is not closed" : "expected ',' or '}' in the list") }
                 _ = advance()
             }
-            values.append(try operand(name, attribute))
+            if let attribute {
+                values.append(try operand(name, attribute))
+            } else {
+                guard current.kind == .placeholder else { throw failure("\(objectName(name)) is compared IN a list of %@ (objects drawn from the data)") }
+                _ = advance()
+                values.append(.drawn)
+            }
             guard values.count <= FetchSpec.maximumTerms else { throw failure("a list of more than \(FetchSpec.maximumTerms) values") }
         }
         _ = advance()

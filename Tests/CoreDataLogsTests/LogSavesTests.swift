@@ -130,6 +130,19 @@ final class LogSavesTests: XCTestCase {
         XCTAssertEqual(object.id, plain.id, "the objects are drawn as they are without values")
     }
 
+    /// A save of more than eight steps is shown as its first eight and what the rest add up to;
+    /// a shorter one whole.
+    func testALongSaveIsShownByItsFirstStepsAndTheRest() {
+        var spec = SaveSpec()
+        for step in 0 ..< 10 { for _ in 0 ... step { spec.append(step.isMultiple(of: 2) ? .insert(entity: 3) : .delete(entity: 0)) } }
+        XCTAssertEqual(spec.steps.count, 10)
+        XCTAssertEqual(
+            spec.summary(model),
+            "SAVE INSERT Book; DELETE Publication ×2; INSERT Book ×3; DELETE Publication ×4; INSERT Book ×5; DELETE Publication ×6; INSERT Book ×7; DELETE Publication ×8; … and 19 more changes in 2 steps")
+        let short = SaveSpec(steps: Array(spec.steps.prefix(8)))
+        XCTAssertEqual(short.summary(model), short.text(model))
+    }
+
     /// The values kept for replaying saves are bounded whatever the log's saves: a save of more
     /// changes than the budget is given drawn values, and a later small one still keeps its own.
     func testTheValuesKeptForSavesAreBounded() throws {

@@ -223,6 +223,7 @@ extension CommandLineTests {
         XCTAssertTrue(replay.stdout.contains("  SAVE UPDATE Publication ×60 SET "), replay.stdout)
         XCTAssertTrue(replay.stdout.contains("  SAVE UNLINK ALL Publication.tags; DELETE Publication; "), replay.stdout)
         XCTAssertFalse(replay.stdout.contains("not replayed"), replay.stdout)
+        XCTAssertTrue(replay.stdout.contains(" of them are logged (level 2) and drawn instead (--values drawn)\n"), "generated data: the saves' logged values are drawn by default\n\(replay.stdout)")
         // Timed with the values logged (the same seed's objects): every layout answers each lookup as single-table did.
         let timed = try bench(["replay", log.path, "--values", "logged", "--repetitions", "1", "--strategies", "single-table,table-per-entity,json-entity",
                                "--output", "replay.csv", "--quiet"] + common, in: folder)
