@@ -52,4 +52,13 @@ extension FetchPredicate {
         for key in sort { add(key.attribute, outer: true) }
         return joins
     }
+
+    /// How many `ANY relationship.attribute == value` conditions the predicate holds (in a layout
+    /// keeping objects in several tables, each joins two).
+    public var relatedCount: Int {
+        switch self {
+        case .anyRelated: 1
+        default: parts.reduce(0) { $0 + $1.relatedCount }
+        }
+    }
 }

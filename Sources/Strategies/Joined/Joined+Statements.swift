@@ -40,7 +40,10 @@ extension Joined {
                 return expression(MultiTableRead.Column(owner: entity.toOneRelationships[position].owner, property: .toOneKey(position)), positions.toOnes[position].key)
             },
             key: "t0.Z_PK",
-            related: { relationship, name, _ in try self.relatedJoin(entity.index, relationship, name, tracker) },
+            related: { relationship, name, _ in
+                tracker.related += 2
+                return try self.relatedJoin(entity.index, relationship, name, aliases: ("r\(tracker.related - 1)", "r\(tracker.related)"))
+            },
             sortKeys: request.sort,
             keyPaths: KeyPathJoins(model: model, entity: entity.index, alias: { "k\($0)" }, column: { try self.keyedColumn($0, $1) },
                                    many: { reached, relationship, _ in try self.manyStep(relationship, from: [reached]) }),
@@ -55,29 +58,6 @@ extension Joined {
         if union { return "t0.Z_ENT" }
         tracker.entities.insert(root)
         return "\(reader.alias(root)).Z_ENT"
-    }
-
-    /// The joins for `ANY relationship.attribute == ?`: through the join table (many-to-many) or the
-    /// table holding the inverse's foreign key (one-to-many), then the table holding the attribute.
-    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String, _ tracker: Tracker) throws -> (joins: String, expression: String) {
-        let relationship = try self.relationship(entity, name)
-        let (owner, column) = try attributeColumn(relationship.destination, attribute)
-        let target = tables[owner].name
-        let first = "r\(tracker.related + 1)", second = "r\(tracker.related + 2)"
-        tracker.related += 2
-        if relationship.isManyToMany {
-            let join = try schema.join(relationship)
-            let (this, other) = join.columns(from: relationship.owner, relationship.name)
-            return ("JOIN \(join.name) \(first) ON \(first).\(this) = t0.Z_PK JOIN \(target) \(second) ON \(second).Z_PK = \(first).\(other)",
-                    "\(second).\(column)")
-        }
-        let foreign = try inverseColumns(relationship)
-        let holder = tables[foreign.inverse.owner].name
-        if foreign.inverse.owner == owner {
-            return ("JOIN \(holder) \(first) ON \(first).\(foreign.key) = t0.Z_PK", "\(first).\(column)")
-        }
-        return ("JOIN \(holder) \(first) ON \(first).\(foreign.key) = t0.Z_PK JOIN \(target) \(second) ON \(second).Z_PK = \(first).Z_PK",
-                "\(second).\(column)")
     }
 
     /// `Z_ENT = ?` on the root's table when the request reads one entity of a hierarchy (a leaf's
@@ -146,22 +126,5 @@ extension Joined {
         var builder = try sqlWhere(request, reader, union: false, tracker)
         let from = try joinedFrom(request, reader, &builder, tracker, fetch: false)
         return PreparedQuery(sql: "SELECT \(request.predicate.count) \(from)", values: builder.values, decoder: nil)
-    }
-
-    /// The inverse to-one of a to-many or one-to-one relationship and its columns, in the table of
-    /// the entity that declares it (`inverse.owner`).
-    func inverseColumns(_ relationship: Model.Relationship) throws -> (inverse: Model.Relationship, key: String, entity: String?) {
-        let (inverse, position) = try inverseToOne(relationship)
-        return (inverse, toOneColumns[inverse.owner][position].key, toOneColumns[inverse.owner][position].entity)
-    }
-}
-
-extension FetchPredicate {
-    /// How many `ANY relationship.attribute == value` conditions the predicate holds (each joins two tables).
-    var relatedCount: Int {
-        switch self {
-        case .anyRelated: 1
-        default: parts.reduce(0) { $0 + $1.relatedCount }
-        }
     }
 }

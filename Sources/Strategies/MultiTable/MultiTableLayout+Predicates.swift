@@ -3,7 +3,8 @@ import Models
 
 /// The predicate forms a multi-table layout reads from where it keeps each property
 /// (`MultiTableLayout`), written once for joined and table-per-entity: a key path's steps through
-/// to-one and to-many relationships, and a to-many relationship's count.
+/// to-one and to-many relationships, `ANY` of an attribute reached through a to-many, and a
+/// to-many relationship's count.
 extension MultiTableLayout {
     /// Where a property of `entity` is read by key for a key path's join: the one table holding it
     /// for the whole subtree, else a `UNION ALL` of the key and the property's column of each
@@ -46,6 +47,49 @@ extension MultiTableLayout {
             return ManyStep(source: "(\(arms.isEmpty ? "SELECT NULL AS Z_PK, NULL AS Z_FROM WHERE 0" : arms.joined(separator: " UNION ALL ")))", from: "Z_FROM", to: "Z_PK")
         }
         return ManyStep(source: places[0].table, from: places[0].key, to: "Z_PK")
+    }
+
+    /// The joins for `ANY name.attribute == ?` from the row `t0` (taking `aliases`) and the
+    /// attribute's expression: through each join table the relationship reaches (many-to-many) or
+    /// each table keeping its inverse's key (one-to-many), then by key to the table keeping the
+    /// attribute when it is another; one `UNION ALL` of the partners when several hold it.
+    func relatedJoin(_ entity: Int, _ name: String, _ attribute: String, aliases: (String, String)) throws -> (joins: String, expression: String) {
+        let relationship = try self.relationship(entity, name)
+        let position = try attributePosition(relationship.destination, attribute)
+        let declarer = model.entities[relationship.destination].attributeOwners[position]
+        /// Per partner: the table and column keeping the source's key, where it keeps the attribute, and the join table.
+        var partners: [(table: String, source: String, value: (table: String, column: String), through: (join: String, other: String)?)] = []
+        if relationship.isManyToMany {
+            for link in try joinLinks(entity, relationship) where model.entities[declarer].subtree.contains(link.partner) {
+                let value = attributePlace(link.partner, position)
+                partners.append((value.table, link.this, value, (link.join, link.other)))
+            }
+        } else {
+            // The objects keeping both the inverse's key and the attribute: the deeper declarer's subtree.
+            let (inverse, key) = try inverseToOne(relationship)
+            for holder in holders(model.entities[inverse.owner].depth < model.entities[declarer].depth ? declarer : inverse.owner) {
+                let place = toOnePlace(holder, key)
+                partners.append((place.table, place.key, attributePlace(holder, position), nil))
+            }
+        }
+        let (first, second) = aliases
+        guard partners.count == 1 else {
+            guard !partners.isEmpty else { return ("", "NULL") }
+            let arms = partners.map { partner in
+                let from = partner.through.map { "\($0.join) j JOIN \(partner.table) d ON d.Z_PK = j.\($0.other)" } ?? "\(partner.table) d"
+                let value = partner.value.table == partner.table ? "" : " JOIN \(partner.value.table) v ON v.Z_PK = d.Z_PK"
+                return "SELECT \(partner.through == nil ? "d" : "j").\(partner.source) AS Z_SOURCE, \(value.isEmpty ? "d" : "v").\(partner.value.column) AS Z_VALUE FROM \(from)\(value)"
+            }
+            return ("JOIN (\(arms.joined(separator: " UNION ALL "))) \(first) ON \(first).Z_SOURCE = t0.Z_PK", "\(first).Z_VALUE")
+        }
+        let partner = partners[0]
+        if let through = partner.through {
+            return ("JOIN \(through.join) \(first) ON t0.Z_PK = \(first).\(partner.source) JOIN \(partner.table) \(second) ON \(second).Z_PK = \(first).\(through.other)",
+                    "\(second).\(partner.value.column)")
+        }
+        let join = "JOIN \(partner.table) \(first) ON \(first).\(partner.source) = t0.Z_PK"
+        guard partner.value.table != partner.table else { return (join, "\(first).\(partner.value.column)") }
+        return (join + " JOIN \(partner.value.table) \(second) ON \(second).Z_PK = \(first).Z_PK", "\(second).\(partner.value.column)")
     }
 
     /// How many objects to-many `name` of `entity` holds for the row `t0`: a correlated count of

@@ -1,16 +1,6 @@
 import Models
 
 extension TablePerEntity {
-    /// Per entity: its concrete entities (itself and descendants), in number order.
-    static func concreteEntities(_ model: Model) -> [[Int]] {
-        let entities = model.entities
-        var concrete = Array(repeating: [Int](), count: entities.count)
-        for index in entities.indices.reversed() {
-            concrete[index] = (entities[index].isConcrete ? [index] : []) + entities[index].children.flatMap { concrete[$0] }
-        }
-        return concrete
-    }
-
     /// `BlogPost` → `blogPosts`, `Category` → `categories`.
     static func plural(_ name: String) -> String {
         let lower = name.prefix(1).lowercased() + name.dropFirst()

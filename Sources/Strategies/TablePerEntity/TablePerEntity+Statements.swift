@@ -15,37 +15,9 @@ extension TablePerEntity {
         MultiTableRead.concrete(model, request.entity, includesSubentities: request.includesSubentities)
     }
 
-    /// Checks that every name the request uses is a property of its entity.
+    /// Checks that every name the request uses is its entity's (no arm would, when it has no table).
     func check(_ request: FetchRequest) throws {
-        let entity = model.entities[request.entity]
-        func attribute(_ name: String) throws {
-            guard entity.attribute(name) != nil else { throw LayoutError(Self.name, "'\(name)' is not an attribute of '\(entity.name)'") }
-        }
-        func property(_ name: String) throws {
-            guard [FetchPredicate.selfKey, FetchPredicate.entityKey].contains(name) || model.keyPath(name, from: entity.index, throughToMany: true) != nil else {
-                throw LayoutError(Self.name, "'\(name)' is not a property of '\(entity.name)' or a key path from it")
-            }
-        }
-        func check(_ predicate: FetchPredicate) throws {
-            switch predicate {
-            case let .toOne(name, _), let .toOneInList(name):
-                guard entity.relationship(name)?.toMany == false else { throw LayoutError(Self.name, "'\(name)' is not a to-one relationship of '\(entity.name)'") }
-            case let .countOf(name, _, _), let .holds(name, _), let .subquery(name, _, _, _):
-                guard entity.relationship(name)?.toMany == true else { throw LayoutError(Self.name, "'\(name)' is not a to-many relationship of '\(entity.name)'") }
-            case let .anyRelated(name, attributeName, _):
-                guard let relationship = entity.relationship(name), relationship.toMany,
-                      model.entities[relationship.destination].attribute(attributeName) != nil else {
-                    throw LayoutError(Self.name, "'\(name).\(attributeName)' is not an attribute reached through a to-many relationship of '\(entity.name)'")
-                }
-            default: for part in predicate.parts { try check(part) }
-            }
-        }
-        for key in request.sort {
-            guard key.attribute.contains(".") else { try attribute(key.attribute); continue }
-            guard model.keyPath(key.attribute, from: entity.index, throughToMany: false)?.isToOne == false else { throw LayoutError(Self.name, "'\(key.attribute)' is not an attribute reached through to-ones of '\(entity.name)'") }
-        }
-        for name in request.predicate.comparedAttributes.sorted() { try property(name) }
-        try check(request.predicate)
+        if let problem = request.unknownName(in: model) { throw LayoutError(Self.name, problem) }
     }
 
     /// The WHERE builder of the arm reading `entity`'s table as `t0`.
@@ -57,51 +29,13 @@ extension TablePerEntity {
             key: "t0.Z_PK",
             related: { name, attribute, _ in
                 aliases += 2
-                return try self.relatedJoin(entity, name, attribute, aliases - 1)
+                return try self.relatedJoin(entity, name, attribute, aliases: ("t\(aliases - 1)", "t\(aliases)"))
             },
             sortKeys: request.sort,
             keyPaths: KeyPathJoins(model: model, entity: entity, alias: { "k\($0)" }, column: { try self.keyedColumn($0, $1) },
                                    many: { reached, relationship, first in try self.manyStep(relationship, from: first ? [entity] : self.holders(reached)) }),
             countRelated: { name, alias in try self.relatedCount(entity, name, alias: alias) },
             entityNumber: { "\(entity + 1)" })
-    }
-
-    /// The joins for `ANY relationship.attribute == ?` from `entity`'s table: through the join
-    /// table (many-to-many) or the destination's foreign key (one-to-many); through one `UNION ALL`
-    /// of the partners' tables when several hold the attribute.
-    private func relatedJoin(_ entity: Int, _ name: String, _ attribute: String, _ alias: Int) throws -> (joins: String, expression: String) {
-        let relationship = try self.relationship(entity, name)
-        let position = try attributePosition(relationship.destination, attribute)
-        let owner = model.entities[model.entities[relationship.destination].attributeOwners[position]]
-        let (first, second) = ("t\(alias)", "t\(alias + 1)")
-        /// (table, the column holding this entity's key, the attribute's column) per partner.
-        var partners: [(table: String, source: String, value: String, through: (join: String, other: String)?)] = []
-        if relationship.isManyToMany {
-            for link in links(from: entity, relationship) where owner.subtree.contains(link.partner) {
-                partners.append((tables[link.partner], link.this, attributeColumns[link.partner][position], (link.join, link.other)))
-            }
-        } else {
-            let (inverse, key) = try inverseToOne(relationship)
-            for holder in concrete[inverse.owner] where owner.subtree.contains(holder) {
-                partners.append((tables[holder], toOneColumns[holder][key].key, attributeColumns[holder][position], nil))
-            }
-        }
-        guard partners.count == 1 else {
-            guard !partners.isEmpty else { return ("", "NULL") }
-            let arms = partners.map { partner in
-                if let through = partner.through {
-                    return "SELECT j.\(partner.source) AS Z_SOURCE, d.\(partner.value) AS Z_VALUE FROM \(through.join) j JOIN \(partner.table) d ON d.Z_PK = j.\(through.other)"
-                }
-                return "SELECT d.\(partner.source) AS Z_SOURCE, d.\(partner.value) AS Z_VALUE FROM \(partner.table) d"
-            }
-            return ("JOIN (\(arms.joined(separator: " UNION ALL "))) \(first) ON \(first).Z_SOURCE = t0.Z_PK", "\(first).Z_VALUE")
-        }
-        let partner = partners[0]
-        if let through = partner.through {
-            return ("JOIN \(through.join) \(first) ON t0.Z_PK = \(first).\(partner.source) JOIN \(partner.table) \(second) ON \(second).Z_PK = \(first).\(through.other)",
-                    "\(second).\(partner.value)")
-        }
-        return ("JOIN \(partner.table) \(first) ON \(first).\(partner.source) = t0.Z_PK", "\(first).\(partner.value)")
     }
 
     /// `FROM <table> t0 … WHERE …` of one arm, and its sort keys' expressions; its values appended to `values`.

@@ -63,7 +63,7 @@ public struct TablePerEntity: MultiTableLayout {
     /// layout makes fails (a validated model makes none fail).
     public init(model: Model) throws {
         self.model = model
-        let concrete = Self.concreteEntities(model)
+        let concrete = model.entities.map { model.concreteEntities(in: $0.subtree) }
         self.concrete = concrete
         let (description, records) = Self.flatten(model, concrete)
         do { storedModel = try Model(description) } catch let error as ModelError {
