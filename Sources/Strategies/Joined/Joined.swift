@@ -131,18 +131,6 @@ public struct Joined: MultiTableLayout {
 
     // MARK: Names
 
-    /// The declaring entity and column of attribute `name` of `entity`.
-    func attributeColumn(_ entity: Int, _ name: String) throws -> (owner: Int, column: String) {
-        let position = try attributePosition(entity, name), owner = model.entities[entity].attributeOwners[position]
-        return (owner, attributeColumns[owner][position])
-    }
-
-    /// The declaring entity and columns of to-one `name` of `entity`.
-    func toOneColumn(_ entity: Int, _ name: String) throws -> (owner: Int, key: String, entity: String?) {
-        let position = try toOnePosition(entity, name), columns = toOneColumns[entity][position]
-        return (model.entities[entity].toOneRelationships[position].owner, columns.key, columns.entity)
-    }
-
     /// The name of a column a read selects, in its owner's table.
     func columnName(_ column: MultiTableRead.Column) -> String {
         switch column.property {
@@ -182,13 +170,6 @@ public struct Joined: MultiTableLayout {
 
     func joinTableNames(_ relationship: Model.Relationship) -> [String] { schema.joinTable(relationship).map { [$0.name] } ?? [] }
 
-    /// The declaring entity and column of a property (attribute or to-one) of `entity`.
-    private func place(_ entity: Int, _ property: String) throws -> (owner: Int, column: String) {
-        if model.entities[entity].attributeIndex(property) != nil { return try attributeColumn(entity, property) }
-        let toOne = try toOneColumn(entity, property)
-        return (toOne.owner, toOne.key)
-    }
-
     // MARK: DDL
 
     var tableSQL: [String] {
@@ -224,10 +205,14 @@ public struct Joined: MultiTableLayout {
         }
         for entity in model.entities {
             for constraint in entity.uniquenessConstraints {
-                sql.append(try constraintSQL(entity, constraint))
+                let index = try indexPlace(entity, constraint.map { FetchIndex.Element(property: $0) })
+                let columns = index.kept.map { $0.column + " COLLATE BINARY ASC" }
+                sql.append("CREATE \(index.mixed ? "" : "UNIQUE ")INDEX \(CoreDataSchema.uniqueIndexName(entity.name, constraint)) ON \(index.table) (\(columns.joined(separator: ", ")))")
             }
-            for index in entity.fetchIndexes where !index.rtree {
-                sql.append(try fetchIndexSQL(entity, index))
+            for fetchIndex in entity.fetchIndexes where !fetchIndex.rtree {
+                let index = try indexPlace(entity, fetchIndex.elements)
+                let columns = index.kept.map { $0.column + " COLLATE BINARY " + ($0.element.ascending ? "ASC" : "DESC") }
+                sql.append("CREATE INDEX Z_\(entity.name)_\(fetchIndex.name) ON \(index.table) (\(columns.joined(separator: ", ")))")
             }
         }
         for join in schema.joinTables {
@@ -236,40 +221,30 @@ public struct Joined: MultiTableLayout {
         return sql
     }
 
-    /// A uniqueness constraint's index, on the table of its last property (UNIQUE only when every
-    /// property is in that table).
-    private func constraintSQL(_ entity: Model.Entity, _ constraint: [String]) throws -> String {
-        let places = try constraint.map { try place(entity.index, $0) }
-        let owner = try Joined.need(places.last, "property in a uniqueness constraint of \(entity.name)").owner
-        let mixed = places.contains { $0.owner != owner }
-        let columns = places.filter { $0.owner == owner }.map { $0.column + " COLLATE BINARY ASC" }
-        return "CREATE \(mixed ? "" : "UNIQUE ")INDEX \(CoreDataSchema.uniqueIndexName(entity.name, constraint)) ON \(tables[owner].name) (\(columns.joined(separator: ", ")))"
-    }
-
-    /// A fetch index, on the table of its last property (the root's for `entity` alone), with that
-    /// table's columns.
-    private func fetchIndexSQL(_ entity: Model.Entity, _ index: FetchIndex) throws -> String {
-        let last = index.elements.last { $0.property != nil && !$0.isPrimaryKey }?.property
-        let owner = try last.map { try place(entity.index, $0).owner } ?? entity.root
-        let columns = try index.elements.compactMap { element -> String? in
-            let direction = " COLLATE BINARY " + (element.ascending ? "ASC" : "DESC")
-            guard let property = element.property else { return owner == entity.root ? "Z_ENT" + direction : nil }
-            if element.isPrimaryKey { return "Z_PK" + direction }
-            let place = try place(entity.index, property)
-            return place.owner == owner ? place.column + direction : nil
+    /// Where an index of `entity` goes: the table keeping its last property (the root's when it
+    /// names none but the key), the elements that table keeps (the entity number only on the
+    /// root's, which holds `Z_ENT`) with their columns, and whether some are kept elsewhere.
+    private func indexPlace(_ entity: Model.Entity, _ elements: [FetchIndex.Element]) throws
+        -> (table: String, kept: [(column: String, element: FetchIndex.Element)], mixed: Bool) {
+        let root = tables[entity.root].name
+        let last = elements.last { $0.property != nil && !$0.isPrimaryKey }?.property
+        let table = try last.map { try place(entity.index, $0).table } ?? root
+        var kept: [(column: String, element: FetchIndex.Element)] = [], mixed = false
+        for element in elements {
+            guard let property = element.property else { if table == root { kept.append(("Z_ENT", element)) }; continue }
+            let place = element.isPrimaryKey ? (table: table, column: "Z_PK") : try place(entity.index, property)
+            if place.table == table { kept.append((place.column, element)) } else { mixed = true }
         }
-        return "CREATE INDEX Z_\(entity.name)_\(index.name) ON \(tables[owner].name) (\(columns.joined(separator: ", ")))"
+        return (table, kept, mixed)
     }
 
-    /// Each R-tree index, on the table of its last element's declaring entity with that table's
-    /// elements (as a fetch index), its triggers on that table.
+    /// Each R-tree index, on the table of its last element (as a fetch index), its triggers on that table.
     func rtreeSQL() throws -> [String] {
         try model.entities.flatMap { entity in
-            try entity.fetchIndexes.filter(\.rtree).flatMap { index -> [String] in
-                let places = try index.elements.compactMap(\.property).map { try attributeColumn(entity.index, $0) }
-                let owner = try Joined.need(places.last, "element of R-tree index \(index.name)").owner
-                return CoreDataSchema.rtreeSQL(entity: entity.name, index: index.name, table: tables[owner].name,
-                                               columns: places.filter { $0.owner == owner }.map { place in (place.column, { "\($0).\(place.column)" }) })
+            try entity.fetchIndexes.filter(\.rtree).flatMap { fetchIndex -> [String] in
+                let index = try indexPlace(entity, fetchIndex.elements)
+                return CoreDataSchema.rtreeSQL(entity: entity.name, index: fetchIndex.name, table: index.table,
+                                               columns: index.kept.map { place in (place.column, { "\($0).\(place.column)" }) })
             }
         }
     }

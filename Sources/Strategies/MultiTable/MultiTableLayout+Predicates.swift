@@ -10,19 +10,19 @@ extension MultiTableLayout {
     /// for the whole subtree, else a `UNION ALL` of the key and the property's column of each
     /// table that does (keys are unique in a hierarchy).
     func keyedColumn(_ entity: Int, _ name: String) throws -> KeyedColumn {
-        let info = model.entities[entity]
-        let places: [(table: String, column: String)]
-        if let position = info.attributeIndex(name) {
-            places = holders(entity).map { attributePlace($0, position) }
-        } else {
-            let position = try toOnePosition(entity, name)
-            places = holders(entity).map { let place = toOnePlace($0, position); return (place.table, place.key) }
-        }
+        let places = try holders(entity).map { try place($0, name) }
         guard places.count == 1 else {
             let arms = places.map { "SELECT Z_PK, \($0.column) AS Z_VALUE FROM \($0.table)" }
             return KeyedColumn(source: "(\(arms.isEmpty ? "SELECT NULL AS Z_PK, NULL AS Z_VALUE WHERE 0" : arms.joined(separator: " UNION ALL ")))") { "\($0).Z_VALUE" }
         }
         return KeyedColumn(source: places[0].table) { [column = places[0].column] in "\($0).\(column)" }
+    }
+
+    /// The table and column of a property of `entity` by name: an attribute's, or a to-one's key.
+    func place(_ entity: Int, _ name: String) throws -> (table: String, column: String) {
+        if let position = model.entities[entity].attributeIndex(name) { return attributePlace(entity, position) }
+        let place = toOnePlace(entity, try toOnePosition(entity, name))
+        return (place.table, place.key)
     }
 
     /// How a key path goes through to-many `relationship` from objects of `holders` (entities
