@@ -10,7 +10,7 @@ extension Joined {
         let attributes = try model.partialAttributes(request.entity, properties, layout: Self.name)
         let reader = reader(request.entity, includesSubentities: request.includesSubentities)
         let tracker = Tracker()
-        var builder = try sqlWhere(request, reader, union: false, tracker)
+        var builder = sqlWhere(request, reader, union: false, tracker)
         let columns = try properties.map { try builder.attribute($0) }
         let root = model.entities[request.entity].root
         let subtree = request.includesSubentities && model.entities[request.entity].hasSubentities

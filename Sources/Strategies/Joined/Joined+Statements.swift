@@ -15,40 +15,26 @@ extension Joined {
         return includesSubentities && made.count > 1 ? made[1] : made[0]
     }
 
-    /// The tables a condition reads, and the aliases its joins through to-many relationships took.
+    /// The tables a condition reads.
     final class Tracker {
         var entities = Set<Int>()
-        var related = 0
     }
 
     /// The WHERE builder of a request over `reader`'s tables (`union`: over the `UNION ALL`
     /// subquery `t0`, whose columns are named `c<position>`).
-    func sqlWhere(_ request: FetchRequest, _ reader: JoinedReader, union: Bool, _ tracker: Tracker) throws -> SQLWhere {
+    func sqlWhere(_ request: FetchRequest, _ reader: JoinedReader, union: Bool, _ tracker: Tracker) -> SQLWhere {
         let entity = model.entities[request.entity], positions = reader.read.positions
         func expression(_ column: MultiTableRead.Column, _ position: Int32) -> String {
             tracker.entities.insert(column.owner)
             return union ? "t0.c\(position)" : "\(reader.alias(column.owner)).\(columnName(column))"
         }
-        func attribute(_ name: String) throws -> String {
-            let position = try attributePosition(entity.index, name)
+        return sqlWhere(entity.index, sort: request.sort, anyAlias: "r", attribute: { name in
+            let position = try self.attributePosition(entity.index, name)
             return expression(MultiTableRead.Column(owner: entity.attributeOwners[position], property: .attribute(position)), positions.attributes[position])
-        }
-        return SQLWhere(
-            attribute: attribute,
-            toOne: { name in
-                let position = try self.toOnePosition(entity.index, name)
-                return expression(MultiTableRead.Column(owner: entity.toOneRelationships[position].owner, property: .toOneKey(position)), positions.toOnes[position].key)
-            },
-            key: "t0.Z_PK",
-            related: { relationship, name, _ in
-                tracker.related += 2
-                return try self.relatedJoin(entity.index, relationship, name, aliases: ("r\(tracker.related - 1)", "r\(tracker.related)"))
-            },
-            sortKeys: request.sort,
-            keyPaths: KeyPathJoins(model: model, entity: entity.index, alias: { "k\($0)" }, column: { try self.keyedColumn($0, $1) },
-                                   many: { reached, relationship, _ in try self.manyStep(relationship, from: [reached]) }),
-            countRelated: { name, alias in try self.relatedCount(entity.index, name, alias: alias) },
-            entityNumber: { self.entityNumber(entity.root, reader, union: union, tracker) })
+        }, toOne: { name in
+            let position = try self.toOnePosition(entity.index, name)
+            return expression(MultiTableRead.Column(owner: entity.toOneRelationships[position].owner, property: .toOneKey(position)), positions.toOnes[position].key)
+        }, entityNumber: { self.entityNumber(entity.root, reader, union: union, tracker) })
     }
 
     /// A row's entity number: the root's `Z_ENT` (the union's), or the literal number of a root
@@ -103,7 +89,7 @@ extension Joined {
         // Its key paths (the sort's too) join three tables a step at most: a to-many's join table,
         // the table keeping the property read next, and an ancestor's for the one after.
         let union = reader.needsUnion(joining: 2 * request.predicate.relatedCount + 3 * request.predicate.keyPathJoins(sortingBy: request.sort).count)
-        var builder = try sqlWhere(request, reader, union: union, tracker)
+        var builder = sqlWhere(request, reader, union: union, tracker)
         guard !union else {
             // The arms, filtered, sorted and paged as a whole.
             let (arms, armValues) = reader.unionArms(self)
@@ -123,7 +109,7 @@ extension Joined {
         }
         let reader = reader(request.entity, includesSubentities: request.includesSubentities)
         let tracker = Tracker()
-        var builder = try sqlWhere(request, reader, union: false, tracker)
+        var builder = sqlWhere(request, reader, union: false, tracker)
         let from = try joinedFrom(request, reader, &builder, tracker, fetch: false)
         return PreparedQuery(sql: "SELECT \(request.predicate.count) \(from)", values: builder.values, decoder: nil)
     }

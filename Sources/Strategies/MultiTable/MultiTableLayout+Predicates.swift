@@ -1,4 +1,5 @@
 import CoreDataLayout
+import FetchRequests
 import Models
 
 /// The predicate forms a multi-table layout reads from where it keeps each property
@@ -6,6 +7,26 @@ import Models
 /// to-one and to-many relationships, `ANY` of an attribute reached through a to-many, and a
 /// to-many relationship's count.
 extension MultiTableLayout {
+    /// The WHERE builder of a read of `entity`'s objects from the row `t0`, given how the read spells
+    /// an attribute, a to-one's key and the entity number: its `ANY` joins take the aliases
+    /// `<anyAlias>1`, `<anyAlias>2`, …; a key path's step through a to-many goes from the row's
+    /// entity, then from where the objects reached keep their identities.
+    func sqlWhere(_ entity: Int, sort: [SortKey], anyAlias: String, attribute: @escaping (String) throws -> String,
+                  toOne: @escaping (String) throws -> String, entityNumber: @escaping () -> String) -> SQLWhere {
+        var taken = 0
+        return SQLWhere(
+            attribute: attribute, toOne: toOne, key: "t0.Z_PK",
+            related: { name, attribute, _ in
+                taken += 2
+                return try self.relatedJoin(entity, name, attribute, aliases: ("\(anyAlias)\(taken - 1)", "\(anyAlias)\(taken)"))
+            },
+            sortKeys: sort,
+            keyPaths: KeyPathJoins(model: model, entity: entity, alias: { "k\($0)" }, column: { try self.keyedColumn($0, $1) },
+                                   many: { reached, relationship, first in try self.manyStep(relationship, from: first ? [entity] : self.holders(reached)) }),
+            countRelated: { name, alias in try self.relatedCount(entity, name, alias: alias) },
+            entityNumber: entityNumber)
+    }
+
     /// Where a property of `entity` is read by key for a key path's join: the one table holding it
     /// for the whole subtree, else a `UNION ALL` of the key and the property's column of each
     /// table that does (keys are unique in a hierarchy).

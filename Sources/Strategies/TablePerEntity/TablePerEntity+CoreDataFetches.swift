@@ -28,7 +28,7 @@ extension TablePerEntity {
             return "SELECT \(distinct)\(named.joined(separator: ", ")) \(from)"
         }
         let orderBy = request.sort.isEmpty ? "" : " ORDER BY " + request.sort.enumerated().map { "c\(properties.count + 2 + $0)" + $1.orderSuffix }.joined(separator: ", ")
-        var pager = try sqlWhere(request.entity, FetchRequest(entity: request.entity))
+        var pager = sqlWhere(request.entity, FetchRequest(entity: request.entity))
         let page = pager.page(request)
         return PreparedQuery(sql: arms.joined(separator: " UNION ALL ") + orderBy + page, values: values + pager.values, decoder: decoder)
     }

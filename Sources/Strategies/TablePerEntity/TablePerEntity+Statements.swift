@@ -21,26 +21,14 @@ extension TablePerEntity {
     }
 
     /// The WHERE builder of the arm reading `entity`'s table as `t0`.
-    func sqlWhere(_ entity: Int, _ request: FetchRequest) throws -> SQLWhere {
-        var aliases = 0
-        return SQLWhere(
-            attribute: { "t0." + (try self.column(entity, $0)) },
-            toOne: { "t0." + (try self.toOne(entity, $0).key) },
-            key: "t0.Z_PK",
-            related: { name, attribute, _ in
-                aliases += 2
-                return try self.relatedJoin(entity, name, attribute, aliases: ("t\(aliases - 1)", "t\(aliases)"))
-            },
-            sortKeys: request.sort,
-            keyPaths: KeyPathJoins(model: model, entity: entity, alias: { "k\($0)" }, column: { try self.keyedColumn($0, $1) },
-                                   many: { reached, relationship, first in try self.manyStep(relationship, from: first ? [entity] : self.holders(reached)) }),
-            countRelated: { name, alias in try self.relatedCount(entity, name, alias: alias) },
-            entityNumber: { "\(entity + 1)" })
+    func sqlWhere(_ entity: Int, _ request: FetchRequest) -> SQLWhere {
+        sqlWhere(entity, sort: request.sort, anyAlias: "t", attribute: { "t0." + (try self.column(entity, $0)) },
+                 toOne: { "t0." + (try self.toOne(entity, $0).key) }, entityNumber: { "\(entity + 1)" })
     }
 
     /// `FROM <table> t0 … WHERE …` of one arm, and its sort keys' expressions; its values appended to `values`.
     func armFrom(_ entity: Int, _ request: FetchRequest, _ values: inout [Value]) throws -> (from: String, sort: [String]) {
-        var builder = try sqlWhere(entity, request)
+        var builder = sqlWhere(entity, request)
         let from = try from(entity, request, &builder)
         values += builder.values
         return (from, builder.sort.map(\.expression))
@@ -49,7 +37,7 @@ extension TablePerEntity {
     /// `FROM` and `WHERE` of `request` on `entity`'s table alone, then its `ORDER BY` and page
     /// from the same builder (which orders a key list's to-one, `SQLWhere.orderBy`), and the values.
     func oneTable(_ entity: Int, _ request: FetchRequest) throws -> (sql: String, values: [Value]) {
-        var builder = try sqlWhere(entity, request)
+        var builder = sqlWhere(entity, request)
         let from = try from(entity, request, &builder)
         let tail = builder.orderBy + builder.page(request)
         return (from + tail, builder.values)
@@ -90,7 +78,7 @@ extension TablePerEntity {
         if request.sort.isEmpty, case let .toOneInList(name) = request.predicate {
             orderBy = " ORDER BY " + names[Int(read.positions.toOnes[try toOnePosition(request.entity, name)].key)]
         }
-        var pager = try sqlWhere(request.entity, FetchRequest(entity: request.entity))
+        var pager = sqlWhere(request.entity, FetchRequest(entity: request.entity))
         let page = pager.page(request)
         return PreparedQuery(sql: arms.joined(separator: " UNION ALL ") + orderBy + page, values: values + pager.values, decoder: unionDecoder(read))
     }
