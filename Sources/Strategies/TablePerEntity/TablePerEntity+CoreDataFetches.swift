@@ -15,22 +15,17 @@ extension TablePerEntity {
         func items(_ entity: Int, sort: [String] = []) throws -> [String] {
             try properties.map { "t0." + (try column(entity, $0)) } + ["\(entity + 1)", "t0.Z_PK"] + sort
         }
-        var values: [Value] = []
         guard entities.count > 1 else {
             guard let entity = entities.first else { return PreparedQuery(sql: "SELECT \((properties.map { _ in "NULL" } + ["0", "0"]).joined(separator: ", ")) WHERE 0", values: [], decoder: decoder) }
             let (from, values) = try oneTable(entity, request)
             return PreparedQuery(sql: "SELECT \(distinct)\(try items(entity).joined(separator: ", ")) \(from)", values: values, decoder: decoder)
         }
-        let arms = try entities.enumerated().map { offset, entity in
-            let (from, sort) = try armFrom(entity, request, &values)
-            let list = try items(entity, sort: sort)
-            let named = offset == 0 ? list.enumerated().map { "\($1) AS c\($0)" } : list
-            return "SELECT \(distinct)\(named.joined(separator: ", ")) \(from)"
-        }
         let orderBy = request.sort.isEmpty ? "" : " ORDER BY " + request.sort.enumerated().map { "c\(properties.count + 2 + $0)" + $1.orderSuffix }.joined(separator: ", ")
-        var pager = sqlWhere(request.entity, FetchRequest(entity: request.entity))
-        let page = pager.page(request)
-        return PreparedQuery(sql: arms.joined(separator: " UNION ALL ") + orderBy + page, values: values + pager.values, decoder: decoder)
+        let (sql, values) = try union(request, entities, orderBy: orderBy) { entity, first, sort in
+            let list = try items(entity, sort: sort)
+            return (first ? list.enumerated().map { "\($1) AS c\($0)" } : list).joined(separator: ", ")
+        }
+        return PreparedQuery(sql: sql, values: values, decoder: decoder)
     }
 }
 

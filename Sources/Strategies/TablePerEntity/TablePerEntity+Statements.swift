@@ -61,14 +61,8 @@ extension TablePerEntity {
             return PreparedQuery(sql: "SELECT \(distinct)\(list) \(from)", values: values, decoder: decoder)
         }
         let (read, names) = unionList(request.entity)
-        var values: [Value] = []
         // A sort key through to-ones (`author.name`) adds its value to each arm, named `s<index>` in the first.
         let paths = request.sort.indices.filter { request.sort[$0].attribute.contains(".") }
-        let arms = try entities.enumerated().map { offset, entity in
-            let (from, sort) = try armFrom(entity, request, &values)
-            let added = paths.map { ", " + sort[$0] + (offset == 0 ? " AS s\($0)" : "") }.joined()
-            return "SELECT \(distinct)\(armList(read, entity, names: offset == 0 ? names : nil))\(added) \(from)"
-        }
         // The union is ordered by the first arm's names of the sort attributes, or of the to-one
         // whose keys are bound as a key list (a prefetch's batch, as `SQLWhere.orderBy` orders it).
         var orderBy = request.sort.isEmpty ? "" : " ORDER BY " + (try request.sort.enumerated().map { index, key in
@@ -78,9 +72,23 @@ extension TablePerEntity {
         if request.sort.isEmpty, case let .toOneInList(name) = request.predicate {
             orderBy = " ORDER BY " + names[Int(read.positions.toOnes[try toOnePosition(request.entity, name)].key)]
         }
+        let (sql, values) = try union(request, entities, orderBy: orderBy) { entity, first, sort in
+            armList(read, entity, names: first ? names : nil) + paths.map { ", " + sort[$0] + (first ? " AS s\($0)" : "") }.joined()
+        }
+        return PreparedQuery(sql: sql, values: values, decoder: unionDecoder(read))
+    }
+
+    /// The `UNION ALL` of an arm per table of `entities` (`list`: its select list, given its entity,
+    /// whether it is the first and its sort keys' expressions), ordered by `orderBy` and paged as a whole.
+    func union(_ request: FetchRequest, _ entities: [Int], orderBy: String, list: (Int, Bool, [String]) throws -> String) throws -> (sql: String, values: [Value]) {
+        var values: [Value] = []
+        let arms = try entities.enumerated().map { offset, entity in
+            let (from, sort) = try armFrom(entity, request, &values)
+            return "SELECT \(request.predicate.distinct)\(try list(entity, offset == 0, sort)) \(from)"
+        }
         var pager = sqlWhere(request.entity, FetchRequest(entity: request.entity))
         let page = pager.page(request)
-        return PreparedQuery(sql: arms.joined(separator: " UNION ALL ") + orderBy + page, values: values + pager.values, decoder: unionDecoder(read))
+        return (arms.joined(separator: " UNION ALL ") + orderBy + page, values + pager.values)
     }
 
     public func countQuery(_ request: FetchRequest) throws -> PreparedQuery {
