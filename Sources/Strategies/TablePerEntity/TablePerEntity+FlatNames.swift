@@ -12,7 +12,7 @@ extension TablePerEntity {
         private var reserved: [Int: Set<String>] = [:]
         private var used: [Int: Set<String>] = [:]
         /// The name chosen for each relationship as held by a concrete entity, by partner.
-        private var assigned: [Held: [Int: String]] = [:]
+        private(set) var assigned: [Held: [Int: String]] = [:]
 
         init(_ model: Model, _ concrete: [[Int]]) {
             self.model = model

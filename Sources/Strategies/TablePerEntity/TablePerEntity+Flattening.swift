@@ -11,21 +11,21 @@ extension TablePerEntity {
 
     /// The flattened description: one root per concrete entity (its name, every attribute, every
     /// to-one, constraints and indexes of it and its ancestors), many-to-many relationships split
-    /// per pair of concrete entities; and where each split relationship went.
-    static func flatten(_ model: Model, _ concrete: [[Int]]) -> (ModelDescription, [LinkRecord]) {
-        let (manyToMany, records) = splitManyToMany(model, concrete)
+    /// per pair of concrete entities; and the name each relationship held by a concrete entity took
+    /// on it, by partner.
+    static func flatten(_ model: Model, _ concrete: [[Int]]) -> (ModelDescription, [Held: [Int: String]]) {
+        let (manyToMany, names) = splitManyToMany(model, concrete)
         let flattened = model.concreteEntities.map { flatEntity($0, model, concrete, manyToMany: manyToMany[$0] ?? []) }
-        return (ModelDescription(name: model.name, summary: model.description.summary, entities: flattened), records)
+        return (ModelDescription(name: model.name, summary: model.description.summary, entities: flattened), names)
     }
 
     /// Many-to-many pairs, each from one side: the generating one (else the lower-named); per
     /// concrete entity, the relationships it declares in the flattened model.
-    private static func splitManyToMany(_ model: Model, _ concrete: [[Int]]) -> ([Int: [RelationshipDescription]], [LinkRecord]) {
+    private static func splitManyToMany(_ model: Model, _ concrete: [[Int]]) -> ([Int: [RelationshipDescription]], [Held: [Int: String]]) {
         let entities = model.entities
         var names = FlatNames(model, concrete)
         var manyToMany: [Int: [RelationshipDescription]] = [:]
         var declared: Set<PropertyKey> = []
-        var records: [LinkRecord] = []
         for entity in entities {
             for relationship in entity.ownRelationships where relationship.isManyToMany {
                 guard let inverse = model.inverse(of: relationship) else { continue }
@@ -42,13 +42,12 @@ extension TablePerEntity {
                             manyToMany[side, default: []].append(RelationshipDescription(
                                 flatName, destination: entities[destination].name, inverse: inverseName, toMany: true,
                                 deleteRule: held.deleteRule))
-                            records.append(LinkRecord(held: Held(entity: side, relationship: PropertyKey(held)), partner: destination, flatName: flatName))
                         }
                     }
                 }
             }
         }
-        return (manyToMany, records)
+        return (manyToMany, names.assigned)
     }
 
     /// A concrete entity as a root of the flattened model: its attributes, its to-ones, its split

@@ -65,7 +65,7 @@ public struct TablePerEntity: MultiTableLayout {
         self.model = model
         let concrete = model.entities.map { model.concreteEntities(in: $0.subtree) }
         self.concrete = concrete
-        let (description, records) = Self.flatten(model, concrete)
+        let (description, flatNames) = Self.flatten(model, concrete)
         do { storedModel = try Model(description) } catch let error as ModelError {
             throw ModelError("the flattened model of '\(model.name)' is not valid: \(error.description)")
         }
@@ -75,7 +75,7 @@ public struct TablePerEntity: MultiTableLayout {
         tables = columns.tables
         attributeColumns = columns.attributeColumns
         toOneColumns = columns.toOneColumns
-        links = try Self.joinLinks(model, schema, records, columns.flat)
+        links = try Self.joinLinks(model, schema, flatNames, columns.flat)
         schemaSQL = Self.tableSQL(storedModel, schema, entityColumns: columns.entityColumns)
             + schema.tableSQL.dropFirst(storedModel.roots.count) + schema.indexSQL + schema.rtreeSQL + CoreDataSchema.bookkeepingSQL
         for entity in model.entities where entity.isConcrete {
@@ -115,21 +115,21 @@ public struct TablePerEntity: MultiTableLayout {
     }
 
     /// The join tables of each split many-to-many relationship, found by the flattened relationship
-    /// that names a side, sorted by partner.
-    private static func joinLinks(_ model: Model, _ schema: CoreDataSchema, _ records: [LinkRecord], _ flat: [Int?]) throws -> [Held: [JoinLink]] {
+    /// (`flatNames`: by held relationship and partner) that names a side, sorted by partner.
+    private static func joinLinks(_ model: Model, _ schema: CoreDataSchema, _ flatNames: [Held: [Int: String]], _ flat: [Int?]) throws -> [Held: [JoinLink]] {
         var joinBySide: [PropertyKey: CoreDataSchema.JoinTable] = [:]
         for join in schema.joinTables {
             joinBySide[PropertyKey(owner: join.first.entity, name: join.first.relationship)] = join
             joinBySide[PropertyKey(owner: join.second.entity, name: join.second.relationship)] = join
         }
-        var links: [Held: [Int: JoinLink]] = [:]
-        for record in records {
-            let index = try TablePerEntity.need(flat[record.held.entity], "flattened entity for \(model.entities[record.held.entity].name)")
-            let join = try TablePerEntity.need(joinBySide[PropertyKey(owner: index, name: record.flatName)], "join table for \(record.flatName)")
-            let (this, other) = join.columns(from: index, record.flatName)
-            links[record.held, default: [:]][record.partner] = JoinLink(join: join.name, this: this, other: other, partner: record.partner)
+        return try flatNames.reduce(into: [:]) { links, held in
+            let index = try TablePerEntity.need(flat[held.key.entity], "flattened entity for \(model.entities[held.key.entity].name)")
+            links[held.key] = try held.value.sorted { $0.key < $1.key }.map { partner, flatName in
+                let join = try TablePerEntity.need(joinBySide[PropertyKey(owner: index, name: flatName)], "join table for \(flatName)")
+                let (this, other) = join.columns(from: index, flatName)
+                return JoinLink(join: join.name, this: this, other: other, partner: partner)
+            }
         }
-        return links.mapValues { $0.values.sorted { $0.partner < $1.partner } }
     }
 
     // MARK: Lookups
@@ -138,12 +138,6 @@ public struct TablePerEntity: MultiTableLayout {
     func column(_ entity: Int, _ attribute: String) throws -> String {
         let position = try attributePosition(entity, attribute)
         return attributeColumns[entity][position]
-    }
-
-    /// The columns of to-one `name` of concrete `entity`.
-    func toOne(_ entity: Int, _ name: String) throws -> ToOneColumns {
-        let position = try toOnePosition(entity, name)
-        return toOneColumns[entity][position]
     }
 
     /// The join tables `relationship` reaches from concrete `entity`, by partner.
@@ -215,14 +209,6 @@ extension TablePerEntity {
     struct Held: Hashable, Sendable {
         var entity: Int
         var relationship: PropertyKey
-    }
-
-    /// A flattened many-to-many relationship: `held` (an original relationship as a concrete
-    /// entity holds it) reaching `partner` is `flatName` on the flattened entity.
-    struct LinkRecord: Sendable {
-        var held: Held
-        var partner: Int
-        var flatName: String
     }
 
     /// A to-one relationship's columns in one entity's table.
