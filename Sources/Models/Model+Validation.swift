@@ -29,11 +29,13 @@ extension Model {
     static let longestIndexName = 255
 
     /// Property names no model may use, each with the reason: `entity` means the entity column in
-    /// the suite's fetch indexes; the others are `NSManagedObject`'s identity, which Core Data
+    /// the suite's fetch indexes, `SELF` the object's key there (every layout indexes it as `Z_PK`,
+    /// as Core Data's `SELF` element); the others are `NSManagedObject`'s identity, which Core Data
     /// forbids as property names ("you cannot give a property the name `description`", Core Data
     /// Programming Guide) because the generated accessor would replace the method.
     static let reservedPropertyNames: [String: String] = [
         "entity": "'entity' means the entity column in a fetch index",
+        FetchIndex.primaryKeyName: "'SELF' means the object's own key (Z_PK) in a fetch index or uniqueness constraint",
         "description": "Core Data reserves the names of NSManagedObject's methods (description is NSObject's)",
         "objectID": "Core Data reserves the names of NSManagedObject's methods (objectID is the object's identity)",
         "managedObjectContext": "Core Data reserves the names of NSManagedObject's methods",

@@ -68,6 +68,7 @@ final class ModelTests: XCTestCase {
         fails([EntityDescription("A", rows: 1, attributes: [Attribute("description", .string)])],
               "property name 'description' of 'A' is reserved: Core Data reserves the names of NSManagedObject's methods (description is NSObject's); rename it")
         fails([EntityDescription("A", rows: 1, relationships: [RelationshipDescription("objectID", destination: "A")])], "property name 'objectID' of 'A' is reserved")
+        fails([EntityDescription("A", rows: 1, attributes: [Attribute("SELF", .string)], uniquenessConstraints: [["SELF"]])], "property name 'SELF' of 'A' is reserved: 'SELF' means the object's own key")
         fails([EntityDescription("A", rows: 1, attributes: [Attribute("c", .string)], uniquenessConstraints: [["c"], ["c"]])],
               "entity 'A' declares the uniqueness constraint (c) twice; declare it once")
         fails([EntityDescription("A", rows: 1, attributes: [Attribute("n", .integer32, values: ValueSpec(.isbn))])], "are strings")

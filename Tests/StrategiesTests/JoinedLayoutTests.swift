@@ -1,4 +1,6 @@
 import CoreDataLayout
+import FetchRequests
+import Generation
 import Models
 @testable import Strategies
 import XCTest
@@ -122,6 +124,35 @@ final class JoinedLayoutTests: XCTestCase {
                        "t2.Z_ENT, t0.Z_PK, t2.Z_OPT, t2.ZCREATED, t2.ZNAME, t2.ZCANVAS, t1.ZSIDES, t1.ZFILL, t0.ZLABEL, t0.ZSIDE, t0.ZNEIGHBOUR, t0.Z3_NEIGHBOUR")
         XCTAssertEqual(JoinedReader(layout, entity: canvas, includesSubentities: true).selectList, "0, t0.Z_PK, t0.Z_OPT, t0.ZTITLE")
         XCTAssertFalse(withSquares.needsUnion)
+    }
+
+    /// A to-many to a middle entity whose inverse it declares (Colour's `polygons`, Polygon's
+    /// `fill`), its destination's attributes declared by it (`sides`) and by the root (`name`).
+    static let paints = ModelDescription(name: "paints", entities: [
+        EntityDescription("Shape", abstract: true, attributes: [Attribute("name", .string)]),
+        EntityDescription("Circle", parent: "Shape", rows: 4, attributes: [Attribute("radius", .double)]),
+        EntityDescription("Polygon", parent: "Shape", rows: 4, attributes: [Attribute("sides", .integer32)], relationships: [
+            RelationshipDescription("fill", destination: "Colour", inverse: "polygons", optional: true),
+        ]),
+        EntityDescription("Square", parent: "Polygon", rows: 4, attributes: [Attribute("side", .double)]),
+        EntityDescription("Colour", rows: 3, attributes: [Attribute("hex", .string)], relationships: [
+            RelationshipDescription("polygons", destination: "Polygon", inverse: "fill", toMany: true),
+        ]),
+    ])
+
+    /// `ANY` through a to-many joins where each part is kept: a join table, then the destination's
+    /// table by key (as Core Data spells it); a one-to-many's inverse key in the table declaring it,
+    /// then the table declaring the attribute by key when it is another (Shape's `name`).
+    func testAnyThroughAToManyJoinsTheTablesKeepingItsParts() throws {
+        let shapes = try Model(Self.shapes)
+        let byWord = try Joined(model: shapes).fetchQuery(FetchRequest(entity: try XCTUnwrap(shapes.index(of: "Shape")), predicate: .anyRelated("tags", "word", .text("a")))).sql
+        XCTAssertTrue(byWord.contains(" JOIN Z_3TAGS r1 ON t0.Z_PK = r1.Z_3SHAPES JOIN ZTAG r2 ON r2.Z_PK = r1.Z_7TAGS ") && byWord.hasSuffix(" WHERE r2.ZWORD = ?"), byWord)
+        let paints = try Model(Self.paints)
+        let layout = try Joined(model: paints), colour = try XCTUnwrap(paints.index(of: "Colour"))
+        let byName = try layout.fetchQuery(FetchRequest(entity: colour, predicate: .anyRelated("polygons", "name", .text("n")))).sql
+        XCTAssertTrue(byName.hasSuffix(" FROM ZCOLOUR t0 JOIN ZPOLYGON r1 ON r1.ZFILL = t0.Z_PK JOIN ZSHAPE r2 ON r2.Z_PK = r1.Z_PK WHERE r2.ZNAME = ?"), byName)
+        let bySides = try layout.fetchQuery(FetchRequest(entity: colour, predicate: .anyRelated("polygons", "sides", .integer(4)))).sql
+        XCTAssertTrue(bySides.hasSuffix(" FROM ZCOLOUR t0 JOIN ZPOLYGON r1 ON r1.ZFILL = t0.Z_PK WHERE r1.ZSIDES = ?"), bySides)
     }
 
     /// Above 64 tables a read is a union of one arm per concrete entity, the first naming the columns.

@@ -1,4 +1,6 @@
 import CoreDataLayout
+import FetchRequests
+import Generation
 import Models
 @testable import Strategies
 import XCTest
@@ -75,13 +77,24 @@ final class TablePerEntityLayoutTests: XCTestCase {
         XCTAssertThrowsError(try toOne("tags"), "to-many")
         XCTAssertEqual(try layout.place(square, "fill").column, "ZFILL")
         let tags = try XCTUnwrap(model.entities[square].relationship("tags"))
-        let links = layout.links(from: square, tags)
+        let links = layout.joinLinks(square, tags)
         XCTAssertEqual(links.map(\.join), ["Z_4TAGS"])
         XCTAssertEqual(links.map(\.this), ["Z_4SQUARES"])
         XCTAssertEqual(links.map(\.other), ["Z_5TAGS1"])
         XCTAssertEqual(links.map(\.partner), [tag])
         let shapes = try XCTUnwrap(model.entities[tag].relationship("shapes"))
-        XCTAssertEqual(layout.links(from: tag, shapes).map(\.join), ["Z_2TAGS", "Z_4TAGS"], "one join table per partner table")
+        XCTAssertEqual(layout.joinLinks(tag, shapes).map(\.join), ["Z_2TAGS", "Z_4TAGS"], "one join table per partner table")
+    }
+
+    /// `ANY` through a to-many reads the tables of the concrete entities that keep both the
+    /// inverse's key and the attribute (`JoinedLayoutTests.paints`): Polygon's and Square's as one
+    /// `UNION ALL` for Shape's `name` (Circle has it but no `fill`).
+    func testAnyThroughAToManyReadsEachTableKeepingIt() throws {
+        let model = try Model(JoinedLayoutTests.paints)
+        let byName = try TablePerEntity(model: model).fetchQuery(FetchRequest(entity: try XCTUnwrap(model.index(of: "Colour")),
+                                                                                predicate: .anyRelated("polygons", "name", .text("n")))).sql
+        XCTAssertTrue(byName.hasSuffix(" FROM ZCOLOUR t0 JOIN (SELECT d.ZFILL AS Z_SOURCE, d.ZNAME AS Z_VALUE FROM ZPOLYGON d UNION ALL "
+            + "SELECT d.ZFILL AS Z_SOURCE, d.ZNAME AS Z_VALUE FROM ZSQUARE d) t1 ON t1.Z_SOURCE = t0.Z_PK WHERE t1.Z_VALUE = ?"), byName)
     }
 
     /// An abstract entity has no table and no objects: deleting one is the `LayoutError` every
@@ -114,7 +127,7 @@ final class TablePerEntityLayoutTests: XCTestCase {
             XCTAssertEqual(byRelationship.count, generating.count, entity.name)
             for (relationship, link) in zip(generating, byRelationship) {
                 guard case let .byDestination(byPartner) = link else { return XCTFail("one link INSERT per partner: \(entity.name)") }
-                XCTAssertEqual(byPartner.keys.sorted(), layout.links(from: entity.index, relationship).map(\.partner), entity.name)
+                XCTAssertEqual(byPartner.keys.sorted(), layout.joinLinks(entity.index, relationship).map(\.partner), entity.name)
                 checked += byPartner.count
             }
         }

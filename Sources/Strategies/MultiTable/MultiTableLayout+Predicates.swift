@@ -96,10 +96,10 @@ extension MultiTableLayout {
         let (first, second) = aliases
         guard partners.count == 1 else {
             guard !partners.isEmpty else { return ("", "NULL") }
+            // Several partners are several concrete entities' tables, each keeping its key and the attribute.
             let arms = partners.map { partner in
                 let from = partner.through.map { "\($0.join) j JOIN \(partner.table) d ON d.Z_PK = j.\($0.other)" } ?? "\(partner.table) d"
-                let value = partner.value.table == partner.table ? "" : " JOIN \(partner.value.table) v ON v.Z_PK = d.Z_PK"
-                return "SELECT \(partner.through == nil ? "d" : "j").\(partner.source) AS Z_SOURCE, \(value.isEmpty ? "d" : "v").\(partner.value.column) AS Z_VALUE FROM \(from)\(value)"
+                return "SELECT \(partner.through == nil ? "d" : "j").\(partner.source) AS Z_SOURCE, d.\(partner.value.column) AS Z_VALUE FROM \(from)"
             }
             return ("JOIN (\(arms.joined(separator: " UNION ALL "))) \(first) ON \(first).Z_SOURCE = t0.Z_PK", "\(first).Z_VALUE")
         }

@@ -3,7 +3,8 @@ import Models
 /// A layout that keeps objects in several tables (joined, table-per-entity). It says which tables
 /// hold an object's rows, where its key, version and entity number are, where each property is,
 /// and which join tables a many-to-many reaches; the updates, versions, deletes, cleared inverses
-/// and link counts are written once from that (`MultiTableLayout+Writes.swift`).
+/// and link counts are written once from that (`MultiTableLayout+Writes.swift`), and so are the
+/// predicate forms that go through relationships (`MultiTableLayout+Predicates.swift`).
 protocol MultiTableLayout: StorageLayout {
     /// The tables holding an object of `entity`, the one with its version first (an object has a
     /// row in each).

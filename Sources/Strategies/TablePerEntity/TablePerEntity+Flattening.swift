@@ -20,7 +20,8 @@ extension TablePerEntity {
     }
 
     /// Many-to-many pairs, each from one side: the generating one (else the lower-named); per
-    /// concrete entity, the relationships it declares in the flattened model.
+    /// concrete entity, the relationships it declares in the flattened model; and the name each
+    /// relationship held by a concrete entity took, by partner (`FlatNames.assigned`).
     private static func splitManyToMany(_ model: Model, _ concrete: [[Int]]) -> ([Int: [RelationshipDescription]], [Held: [Int: String]]) {
         let entities = model.entities
         var names = FlatNames(model, concrete)

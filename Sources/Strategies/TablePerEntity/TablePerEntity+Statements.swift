@@ -23,7 +23,7 @@ extension TablePerEntity {
     /// The WHERE builder of the arm reading `entity`'s table as `t0`.
     func sqlWhere(_ entity: Int, _ request: FetchRequest) -> SQLWhere {
         sqlWhere(entity, sort: request.sort, anyAlias: "t", attribute: { "t0." + (try self.column(entity, $0)) },
-                 toOne: { "t0." + self.toOneColumns[entity][try self.toOnePosition(entity, $0)].key }, entityNumber: { "\(entity + 1)" })
+                 toOne: { "t0." + self.toOnePlace(entity, try self.toOnePosition(entity, $0)).key }, entityNumber: { "\(entity + 1)" })
     }
 
     /// `FROM <table> t0 … WHERE …` of one arm, and its sort keys' expressions; its values appended to `values`.

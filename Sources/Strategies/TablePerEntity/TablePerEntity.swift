@@ -140,15 +140,10 @@ public struct TablePerEntity: MultiTableLayout {
         return attributeColumns[entity][position]
     }
 
-    /// The join tables `relationship` reaches from concrete `entity`, by partner.
-    func links(from entity: Int, _ relationship: Model.Relationship) -> [JoinLink] {
-        links[Held(entity: entity, relationship: PropertyKey(relationship))] ?? []
-    }
-
     /// Each join table of many-to-many `relationship` once, from the concrete entities holding it.
     func joinTables(_ relationship: Model.Relationship) -> [JoinLink] {
         var seen = Set<String>()
-        return concrete[relationship.owner].flatMap { links(from: $0, relationship) }.filter { seen.insert($0.join).inserted }
+        return concrete[relationship.owner].flatMap { joinLinks($0, relationship) }.filter { seen.insert($0.join).inserted }
     }
 
     // MARK: Where objects are (`MultiTableLayout`)
@@ -168,7 +163,10 @@ public struct TablePerEntity: MultiTableLayout {
         (tables[entity], toOneColumns[entity][position].key, toOneColumns[entity][position].entity)
     }
 
-    func joinLinks(_ entity: Int, _ relationship: Model.Relationship) -> [JoinLink] { links(from: entity, relationship) }
+    /// The join tables `relationship` reaches from concrete `entity`, by partner.
+    func joinLinks(_ entity: Int, _ relationship: Model.Relationship) -> [JoinLink] {
+        links[Held(entity: entity, relationship: PropertyKey(relationship))] ?? []
+    }
 
     func joinTableNames(_ relationship: Model.Relationship) -> [String] { joinTables(relationship).map(\.join) }
 
@@ -196,7 +194,7 @@ public struct TablePerEntity: MultiTableLayout {
         let row = InsertStep.header(stored: flat) + InsertStep.values(attributeColumns[entity.index])
             + InsertStep.toOnes(toOneColumns[entity.index].map { ($0.key, $0.entity) })
         let linkInserts = entity.linkedRelationships.map { relationship in
-            LinkInsert.byDestination(Dictionary(links(from: entity.index, relationship).map { link in
+            LinkInsert.byDestination(Dictionary(joinLinks(entity.index, relationship).map { link in
                 (link.partner, "INSERT INTO \(link.join) (\(link.this), \(link.other)) VALUES (?, ?)")
             }, uniquingKeysWith: { _, last in last }))
         }
