@@ -9,7 +9,6 @@ extension LogFetch {
     /// (Core Data joins it to the predicate by AND, at the end of the condition) or the predicate's
     /// own (`entity == %@`).
     static func entityMarker(_ index: Int) -> String { "\u{1}\(index)\u{1}" }
-    static let entityInPredicate = "a comparison of the object's entity (Z_ENT) within the predicate is not replayed yet"
     /// What `t0.Z_PK IN (SELECT * FROM _Z_intarray0)` reads as: a batch's keys, the whole condition.
     static let keyList = "\u{2}"
 

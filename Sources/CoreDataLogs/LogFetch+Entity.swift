@@ -15,7 +15,7 @@ extension LogFetch {
                     rest = rest == marker ? "" : rest.hasSuffix(" AND " + marker) ? String(rest.dropLast(marker.count + 5)) : rest
                 }
                 return (entity, only, try entityComparisons(rest))
-            } catch let error as NotUnderstood where error.description == Self.entityInPredicate {
+            } catch is NotTheEntityFilter {
                 // Not a filter Core Data writes for the entity: the predicate's own comparisons.
             }
         }
@@ -41,4 +41,9 @@ extension LogFetch {
         }
         return written
     }
+
+    /// What `fetchedEntity` throws when a statement's last comparisons of `Z_ENT` are not the
+    /// entity filter Core Data writes for the entity they name: `resolved` reads them as the
+    /// predicate's own.
+    struct NotTheEntityFilter: Error {}
 }

@@ -164,7 +164,8 @@ struct LogFetch {
     /// The entity the statement fetches and whether without its sub-entities: from its entity
     /// filter (`Z_ENT = n`: that entity alone; `Z_ENT >= n AND Z_ENT <= m`: it and its
     /// sub-entities; none: the whole hierarchy), the numbers written or bound, else the entity
-    /// whose select list it sends.
+    /// whose select list it sends. Throws `NotTheEntityFilter` when the terms are no filter Core Data
+    /// writes for the entity (they compare the object's entity in the predicate).
     func fetchedEntity(_ shape: Shape, root: Int, _ entityTerms: [(op: String, number: Int64?)]) throws -> (entity: Int, only: Bool) {
         let selected: Int? = if case let .objects(entity) = shape { entity } else { nil }
         guard let first = entityTerms.first else {
@@ -181,7 +182,7 @@ struct LogFetch {
         // they compare the object's entity in the predicate (`entity == %@`).
         func checked(_ entity: Int) throws -> (entity: Int, only: Bool) {
             let written = [true, false].compactMap { schema.schema.entityFilter(entity, includesSubentities: $0)?.values.count }
-            guard written.contains(entityTerms.count) else { throw NotUnderstood(Self.entityInPredicate) }
+            guard written.contains(entityTerms.count) else { throw NotTheEntityFilter() }
             return (entity, only(entity))
         }
         if let number = first.number {
@@ -196,7 +197,7 @@ struct LogFetch {
             }
             // A fetch sends its entity's select list: another entity's number is compared in the predicate.
             if let selected, schema.selectLists[selected] != schema.selectLists[entity] {
-                throw NotUnderstood(Self.entityInPredicate)
+                throw NotTheEntityFilter()
             }
             return try checked(entity)
         }

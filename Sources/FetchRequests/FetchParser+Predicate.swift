@@ -249,10 +249,10 @@ extension FetchParser {
             throw failure("expected a comparison after '\(name)' (==, !=, <, <=, >, >=)")
         }
         _ = advance()
-        let token = advance()
-        if make == nil, token.kind == .placeholder { return .countOf(String(name.dropLast(".@count".count)), comparison, .drawn) }
+        let token = advance(), relationship = String(name.dropLast(".@count".count))
+        if make == nil, token.kind == .placeholder { return .countOf(relationship, comparison, .drawn) }
         guard case let .number(digits) = token.kind, let count = Int64(digits) else { throw failure("'\(name)' is compared with a whole number", token) }
-        return make?(comparison, count) ?? .countOf(String(name.dropLast(".@count".count)), comparison, .value(.integer(count)))
+        return make?(comparison, count) ?? .countOf(relationship, comparison, .value(.integer(count)))
     }
 
     /// `object == %@` or `object != %@`: an object is only ever drawn from the data.

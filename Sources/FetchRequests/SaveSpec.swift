@@ -46,19 +46,14 @@ public struct SaveSpec: Hashable, Sendable {
     /// The save as text: `SAVE INSERT Note ×2; UPDATE Note SET title, modified; UPDATE Folder
     /// VERSION; LINK Note.tags; DELETE Tag` (`VERSION`: the object's version alone, as a change of
     /// a to-many bumps it).
-    public func text(_ model: Model) -> String {
-        "SAVE " + steps.map { $0.text(model) }.joined(separator: "; ")
-    }
+    public func text(_ model: Model) -> String { summary(model, shown: steps.count) }
 
     /// The save as text to show, its first `shown` steps and then what the rest add up to (a bulk
     /// insert of a thousand objects is hundreds of steps): `SAVE INSERT Book; LINK Book.tags ×3; …
-    /// and 1,204 more changes in 410 steps`.
+    /// and 1204 more changes in 410 steps`.
     public func summary(_ model: Model, shown: Int = 8) -> String {
-        guard steps.count > shown else { return text(model) }
-        let rest = steps.dropFirst(shown)
-        let changes = rest.reduce(0) { $0 + $1.count }
-        return "SAVE " + steps.prefix(shown).map { $0.text(model) }.joined(separator: "; ")
-            + "; … and \(changes) more changes in \(rest.count) steps"
+        let text = "SAVE " + steps.prefix(shown).map { $0.text(model) }.joined(separator: "; "), rest = steps.dropFirst(shown)
+        return rest.isEmpty ? text : text + "; … and \(rest.reduce(0) { $0 + $1.count }) more changes in \(rest.count) steps"
     }
 }
 

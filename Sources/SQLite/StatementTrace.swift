@@ -110,10 +110,10 @@ final class BindingRecord {
     func note(_ statement: OpaquePointer, _ index: Int32, _ value: StatementTrace.Bound) {
         let position = Int(index) - 1
         guard position >= 0 else { return }
-        // In place: the statement's array is not copied at each bind.
-        if values[statement, default: []].count <= position {
-            values[statement, default: []] += Array(repeating: .null, count: position + 1 - values[statement, default: []].count)
-        }
-        values[statement, default: []][position] = value
+        // Taken out and put back: the statement's array is not copied at each bind.
+        var bound = values.removeValue(forKey: statement) ?? []
+        if bound.count <= position { bound += Array(repeating: .null, count: position + 1 - bound.count) }
+        bound[position] = value
+        values[statement] = bound
     }
 }
